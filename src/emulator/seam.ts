@@ -1,0 +1,65 @@
+// The seam between the emulator's REST half (api/) and its media half (room/, agent/).
+// The REST half owns dial records and their lifecycle; the room reports what happens in the
+// media session through these commands and listens for dials that end elsewhere.
+
+export type DialStatus = 'queued' | 'ringing' | 'in-progress' | 'completed' | 'failed' | 'canceled' | 'no-answer';
+
+export type SystemResultType =
+  | 'BUSY' | 'FAILED' | 'NO_ANSWER' | 'CANCELLED' | 'USER_HANGUP' | 'COUNTERPARTY_HANGUP' | 'TIMEOUT'
+  | 'RATE_LIMITED' | 'TRANSFERRED' | 'AGENT_HANGUP' | 'VOICEMAIL_DETECTED_HANGUP' | 'LONG_SILENCE_HANGUP';
+
+/** One line of a dial's transcript, times relative to the dial's `startedAt`. */
+export interface TranscriptLine {
+  text: string;
+  speaker: 'AI' | 'HUMAN';
+  detailType?: string | null;
+  startTimeMs: number;
+  endTimeMs: number;
+}
+
+/** What the room needs to know about a dial when a browser joins its room. */
+export interface DialSession {
+  dialId: string;
+  roomName: string;
+  /** The scenario agent id (`emu-quick`, …) that decides how the agent behaves. */
+  scenario: string;
+  status: DialStatus;
+  /** Time cap in seconds (from `timeoutMinutes`, else the agent's `maxDurationSeconds`). */
+  maxDurationSeconds: number;
+}
+
+export interface DialEnd {
+  status: Extract<DialStatus, 'completed' | 'failed' | 'canceled' | 'no-answer'>;
+  systemResultType: SystemResultType;
+}
+
+/** Implemented by the REST half; used by the media half. */
+export interface DialControl {
+  /** The dial whose room has this name, if any. */
+  sessionForRoom(roomName: string): DialSession | undefined;
+  /** The browser joined the dial's room: `ringing`/`in-progress`, `startedAt` set. */
+  joined(dialId: string): void;
+  /** A line spoken or heard, recorded in the dial's transcript. */
+  addTranscript(dialId: string, line: TranscriptLine): void;
+  /** The extractor's result, set by scenarios such as `emu-quick`. */
+  setAiResult(dialId: string, aiResult: Record<string, unknown>): void;
+  /** Ends the dial (no-op when it is already terminal). */
+  end(dialId: string, end: DialEnd): void;
+  /** Called with every dial that becomes terminal, whoever ended it; returns an unsubscribe. */
+  onEnded(listener: (dialId: string, end: DialEnd) => void): () => void;
+}
+
+/** Implemented by the media half; started by `startEmulator`. */
+export interface MediaServer {
+  /** `ws://127.0.0.1:PORT` */
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface MediaServerOptions {
+  host: string;
+  port: number;
+  control: DialControl;
+  /** Verifies a participant token (the same key the REST half signs with). */
+  verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
+}

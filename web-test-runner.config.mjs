@@ -1,0 +1,38 @@
+// Browser tests: real Debian Chromium with a fake microphone, talking to the emulator's loopback
+// room over real WebRTC. Run inside a network namespace with only `lo` up (see .ci/run).
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { testServicesPlugin } from './test/support/wtr-services.mjs';
+
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+  '--allow-loopback-in-peer-connection',
+];
+
+export default {
+  files: process.env.WTR_FILES ?? 'test/browser/**/*.test.ts',
+  nodeResolve: true,
+  hostname: '127.0.0.1',
+  concurrency: 1,
+  testFramework: { config: { timeout: 30000 } },
+  testsFinishTimeout: 8 * 60 * 1000,
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), testServicesPlugin()],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: chromiumArgs,
+      },
+    }),
+  ],
+};

@@ -1,8 +1,14 @@
-// A web-test-runner plugin that runs the emulator (and, once it exists, the companion) as child
-// processes for the browser tests, and tells the page where they are through `/__services`.
+// A web-test-runner plugin that runs the emulator and the companion as child processes for the
+// browser tests. The page reaches them same-origin, as a site would:
+//   /api/voice-call/*  -> the companion (agent names map to the emulator's scenario agents)
+//   /__emu/*           -> the emulator's REST API, with its API key added (test-only shortcut)
+//   /__services        -> JSON { apiUrl, mediaUrl, companionUrl } (never the key)
 // The emulator runs in a child because libwebrtc crashes a process that exits naturally.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+
+export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy'];
 
 /** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */
 export function startChild(script, args = [], env = {}) {
@@ -27,29 +33,78 @@ export function startChild(script, args = [], env = {}) {
 }
 
 export function stopChild(child) {
-  if (!child || child.exitCode !== null) return Promise.resolve();
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
 }
 
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return chunks.length ? Buffer.concat(chunks) : undefined;
+}
+
+/** Forwards a Koa request to `target` (path kept after `prefix`), with extra headers. */
+async function forward(ctx, prefix, target, extraHeaders = {}) {
+  const url = target + ctx.url.slice(prefix.length);
+  const headers = {};
+  for (const [name, value] of Object.entries(ctx.request.headers)) {
+    if (!['host', 'connection', 'content-length', 'accept-encoding'].includes(name)) headers[name] = value;
+  }
+  const body = ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readBody(ctx.req);
+  const answer = await fetch(url, { method: ctx.method, headers: { ...headers, ...extraHeaders }, body });
+  ctx.status = answer.status;
+  answer.headers.forEach((value, name) => {
+    if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) ctx.set(name, value);
+  });
+  ctx.body = Buffer.from(await answer.arrayBuffer());
+}
+
 export function testServicesPlugin() {
   const services = {};
+  let emulatorKey = '';
   const children = [];
   return {
     name: 'voice-agent-test-services',
-    async serverStart() {
+    async serverStart({ app, config }) {
       const emulator = await startChild('src/emulator/cli.ts', ['--port', '0']);
       children.push(emulator.child);
-      Object.assign(services, emulator.ready);
+      const { apiKey, ...publicPart } = emulator.ready;
+      emulatorKey = apiKey;
+      Object.assign(services, publicPart);
+      if (existsSync('src/server/cli.ts')) {
+        const companion = await startChild('src/server/cli.ts', [], {
+          PORT: '0',
+          VOICE_AGENT_API_KEY: apiKey,
+          VOICE_AGENT_BASE_URL: emulator.ready.apiUrl,
+          VOICE_AGENT_MEDIA_URL: emulator.ready.mediaUrl,
+          VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])])),
+          COMPANION_SECRET: 'browser-tests-secret-0123456789abcdef',
+          COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
+          COMPANION_ALLOWED_INPUTS: 'name,topic',
+        });
+        children.push(companion.child);
+        services.companionUrl = companion.ready.url;
+      }
+      app.use(async (ctx, next) => {
+        if (ctx.path.startsWith('/api/voice-call/') && services.companionUrl) {
+          return forward(ctx, '/api/voice-call', services.companionUrl);
+        }
+        if (ctx.path.startsWith('/__emu/')) {
+          return forward(ctx, '/__emu', services.apiUrl, { authorization: `Bearer ${emulatorKey}` });
+        }
+        if (ctx.path === '/__services') {
+          ctx.type = 'json';
+          ctx.body = JSON.stringify(services);
+          return undefined;
+        }
+        return next();
+      });
     },
     async serverStop() {
       await Promise.all(children.map(stopChild));
-    },
-    serve(context) {
-      if (context.path === '/__services') return { body: JSON.stringify(services), type: 'json' };
-      return undefined;
     },
   };
 }

@@ -86,3 +86,33 @@ export interface CallSessionEventMap {
   /** Not a public element event: the browser blocked audio playback; `unlockAudio()` fixes it. */
   'audio-blocked': { blocked: boolean };
 }
+
+/**
+ * What the element needs from a call session. `CallSession` implements it; it is an
+ * `EventTarget` that dispatches the events of `CallSessionEventMap` as typed `Event` subclasses
+ * carrying `detail` (see events.ts), each only on a real change.
+ */
+export interface CallSessionLike extends EventTarget {
+  readonly state: CallState;
+  readonly dialId: string | null;
+  readonly muted: boolean;
+  /** A copy, in order; interim entries updated in place. */
+  readonly transcript: TranscriptEntry[];
+  /** `Date.now()` when the call reached `in-call` the first time (for the call timer), else null. */
+  readonly connectedAt: number | null;
+  readonly agentSpeaking: boolean;
+  /** The browser blocked playback of the agent's audio; call `unlockAudio()` from a click. */
+  readonly audioBlocked: boolean;
+  /** The result of the last ended call, or null. */
+  readonly result: CallResult | null;
+  /** Starts a call (from `idle` or `ended`); resolves once the call is in `in-call` or ended. Never rejects. */
+  start(): Promise<void>;
+  /** The visitor hangs up; resolves once the call has ended. Never rejects. */
+  hangup(): Promise<void>;
+  setMuted(muted: boolean): void;
+  unlockAudio(): Promise<void>;
+  /** Ends the call without waiting (element removed, page hidden for good): hangs up the dial, beacon for page-unload. */
+  abandon(reason: 'element-removed' | 'page-unload'): void;
+  /** Options can change between calls (e.g. attributes). */
+  configure(options: Partial<CallSessionOptions>): void;
+}

@@ -69,6 +69,11 @@ export interface CallSessionOptions {
   resultTimeoutMs?: number;
   /** Timeout of one companion request (default 10000). */
   requestTimeoutMs?: number;
+  /**
+   * How many times the media connection retries after a network drop before the call ends as
+   * `network-lost` (default: LiveKit's own policy, 10 attempts over about 40 s).
+   */
+  maxReconnectAttempts?: number;
   /** Where the agent's audio element lives (the element passes its shadow root). */
   audioContainer?: Node;
 }

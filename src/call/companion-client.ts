@@ -1,0 +1,200 @@
+// The companion endpoint's routes (CONTRACT.md §2), as the browser calls them. Every request has
+// a timeout and follows the call's AbortSignal; errors are `CompanionError`s.
+import { CompanionError, abortError } from './errors.js';
+import type { ServiceLine } from './transcript.js';
+
+export interface DialHandle {
+  dialId: string;
+  handle: string;
+  expiresAt?: string;
+}
+
+export interface MediaToken {
+  serverUrl: string;
+  participantToken: string;
+}
+
+/** The dial record as the companion returns it. */
+export interface DialRecord {
+  dialId: string;
+  status: string;
+  systemResultType: string | null;
+  durationSeconds: number | null;
+  aiDurationSeconds: number | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  transcript: ServiceLine[];
+  aiResult?: Record<string, unknown> | null;
+}
+
+/** Dial statuses after which nothing changes any more. */
+const TERMINAL_STATUSES = new Set(['completed', 'failed', 'canceled', 'cancelled', 'no-answer', 'busy']);
+
+export function isTerminal(record: Pick<DialRecord, 'status'>): boolean {
+  return TERMINAL_STATUSES.has(record.status);
+}
+
+/** Statuses worth one more attempt at creating a dial (with the same idempotency key). */
+const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+
+export class CompanionClient {
+  readonly endpoint: string;
+  readonly requestTimeoutMs: number;
+
+  constructor(endpoint: string, requestTimeoutMs = 10000) {
+    this.endpoint = endpoint.replace(/\/+$/, '');
+    this.requestTimeoutMs = requestTimeoutMs;
+  }
+
+  /**
+   * `POST /dials`. Retried once on a network failure or a 502/503/504 — with the same
+   * `Idempotency-Key`, so the service replays the first dial instead of creating a second.
+   */
+  async createDial(
+    body: { agent?: string; inputs?: Record<string, string> },
+    idempotencyKey: string,
+    signal: AbortSignal,
+  ): Promise<DialHandle> {
+    const send = () =>
+      this.#request('/dials', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        body: JSON.stringify(body),
+        signal,
+      });
+    let answer: unknown;
+    try {
+      answer = await send();
+    } catch (error) {
+      const retryable =
+        error instanceof CompanionError &&
+        error.code !== 'aborted' &&
+        (error.status === 0 ? error.code === 'network-error' : RETRYABLE_STATUSES.has(error.status));
+      if (!retryable) throw error;
+      answer = await send();
+    }
+    const dial = answer as Partial<DialHandle> | null;
+    if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
+      throw new CompanionError('invalid-response', 'invalid_response', 'the companion answered POST /dials without dialId and handle');
+    }
+    const result: DialHandle = { dialId: dial.dialId, handle: dial.handle };
+    if (typeof dial.expiresAt === 'string') result.expiresAt = dial.expiresAt;
+    return result;
+  }
+
+  /** `POST /dials/:id/token`: the media server URL and this visitor's participant token. */
+  async token(dial: DialHandle, signal: AbortSignal): Promise<MediaToken> {
+    const answer = (await this.#request(`/dials/${encodeURIComponent(dial.dialId)}/token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dial.handle}` },
+      signal,
+    })) as Partial<MediaToken> | null;
+    if (!answer || typeof answer.serverUrl !== 'string' || typeof answer.participantToken !== 'string') {
+      throw new CompanionError('invalid-response', 'invalid_response', 'the companion answered the token request without serverUrl and participantToken');
+    }
+    return { serverUrl: answer.serverUrl, participantToken: answer.participantToken };
+  }
+
+  /** `GET /dials/:id`: the dial record (status, result, transcript). */
+  async readDial(dial: DialHandle, signal: AbortSignal): Promise<DialRecord> {
+    const answer = (await this.#request(`/dials/${encodeURIComponent(dial.dialId)}`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${dial.handle}` },
+      signal,
+    })) as Partial<DialRecord> | null;
+    if (!answer || typeof answer.status !== 'string') {
+      throw new CompanionError('invalid-response', 'invalid_response', 'the companion answered the dial read without a status');
+    }
+    return {
+      dialId: typeof answer.dialId === 'string' ? answer.dialId : dial.dialId,
+      status: answer.status,
+      systemResultType: answer.systemResultType ?? null,
+      durationSeconds: answer.durationSeconds ?? null,
+      aiDurationSeconds: answer.aiDurationSeconds ?? null,
+      startedAt: answer.startedAt ?? null,
+      endedAt: answer.endedAt ?? null,
+      transcript: Array.isArray(answer.transcript) ? answer.transcript : [],
+      aiResult: answer.aiResult ?? null,
+    };
+  }
+
+  /** `POST /dials/:id/hangup`, awaited. */
+  async hangup(dial: DialHandle, signal: AbortSignal): Promise<void> {
+    await this.#request(`/dials/${encodeURIComponent(dial.dialId)}/hangup`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dial.handle}` },
+      signal,
+    });
+  }
+
+  /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */
+  hangupKeepalive(dial: DialHandle): void {
+    fetch(this.#url(`/dials/${encodeURIComponent(dial.dialId)}/hangup`), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dial.handle}` },
+      keepalive: true,
+    }).catch(() => undefined);
+  }
+
+  /**
+   * Hangs up while the page unloads: `sendBeacon` carries no headers, so the handle travels in the
+   * body, which the companion accepts. Falls back to a keepalive fetch when the beacon is refused.
+   */
+  hangupBeacon(dial: DialHandle): void {
+    const url = this.#url(`/dials/${encodeURIComponent(dial.dialId)}/hangup`);
+    const body = new Blob([JSON.stringify({ handle: dial.handle })], { type: 'application/json' });
+    const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, body);
+    if (!queued) this.hangupKeepalive(dial);
+  }
+
+  #url(path: string): string {
+    return this.endpoint + path;
+  }
+
+  async #request(path: string, init: RequestInit & { signal: AbortSignal }): Promise<unknown> {
+    const { signal } = init;
+    if (signal.aborted) throw abortError(signal);
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(this.#url(path), { ...init, signal: AbortSignal.any([signal, timeout]) });
+    } catch (error) {
+      throw this.#failure(path, error, signal, timeout);
+    }
+    let body: unknown = null;
+    try {
+      const text = await response.text();
+      body = text ? JSON.parse(text) : null;
+    } catch (error) {
+      if (signal.aborted || timeout.aborted) throw this.#failure(path, error, signal, timeout);
+      if (response.ok) {
+        throw new CompanionError('invalid-response', 'invalid_response', `the companion answered ${path} with a body that is not JSON`, {
+          status: response.status,
+          cause: error,
+        });
+      }
+    }
+    if (signal.aborted) throw abortError(signal);
+    if (!response.ok) {
+      const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+      const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
+      const message = typeof error?.message === 'string' ? error.message : `the companion answered ${path} with HTTP ${response.status}`;
+      const retryAfter = Number(response.headers.get('retry-after'));
+      throw new CompanionError('companion-error', code, message, {
+        status: response.status,
+        retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+      });
+    }
+    return body;
+  }
+
+  #failure(path: string, error: unknown, signal: AbortSignal, timeout: AbortSignal): CompanionError {
+    if (signal.aborted) return new CompanionError('aborted', 'aborted', 'the call ended before the companion answered', { cause: error });
+    if (timeout.aborted) {
+      return new CompanionError('request-timeout', 'request_timeout', `the companion did not answer ${path} within ${this.requestTimeoutMs} ms`, {
+        cause: error,
+      });
+    }
+    return new CompanionError('network-error', 'network_error', `the companion could not be reached (${path})`, { cause: error });
+  }
+}

@@ -1,0 +1,323 @@
+// The call's media: one LiveKit room. The ONLY module that imports livekit-client; call-session.ts
+// loads it with a dynamic import() on the first call, so a page that never calls pays nothing.
+import {
+  ConnectionState,
+  DisconnectReason,
+  LocalAudioTrack,
+  ParticipantKind,
+  Room,
+  RoomEvent,
+  Track,
+  type Participant,
+  type RemoteParticipant,
+  type RemoteTrack,
+  type RemoteTrackPublication,
+  type TextStreamReader,
+} from 'livekit-client';
+import { CallError, abortError } from '../errors.js';
+import type { LiveSegment } from '../transcript.js';
+import type { Speaker } from '../types.js';
+
+/** How the room went away: we left, the server ended it, or the network did and retries gave up. */
+export type MediaDisconnectCause = 'client' | 'server' | 'network';
+
+export interface MediaCallbacks {
+  /** The agent participant is in the room (fires once, possibly during `connectMedia`). */
+  onAgentJoined(): void;
+  onAgentLeft(): void;
+  /** The agent's audio track, or null when it went away. */
+  onAgentAudio(track: MediaStreamTrack | null): void;
+  onAgentSpeaking(speaking: boolean): void;
+  onReconnecting(): void;
+  onReconnected(): void;
+  onDisconnected(cause: MediaDisconnectCause, detail: string): void;
+  /** The current state of one `lk.transcription` segment (whole text so far). */
+  onTranscript(segment: LiveSegment): void;
+}
+
+export interface MediaOptions {
+  serverUrl: string;
+  participantToken: string;
+  /** The microphone track the visitor already granted; published as is, never asked for again. */
+  microphone: MediaStreamTrack;
+  muted: boolean;
+  /** How many times LiveKit retries a dropped connection before giving up (its default is 10). */
+  maxReconnectAttempts?: number;
+  /** Aborting it disconnects the room and rejects a pending `connectMedia`. */
+  signal: AbortSignal;
+  callbacks: MediaCallbacks;
+}
+
+export interface MediaConnection {
+  readonly agentPresent: boolean;
+  setMuted(muted: boolean): Promise<void>;
+  /** Leaves the room and removes every listener; idempotent. */
+  disconnect(): Promise<void>;
+}
+
+const TRANSCRIPTION_TOPIC = 'lk.transcription';
+
+/** Server-side reasons: the room or the participant was ended on purpose, not lost. */
+const SERVER_REASONS = new Set<DisconnectReason>([
+  DisconnectReason.DUPLICATE_IDENTITY,
+  DisconnectReason.SERVER_SHUTDOWN,
+  DisconnectReason.PARTICIPANT_REMOVED,
+  DisconnectReason.ROOM_DELETED,
+  DisconnectReason.ROOM_CLOSED,
+  DisconnectReason.USER_UNAVAILABLE,
+  DisconnectReason.USER_REJECTED,
+  DisconnectReason.SIP_TRUNK_FAILURE,
+  DisconnectReason.AGENT_ERROR,
+]);
+
+function isAgent(participant: Participant): boolean {
+  return participant.isAgent || participant.kind === ParticipantKind.AGENT || 'lk.agent.state' in participant.attributes;
+}
+
+class LivekitMedia implements MediaConnection {
+  readonly #room: Room;
+  readonly #options: MediaOptions;
+  readonly #callbacks: MediaCallbacks;
+  readonly #localTrack: LocalAudioTrack;
+  #agent: RemoteParticipant | null = null;
+  #agentTrack: RemoteTrack | null = null;
+  #agentSpeaking = false;
+  /** Once the agent reports `lk.agent.state`, active-speaker updates no longer decide speaking. */
+  #agentStateSeen = false;
+  #reconnecting = false;
+  #closed = false;
+
+  constructor(options: MediaOptions) {
+    this.#options = options;
+    this.#callbacks = options.callbacks;
+    const attempts = options.maxReconnectAttempts;
+    this.#room = new Room({
+      adaptiveStream: false,
+      dynacast: false,
+      // The session decides what a page leaving means (it hangs up the dial); no second handler.
+      disconnectOnPageLeave: false,
+      ...(attempts === undefined
+        ? {}
+        : {
+            reconnectPolicy: {
+              nextRetryDelayInMs: ({ retryCount }) => (retryCount < attempts ? Math.min(300 * 2 ** retryCount, 2000) : null),
+            },
+          }),
+    });
+    this.#localTrack = new LocalAudioTrack(options.microphone, undefined, true);
+  }
+
+  get agentPresent(): boolean {
+    return this.#agent !== null;
+  }
+
+  async connect(): Promise<void> {
+    const { signal } = this.#options;
+    const room = this.#room;
+    room
+      .on(RoomEvent.ParticipantConnected, this.#onParticipantConnected)
+      .on(RoomEvent.ParticipantDisconnected, this.#onParticipantDisconnected)
+      .on(RoomEvent.ParticipantAttributesChanged, this.#onAttributesChanged)
+      .on(RoomEvent.ActiveSpeakersChanged, this.#onActiveSpeakers)
+      .on(RoomEvent.TrackSubscribed, this.#onTrackSubscribed)
+      .on(RoomEvent.TrackUnsubscribed, this.#onTrackUnsubscribed)
+      .on(RoomEvent.Reconnecting, this.#onReconnecting)
+      .on(RoomEvent.SignalReconnecting, this.#onReconnecting)
+      .on(RoomEvent.Reconnected, this.#onReconnected)
+      .on(RoomEvent.Disconnected, this.#onDisconnected);
+    room.registerTextStreamHandler(TRANSCRIPTION_TOPIC, this.#onTranscription);
+    signal.addEventListener('abort', this.#onAbort);
+    try {
+      await room.connect(this.#options.serverUrl, this.#options.participantToken, { autoSubscribe: true });
+      if (signal.aborted) throw abortError(signal);
+      if (this.#options.muted) await this.#localTrack.mute();
+      await room.localParticipant.publishTrack(this.#localTrack, { source: Track.Source.Microphone, dtx: true, red: true });
+      if (signal.aborted) throw abortError(signal);
+    } catch (error) {
+      await this.disconnect();
+      if (signal.aborted) throw abortError(signal);
+      throw new CallError('media-failed', `could not join the media session: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+    for (const participant of room.remoteParticipants.values()) this.#onParticipantConnected(participant);
+  }
+
+  async setMuted(muted: boolean): Promise<void> {
+    if (this.#closed) return;
+    if (muted) await this.#localTrack.mute();
+    else await this.#localTrack.unmute();
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#options.signal.removeEventListener('abort', this.#onAbort);
+    const room = this.#room;
+    room
+      .off(RoomEvent.ParticipantConnected, this.#onParticipantConnected)
+      .off(RoomEvent.ParticipantDisconnected, this.#onParticipantDisconnected)
+      .off(RoomEvent.ParticipantAttributesChanged, this.#onAttributesChanged)
+      .off(RoomEvent.ActiveSpeakersChanged, this.#onActiveSpeakers)
+      .off(RoomEvent.TrackSubscribed, this.#onTrackSubscribed)
+      .off(RoomEvent.TrackUnsubscribed, this.#onTrackUnsubscribed)
+      .off(RoomEvent.Reconnecting, this.#onReconnecting)
+      .off(RoomEvent.SignalReconnecting, this.#onReconnecting)
+      .off(RoomEvent.Reconnected, this.#onReconnected)
+      .off(RoomEvent.Disconnected, this.#onDisconnected);
+    room.unregisterTextStreamHandler(TRANSCRIPTION_TOPIC);
+    this.#agentTrack = null;
+    try {
+      if (room.state !== ConnectionState.Disconnected) await room.disconnect(true);
+    } finally {
+      // The session owns the microphone track and stops it; the wrapper only lets go of it.
+      this.#localTrack.stop();
+    }
+  }
+
+  readonly #onAbort = (): void => {
+    void this.disconnect();
+  };
+
+  readonly #onParticipantConnected = (participant: RemoteParticipant): void => {
+    if (this.#agent || !isAgent(participant)) return;
+    this.#agent = participant;
+    this.#callbacks.onAgentJoined();
+    for (const publication of participant.trackPublications.values()) {
+      if (publication.track && publication.kind === Track.Kind.Audio) this.#useAgentTrack(publication.track);
+    }
+    const state = participant.attributes['lk.agent.state'];
+    if (state !== undefined) this.#setAgentState(state);
+  };
+
+  readonly #onParticipantDisconnected = (participant: RemoteParticipant): void => {
+    if (participant !== this.#agent) return;
+    this.#agent = null;
+    this.#setSpeaking(false);
+    if (this.#agentTrack) {
+      this.#agentTrack = null;
+      this.#callbacks.onAgentAudio(null);
+    }
+    // A full reconnect first unwinds every remote participant, then emits Reconnecting in the
+    // same turn: only an agent that left while the room stays up has really left.
+    queueMicrotask(() => {
+      if (this.#closed || this.#reconnecting || this.#agent) return;
+      if (this.#room.state !== ConnectionState.Connected) return;
+      this.#callbacks.onAgentLeft();
+    });
+  };
+
+  readonly #onAttributesChanged = (changed: Record<string, string>, participant: Participant): void => {
+    if (!this.#agent && isAgent(participant) && participant !== this.#room.localParticipant) {
+      this.#onParticipantConnected(participant as RemoteParticipant);
+      return;
+    }
+    if (participant !== this.#agent) return;
+    const state = changed['lk.agent.state'];
+    if (state !== undefined) this.#setAgentState(state);
+  };
+
+  readonly #onActiveSpeakers = (speakers: Participant[]): void => {
+    if (this.#agentStateSeen || !this.#agent) return;
+    this.#setSpeaking(speakers.includes(this.#agent));
+  };
+
+  readonly #onTrackSubscribed = (track: RemoteTrack, _publication: RemoteTrackPublication, participant: RemoteParticipant): void => {
+    if (track.kind !== Track.Kind.Audio) return;
+    if (!this.#agent && isAgent(participant)) this.#onParticipantConnected(participant);
+    if (participant === this.#agent) this.#useAgentTrack(track);
+  };
+
+  readonly #onTrackUnsubscribed = (track: RemoteTrack): void => {
+    if (track !== this.#agentTrack) return;
+    this.#agentTrack = null;
+    this.#callbacks.onAgentAudio(null);
+  };
+
+  readonly #onReconnecting = (): void => {
+    if (this.#reconnecting) return;
+    this.#reconnecting = true;
+    this.#callbacks.onReconnecting();
+  };
+
+  readonly #onReconnected = (): void => {
+    if (!this.#reconnecting) return;
+    this.#reconnecting = false;
+    this.#callbacks.onReconnected();
+  };
+
+  readonly #onDisconnected = (reason?: DisconnectReason): void => {
+    if (this.#closed) return;
+    const detail = reason === undefined ? 'UNKNOWN' : (DisconnectReason[reason] ?? String(reason));
+    const cause: MediaDisconnectCause =
+      reason === DisconnectReason.CLIENT_INITIATED
+        ? 'client'
+        : !this.#reconnecting && reason !== undefined && SERVER_REASONS.has(reason)
+          ? 'server'
+          : 'network';
+    void this.disconnect();
+    this.#callbacks.onDisconnected(cause, detail);
+  };
+
+  readonly #onTranscription = (reader: TextStreamReader, sender: { identity: string }): void => {
+    void this.#readTranscription(reader, sender.identity);
+  };
+
+  async #readTranscription(reader: TextStreamReader, senderIdentity: string): Promise<void> {
+    const header = reader.info.attributes ?? {};
+    const segmentId = header['lk.segment_id'] ?? reader.info.id;
+    const speaker = this.#speakerOf(header['lk.transcribed_track_id'], senderIdentity);
+    const finalFromStart = header['lk.transcription_final'] === 'true';
+    let text = '';
+    try {
+      for await (const chunk of reader.withAbortSignal(this.#options.signal)) {
+        if (this.#closed) return;
+        text += chunk;
+        // Interim text shows while it grows; a stream that says final up front is shown when whole.
+        if (!finalFromStart) this.#callbacks.onTranscript({ segmentId, speaker, text, final: false });
+      }
+    } catch {
+      return;
+    }
+    if (this.#closed) return;
+    // The trailer may carry the final flag, merged into info.attributes once the stream closed.
+    const final = finalFromStart || (reader.info.attributes ?? {})['lk.transcription_final'] === 'true';
+    this.#callbacks.onTranscript({ segmentId, speaker, text, final });
+  }
+
+  #speakerOf(trackId: string | undefined, senderIdentity: string): Speaker {
+    const local = this.#room.localParticipant;
+    if (trackId) {
+      if (this.#localTrack.sid === trackId || local.trackPublications.has(trackId)) return 'HUMAN';
+      for (const participant of this.#room.remoteParticipants.values()) {
+        if (participant.trackPublications.has(trackId)) return 'AI';
+      }
+    }
+    return senderIdentity === local.identity ? 'HUMAN' : 'AI';
+  }
+
+  #useAgentTrack(track: RemoteTrack): void {
+    if (track.kind !== Track.Kind.Audio || track === this.#agentTrack) return;
+    this.#agentTrack = track;
+    this.#callbacks.onAgentAudio(track.mediaStreamTrack);
+  }
+
+  #setAgentState(state: string): void {
+    this.#agentStateSeen = true;
+    this.#setSpeaking(state === 'speaking');
+  }
+
+  #setSpeaking(speaking: boolean): void {
+    if (speaking === this.#agentSpeaking) return;
+    this.#agentSpeaking = speaking;
+    this.#callbacks.onAgentSpeaking(speaking);
+  }
+}
+
+/** Joins the room, publishes the microphone and reports what happens through `callbacks`. */
+export async function connectMedia(options: MediaOptions): Promise<MediaConnection> {
+  if (options.signal.aborted) throw abortError(options.signal);
+  const media = new LivekitMedia(options);
+  await media.connect();
+  return media;
+}

@@ -1,0 +1,31 @@
+// The call's state machine: every allowed transition is in this table, and nothing else happens.
+import { IllegalTransitionError } from './errors.js';
+import type { CallState } from './types.js';
+
+/** From each state, the states a call may move to. */
+export const TRANSITIONS: Readonly<Record<CallState, readonly CallState[]>> = Object.freeze({
+  idle: ['starting'],
+  starting: ['connecting', 'ending'],
+  connecting: ['in-call', 'ending'],
+  'in-call': ['reconnecting', 'ending'],
+  reconnecting: ['in-call', 'ending'],
+  ending: ['ended'],
+  ended: ['starting'],
+});
+
+/** States in which a call exists that has not begun to end. */
+export const LIVE_STATES: readonly CallState[] = ['starting', 'connecting', 'in-call', 'reconnecting'];
+
+export function canTransition(from: CallState, to: CallState): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** Returns `to`, or throws `IllegalTransitionError` when the table does not allow `from -> to`. */
+export function transition(from: CallState, to: CallState): CallState {
+  if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+  return to;
+}
+
+export function isLive(state: CallState): boolean {
+  return LIVE_STATES.includes(state);
+}

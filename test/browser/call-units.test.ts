@@ -1,0 +1,153 @@
+import { expect } from '@open-wc/testing';
+import { endReasonFromResult } from '../../src/call/call-session.js';
+import { IllegalTransitionError } from '../../src/call/errors.js';
+import { CallEndedEvent, CallStateEvent } from '../../src/call/events.js';
+import { TRANSITIONS, canTransition, transition } from '../../src/call/states.js';
+import { Transcript } from '../../src/call/transcript.js';
+import type { CallState } from '../../src/call/types.js';
+
+const ALL: CallState[] = ['idle', 'starting', 'connecting', 'in-call', 'reconnecting', 'ending', 'ended'];
+
+describe('call state table', () => {
+  it('allows exactly the documented path and its loops', () => {
+    const allowed = ALL.flatMap((from) => ALL.filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`));
+    expect(allowed.sort()).to.deep.equal(
+      [
+        'idle>starting',
+        'starting>connecting',
+        'starting>ending',
+        'connecting>in-call',
+        'connecting>ending',
+        'in-call>reconnecting',
+        'in-call>ending',
+        'reconnecting>in-call',
+        'reconnecting>ending',
+        'ending>ended',
+        'ended>starting',
+      ].sort(),
+    );
+  });
+
+  it('throws on every transition not in the table', () => {
+    let illegal = 0;
+    for (const from of ALL) {
+      for (const to of ALL) {
+        if (TRANSITIONS[from].includes(to)) {
+          expect(transition(from, to)).to.equal(to);
+        } else {
+          expect(() => transition(from, to)).to.throw(IllegalTransitionError, `${from} -> ${to}`);
+          illegal++;
+        }
+      }
+    }
+    expect(illegal).to.equal(49 - 11);
+  });
+});
+
+describe('call events', () => {
+  it('bubble, cross shadow roots and carry detail', () => {
+    const host = document.createElement('div');
+    const root = host.attachShadow({ mode: 'open' });
+    const inner = document.createElement('span');
+    root.append(inner);
+    document.body.append(host);
+    const seen: string[] = [];
+    document.addEventListener('call-state', (event) => seen.push(event.detail.state), { once: true });
+    inner.dispatchEvent(new CallStateEvent({ state: 'starting', previous: 'idle' }));
+    host.remove();
+    expect(seen).to.deep.equal(['starting']);
+    const ended = new CallEndedEvent({ dialId: null, reason: 'busy', transcript: [] });
+    expect(ended.type).to.equal('call-ended');
+    expect(ended.bubbles && ended.composed).to.equal(true);
+  });
+});
+
+describe('end reasons from the service result', () => {
+  it('maps every systemResultType', () => {
+    const cases: Array<[string | null, string, string]> = [
+      ['AGENT_HANGUP', 'completed', 'agent-hangup'],
+      ['USER_HANGUP', 'completed', 'user-hangup'],
+      ['TIMEOUT', 'completed', 'timeout'],
+      ['LONG_SILENCE_HANGUP', 'completed', 'silence'],
+      ['TRANSFERRED', 'completed', 'transferred'],
+      ['RATE_LIMITED', 'failed', 'busy'],
+      ['BUSY', 'busy', 'busy'],
+      ['CANCELLED', 'canceled', 'cancelled'],
+      ['FAILED', 'failed', 'failed'],
+      ['NO_ANSWER', 'no-answer', 'agent-unavailable'],
+      ['SOMETHING_NEW', 'completed', 'failed'],
+      [null, 'canceled', 'cancelled'],
+    ];
+    for (const [type, status, reason] of cases) expect(endReasonFromResult(type, status), String(type)).to.equal(reason);
+  });
+});
+
+describe('Transcript', () => {
+  it('updates an interim entry in place until final, then ignores stale interims', () => {
+    const t = new Transcript();
+    const first = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hel', final: false });
+    const grown = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there', final: false });
+    const final = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there.', final: true });
+    expect(first!.id).to.equal(grown!.id).and.equal(final!.id);
+    expect(t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello', final: false })).to.equal(null);
+    expect(t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there.', final: true })).to.equal(null);
+    expect(t.entries).to.deep.equal([{ id: first!.id, speaker: 'AI', text: 'Hello there.', final: true }]);
+  });
+
+  it('keeps arrival order across speakers and never duplicates', () => {
+    const t = new Transcript();
+    t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hi, how can I help?', final: true });
+    t.applySegment({ segmentId: 'h', speaker: 'HUMAN', text: '(caller', final: false });
+    t.applySegment({ segmentId: 'b', speaker: 'AI', text: 'Sure', final: false });
+    t.applySegment({ segmentId: 'h', speaker: 'HUMAN', text: '(caller spoke, 1.4 s)', final: true });
+    expect(t.entries.map((e) => [e.speaker, e.text, e.final])).to.deep.equal([
+      ['AI', 'Hi, how can I help?', true],
+      ['HUMAN', '(caller spoke, 1.4 s)', true],
+      ['AI', 'Sure', false],
+    ]);
+    expect(new Set(t.entries.map((e) => e.id)).size).to.equal(3);
+  });
+
+  it('merges polled service lines with live entries by speaker and words, idempotently', () => {
+    const t = new Transcript();
+    const live = t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hello, I am the demo', final: false })!;
+    const lines = [
+      { speaker: 'AI', text: 'Hello, I am the demo agent.', startTimeMs: 100, endTimeMs: 1900 },
+      { speaker: 'HUMAN', text: '(caller spoke, 1.2 s)', startTimeMs: 2500, endTimeMs: 3700 },
+    ];
+    const changed = t.mergeService(lines);
+    expect(changed.map((e) => e.text)).to.deep.equal(['Hello, I am the demo agent.', '(caller spoke, 1.2 s)']);
+    expect(t.entries[0]).to.deep.equal({ id: live.id, speaker: 'AI', text: 'Hello, I am the demo agent.', final: true, startTimeMs: 100, endTimeMs: 1900 });
+    expect(t.mergeService(lines)).to.deep.equal([]);
+    expect(t.mergeService([...lines, { speaker: 'AI', text: 'Goodbye.', startTimeMs: 4000, endTimeMs: 4800 }]).map((e) => e.text)).to.deep.equal(['Goodbye.']);
+    expect(t.size).to.equal(3);
+    // A live final for a line the poll already brought binds to it instead of adding a copy.
+    expect(t.applySegment({ segmentId: 'z', speaker: 'AI', text: 'Goodbye', final: false })).to.equal(null);
+    expect(t.size).to.equal(3);
+  });
+
+  it('places service-only lines by start time', () => {
+    const t = new Transcript();
+    t.mergeService([{ speaker: 'AI', text: 'one', startTimeMs: 0 }, { speaker: 'AI', text: 'three', startTimeMs: 3000 }]);
+    t.mergeService([
+      { speaker: 'AI', text: 'one', startTimeMs: 0 },
+      { speaker: 'AI', text: 'three', startTimeMs: 3000 },
+      { speaker: 'HUMAN', text: 'two', startTimeMs: 1500 },
+    ]);
+    expect(t.entries.map((e) => e.text)).to.deep.equal(['one', 'two', 'three']);
+  });
+
+  it('ends with the service lines as the reference, else the live entries', () => {
+    const t = new Transcript();
+    const live = t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hi', final: true })!;
+    expect(t.result(null)).to.deep.equal([{ id: live.id, speaker: 'AI', text: 'Hi', final: true }]);
+    const result = t.result([
+      { speaker: 'AI', text: 'Hi!', startTimeMs: 10, endTimeMs: 500 },
+      { speaker: 'HUMAN', text: '(caller spoke, 1.0 s)', startTimeMs: 900, endTimeMs: 1900 },
+    ]);
+    expect(result.map((e) => [e.id === live.id, e.speaker, e.text, e.final])).to.deep.equal([
+      [true, 'AI', 'Hi!', true],
+      [false, 'HUMAN', '(caller spoke, 1.0 s)', true],
+    ]);
+  });
+});

@@ -1,0 +1,275 @@
+// CallSession's setup paths against a fake companion (a fetch-level fake in the page) and a
+// faked microphone refusal; the same paths through the real companion are in call-e2e.test.ts.
+import { expect } from '@open-wc/testing';
+import { CallSession } from '../../src/call/call-session.js';
+import type { CallEndedEvent } from '../../src/call/events.js';
+import type { CallResult, CallSessionOptions, CallState } from '../../src/call/types.js';
+
+interface Seen {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: string;
+}
+
+type Route = (request: Seen) => Response | Promise<Response>;
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+const realFetch = window.fetch;
+const realGetUserMedia = navigator.mediaDevices.getUserMedia;
+const realBeacon = navigator.sendBeacon;
+let requests: Seen[] = [];
+let micTracks: MediaStreamTrack[] = [];
+
+/** Routes `/fake/...` requests to `routes` (keyed `METHOD /path`); everything else goes out for real. */
+function fakeCompanion(routes: Record<string, Route>): void {
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url, location.href);
+    if (!url.pathname.startsWith('/fake/')) return realFetch(input, init);
+    const seen: Seen = {
+      url: url.pathname,
+      method: init?.method ?? 'GET',
+      headers: new Headers(init?.headers),
+      body: typeof init?.body === 'string' ? init.body : '',
+    };
+    requests.push(seen);
+    const route = routes[`${seen.method} ${url.pathname.slice('/fake'.length)}`];
+    if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+    return route ? route(seen) : json(404, { error: { code: 'not_found', message: 'no such route' } });
+  };
+}
+
+function record(session: CallSession) {
+  const states: CallState[] = [];
+  const ended: CallResult[] = [];
+  const errors: Array<{ code: string; recoverable: boolean }> = [];
+  session.addEventListener('call-state', (event) => states.push(event.detail.state));
+  session.addEventListener('call-ended', (event: CallEndedEvent) => ended.push(event.detail));
+  session.addEventListener('call-error', (event) => errors.push({ code: event.detail.code, recoverable: event.detail.recoverable }));
+  return { states, ended, errors };
+}
+
+function newSession(options: Partial<CallSessionOptions> = {}): CallSession {
+  return new CallSession({ endpoint: '/fake', agent: 'emu-quick', requestTimeoutMs: 2000, resultTimeoutMs: 800, ...options });
+}
+
+function liveMicTracks(): number {
+  return micTracks.filter((track) => track.readyState === 'live').length;
+}
+
+const DIAL = { dialId: 'dial-1', handle: 'h.secret', expiresAt: '2099-01-01T00:00:00Z' };
+
+describe('CallSession setup (fake companion)', () => {
+  beforeEach(() => {
+    requests = [];
+    micTracks = [];
+    navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+      const stream = await realGetUserMedia.call(navigator.mediaDevices, constraints);
+      micTracks.push(...stream.getTracks());
+      return stream;
+    };
+  });
+
+  afterEach(() => {
+    window.fetch = realFetch;
+    navigator.mediaDevices.getUserMedia = realGetUserMedia;
+    navigator.sendBeacon = realBeacon;
+    expect(document.querySelectorAll('audio[data-voice-agent-audio]').length, 'audio elements left').to.equal(0);
+  });
+
+  it('microphone denied: ends microphone-denied and creates no dial', async () => {
+    fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    const session = newSession();
+    const seen = record(session);
+    await session.start();
+    expect(seen.states).to.deep.equal(['starting', 'ending', 'ended']);
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]).to.include({ reason: 'microphone-denied', dialId: null });
+    expect(seen.errors).to.deep.equal([{ code: 'microphone_denied', recoverable: false }]);
+    expect(requests).to.deep.equal([]);
+    expect(session.state).to.equal('ended');
+  });
+
+  it('no microphone device: ends microphone-unavailable and creates no dial', async () => {
+    fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+    const session = newSession();
+    const seen = record(session);
+    await session.start();
+    expect(seen.ended.map((r) => r.reason)).to.deep.equal(['microphone-unavailable']);
+    expect(requests).to.deep.equal([]);
+  });
+
+  it('asks for the microphone synchronously inside start(), with voice processing on', async () => {
+    fakeCompanion({ 'POST /dials': () => json(400, { error: { code: 'invalid_request', message: 'nope' } }) });
+    let asked: MediaStreamConstraints | undefined;
+    navigator.mediaDevices.getUserMedia = (constraints?: MediaStreamConstraints) => {
+      asked = constraints;
+      return Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    };
+    const session = newSession();
+    const started = session.start();
+    expect(asked, 'getUserMedia called before start() returned').to.deep.equal({
+      audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
+    await started;
+  });
+
+  it('companion error: setup-failed with the companion code, one retry with the same Idempotency-Key, mic released', async () => {
+    fakeCompanion({ 'POST /dials': () => json(502, { error: { code: 'upstream_error', message: 'the service failed' } }) });
+    const session = newSession({ inputs: { name: 'Ada' } });
+    const seen = record(session);
+    await session.start();
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]!.reason).to.equal('setup-failed');
+    expect(seen.ended[0]!.error).to.deep.equal({ code: 'upstream_error', message: 'the service failed' });
+    expect(seen.errors).to.deep.equal([{ code: 'upstream_error', recoverable: true }]);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['POST /fake/dials', 'POST /fake/dials']);
+    const keys = requests.map((r) => r.headers.get('idempotency-key'));
+    expect(keys[0]).to.match(/^[0-9a-f-]{36}$/).and.equal(keys[1]);
+    expect(JSON.parse(requests[0]!.body)).to.deep.equal({ agent: 'emu-quick', inputs: { name: 'Ada' } });
+    expect(micTracks.length).to.equal(1);
+    expect(liveMicTracks()).to.equal(0);
+
+    // A new call gets a fresh key.
+    await session.start();
+    expect(requests[2]!.headers.get('idempotency-key')).to.not.equal(keys[0]);
+    expect(seen.states.slice(-3)).to.deep.equal(['starting', 'ending', 'ended']);
+  });
+
+  it('companion rate limit (429): ends busy', async () => {
+    fakeCompanion({ 'POST /dials': () => json(429, { error: { code: 'rate_limited', message: 'too many calls' } }, { 'retry-after': '30' }) });
+    const session = newSession();
+    const seen = record(session);
+    await session.start();
+    expect(seen.ended.map((r) => r.reason)).to.deep.equal(['busy']);
+    expect(requests).to.have.length(1);
+  });
+
+  it('a dial the service ended at once (token refused, record RATE_LIMITED): ends busy', async () => {
+    fakeCompanion({
+      'POST /dials': () => json(200, DIAL),
+      'POST /dials/dial-1/token': () => json(409, { error: { code: 'dial_ended', message: 'the dial is over' } }),
+      'GET /dials/dial-1': (r) => {
+        expect(r.headers.get('authorization')).to.equal('Bearer h.secret');
+        return json(200, { dialId: 'dial-1', status: 'failed', systemResultType: 'RATE_LIMITED', transcript: [] });
+      },
+    });
+    const session = newSession();
+    const seen = record(session);
+    await session.start();
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]).to.include({ reason: 'busy', dialId: 'dial-1', status: 'failed', systemResultType: 'RATE_LIMITED' });
+    expect(seen.errors).to.deep.equal([]);
+    expect(requests.some((r) => r.url.endsWith('/hangup'))).to.equal(false);
+  });
+
+  it('companion unreachable (nothing listening): setup-failed network_error', async () => {
+    const session = new CallSession({ endpoint: 'http://127.0.0.1:9/api/voice-call', requestTimeoutMs: 2000, resultTimeoutMs: 500 });
+    const seen = record(session);
+    await session.start();
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]!.reason).to.equal('setup-failed');
+    expect(seen.ended[0]!.error!.code).to.equal('network_error');
+  });
+
+  it('hangup while the dial is being created: the dial is hung up once it is known, one call-ended', async () => {
+    let answerDial!: () => void;
+    const dialAnswered = new Promise<void>((resolve) => (answerDial = resolve));
+    let hangups = 0;
+    fakeCompanion({
+      'POST /dials': async () => {
+        await dialAnswered;
+        return json(200, DIAL);
+      },
+      'POST /dials/dial-1/hangup': () => {
+        hangups++;
+        return json(200, { success: true });
+      },
+      'GET /dials/dial-1': () => json(200, { dialId: 'dial-1', status: 'canceled', systemResultType: 'CANCELLED', transcript: [] }),
+    });
+    const session = newSession();
+    const seen = record(session);
+    void session.start();
+    await until(() => requests.length === 1);
+    const hungUp = session.hangup();
+    const again = session.hangup();
+    expect(session.state).to.equal('ending');
+    answerDial();
+    await Promise.all([hungUp, again]);
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]).to.include({ reason: 'user-hangup', dialId: 'dial-1', status: 'canceled' });
+    expect(hangups).to.equal(1);
+    expect(requests.some((r) => r.url.endsWith('/token'))).to.equal(false);
+    expect(liveMicTracks()).to.equal(0);
+  });
+
+  it('abandon("page-unload") during setup: beacon with the handle, call-ended at once', async () => {
+    let answerToken!: () => void;
+    const tokenAnswered = new Promise<void>((resolve) => (answerToken = resolve));
+    const beacons: Array<{ url: string; body: string }> = [];
+    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => {
+      void (data as Blob).text().then((body) => beacons.push({ url: String(url), body }));
+      return true;
+    };
+    fakeCompanion({
+      'POST /dials': () => json(200, DIAL),
+      'POST /dials/dial-1/token': async () => {
+        await tokenAnswered;
+        return json(200, { serverUrl: 'ws://127.0.0.1:9', participantToken: 't' });
+      },
+    });
+    const session = newSession();
+    const seen = record(session);
+    void session.start();
+    await until(() => requests.some((r) => r.url.endsWith('/token')));
+    session.abandon('page-unload');
+    expect(seen.ended.map((r) => [r.reason, r.dialId])).to.deep.equal([['page-unload', 'dial-1']]);
+    expect(session.state).to.equal('ended');
+    answerToken();
+    await until(() => beacons.length === 1);
+    expect(beacons[0]!.url).to.equal('/fake/dials/dial-1/hangup');
+    expect(JSON.parse(beacons[0]!.body)).to.deep.equal({ handle: 'h.secret' });
+    session.abandon('page-unload');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.ended).to.have.length(1);
+    expect(liveMicTracks()).to.equal(0);
+  });
+
+  it('mute: only real changes fire call-mute; the raw microphone follows before media exists', async () => {
+    let answerDial!: () => void;
+    const dialAnswered = new Promise<void>((resolve) => (answerDial = resolve));
+    fakeCompanion({
+      'POST /dials': async () => {
+        await dialAnswered;
+        return json(500, { error: { code: 'internal', message: 'x' } });
+      },
+    });
+    const session = newSession();
+    const mutes: boolean[] = [];
+    session.addEventListener('call-mute', (event) => mutes.push(event.detail.muted));
+    session.setMuted(false);
+    session.setMuted(true);
+    session.setMuted(true);
+    const started = session.start();
+    await until(() => requests.length === 1);
+    expect(micTracks[0]!.enabled).to.equal(false);
+    session.setMuted(false);
+    expect(micTracks[0]!.enabled).to.equal(true);
+    answerDial();
+    await started;
+    expect(mutes).to.deep.equal([true, false]);
+    expect(session.muted).to.equal(false);
+  });
+});
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

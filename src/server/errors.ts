@@ -1,0 +1,63 @@
+// The companion's error answers: JSON `{ error: { code, message } }` with a fitting status.
+// Messages are the companion's own words; an upstream body or an exception's text never reaches them.
+
+export type CompanionErrorCode =
+  | 'invalid_request'
+  | 'invalid_handle'
+  | 'origin_not_allowed'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'duplicate_request'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'internal_error';
+
+export const STATUS_OF: Record<CompanionErrorCode, number> = {
+  invalid_request: 400,
+  invalid_handle: 401,
+  origin_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  duplicate_request: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+  upstream_error: 502,
+  upstream_timeout: 504,
+};
+
+/** Thrown inside the handler to answer with an error; `reason` goes to the log only. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly code: CompanionErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly reason: string | undefined;
+
+  constructor(code: CompanionErrorCode, message: string, options: { headers?: Record<string, string>; reason?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.status = STATUS_OF[code];
+    this.headers = options.headers ?? {};
+    this.reason = options.reason;
+  }
+}
+
+/** The headers every answer carries. */
+export const BASE_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+export function errorResponse(error: HttpError, headers: Record<string, string> = {}): Response {
+  return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, { ...headers, ...error.headers });
+}

@@ -1,0 +1,72 @@
+// Dial handles: the visitor's capability for exactly one dial. A handle is
+// `base64url(payload) "." base64url(HMAC-SHA256(secret, payload))` with payload
+// `{"v":1,"d":dialId,"e":expiresAtSeconds}`. WebCrypto only, so it runs in Workers, Deno and Bun.
+// The signature is checked with `crypto.subtle.verify` (constant time) before the payload is parsed.
+
+/** Longest handle accepted; anything longer is refused without touching the key. */
+const MAX_HANDLE_LENGTH = 1024;
+
+export interface HandleSigner {
+  /** A handle for `dialId`, valid until `expiresAtMs` (rounded down to a second). */
+  sign(dialId: string, expiresAtMs: number): Promise<string>;
+  /** True when `handle` was signed with this secret, names `dialId` and has not expired at `nowMs`. */
+  verify(handle: string, dialId: string, nowMs: number): Promise<boolean>;
+}
+
+const encoder = new TextEncoder();
+
+export function base64UrlEncode(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function createHandleSigner(secret: string): HandleSigner {
+  if (!secret) throw new TypeError('createHandleSigner: a secret is required');
+  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+
+  return {
+    async sign(dialId, expiresAtMs) {
+      const payload = encoder.encode(JSON.stringify({ v: 1, d: dialId, e: Math.floor(expiresAtMs / 1000) }));
+      const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await key, payload));
+      return `${base64UrlEncode(payload)}.${base64UrlEncode(signature)}`;
+    },
+    async verify(handle, dialId, nowMs) {
+      if (typeof handle !== 'string' || handle.length > MAX_HANDLE_LENGTH) return false;
+      const parts = handle.split('.');
+      if (parts.length !== 2) return false;
+      const payload = base64UrlDecode(parts[0]!);
+      const signature = base64UrlDecode(parts[1]!);
+      if (!payload || !signature || signature.length !== 32) return false;
+      if (!(await crypto.subtle.verify('HMAC', await key, signature, payload))) return false;
+      let claims: unknown;
+      try {
+        claims = JSON.parse(new TextDecoder().decode(payload));
+      } catch {
+        return false;
+      }
+      if (typeof claims !== 'object' || claims === null) return false;
+      const { v, d, e } = claims as { v?: unknown; d?: unknown; e?: unknown };
+      return v === 1 && d === dialId && typeof e === 'number' && e * 1000 > nowMs;
+    },
+  };
+}
+
+/** A random secret for dev mode: 32 bytes, base64url. */
+export function randomSecret(): string {
+  return base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** HMAC-SHA256 of `message` under `secret`, base64url — used to derive scoped idempotency keys. */
+export async function hmacBase64Url(secret: string, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return base64UrlEncode(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message))));
+}

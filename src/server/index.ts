@@ -1,0 +1,27 @@
+// `voice-agent-call/server`: the companion endpoint. Everything except the Node adapter uses Web
+// APIs only; node.ts is the one module here that imports `node:` builtins.
+export { createCompanionHandler } from './handler.js';
+export type { CompanionConfig, CompanionHandler, CompanionRequestContext } from './handler.js';
+export { createNodeListener, listen } from './node.js';
+export type { CompanionServer, NodeListenerOptions } from './node.js';
+export { createServiceClient, ServiceError } from './service-client.js';
+export type {
+  CallOptions,
+  CreateDialInput,
+  CreateDialOutput,
+  DialTokenOutput,
+  ServiceClient,
+  ServiceClientOptions,
+  ServiceDial,
+  ServiceErrorCode,
+  ServiceTranscriptLine,
+} from './service-client.js';
+export { createMemoryRateLimiter } from './rate-limit.js';
+export type { MemoryRateLimiterOptions, RateLimiter, RateLimitResult } from './rate-limit.js';
+export { createHandleSigner } from './handles.js';
+export type { HandleSigner } from './handles.js';
+export { companionConfigFromEnv, ConfigError } from './env.js';
+export type { Environment } from './env.js';
+export { consoleLogger, silentLogger } from './log.js';
+export type { CompanionLogEntry, CompanionLogger } from './log.js';
+export type { CompanionErrorCode } from './errors.js';

@@ -52,7 +52,7 @@ describe('call events', () => {
     root.append(inner);
     document.body.append(host);
     const seen: string[] = [];
-    document.addEventListener('call-state', (event) => seen.push(event.detail.state), { once: true });
+    document.addEventListener('call-state', (event) => seen.push((event as CallStateEvent).detail.state), { once: true });
     inner.dispatchEvent(new CallStateEvent({ state: 'starting', previous: 'idle' }));
     host.remove();
     expect(seen).to.deep.equal(['starting']);
@@ -88,7 +88,7 @@ describe('Transcript', () => {
     const first = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hel', final: false });
     const grown = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there', final: false });
     const final = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there.', final: true });
-    expect(first!.id).to.equal(grown!.id).and.equal(final!.id);
+    expect([grown!.id, final!.id]).to.deep.equal([first!.id, first!.id]);
     expect(t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello', final: false })).to.equal(null);
     expect(t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there.', final: true })).to.equal(null);
     expect(t.entries).to.deep.equal([{ id: first!.id, speaker: 'AI', text: 'Hello there.', final: true }]);

@@ -1,18 +1,157 @@
-// PLACEHOLDER until the media half lands: binds the media port so the REST half can report a
-// `mediaUrl`, and answers every request 404. Replaced by the LiveKit-protocol room server.
-import { createServer } from 'node:http';
+// The emulator's media half: a LiveKit-protocol loopback room server (a test double, see
+// README.md). HTTP + WebSocket on one port, 127.0.0.1 only:
+//   HEAD/GET /          200 (livekit-client's prepareConnection)
+//   GET /rtc/v1         the signal WebSocket (token + join_request in the query)
+//   GET /rtc/v1/validate  why an upgrade failed: 401 bad token, 404 "requested room does not exist", else 200
+//   /rtc                404: the v0 (dual peer connection) path is not offered
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MediaServer, MediaServerOptions } from '../seam.js';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { DialSession, MediaServer, MediaServerOptions } from '../seam.js';
+import { DEFAULT_SCENARIO_TIMINGS } from '../agent/scenarios.js';
+import { DEFAULT_TURN_OPTIONS } from '../agent/turn-detector.js';
+import { decodeJoinRequest } from './protocol/join-request.js';
+import { DisconnectReason, leave } from './protocol/responses.js';
+import { Session, type RoomTimings } from './session.js';
 
-export async function startMediaServer(options: MediaServerOptions): Promise<MediaServer> {
-  const server = createServer((_request, response) => {
-    response.writeHead(404, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { code: 'not_found', message: 'media server not implemented yet' } }));
+export type { RoomTimings } from './session.js';
+
+export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
+  ...DEFAULT_SCENARIO_TIMINGS,
+  turn: DEFAULT_TURN_OPTIONS,
+  thinkMs: 400,
+  leaveCloseDelayMs: 150,
+  timeUpLineMaxMs: 2500,
+  dropGraceMs: 2000,
+};
+
+const ROOM_MISSING = 'requested room does not exist';
+const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'no-answer']);
+
+type Admission =
+  | { ok: true; identity: string; dial: DialSession }
+  | { ok: false; status: 401 | 404; body: string };
+
+export async function startMediaServer(options: MediaServerOptions, timings: Partial<RoomTimings> = {}): Promise<MediaServer> {
+  const roomTimings: RoomTimings = { ...DEFAULT_ROOM_TIMINGS, ...timings };
+  const { control } = options;
+  /** The one browser in each room, by room name. */
+  const active = new Map<string, Session>();
+  /** Rooms whose connection dropped (emu-drop): refused from then on. */
+  const dropped = new Set<string>();
+  const graceTimers = new Set<ReturnType<typeof setTimeout>>();
+
+  async function admit(url: URL): Promise<Admission> {
+    const token = url.searchParams.get('access_token') ?? '';
+    let claims: { identity: string; roomName: string };
+    try {
+      claims = await options.verifyToken(token);
+    } catch {
+      return { ok: false, status: 401, body: 'invalid token' };
+    }
+    const dial = control.sessionForRoom(claims.roomName);
+    if (!dial || TERMINAL.has(dial.status) || dropped.has(claims.roomName)) {
+      return { ok: false, status: 404, body: ROOM_MISSING };
+    }
+    return { ok: true, identity: claims.identity, dial };
+  }
+
+  const host = {
+    control,
+    timings: roomTimings,
+    closed(session: Session, wasDropped: boolean) {
+      const roomName = session.dial.roomName;
+      if (active.get(roomName) === session) active.delete(roomName);
+      if (!wasDropped) return;
+      dropped.add(roomName);
+      const timer = setTimeout(() => {
+        graceTimers.delete(timer);
+        control.end(session.dial.dialId, { status: 'failed', systemResultType: 'FAILED' });
+      }, roomTimings.dropGraceMs);
+      graceTimers.add(timer);
+    },
+  };
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const reply = (status: number, body: string) => {
+      response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    };
+    if (url.pathname === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply(200, 'voice-agent-emulator media room (a LiveKit-protocol test double)\n');
+    }
+    if (url.pathname === '/rtc/v1/validate' && request.method === 'GET') {
+      admit(url).then(
+        (admission) => (admission.ok ? reply(200, 'success') : reply(admission.status, admission.body)),
+        () => reply(500, 'internal error'),
+      );
+      return;
+    }
+    reply(404, 'not found');
   });
-  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+
+  const wss = new WebSocketServer({ noServer: true });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/rtc/v1') return refuseUpgrade(socket, 404, 'not found');
+    void admit(url).then((admission) => {
+      if (!admission.ok) return refuseUpgrade(socket, admission.status, admission.body);
+      let join;
+      try {
+        join = decodeJoinRequest(url.searchParams.get('join_request') ?? '');
+      } catch {
+        return refuseUpgrade(socket, 400, 'join_request missing or malformed');
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        const roomName = admission.dial.roomName;
+        // No resume (the double keeps no session state to resume), and one human per room.
+        const refusal = join.reconnect
+          ? DisconnectReason.STATE_MISMATCH
+          : active.has(roomName)
+            ? DisconnectReason.DUPLICATE_IDENTITY
+            : undefined;
+        if (refusal !== undefined) {
+          ws.send(leave(refusal).toBinary());
+          setTimeout(() => ws.close(), roomTimings.leaveCloseDelayMs).unref();
+          return;
+        }
+        const session = new Session(ws, join, admission.identity, admission.dial, host);
+        active.set(roomName, session);
+        session.start();
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
+
   return {
     url: `ws://${options.host}:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close() {
+      for (const session of [...active.values()]) session.shutdown();
+      for (const timer of graceTimers) clearTimeout(timer);
+      graceTimers.clear();
+      if (wss.clients.size > 0) await new Promise((resolve) => setTimeout(resolve, roomTimings.leaveCloseDelayMs));
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+}
+
+function refuseUpgrade(socket: Duplex, status: number, body: string): void {
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found' }[status] ?? 'Error';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,0 +1,152 @@
+// The scenario agents (CONTRACT §3): the agent id a test dials picks the behaviour. Each scenario
+// is a short script over an `AgentContext` that the room implements (voice, ears, hang-up).
+import type { SystemResultType } from '../seam.js';
+
+export type ListenResult =
+  | { kind: 'turn'; durationMs: number }
+  | { kind: 'timeout' }
+  | { kind: 'silence'; silentMs: number };
+
+/** What a scenario can do in the room. Every promise rejects with an AbortError once the room ends. */
+export interface AgentContext {
+  readonly signal: AbortSignal;
+  /** Speaks a line: real audio, a live transcript (interim → final), the dial's transcript. */
+  say(text: string): Promise<void>;
+  /** Shows `thinking` for a moment before a reply. */
+  think(): Promise<void>;
+  /**
+   * Waits for the caller's next turn. `timeoutMs`: stop waiting then (a turn under way is cut
+   * there and counts). `silenceMs`: give up once the microphone was quiet or muted that long.
+   */
+  listen(options?: { timeoutMs?: number; silenceMs?: number }): Promise<ListenResult>;
+  /** Ends the dial as the agent: `completed` with this result type, then the room closes. */
+  hangup(systemResultType: SystemResultType, aiResult?: Record<string, unknown>): void;
+  /** Drops the media connection without a goodbye; the room never comes back. */
+  drop(): void;
+}
+
+export interface ScenarioTimings {
+  /** emu-silent-user: quiet (or muted) microphone this long ends the call. */
+  silenceHangupMs: number;
+  /** emu-quick: how long it waits for the caller after its greeting. */
+  quickListenMs: number;
+  /** emu-drop: the pause after the greeting before the connection drops. */
+  dropAfterGreetingMs: number;
+}
+
+export const DEFAULT_SCENARIO_TIMINGS: ScenarioTimings = {
+  silenceHangupMs: 3000,
+  quickListenMs: 1000,
+  dropAfterGreetingMs: 500,
+};
+
+export interface Scenario {
+  /** false: the room opens but no agent ever joins. */
+  agentJoins: boolean;
+  run(agent: AgentContext, timings: ScenarioTimings): Promise<void>;
+}
+
+export const LINES = {
+  demoGreeting: 'Hello, this is the demo agent. Say something and I will answer.',
+  demoReplies: ['Thanks, I heard you.', 'Got it. Tell me more.', 'Interesting. Anything else?'],
+  quickGreeting: 'Hi, quick test call.',
+  quickGoodbye: 'Thanks, goodbye!',
+  silentGreeting: 'Hello, are you there?',
+  silentReply: 'I hear you.',
+  silentGoodbye: 'I cannot hear you. Goodbye.',
+  dropGreeting: 'Hello, this line is about to drop.',
+  timeUp: 'Our time is up. Goodbye.',
+} as const;
+
+/** Every line any scenario says, so the voice can be made before it is needed. */
+export const ALL_LINES: readonly string[] = Object.values(LINES).flat();
+
+/** Greets, answers each caller turn; ends only at the dial's time cap (TIMEOUT, by the REST half). */
+const demo: Scenario = {
+  agentJoins: true,
+  async run(agent) {
+    await agent.say(LINES.demoGreeting);
+    for (let turn = 0; ; turn++) {
+      const heard = await agent.listen();
+      if (heard.kind !== 'turn') continue;
+      await agent.think();
+      await agent.say(LINES.demoReplies[turn % LINES.demoReplies.length]!);
+    }
+  },
+};
+
+/** Greets, one exchange (waits about a second for the caller), says goodbye, hangs up: AGENT_HANGUP. */
+const quick: Scenario = {
+  agentJoins: true,
+  async run(agent, timings) {
+    await agent.say(LINES.quickGreeting);
+    const heard = await agent.listen({ timeoutMs: timings.quickListenMs });
+    await agent.say(LINES.quickGoodbye);
+    const callerSpoke = heard.kind === 'turn';
+    agent.hangup('AGENT_HANGUP', {
+      summary: callerSpoke ? 'Short test call; the caller spoke once.' : 'Short test call; the caller did not speak.',
+      intent: 'test-call',
+      callerSpoke,
+    });
+  },
+};
+
+/** Greets; hangs up once the microphone has been quiet or muted for 3 s: LONG_SILENCE_HANGUP. */
+const silentUser: Scenario = {
+  agentJoins: true,
+  async run(agent, timings) {
+    await agent.say(LINES.silentGreeting);
+    for (;;) {
+      const heard = await agent.listen({ silenceMs: timings.silenceHangupMs });
+      if (heard.kind === 'silence') break;
+      if (heard.kind === 'turn') await agent.say(LINES.silentReply);
+    }
+    await agent.say(LINES.silentGoodbye);
+    agent.hangup('LONG_SILENCE_HANGUP');
+  },
+};
+
+/** Greets, then the media connection drops without a goodbye and never comes back: FAILED. */
+const drop: Scenario = {
+  agentJoins: true,
+  async run(agent, timings) {
+    await agent.say(LINES.dropGreeting);
+    await delay(timings.dropAfterGreetingMs, agent.signal);
+    agent.drop();
+  },
+};
+
+/** The room opens, but no agent ever joins; the widget gives up. */
+const noAgent: Scenario = {
+  agentJoins: false,
+  async run() {},
+};
+
+export const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  'emu-demo': demo,
+  'emu-quick': quick,
+  'emu-silent-user': silentUser,
+  'emu-drop': drop,
+  'emu-no-agent': noAgent,
+  // emu-busy never reaches the room: the REST half ends it at creation and the room refuses it.
+};
+
+/** The scenario for an agent id; anything unknown behaves like the demo agent. */
+export function scenarioFor(agentId: string): Scenario {
+  return SCENARIOS[agentId] ?? demo;
+}
+
+export function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,97 @@
+// The scenario agents: a test or the demo picks the agent's behaviour by the agent id it dials.
+// The REST half only knows their records; how each one behaves in the room lives in ../agent/.
+import { badRequest } from './errors.js';
+import type { AgentRecord, Page } from './records.js';
+
+/** Greets and answers each user turn with a scripted reply; ends at the dial's time cap. */
+export const EMU_DEMO = 'emu-demo';
+/** One scripted exchange, goodbye, hangs up within ~4 s and sets `aiResult`. */
+export const EMU_QUICK = 'emu-quick';
+/** Hangs up once the caller's microphone was silent or muted for 3 s. */
+export const EMU_SILENT_USER = 'emu-silent-user';
+/** Greets, then the media connection drops without a goodbye. */
+export const EMU_DROP = 'emu-drop';
+/** The room opens but no agent ever joins. */
+export const EMU_NO_AGENT = 'emu-no-agent';
+/** The workspace is at capacity: the dial is created and ends at once as `RATE_LIMITED`. */
+export const EMU_BUSY = 'emu-busy';
+
+export const SCENARIO_AGENT_IDS = [EMU_DEMO, EMU_QUICK, EMU_SILENT_USER, EMU_DROP, EMU_NO_AGENT, EMU_BUSY] as const;
+export type ScenarioAgentId = (typeof SCENARIO_AGENT_IDS)[number];
+
+const DEFAULT_MAX_DURATION_SECONDS = 10800;
+
+const names: Record<ScenarioAgentId, string> = {
+  'emu-demo': 'Emulator demo agent',
+  'emu-quick': 'Emulator quick agent (hangs up after one exchange)',
+  'emu-silent-user': 'Emulator silence-hangup agent',
+  'emu-drop': 'Emulator dropped-connection agent',
+  'emu-no-agent': 'Emulator agent that never joins',
+  'emu-busy': 'Emulator busy workspace',
+};
+
+function agentRecord(id: ScenarioAgentId): AgentRecord {
+  return {
+    id,
+    name: names[id],
+    language: 'en',
+    transcriberParams: { type: 'deepgram', keywords: [] },
+    metadata: { emulator: true, scenario: id },
+    utteranceDetectorConfig: { sensitivity: 'MEDIUM', interruptionPlayTimeMs: 500 },
+    endpointDetectorConfig: { type: 'SIMPLE', mode: 'DEFAULT' },
+    ivrConfiguration: { detectionType: 'NONE', versionedPromptId: null, aiVoiceId: null, taggingText: null },
+    idleMessageConfig: { enabled: false, messages: [], idleDurationMilliseconds: 5000, maxIdleMessages: 1 },
+    maxDurationSeconds: DEFAULT_MAX_DURATION_SECONDS,
+    defaultVoiceId: 'emu-voice-espeak-en',
+    defaultVersionedPromptId: `${id}-prompt-v1`,
+    defaultExtractorId: id === EMU_QUICK ? 'emu-quick-extractor' : null,
+    linkedFunctionDefinitions: [],
+    fillEmptyStringVariables: true,
+    silenceHangupConfiguration:
+      id === EMU_SILENT_USER ? { type: 'WHOLE_CALL', silenceDurationSeconds: 3 } : { type: 'DISABLED', silenceDurationSeconds: 0 },
+    voiceOptionValues: [],
+    timeoutMessage: null,
+    timeoutBehaviorConfiguration: { behavior: 'HANGUP', transferNumber: null },
+  };
+}
+
+const agents: ReadonlyMap<string, AgentRecord> = new Map(SCENARIO_AGENT_IDS.map((id) => [id, agentRecord(id)]));
+
+/** A fresh copy of the agent's record (callers may not mutate the catalogue). */
+export function findAgent(id: string): AgentRecord | undefined {
+  const agent = agents.get(id);
+  return agent && structuredClone(agent);
+}
+
+export const MAX_PAGE_LIMIT = 100;
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const offset = (parsed as { o?: unknown } | null)?.o;
+    if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0) return offset;
+  } catch {
+    // fall through: any cursor we did not issue is refused the same way
+  }
+  throw badRequest('cursor is not one this API issued');
+}
+
+/** `GET /agents?limit=&cursor=`: the seed's opaque-cursor envelope, `cursor` null on the last page. */
+export function listAgents(query: URLSearchParams): Page<AgentRecord> {
+  const limitText = query.get('limit');
+  let limit = MAX_PAGE_LIMIT;
+  if (limitText !== null) {
+    if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw badRequest('limit must be a positive integer');
+    limit = Math.min(Number(limitText), MAX_PAGE_LIMIT);
+  }
+  const cursor = query.get('cursor');
+  const offset = cursor ? decodeCursor(cursor) : 0;
+  const all = [...agents.values()];
+  const data = all.slice(offset, offset + limit).map((agent) => structuredClone(agent));
+  const next = offset + limit;
+  return { data, cursor: next < all.length ? encodeCursor(next) : null };
+}

@@ -1,0 +1,258 @@
+// The dials and their lifecycle, a state machine driven by the REST routes, the media half
+// (through `DialControl`) and two timers per dial:
+//
+//   queued ──token──▶ ringing ──joined──▶ in-progress ──hangup──▶ completed / USER_HANGUP
+//     │                 │                     ├──time cap──▶ completed / TIMEOUT
+//     │                 │                     └──room end──▶ (what the media half reports)
+//     ├─────────────────┴──hangup──▶ canceled / CANCELLED
+//     ├─────────────────┴──join window──▶ no-answer / NO_ANSWER
+//     └──agent emu-busy, at creation──▶ failed / RATE_LIMITED
+//
+// Terminal dials never change again: a late hangup, transcript line or end is ignored.
+import { randomUUID } from 'node:crypto';
+import type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from '../seam.js';
+import { EMU_BUSY } from './agents.js';
+import type { DialInput } from './dial-input.js';
+import type { DialRecord } from './records.js';
+
+export interface DialStoreOptions {
+  /** How long a browser has to join the dial's room before it ends `no-answer`. */
+  joinWindowMs: number;
+  /** How many ms one minute of `timeoutMinutes` (and 60 s of `maxDurationSeconds`) lasts; tests shorten it. */
+  minuteMs: number;
+  /** Reports lifecycle transitions (never secrets). */
+  log: (line: string) => void;
+}
+
+export type EndListener = (dialId: string, end: DialEnd) => void;
+
+interface Dial {
+  id: string;
+  sessionId: string;
+  roomName: string;
+  input: DialInput;
+  status: DialStatus;
+  systemResultType: SystemResultType | null;
+  createdAt: number;
+  updatedAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  transcript: TranscriptLine[];
+  aiResult: Record<string, unknown> | null;
+  maxDurationSeconds: number;
+  timer: NodeJS.Timeout | null;
+}
+
+const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'canceled', 'no-answer']);
+
+export const isTerminal = (status: DialStatus): boolean => TERMINAL.has(status);
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export class DialStore implements DialControl {
+  private readonly dials = new Map<string, Dial>();
+  private readonly rooms = new Map<string, string>();
+  private readonly endListeners = new Set<EndListener>();
+  private readonly options: DialStoreOptions;
+
+  constructor(options: DialStoreOptions) {
+    this.options = options;
+  }
+
+  /** Creates a dial in `queued` (or ends it at once for a busy workspace) and returns its id. */
+  create(input: DialInput): { dialId: string; sessionId: string; roomName: string } {
+    const now = Date.now();
+    const id = randomUUID();
+    const dial: Dial = {
+      id,
+      sessionId: randomUUID(),
+      roomName: `dial-${id}`,
+      input,
+      status: 'queued',
+      systemResultType: null,
+      createdAt: now,
+      updatedAt: now,
+      startedAt: null,
+      endedAt: null,
+      transcript: [],
+      aiResult: null,
+      maxDurationSeconds: input.timeoutMinutes !== null ? input.timeoutMinutes * 60 : input.agent.maxDurationSeconds,
+      timer: null,
+    };
+    this.dials.set(id, dial);
+    this.rooms.set(dial.roomName, id);
+    this.options.log(`dial ${id} queued (agent ${input.agent.id})`);
+    if (input.agent.id === EMU_BUSY) {
+      this.finish(dial, { status: 'failed', systemResultType: 'RATE_LIMITED' });
+    } else {
+      this.arm(dial, this.options.joinWindowMs, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
+    }
+    return { dialId: id, sessionId: dial.sessionId, roomName: dial.roomName };
+  }
+
+  has(dialId: string): boolean {
+    return this.dials.has(dialId);
+  }
+
+  session(dialId: string): DialSession | undefined {
+    const dial = this.dials.get(dialId);
+    return dial && this.toSession(dial);
+  }
+
+  /** A token was issued: the browser is connecting, so a queued dial is now `ringing`. */
+  tokenIssued(dialId: string): void {
+    const dial = this.dials.get(dialId);
+    if (dial?.status === 'queued') this.setStatus(dial, 'ringing');
+  }
+
+  /** `POST /dials/{id}/hangup`: cancels a dial not yet joined, completes one in progress. */
+  hangup(dialId: string): void {
+    const dial = this.dials.get(dialId);
+    if (!dial || isTerminal(dial.status)) return;
+    this.finish(
+      dial,
+      dial.status === 'in-progress'
+        ? { status: 'completed', systemResultType: 'USER_HANGUP' }
+        : { status: 'canceled', systemResultType: 'CANCELLED' },
+    );
+  }
+
+  record(dialId: string): DialRecord | undefined {
+    const dial = this.dials.get(dialId);
+    return dial && this.toRecord(dial);
+  }
+
+  /** Stops every timer; dials keep their current state. */
+  close(): void {
+    for (const dial of this.dials.values()) this.disarm(dial);
+    this.endListeners.clear();
+  }
+
+  // ── DialControl (used by the media half) ──
+
+  sessionForRoom(roomName: string): DialSession | undefined {
+    const dialId = this.rooms.get(roomName);
+    return dialId === undefined ? undefined : this.session(dialId);
+  }
+
+  joined(dialId: string): void {
+    const dial = this.dials.get(dialId);
+    if (!dial || (dial.status !== 'queued' && dial.status !== 'ringing')) return;
+    dial.startedAt = Date.now();
+    this.setStatus(dial, 'in-progress');
+    const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
+    this.arm(dial, capMs, { status: 'completed', systemResultType: 'TIMEOUT' });
+  }
+
+  addTranscript(dialId: string, line: TranscriptLine): void {
+    const dial = this.dials.get(dialId);
+    if (!dial || isTerminal(dial.status)) return;
+    dial.transcript.push({ ...line });
+    dial.updatedAt = Date.now();
+  }
+
+  setAiResult(dialId: string, aiResult: Record<string, unknown>): void {
+    const dial = this.dials.get(dialId);
+    if (!dial || isTerminal(dial.status)) return;
+    dial.aiResult = structuredClone(aiResult);
+    dial.updatedAt = Date.now();
+  }
+
+  end(dialId: string, end: DialEnd): void {
+    const dial = this.dials.get(dialId);
+    if (!dial || isTerminal(dial.status)) return;
+    this.finish(dial, end);
+  }
+
+  onEnded(listener: EndListener): () => void {
+    this.endListeners.add(listener);
+    return () => {
+      this.endListeners.delete(listener);
+    };
+  }
+
+  // ── internals ──
+
+  private setStatus(dial: Dial, status: DialStatus): void {
+    dial.status = status;
+    dial.updatedAt = Date.now();
+    this.options.log(`dial ${dial.id} ${status}`);
+  }
+
+  /** One timer per dial: the join window before the join, the time cap after it. */
+  private arm(dial: Dial, ms: number, end: DialEnd): void {
+    this.disarm(dial);
+    dial.timer = setTimeout(() => {
+      dial.timer = null;
+      this.end(dial.id, end);
+    }, ms);
+    dial.timer.unref();
+  }
+
+  private disarm(dial: Dial): void {
+    if (dial.timer) clearTimeout(dial.timer);
+    dial.timer = null;
+  }
+
+  private finish(dial: Dial, end: DialEnd): void {
+    this.disarm(dial);
+    dial.endedAt = Date.now();
+    dial.updatedAt = dial.endedAt;
+    dial.status = end.status;
+    dial.systemResultType = end.systemResultType;
+    this.options.log(`dial ${dial.id} ${end.status} (${end.systemResultType})`);
+    for (const listener of [...this.endListeners]) {
+      try {
+        listener(dial.id, { ...end });
+      } catch (error) {
+        this.options.log(`an onEnded listener threw for dial ${dial.id}: ${String(error)}`);
+      }
+    }
+  }
+
+  private toSession(dial: Dial): DialSession {
+    return {
+      dialId: dial.id,
+      roomName: dial.roomName,
+      scenario: dial.input.agent.id,
+      status: dial.status,
+      maxDurationSeconds: dial.maxDurationSeconds,
+    };
+  }
+
+  private toRecord(dial: Dial): DialRecord {
+    const ended = dial.endedAt !== null;
+    const durationMs = dial.startedAt !== null && dial.endedAt !== null ? dial.endedAt - dial.startedAt : 0;
+    const aiMs = dial.transcript
+      .filter((line) => line.speaker === 'AI')
+      .reduce((sum, line) => sum + Math.max(0, line.endTimeMs - line.startTimeMs), 0);
+    const { agent } = dial.input;
+    return {
+      id: dial.id,
+      toNumber: dial.input.toNumber,
+      fromNumberId: dial.input.fromNumberId,
+      agent: structuredClone(agent),
+      recordings: [],
+      transcript: dial.transcript.map((line) => ({
+        text: line.text,
+        speaker: line.speaker,
+        detailType: line.detailType ?? null,
+        startTimeMs: line.startTimeMs,
+        endTimeMs: line.endTimeMs,
+      })),
+      durationSeconds: ended ? Math.round(durationMs / 1000) : null,
+      aiDurationSeconds: ended ? Math.round(aiMs / 1000) : null,
+      aiResult: dial.aiResult && structuredClone(dial.aiResult),
+      inputs: structuredClone(dial.input.callAgentInput),
+      status: dial.status,
+      systemResultType: dial.systemResultType,
+      dialTaskId: null,
+      voiceId: dial.input.aiVoiceId ?? agent.defaultVoiceId,
+      versionedPromptId: dial.input.versionedModelId ?? agent.defaultVersionedPromptId,
+      startedAt: iso(dial.startedAt),
+      endedAt: iso(dial.endedAt),
+      createdAt: iso(dial.createdAt) as string,
+      updatedAt: iso(dial.updatedAt) as string,
+    };
+  }
+}

@@ -1,0 +1,215 @@
+// The REST half's HTTP server: auth, body limits, routing and JSON answers. Route handlers are
+// small; dial state lives in DialStore, parsing in dial-input.ts.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { signParticipantToken, type MediaKeys } from '../media-token.js';
+import { listAgents } from './agents.js';
+import { parseCreateDial, MAX_IDEMPOTENCY_KEY_LENGTH } from './dial-input.js';
+import { isTerminal, type DialStore } from './dial-store.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import { IdempotencyCache } from './idempotency.js';
+import type { CreateDialOutput, DialTokenOutput } from './records.js';
+
+export interface ApiServerOptions {
+  apiKey: string;
+  store: DialStore;
+  mediaKeys: MediaKeys;
+  /** The media server's URL, answered as `url` by the token route. */
+  mediaUrl: () => string;
+  /** Largest accepted request body. */
+  maxBodyBytes: number;
+  /** How long the join window lasts, so a token outlives it. */
+  joinWindowMs: number;
+  log: (line: string) => void;
+}
+
+interface Context {
+  request: IncomingMessage;
+  response: ServerResponse;
+  url: URL;
+  params: string[];
+  options: ApiServerOptions;
+  idempotency: IdempotencyCache<CreateDialOutput>;
+}
+
+type Handler = (context: Context) => Promise<unknown>;
+
+/** Beyond this, a too-large body is not even drained: the connection is closed. */
+const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
+
+const routes: { pattern: RegExp; methods: Record<string, Handler> }[] = [
+  { pattern: /^\/dials$/, methods: { POST: createDial } },
+  { pattern: /^\/dials\/([^/]+)$/, methods: { GET: getDial } },
+  { pattern: /^\/dials\/([^/]+)\/token$/, methods: { POST: dialToken } },
+  { pattern: /^\/dials\/([^/]+)\/hangup$/, methods: { POST: hangupDial } },
+  { pattern: /^\/agents$/, methods: { GET: getAgents } },
+];
+
+export function createApiServer(options: ApiServerOptions): Server {
+  const idempotency = new IdempotencyCache<CreateDialOutput>();
+  const expectedKey = digest(options.apiKey);
+  return createServer((request, response) => {
+    const started = performance.now();
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    handle(request, response, url)
+      .then((body) => send(response, 200, body))
+      .catch((error: unknown) => {
+        const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'internal error');
+        if (!(error instanceof ApiError)) options.log(`internal error on ${request.method} ${url.pathname}: ${String(error)}`);
+        for (const [name, value] of Object.entries(apiError.headers)) response.setHeader(name, value);
+        send(response, apiError.status, apiError.toBody());
+      })
+      .finally(() => {
+        options.log(`${request.method} ${url.pathname} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+      });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<unknown> {
+    if (!authorized(request.headers.authorization)) {
+      await discardBody(request);
+      throw new ApiError(401, 'unauthorized', 'missing or invalid API key (Authorization: Bearer <apiKey>)');
+    }
+    for (const route of routes) {
+      const match = route.pattern.exec(url.pathname);
+      if (!match) continue;
+      const handler = route.methods[request.method ?? 'GET'];
+      if (!handler) {
+        await discardBody(request);
+        const allow = Object.keys(route.methods).join(', ');
+        throw new ApiError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}`, {}, { allow });
+      }
+      const params = match.slice(1).map((part) => decodeURIComponent(part));
+      return handler({ request, response, url, params, options, idempotency });
+    }
+    await discardBody(request);
+    throw notFound(`no route ${request.method} ${url.pathname}`);
+  }
+
+  function authorized(header: string | undefined): boolean {
+    const match = /^Bearer (.+)$/i.exec(header ?? '');
+    // Comparing fixed-length digests keeps the time independent of where the keys differ.
+    return match !== null && timingSafeEqual(digest(match[1]!.trim()), expectedKey);
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  if (response.headersSent) return;
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  response.end(text);
+}
+
+async function discardBody(request: IncomingMessage): Promise<void> {
+  request.resume();
+  if (request.readableEnded) return;
+  await new Promise<void>((resolve) => {
+    request.once('end', resolve);
+    request.once('error', () => resolve());
+    request.once('close', resolve);
+  });
+}
+
+/**
+ * Reads the body as JSON (undefined when empty); 413 past `maxBytes`, 400 when not JSON.
+ * A body a little too large is drained so the client reads the 413 rather than a reset; a huge
+ * one is not read at all and its connection closes after the answer.
+ */
+async function readJson({ request, response }: Context, maxBytes: number): Promise<unknown> {
+  const tooLarge = new ApiError(413, 'payload_too_large', `the body is larger than ${maxBytes} bytes`);
+  if (Number(request.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) {
+    response.setHeader('connection', 'close');
+    throw tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > DRAIN_LIMIT_BYTES) {
+      response.setHeader('connection', 'close');
+      throw tooLarge;
+    }
+    if (size <= maxBytes) chunks.push(chunk);
+  }
+  if (size > maxBytes) throw tooLarge;
+  if (size === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw badRequest('the body is not valid JSON');
+  }
+}
+
+async function createDial(context: Context): Promise<CreateDialOutput> {
+  const { request, options, idempotency } = context;
+  const body = await readJson(context, options.maxBodyBytes);
+  const parsed = parseCreateDial(body);
+  const header = request.headers['idempotency-key'];
+  const headerKey = typeof header === 'string' ? header : null;
+  if (headerKey !== null && (headerKey === '' || headerKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  if (headerKey !== null && parsed.idempotencyKey !== null && headerKey !== parsed.idempotencyKey) {
+    throw badRequest('the Idempotency-Key header and the idempotencyKey body field differ');
+  }
+  const key = headerKey ?? parsed.idempotencyKey;
+  const create = () => {
+    const { dialId, sessionId } = options.store.create(parsed.input);
+    const answer = issueToken(options, dialId).then((dialToken) => ({ dialToken, sessionId, dialId }));
+    return { dialId, answer };
+  };
+  return key === null ? create().answer : idempotency.run(key, parsed.fingerprint, create);
+}
+
+async function getDial({ request, params, options }: Context) {
+  await discardBody(request);
+  const record = options.store.record(params[0]!);
+  if (!record) throw notFound('no such dial');
+  return record;
+}
+
+async function dialToken({ request, params, options }: Context): Promise<DialTokenOutput> {
+  await discardBody(request);
+  const dialId = params[0]!;
+  const session = options.store.session(dialId);
+  if (!session) throw notFound('no such dial');
+  if (isTerminal(session.status)) {
+    throw new ApiError(409, 'dial_ended', `the dial has already ended (${session.status})`, { status: session.status });
+  }
+  const token = await issueToken(options, dialId);
+  options.store.tokenIssued(dialId);
+  return { dialToken: token, url: options.mediaUrl() };
+}
+
+async function hangupDial({ request, params, options }: Context) {
+  await discardBody(request);
+  const dialId = params[0]!;
+  if (!options.store.has(dialId)) throw notFound('no such dial');
+  options.store.hangup(dialId);
+  return { success: true };
+}
+
+async function getAgents({ request, url }: Context) {
+  await discardBody(request);
+  return listAgents(url.searchParams);
+}
+
+/** A LiveKit token for the dial's room, valid for the join window plus the whole time cap. */
+async function issueToken(options: ApiServerOptions, dialId: string): Promise<string> {
+  const session = options.store.session(dialId);
+  if (!session) throw notFound('no such dial');
+  const ttlSeconds = Math.ceil(options.joinWindowMs / 1000) + session.maxDurationSeconds + 60;
+  return signParticipantToken(options.mediaKeys, {
+    identity: `caller-${dialId.slice(0, 8)}`,
+    name: 'Caller',
+    roomName: session.roomName,
+    ttlSeconds,
+  });
+}

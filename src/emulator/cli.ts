@@ -1,0 +1,61 @@
+// `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N]`
+// Prints one JSON line {apiUrl, mediaUrl, apiKey} on stdout when ready; logs go to stderr.
+import { parseArgs } from 'node:util';
+import { startEmulator } from './index.js';
+
+const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N]';
+
+function portOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new Error(`${name} must be a port number (0-65535)`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'media-port': { type: 'string' },
+      'api-key': { type: 'string' },
+      'join-window-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stderr.write(`${usage}\n`);
+    return;
+  }
+  const joinWindow = values['join-window-ms'];
+  if (joinWindow !== undefined && !/^\d+$/.test(joinWindow)) throw new Error('--join-window-ms must be a whole number');
+  const emulator = await startEmulator({
+    port: portOption(values.port, '--port'),
+    mediaPort: portOption(values['media-port'], '--media-port'),
+    apiKey: values['api-key'] ?? process.env.VOICE_AGENT_EMULATOR_API_KEY,
+    joinWindowMs: joinWindow === undefined ? undefined : Number(joinWindow),
+  });
+  process.stdout.write(`${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey })}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal means "now": do not wait for a stuck close.
+    if (stopping) process.exit(1);
+    stopping = true;
+    process.stderr.write(`[emulator] ${signal}: stopping\n`);
+    // process.exit, not a natural exit: the media half's libwebrtc crashes a process that winds down on its own.
+    emulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`[emulator] error while stopping: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`voice-agent-emulator: ${error instanceof Error ? error.message : String(error)}\n${usage}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,99 @@
+// `voice-agent-call/emulator`: a local stand-in for the Voice Agent Calling Service — its REST
+// API (api/) and a LiveKit-protocol loopback media server with scripted agents (room/, agent/).
+// Everything binds 127.0.0.1.
+import type { AddressInfo } from 'node:net';
+import { createApiServer } from './api/server.js';
+import { DialStore } from './api/dial-store.js';
+import { createMediaKeys, verifyParticipantToken } from './media-token.js';
+import { startMediaServer } from './room/server.js';
+import type { DialControl, MediaServer } from './seam.js';
+
+export { SCENARIO_AGENT_IDS, type ScenarioAgentId } from './api/agents.js';
+export type { AgentRecord, CreateDialOutput, DialRecord, DialTokenOutput, Page, TranscriptRecord } from './api/records.js';
+export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
+
+export const DEFAULT_API_KEY = 'emu-dev-key';
+const HOST = '127.0.0.1';
+
+export interface EmulatorOptions {
+  /** REST port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Media (LiveKit signalling) port; 0 (the default) picks a free one. */
+  mediaPort?: number;
+  /** The API key every REST call must carry as `Authorization: Bearer <apiKey>`. Default `emu-dev-key`. */
+  apiKey?: string;
+  /** How long a dial waits for the browser to join its room before it ends `no-answer`. Default 60 000. */
+  joinWindowMs?: number;
+  /** How many ms one minute of a dial's time cap lasts (tests shorten it). Default 60 000. */
+  minuteMs?: number;
+  /** Largest accepted request body in bytes. Default 64 KiB. */
+  maxBodyBytes?: number;
+  /** Receives one line per request and per dial transition; `false` silences it. Default: stderr. */
+  logger?: ((line: string) => void) | false;
+}
+
+export interface Emulator {
+  /** `http://127.0.0.1:PORT` */
+  apiUrl: string;
+  /** `ws://127.0.0.1:PORT` */
+  mediaUrl: string;
+  apiKey: string;
+  /** The dial store, as the media half drives it (tests use it to play the media half). */
+  control: DialControl;
+  /** Verifies a participant token issued by this emulator; throws on a bad one. */
+  verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
+  /** Stops every timer and both servers. */
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const apiKey = options.apiKey ?? DEFAULT_API_KEY;
+  if (apiKey === '') throw new Error('apiKey must not be empty');
+  const joinWindowMs = options.joinWindowMs ?? 60_000;
+  const log = options.logger === false ? () => undefined : (options.logger ?? ((line: string) => process.stderr.write(`[emulator] ${line}\n`)));
+  const mediaKeys = createMediaKeys();
+  const verifyToken = (token: string) => verifyParticipantToken(mediaKeys, token);
+  const store = new DialStore({ joinWindowMs, minuteMs: options.minuteMs ?? 60_000, log });
+
+  const media: MediaServer = await startMediaServer({ host: HOST, port: options.mediaPort ?? 0, control: store, verifyToken });
+  const server = createApiServer({
+    apiKey,
+    store,
+    mediaKeys,
+    mediaUrl: () => media.url,
+    maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
+    joinWindowMs,
+    log,
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await media.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+
+  let closing: Promise<void> | undefined;
+  return {
+    apiUrl: `http://${HOST}:${port}`,
+    mediaUrl: media.url,
+    apiKey,
+    control: store,
+    verifyToken,
+    close() {
+      closing ??= (async () => {
+        store.close();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await Promise.all([stopped, media.close()]);
+      })();
+      return closing;
+    },
+  };
+}

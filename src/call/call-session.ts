@@ -53,7 +53,9 @@ export function endReasonFromResult(systemResultType: string | null | undefined,
   switch (systemResultType) {
     case 'AGENT_HANGUP':
       return 'agent-hangup';
+    // For a browser call the counterparty is the visitor.
     case 'USER_HANGUP':
+    case 'COUNTERPARTY_HANGUP':
       return 'user-hangup';
     case 'TIMEOUT':
       return 'timeout';

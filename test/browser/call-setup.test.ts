@@ -273,3 +273,27 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('CallSession microphone refusal (real browser permission)', () => {
+  it('a frame whose permissions policy refuses the microphone ends microphone-denied without a dial', async () => {
+    const frame = document.createElement('iframe');
+    frame.setAttribute('allow', "microphone 'none'");
+    frame.srcdoc = `<script type="module">
+      import { CallSession } from '/src/call/call-session.ts';
+      const requests = [];
+      const realFetch = window.fetch;
+      window.fetch = (input, init) => { requests.push(String(input)); return realFetch(input, init); };
+      const session = new CallSession({ endpoint: '/fake', agent: 'emu-quick' });
+      session.addEventListener('call-ended', (event) => parent.postMessage({ reason: event.detail.reason, requests }, '*'));
+      session.start();
+    </script>`;
+    const answer = new Promise<{ reason: string; requests: string[] }>((resolve) =>
+      window.addEventListener('message', (event) => resolve(event.data), { once: true }),
+    );
+    document.body.append(frame);
+    const { reason, requests: sent } = await answer;
+    frame.remove();
+    expect(reason).to.equal('microphone-denied');
+    expect(sent).to.deep.equal([]);
+  });
+});

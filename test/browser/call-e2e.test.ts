@@ -1,0 +1,269 @@
+// CallSession end to end: real Chromium (fake microphone), the real companion at /api/voice-call,
+// the emulator's REST API and its LiveKit-protocol loopback room with scripted agents.
+import { expect } from '@open-wc/testing';
+import { CallSession } from '../../src/call/call-session.js';
+import type { CallSessionEvents } from '../../src/call/events.js';
+import type { CallResult, CallSessionOptions, CallState, TranscriptEntry } from '../../src/call/types.js';
+
+const realGetUserMedia = navigator.mediaDevices.getUserMedia;
+let micTracks: MediaStreamTrack[] = [];
+let container: HTMLElement;
+
+function newSession(agent: string, options: Partial<CallSessionOptions> = {}): CallSession {
+  return new CallSession({
+    endpoint: '/api/voice-call',
+    agent,
+    audioContainer: container,
+    requestTimeoutMs: 5000,
+    resultTimeoutMs: 5000,
+    ...options,
+  });
+}
+
+function record(session: CallSession) {
+  const states: CallState[] = [];
+  const ended: CallResult[] = [];
+  const connected: string[] = [];
+  const transcript: TranscriptEntry[] = [];
+  session.addEventListener('call-state', (event) => states.push(event.detail.state));
+  session.addEventListener('call-ended', (event) => ended.push(event.detail));
+  session.addEventListener('call-connected', (event) => connected.push(event.detail.dialId));
+  session.addEventListener('call-transcript', (event) => transcript.push(event.detail.changed));
+  return { states, ended, connected, transcript };
+}
+
+function next<K extends keyof CallSessionEvents>(session: CallSession, type: K, timeoutMs = 20000): Promise<CallSessionEvents[K]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
+    session.addEventListener(
+      type,
+      (event) => {
+        clearTimeout(timer);
+        resolve(event);
+      },
+      { once: true },
+    );
+  });
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function emulatorDial(dialId: string): Promise<{ status: string; systemResultType: string | null }> {
+  const response = await fetch(`/__emu/dials/${dialId}`);
+  expect(response.status).to.equal(200);
+  return response.json();
+}
+
+function liveMicTracks(): number {
+  return micTracks.filter((track) => track.readyState === 'live').length;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+describe('CallSession end to end (companion + emulator)', function () {
+  this.timeout(60000);
+
+  beforeEach(() => {
+    micTracks = [];
+    navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+      const stream = await realGetUserMedia.call(navigator.mediaDevices, constraints);
+      micTracks.push(...stream.getTracks());
+      return stream;
+    };
+    container = document.createElement('div');
+    document.body.append(container);
+  });
+
+  afterEach(() => {
+    navigator.mediaDevices.getUserMedia = realGetUserMedia;
+    expect(container.querySelectorAll('audio').length, 'audio elements left').to.equal(0);
+    expect(liveMicTracks(), 'live microphone tracks left').to.equal(0);
+    container.remove();
+  });
+
+  it('emu-quick: a whole call, agent hangs up with a result', async () => {
+    const session = newSession('emu-quick');
+    const seen = record(session);
+    const ended = next(session, 'call-ended', 30000);
+    await session.start();
+    expect(session.state).to.equal('in-call');
+    expect(seen.connected).to.have.length(1);
+    expect(seen.connected[0]).to.equal(session.dialId);
+    expect(container.querySelectorAll('audio').length).to.equal(1);
+    const result = (await ended).detail;
+    expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+    expect(seen.ended).to.have.length(1);
+    expect(result).to.include({ reason: 'agent-hangup', systemResultType: 'AGENT_HANGUP', status: 'completed', dialId: seen.connected[0] });
+    expect(result.aiResult).to.be.an('object');
+    expect(result.durationSeconds).to.be.a('number').and.greaterThan(0);
+    expect(result.aiDurationSeconds).to.be.a('number');
+    expect(result.startedAt).to.be.a('string');
+    expect(result.endedAt).to.be.a('string');
+    // Live transcript: at least one entry seen interim and then final under the same id.
+    const interimIds = new Set(seen.transcript.filter((e) => !e.final).map((e) => e.id));
+    const finals = seen.transcript.filter((e) => e.final);
+    expect(finals.some((e) => interimIds.has(e.id)), 'an interim entry became final in place').to.equal(true);
+    expect(finals.some((e) => e.speaker === 'AI')).to.equal(true);
+    // The result's transcript is the service's, without duplicates.
+    expect(result.transcript.length).to.be.greaterThan(0);
+    expect(new Set(result.transcript.map((e) => e.id)).size).to.equal(result.transcript.length);
+    expect(result.transcript.every((e) => e.final)).to.equal(true);
+    expect(session.result).to.deep.equal(result);
+  });
+
+  it('emu-demo: the visitor hangs up', async () => {
+    const session = newSession('emu-demo');
+    const seen = record(session);
+    await session.start();
+    expect(session.state).to.equal('in-call');
+    const dialId = session.dialId!;
+    await session.hangup();
+    expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]).to.include({ reason: 'user-hangup', systemResultType: 'USER_HANGUP', dialId });
+    expect((await emulatorDial(dialId)).systemResultType).to.equal('USER_HANGUP');
+  });
+
+  it('emu-no-agent: gives up after agentTimeoutMs and ends the dial', async () => {
+    const session = newSession('emu-no-agent', { agentTimeoutMs: 2000 });
+    const seen = record(session);
+    const began = performance.now();
+    await session.start();
+    const waited = performance.now() - began;
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]!.reason).to.equal('agent-unavailable');
+    expect(seen.connected).to.deep.equal([]);
+    expect(waited).to.be.greaterThan(1900).and.lessThan(12000);
+    const dial = await emulatorDial(seen.ended[0]!.dialId!);
+    expect(['completed', 'canceled', 'failed', 'no-answer']).to.include(dial.status);
+  });
+
+  it('emu-busy: the service at capacity ends the call as busy', async () => {
+    const session = newSession('emu-busy');
+    const seen = record(session);
+    await session.start();
+    expect(seen.ended).to.have.length(1);
+    expect(seen.ended[0]!.reason).to.equal('busy');
+    expect(seen.connected).to.deep.equal([]);
+  });
+
+  it('emu-drop: reconnecting, then network-lost and the dial hung up', async () => {
+    const session = newSession('emu-drop', { maxReconnectAttempts: 2 });
+    const seen = record(session);
+    const ended = next(session, 'call-ended', 45000);
+    await session.start();
+    expect(session.state).to.equal('in-call');
+    const result = (await ended).detail;
+    expect(seen.states).to.include('reconnecting');
+    expect(seen.states.slice(-2)).to.deep.equal(['ending', 'ended']);
+    expect(result.reason).to.equal('network-lost');
+    const dial = await emulatorDial(result.dialId!);
+    expect(['completed', 'canceled', 'failed']).to.include(dial.status);
+  });
+
+  it('companion not there: setup-failed', async () => {
+    const session = new CallSession({ endpoint: '/nowhere', agent: 'emu-quick', audioContainer: container });
+    const seen = record(session);
+    await session.start();
+    expect(seen.ended.map((r) => r.reason)).to.deep.equal(['setup-failed']);
+    expect(seen.ended[0]!.error!.code).to.be.a('string');
+  });
+
+  it('page hidden for good mid-call: page-unload at once, the dial hung up by beacon', async () => {
+    const session = newSession('emu-demo');
+    const seen = record(session);
+    await session.start();
+    const dialId = session.dialId!;
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    expect(seen.ended.map((r) => r.reason)).to.deep.equal(['page-unload']);
+    expect(session.state).to.equal('ended');
+    await until(async () => (await emulatorDial(dialId)).status === 'completed', 10000, 'dial hung up');
+    // The listener went with the call: another pagehide changes nothing.
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    expect(seen.ended).to.have.length(1);
+  });
+
+  it('element removed mid-call: element-removed at once, the dial hung up', async () => {
+    const session = newSession('emu-demo');
+    const seen = record(session);
+    await session.start();
+    const dialId = session.dialId!;
+    session.abandon('element-removed');
+    expect(seen.ended.map((r) => r.reason)).to.deep.equal(['element-removed']);
+    await until(async () => (await emulatorDial(dialId)).status === 'completed', 10000, 'dial hung up');
+  });
+
+  it('mute during a call mutes the published microphone; the agent hears silence', async () => {
+    const session = newSession('emu-silent-user');
+    const seen = record(session);
+    await session.start();
+    session.setMuted(true);
+    expect(micTracks[0]!.enabled).to.equal(false);
+    const ended = (await next(session, 'call-ended', 20000)).detail;
+    expect(ended.reason).to.equal('silence');
+    expect(seen.ended).to.have.length(1);
+    session.setMuted(false);
+  });
+
+  it('20 start/hangup cycles leave no live tracks and no audio elements', async () => {
+    const session = newSession('emu-demo');
+    const seen = record(session);
+    for (let i = 0; i < 20; i++) {
+      await session.start();
+      expect(session.state, `cycle ${i}`).to.equal('in-call');
+      await session.hangup();
+      expect(container.querySelectorAll('audio').length).to.equal(0);
+      expect(liveMicTracks()).to.equal(0);
+    }
+    expect(seen.ended).to.have.length(20);
+    expect(seen.ended.every((r) => r.reason === 'user-hangup')).to.equal(true);
+    expect(micTracks.length).to.equal(20);
+  });
+
+  it('measures start() -> call-connected and start() -> first agent audio (median of 10)', async () => {
+    const connectMs: number[] = [];
+    const audioMs: number[] = [];
+    const context = new AudioContext();
+    await context.resume();
+    for (let i = 0; i < 10; i++) {
+      const session = newSession('emu-demo');
+      const began = performance.now();
+      let connectedAt = 0;
+      session.addEventListener('call-connected', () => (connectedAt = performance.now()), { once: true });
+      await session.start();
+      expect(session.state).to.equal('in-call');
+      connectMs.push(connectedAt - began);
+      await until(() => session.audioElement?.srcObject instanceof MediaStream && (session.audioElement.srcObject as MediaStream).getAudioTracks().length > 0, 10000, 'agent track');
+      const source = context.createMediaStreamSource(session.audioElement!.srcObject as MediaStream);
+      const analyser = context.createAnalyser();
+      analyser.fftSize = 512;
+      source.connect(analyser);
+      const samples = new Float32Array(analyser.fftSize);
+      await until(
+        () => {
+          analyser.getFloatTimeDomainData(samples);
+          return samples.some((v) => Math.abs(v) > 0.01);
+        },
+        15000,
+        'agent audio',
+      );
+      audioMs.push(performance.now() - began);
+      source.disconnect();
+      await session.hangup();
+    }
+    await context.close();
+    const report = { connectMedianMs: Math.round(median(connectMs)), firstAudioMedianMs: Math.round(median(audioMs)), connectMs: connectMs.map(Math.round), audioMs: audioMs.map(Math.round) };
+    console.log(`CALL-TIMINGS ${JSON.stringify(report)}`);
+    expect(report.connectMedianMs).to.be.lessThan(10000);
+  });
+});

@@ -116,7 +116,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const what = `${method} ${path.replace(/\/dials\/[^/]+/, '/dials/:id')}`;
     const { signal } = callOptions;
     if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted before it was sent`, { cause: signal.reason });
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // A plain timer rather than AbortSignal.timeout: Node's is unref'd, so a process with nothing
+    // else to do would exit instead of timing out.
+    const timer = new AbortController();
+    const timeout = timer.signal;
+    const clock = setTimeout(() => timer.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const failure = (error: unknown): ServiceError => {
       if (error instanceof ServiceError) return error;
@@ -152,6 +156,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       }
     } catch (error) {
       throw failure(error);
+    } finally {
+      clearTimeout(clock);
     }
   }
 

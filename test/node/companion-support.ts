@@ -1,0 +1,183 @@
+// Shared by the companion tests: a fake calling service behind an injected `fetch`, and a guard
+// that checks no answer ever carries the API key or the handle secret.
+import assert from 'node:assert/strict';
+import { createCompanionHandler } from '../../src/server/handler.js';
+import type { CompanionConfig, CompanionHandler, CompanionRequestContext } from '../../src/server/handler.js';
+import type { CompanionLogEntry } from '../../src/server/log.js';
+
+export const API_KEY = 'sk-test-api-key-DO-NOT-LEAK-4242';
+export const SECRET = 'companion-test-secret-0123456789-abcdef';
+/** Put into fake upstream bodies: it must never come back to a visitor. */
+export const UPSTREAM_MARKER = 'UPSTREAM-BODY-MARKER-7731';
+export const ORIGIN = 'https://shop.example';
+export const BASE = 'https://site.example/api/voice-call';
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+
+export type Fault = { status: number; body?: string; headers?: Record<string, string> } | 'network' | 'hang';
+
+/** An in-memory stand-in for the service's REST API, reachable through `fetch`. */
+export class FakeService {
+  calls: RecordedCall[] = [];
+  dials = new Map<string, Record<string, unknown>>();
+  /** Served instead of the normal answer for the next requests whose path matches. */
+  faults: { match: RegExp; fault: Fault }[] = [];
+  tokenUrl: string | undefined = 'wss://media.example';
+  #next = 1;
+
+  fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/^\/api/, '');
+    const text = await request.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    this.calls.push({ method: request.method, path, headers: request.headers, body });
+    const fault = this.faults.find((entry) => entry.match.test(`${request.method} ${path}`))?.fault;
+    if (fault === 'network') throw new TypeError('fetch failed: connect ECONNREFUSED ' + UPSTREAM_MARKER);
+    if (fault === 'hang') {
+      return new Promise((_, reject) => {
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+      });
+    }
+    if (fault) return new Response(fault.body ?? JSON.stringify({ error: { code: 'x', message: UPSTREAM_MARKER } }), { status: fault.status, headers: fault.headers ?? {} });
+    if (request.headers.get('authorization') !== `Bearer ${API_KEY}`) return json(401, { error: { code: 'unauthorized', message: 'bad key' } });
+    let match: RegExpExecArray | null;
+    if (request.method === 'POST' && path === '/dials') {
+      const id = `dial-${this.#next++}`;
+      const input = body as Record<string, unknown>;
+      this.dials.set(id, {
+        id,
+        status: 'queued',
+        systemResultType: null,
+        transcript: [],
+        durationSeconds: null,
+        aiDurationSeconds: null,
+        aiResult: null,
+        startedAt: null,
+        endedAt: null,
+        callAgentInput: input.callAgentInput,
+        agent: { id: input.callAgentId, prompt: UPSTREAM_MARKER },
+        recordings: [{ url: `https://recordings.example/${UPSTREAM_MARKER}` }],
+      });
+      return json(200, { dialToken: `token-for-${id}`, sessionId: `session-${id}`, dialId: id });
+    }
+    if ((match = /^\/dials\/([^/]+)(\/token|\/hangup)?$/.exec(path))) {
+      const dial = this.dials.get(decodeURIComponent(match[1]!));
+      if (!dial) return json(404, { error: { code: 'not_found', message: UPSTREAM_MARKER } });
+      if (request.method === 'POST' && match[2] === '/token') return json(200, { dialToken: `token-for-${dial.id}`, ...(this.tokenUrl ? { url: this.tokenUrl } : {}) });
+      if (request.method === 'POST' && match[2] === '/hangup') {
+        Object.assign(dial, { status: 'canceled', systemResultType: 'CANCELLED' });
+        return json(200, { success: true });
+      }
+      if (request.method === 'GET' && !match[2]) return json(200, dial);
+    }
+    return json(404, { error: { code: 'not_found', message: 'no route' } });
+  };
+
+  callsTo(method: string, pattern: RegExp): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method && pattern.test(call.path));
+  }
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** Fails the test if an answer's headers or body contain the API key or the secret. */
+export function guard(handler: CompanionHandler, secrets: string[] = [API_KEY, SECRET]): CompanionHandler {
+  return async (request, context) => {
+    const response = await handler(request, context);
+    const text = await response.clone().text();
+    const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
+    for (const secret of secrets) {
+      assert.ok(!text.includes(secret), `a response body carried a secret: ${text}`);
+      assert.ok(!headers.includes(secret), 'a response header carried a secret');
+    }
+    return response;
+  };
+}
+
+export interface TestCompanion {
+  handler: CompanionHandler;
+  service: FakeService;
+  logs: CompanionLogEntry[];
+  clock: { now: number };
+}
+
+export function makeCompanion(overrides: Partial<CompanionConfig> = {}): TestCompanion {
+  const service = new FakeService();
+  const logs: CompanionLogEntry[] = [];
+  const clock = { now: Date.UTC(2026, 0, 1) };
+  const handler = createCompanionHandler({
+    apiKey: API_KEY,
+    baseUrl: 'https://service.example/api',
+    agents: { default: 'agent-default', sales: 'agent-sales' },
+    secret: SECRET,
+    allowedOrigins: [ORIGIN],
+    allowedInputs: ['name', 'topic'],
+    fetch: service.fetch,
+    logger: (entry) => logs.push(entry),
+    now: () => clock.now,
+    upstreamTimeoutMs: 200,
+    ...overrides,
+  });
+  return { handler: guard(handler), service, logs, clock };
+}
+
+export function post(path: string, body?: unknown, headers: Record<string, string> = {}): Request {
+  const init: RequestInit = { method: 'POST', headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  return new Request(BASE + path, init);
+}
+
+export function get(path: string, handle?: string, headers: Record<string, string> = {}): Request {
+  return new Request(BASE + path, { headers: { ...(handle ? { authorization: `Bearer ${handle}` } : {}), ...headers } });
+}
+
+export const bearer = (handle: string) => ({ authorization: `Bearer ${handle}` });
+
+export async function body(response: Response): Promise<Record<string, unknown>> {
+  assert.equal(response.headers.get('cache-control'), 'no-store');
+  return (await response.json()) as Record<string, unknown>;
+}
+
+export async function expectError(response: Response, status: number, code: string): Promise<void> {
+  const answer = await body(response);
+  assert.equal(response.status, status, `expected ${status} ${code}, got ${response.status} ${JSON.stringify(answer)}`);
+  const error = answer.error as { code: string; message: string };
+  assert.equal(error.code, code);
+  assert.equal(typeof error.message, 'string');
+}
+
+/** Creates a dial through the handler and returns its id and handle. */
+export async function createDial(handler: CompanionHandler, init: { body?: unknown; headers?: Record<string, string>; context?: CompanionRequestContext } = {}) {
+  const response = await handler(post('/dials', init.body ?? {}, init.headers), init.context ?? { clientAddress: '203.0.113.7' });
+  const answer = await body(response);
+  assert.equal(response.status, 200, JSON.stringify(answer));
+  return answer as { dialId: string; handle: string; expiresAt: string };
+}
+
+/** mulberry32: a small seeded PRNG, so the fuzzer's requests are the same on every run. */
+export function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

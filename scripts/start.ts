@@ -1,0 +1,75 @@
+// `npm start`: the demo. Starts the emulator (unless VOICE_AGENT_API_KEY points at the real
+// service), the companion in front of it, and Vite serving demo/ with `/api/voice-call`
+// proxied to the companion. Prints the URL; one Ctrl-C stops all three.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { createServer } from 'vite';
+
+const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy'];
+const children: ChildProcess[] = [];
+
+function startChild(script: string, args: string[], env: Record<string, string>): Promise<Record<string, string>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Record<string, string>));
+  });
+}
+
+function stopAll(): void {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+
+async function main(): Promise<void> {
+  const port = Number(process.env.DEMO_PORT ?? 5173);
+  const demoOrigin = `http://127.0.0.1:${port}`;
+  const companionEnv: Record<string, string> = {
+    PORT: '0',
+    COMPANION_SECRET: process.env.COMPANION_SECRET ?? randomBytes(32).toString('hex'),
+    COMPANION_ALLOWED_ORIGINS: process.env.COMPANION_ALLOWED_ORIGINS ?? demoOrigin,
+    COMPANION_ALLOWED_INPUTS: process.env.COMPANION_ALLOWED_INPUTS ?? 'name,topic',
+  };
+  let mode: string;
+  if (process.env.VOICE_AGENT_API_KEY) {
+    mode = `the service at ${process.env.VOICE_AGENT_BASE_URL ?? '(default base URL)'}`;
+  } else {
+    const emulator = await startChild('src/emulator/cli.ts', ['--port', '0'], {});
+    Object.assign(companionEnv, {
+      VOICE_AGENT_API_KEY: emulator.apiKey!,
+      VOICE_AGENT_BASE_URL: emulator.apiUrl!,
+      VOICE_AGENT_MEDIA_URL: emulator.mediaUrl!,
+      VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIOS.map((id) => [id, id])])),
+    });
+    mode = `the emulator (${emulator.apiUrl}, media ${emulator.mediaUrl})`;
+  }
+  const companion = await startChild('src/server/cli.ts', [], companionEnv);
+  const vite = await createServer({
+    configFile: 'vite.config.ts',
+    server: {
+      port,
+      strictPort: true,
+      proxy: { '/api/voice-call': { target: companion.url!, rewrite: (path) => path.replace(/^\/api\/voice-call/, '') } },
+    },
+  });
+  await vite.listen();
+  const url = vite.resolvedUrls?.local[0] ?? `${demoOrigin}/`;
+  console.log(`\n  voice-agent-call demo: ${url}\n  calls go to ${mode}\n  companion: ${companion.url}\n  Ctrl-C stops everything.\n`);
+  const shutdown = async (): Promise<void> => {
+    stopAll();
+    await vite.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  stopAll();
+  process.exit(1);
+});

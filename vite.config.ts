@@ -6,8 +6,6 @@ import { fileURLToPath } from 'node:url';
 export default defineConfig({
   root: fileURLToPath(new URL('./demo', import.meta.url)),
   server: { host: '127.0.0.1', strictPort: false, fs: { allow: [fileURLToPath(new URL('.', import.meta.url))] } },
-  resolve: {
-    alias: { 'voice-agent-call/define': fileURLToPath(new URL('./src/define.ts', import.meta.url)) },
   },
   esbuild: { tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } } },
   oxc: { typescript: { removeClassFieldsWithoutInitializer: true } },

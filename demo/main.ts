@@ -1,4 +1,5 @@
-import 'voice-agent-call/define';
+// In your app: import 'voice-agent-call/define';
+import '../src/define.js';
 
 const EVENTS = ['call-state', 'call-connected', 'call-transcript', 'call-mute', 'call-error', 'call-ended'] as const;
 const log = document.querySelector<HTMLOListElement>('#log')!;

@@ -5,11 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { createApiServer } from './api/server.js';
 import { DialStore } from './api/dial-store.js';
 import { createMediaKeys, verifyParticipantToken } from './media-token.js';
-import { startMediaServer } from './room/server.js';
+import { startMediaServer, type RoomTimings } from './room/server.js';
 import type { DialControl, MediaServer } from './seam.js';
 
 export { SCENARIO_AGENT_IDS, type ScenarioAgentId } from './api/agents.js';
 export type { AgentRecord, CreateDialOutput, DialRecord, DialTokenOutput, Page, TranscriptRecord } from './api/records.js';
+export type { RoomTimings } from './room/server.js';
 export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
 
 export const DEFAULT_API_KEY = 'emu-dev-key';
@@ -28,6 +29,8 @@ export interface EmulatorOptions {
   minuteMs?: number;
   /** Largest accepted request body in bytes. Default 64 KiB. */
   maxBodyBytes?: number;
+  /** Shorter or longer scenario timings for the media room (tests shorten them). */
+  roomTimings?: Partial<RoomTimings>;
   /** Receives one line per request and per dial transition; `false` silences it. Default: stderr. */
   logger?: ((line: string) => void) | false;
 }
@@ -55,7 +58,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const verifyToken = (token: string) => verifyParticipantToken(mediaKeys, token);
   const store = new DialStore({ joinWindowMs, minuteMs: options.minuteMs ?? 60_000, log });
 
-  const media: MediaServer = await startMediaServer({ host: HOST, port: options.mediaPort ?? 0, control: store, verifyToken });
+  const media: MediaServer = await startMediaServer(
+    { host: HOST, port: options.mediaPort ?? 0, control: store, verifyToken },
+    options.roomTimings,
+  );
   const server = createApiServer({
     apiKey,
     store,

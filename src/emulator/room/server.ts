@@ -99,9 +99,11 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
     if (url.pathname !== '/rtc/v1') return refuseUpgrade(socket, 404, 'not found');
     void admit(url).then((admission) => {
       if (!admission.ok) return refuseUpgrade(socket, admission.status, admission.body);
+      const param = url.searchParams.get('join_request');
       let join;
       try {
-        join = decodeJoinRequest(url.searchParams.get('join_request') ?? '');
+        if (!param) throw new Error('no join_request');
+        join = decodeJoinRequest(param);
       } catch {
         return refuseUpgrade(socket, 400, 'join_request missing or malformed');
       }

@@ -1,0 +1,241 @@
+// The room's HTTP and signalling surface through the real emulator (REST half + dial store +
+// token verification), with a plain WebSocket standing in for livekit-client's signal channel.
+// Agent-less dials (emu-no-agent) keep these tests free of audio; media is tested in Chromium.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JoinRequest, SignalRequest, SignalResponse, AddTrackRequest, Ping, LeaveRequest, TrackType, TrackSource } from '@livekit/protocol';
+import WebSocket from 'ws';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startMediaServer } from '../../src/emulator/room/server.js';
+import { encodeJoinRequest } from '../../src/emulator/room/protocol/join-request.js';
+import { DisconnectReason } from '../../src/emulator/room/protocol/responses.js';
+import { createMediaKeys, signParticipantToken, verifyParticipantToken } from '../../src/emulator/media-token.js';
+import type { DialControl } from '../../src/emulator/seam.js';
+
+let emulator: Emulator;
+let httpUrl: string;
+
+before(async () => {
+  emulator = await startEmulator({ logger: false, roomTimings: { leaveCloseDelayMs: 20 } });
+  httpUrl = emulator.mediaUrl.replace(/^ws:/, 'http:');
+});
+after(() => emulator.close());
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${emulator.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(response.ok, `${method} ${path}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function newDial(callAgentId = 'emu-no-agent'): Promise<{ dialId: string; token: string }> {
+  const { dialId } = await api<{ dialId: string }>('POST', '/dials', { callAgentId, browserCall: true });
+  const { dialToken } = await api<{ dialToken: string }>('POST', `/dials/${dialId}/token`);
+  return { dialId, token: dialToken };
+}
+
+function dialRecord(dialId: string) {
+  return api<{ status: string; systemResultType: string | null; startedAt: string | null }>('GET', `/dials/${dialId}`);
+}
+
+/** A signal connection as livekit-client opens it, with its responses collected in order. */
+class Signal {
+  readonly ws: WebSocket;
+  readonly responses: SignalResponse[] = [];
+  readonly closed: Promise<void>;
+  #waiters: Array<() => void> = [];
+
+  constructor(token: string, join: JoinRequest = new JoinRequest({})) {
+    const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(join) });
+    this.ws = new WebSocket(`${emulator.mediaUrl}/rtc/v1?${query}`);
+    this.ws.on('message', (data: Buffer) => {
+      this.responses.push(SignalResponse.fromBinary(data));
+      for (const wake of this.#waiters.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) => this.ws.once('close', () => resolve()));
+  }
+
+  send(message: SignalRequest['message']): void {
+    this.ws.send(new SignalRequest({ message }).toBinary());
+  }
+
+  /** The next response of this kind (waits for it). */
+  async next<C extends NonNullable<SignalResponse['message']['case']>>(kind: C, timeoutMs = 5000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.responses.findIndex((response) => response.message.case === kind);
+      if (index >= 0) {
+        const [found] = this.responses.splice(index, 1);
+        return (found!.message as Extract<SignalResponse['message'], { case: C }>).value;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no ${kind} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+}
+
+/** Opens an upgrade and reports the HTTP status when it is refused (or 101 when accepted). */
+function upgradeStatus(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    ws.on('open', () => {
+      ws.terminate();
+      resolve({ status: 101, body: '' });
+    });
+    ws.on('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    ws.on('error', () => {});
+  });
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('HTTP routes', () => {
+  test('HEAD and GET / answer 200 (livekit-client prepareConnection)', async () => {
+    assert.equal((await fetch(`${httpUrl}/`, { method: 'HEAD' })).status, 200);
+    assert.equal((await fetch(`${httpUrl}/`)).status, 200);
+  });
+
+  test('the v0 /rtc path is not offered: 404 for HTTP and for the upgrade', async () => {
+    assert.equal((await fetch(`${httpUrl}/rtc?access_token=x`)).status, 404);
+    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc?access_token=x`)).status, 404);
+  });
+
+  test('a bad token is refused with 401 on the upgrade and on validate, without echoing it', async () => {
+    const { token } = await newDial();
+    const forged = `${token.slice(0, -4)}AAAA`;
+    const refused = await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?access_token=${forged}&join_request=${encodeJoinRequest(new JoinRequest({}))}`);
+    assert.equal(refused.status, 401);
+    const validate = await fetch(`${httpUrl}/rtc/v1/validate?access_token=${forged}`);
+    assert.equal(validate.status, 401);
+    assert.ok(!(await validate.text()).includes(forged));
+  });
+
+  test('an expired token is refused with 401', async () => {
+    const keys = createMediaKeys();
+    const control: DialControl = {
+      sessionForRoom: () => ({ dialId: 'd', roomName: 'r', scenario: 'emu-no-agent', status: 'ringing', maxDurationSeconds: 60 }),
+      joined: () => {},
+      addTranscript: () => {},
+      setAiResult: () => {},
+      end: () => {},
+      onEnded: () => () => {},
+    };
+    const media = await startMediaServer({ host: '127.0.0.1', port: 0, control, verifyToken: (token) => verifyParticipantToken(keys, token) });
+    try {
+      const expired = await signParticipantToken(keys, { identity: 'caller', name: 'Caller', roomName: 'r', ttlSeconds: -60 });
+      const valid = await signParticipantToken(keys, { identity: 'caller', name: 'Caller', roomName: 'r', ttlSeconds: 60 });
+      const http = media.url.replace(/^ws:/, 'http:');
+      assert.equal((await fetch(`${http}/rtc/v1/validate?access_token=${expired}`)).status, 401);
+      assert.equal((await upgradeStatus(`${media.url}/rtc/v1?access_token=${expired}&join_request=x`)).status, 401);
+      assert.equal((await fetch(`${http}/rtc/v1/validate?access_token=${valid}`)).status, 200);
+    } finally {
+      await media.close();
+    }
+  });
+
+  test('a valid token for a live dial validates 200; a missing join_request is a 400', async () => {
+    const { token } = await newDial();
+    assert.equal((await fetch(`${httpUrl}/rtc/v1/validate?access_token=${token}`)).status, 200);
+    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?access_token=${token}`)).status, 400);
+  });
+
+  test('the room of an ended dial does not exist any more (404, which livekit-client reads as NotAllowed)', async () => {
+    const { dialId, token } = await newDial();
+    await api('POST', `/dials/${dialId}/hangup`);
+    const validate = await fetch(`${httpUrl}/rtc/v1/validate?access_token=${token}`);
+    assert.equal(validate.status, 404);
+    assert.match(await validate.text(), /requested room does not exist/);
+    const join = `&join_request=${encodeJoinRequest(new JoinRequest({}))}`;
+    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?access_token=${token}${join}`)).status, 404);
+  });
+});
+
+describe('signalling', () => {
+  test('a join is answered with a JoinResponse and the dial is in progress', async () => {
+    const { dialId, token } = await newDial();
+    const signal = new Signal(token);
+    const join = await signal.next('join');
+    assert.ok(join.serverVersion);
+    assert.equal(join.otherParticipants.length, 0, 'emu-no-agent: nobody else');
+    assert.equal(signal.responses.length, 0, 'JoinResponse comes first');
+    await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
+    assert.ok((await dialRecord(dialId)).startedAt);
+
+    signal.send({ case: 'pingReq', value: new Ping({ timestamp: 42n, rtt: 0n }) });
+    assert.equal((await signal.next('pongResp')).lastPingTimestamp, 42n);
+    signal.send({ case: 'ping', value: 7n });
+    assert.equal(await signal.next('pong'), 7n);
+
+    signal.send({ case: 'addTrack', value: new AddTrackRequest({ cid: 'mic-cid', type: TrackType.AUDIO, source: TrackSource.MICROPHONE, name: 'microphone' }) });
+    const published = await signal.next('trackPublished');
+    assert.equal(published.cid, 'mic-cid');
+    assert.match(published.track?.sid ?? '', /^TR_/);
+
+    signal.send({ case: 'leave', value: new LeaveRequest({}) });
+    await signal.closed;
+    await eventually(async () => (await dialRecord(dialId)).status === 'completed');
+    assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
+  });
+
+  test('one human per room: a second join is refused with a LeaveRequest', async () => {
+    const { token } = await newDial();
+    const first = new Signal(token);
+    await first.next('join');
+    const second = new Signal(token);
+    assert.equal((await second.next('leave')).reason, DisconnectReason.DUPLICATE_IDENTITY);
+    await second.closed;
+    assert.equal(first.ws.readyState, WebSocket.OPEN, 'the first caller stays');
+    first.ws.close();
+    await first.closed;
+  });
+
+  test('a resume (reconnect=true) is answered with a LeaveRequest', async () => {
+    const { token } = await newDial();
+    const resume = new Signal(token, new JoinRequest({ reconnect: true, participantSid: 'PA_old' }));
+    const leave = await resume.next('leave');
+    assert.equal(leave.canReconnect, false);
+    assert.equal(resume.responses.some((response) => response.message.case === 'join'), false);
+    await resume.closed;
+  });
+
+  test('a REST hangup mid-call ends the room with a LeaveRequest (ROOM_DELETED)', async () => {
+    const { dialId, token } = await newDial();
+    const signal = new Signal(token);
+    await signal.next('join');
+    await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
+    await api('POST', `/dials/${dialId}/hangup`);
+    assert.equal((await signal.next('leave')).reason, DisconnectReason.ROOM_DELETED);
+    await signal.closed;
+    const record = await dialRecord(dialId);
+    assert.deepEqual([record.status, record.systemResultType], ['completed', 'USER_HANGUP']);
+  });
+
+  test('the browser going away (WebSocket closed) ends the dial USER_HANGUP', async () => {
+    const { dialId, token } = await newDial();
+    const signal = new Signal(token);
+    await signal.next('join');
+    signal.ws.terminate();
+    await eventually(async () => (await dialRecord(dialId)).status === 'completed');
+    assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
+  });
+});

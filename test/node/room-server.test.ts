@@ -69,7 +69,7 @@ class Signal {
       const index = this.responses.findIndex((response) => response.message.case === kind);
       if (index >= 0) {
         const [found] = this.responses.splice(index, 1);
-        return (found!.message as Extract<SignalResponse['message'], { case: C }>).value;
+        return (found!.message as { value: unknown }).value as Extract<SignalResponse['message'], { case: C }>['value'];
       }
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no ${kind} within ${timeoutMs} ms`);

@@ -1,0 +1,100 @@
+// The companion's parts on their own: handle signing, the in-memory rate limiter, env config.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, companionConfigFromEnv } from '../../src/server/env.js';
+import { base64UrlDecode, base64UrlEncode, createHandleSigner } from '../../src/server/handles.js';
+import { createMemoryRateLimiter } from '../../src/server/rate-limit.js';
+
+describe('handles', () => {
+  const signer = createHandleSigner('a-secret-that-is-long-enough-for-tests');
+  const now = Date.UTC(2026, 0, 1);
+
+  test('a signed handle verifies for its dial until it expires', async () => {
+    const handle = await signer.sign('dial-1', now + 60_000);
+    assert.match(handle, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    assert.equal(await signer.verify(handle, 'dial-1', now), true);
+    assert.equal(await signer.verify(handle, 'dial-1', now + 59_999), true);
+    assert.equal(await signer.verify(handle, 'dial-1', now + 60_000), false);
+    assert.equal(await signer.verify(handle, 'dial-2', now), false);
+  });
+
+  test('any changed byte, another secret or garbage is refused', async () => {
+    const handle = await signer.sign('dial-1', now + 60_000);
+    for (let i = 0; i < handle.length; i++) {
+      if (handle[i] === '.') continue;
+      const changed = handle.slice(0, i) + (handle[i] === 'A' ? 'B' : 'A') + handle.slice(i + 1);
+      assert.equal(await signer.verify(changed, 'dial-1', now), false, `byte ${i}`);
+    }
+    assert.equal(await createHandleSigner('another-secret-that-is-long-enough!!').verify(handle, 'dial-1', now), false);
+    for (const garbage of ['', '.', 'a.b', 'a.b.c', '!!.??', '\u0000.\u0000', 'x'.repeat(2000)]) {
+      assert.equal(await signer.verify(garbage, 'dial-1', now), false, garbage);
+    }
+  });
+
+  test('base64url round-trips and refuses non-alphabet input', () => {
+    const bytes = new Uint8Array([0, 1, 250, 251, 252, 253, 254, 255]);
+    assert.deepEqual(base64UrlDecode(base64UrlEncode(bytes)), bytes);
+    assert.equal(base64UrlDecode('ab+c'), null);
+    assert.equal(base64UrlDecode('a'), null);
+  });
+});
+
+describe('memory rate limiter', () => {
+  test('allows `limit` per key and window, then says how long to wait', async () => {
+    const clock = { now: 0 };
+    const limiter = createMemoryRateLimiter({ limit: 2, windowMs: 60_000, now: () => clock.now });
+    assert.equal((await limiter.take('a')).allowed, true);
+    assert.equal((await limiter.take('a')).allowed, true);
+    clock.now = 20_500;
+    assert.deepEqual(await limiter.take('a'), { allowed: false, retryAfterSeconds: 40 });
+    assert.equal((await limiter.take('b')).allowed, true);
+    clock.now = 60_000;
+    assert.equal((await limiter.take('a')).allowed, true);
+  });
+
+  test('sweeps expired windows so memory stays bounded', async () => {
+    const clock = { now: 0 };
+    const limiter = createMemoryRateLimiter({ limit: 1, windowMs: 1000, now: () => clock.now, sweepAt: 10 });
+    for (let i = 0; i < 10; i++) await limiter.take(`k${i}`);
+    clock.now = 5000;
+    // k0 was swept with the other expired windows: allowed again, and the new window counts.
+    assert.equal((await limiter.take('k0')).allowed, true);
+    assert.equal((await limiter.take('k0')).allowed, false);
+  });
+});
+
+describe('config from the environment', () => {
+  const base = { VOICE_AGENT_API_KEY: 'k', VOICE_AGENT_BASE_URL: 'http://127.0.0.1:1', VOICE_AGENT_AGENT_ID: 'agent-1', COMPANION_SECRET: 's'.repeat(32) };
+
+  test('reads every variable', () => {
+    const config = companionConfigFromEnv({
+      ...base,
+      VOICE_AGENT_AGENTS: '{"sales":"agent-2"}',
+      VOICE_AGENT_MEDIA_URL: 'ws://127.0.0.1:2',
+      COMPANION_ALLOWED_ORIGINS: 'https://a.example, https://b.example',
+      COMPANION_ALLOWED_INPUTS: 'name,topic',
+      COMPANION_RATE_LIMIT_PER_ADDRESS: '3',
+      COMPANION_RATE_LIMIT_TOTAL: '50',
+      COMPANION_TRUST_PROXY: '1',
+      COMPANION_TIMEOUT_MINUTES: '5',
+    });
+    assert.deepEqual(config.agents, { default: 'agent-1', sales: 'agent-2' });
+    assert.deepEqual(config.allowedOrigins, ['https://a.example', 'https://b.example']);
+    assert.deepEqual(config.allowedInputs, ['name', 'topic']);
+    assert.deepEqual(config.rateLimit, { perAddress: 3, total: 50 });
+    assert.equal(config.trustProxy, true);
+    assert.equal(config.timeoutMinutes, 5);
+    assert.equal(config.mediaUrl, 'ws://127.0.0.1:2');
+    assert.equal(config.dev, false);
+  });
+
+  test('refuses a missing key, base URL, agent or secret (outside development), and bad values', () => {
+    for (const missing of ['VOICE_AGENT_API_KEY', 'VOICE_AGENT_BASE_URL', 'VOICE_AGENT_AGENT_ID', 'COMPANION_SECRET']) {
+      assert.throws(() => companionConfigFromEnv({ ...base, [missing]: undefined }), ConfigError, missing);
+    }
+    assert.equal(companionConfigFromEnv({ ...base, COMPANION_SECRET: undefined, NODE_ENV: 'development' }).dev, true);
+    assert.throws(() => companionConfigFromEnv({ ...base, VOICE_AGENT_AGENTS: '[1]' }), ConfigError);
+    assert.throws(() => companionConfigFromEnv({ ...base, VOICE_AGENT_AGENTS: '{' }), ConfigError);
+    assert.throws(() => companionConfigFromEnv({ ...base, COMPANION_RATE_LIMIT_TOTAL: 'lots' }), ConfigError);
+  });
+});

@@ -1,0 +1,275 @@
+// The dial lifecycle: REST routes, the media half's DialControl calls and the two timers
+// (join window, time cap), over real HTTP with shortened timers.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startEmulator, type DialEnd, type Emulator } from '../../src/emulator/index.js';
+
+async function call(emu: Emulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(emu.apiUrl + path, {
+    method,
+    headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+async function createDial(emu: Emulator, body: Record<string, unknown> = {}): Promise<string> {
+  const answer = await call(emu, 'POST', '/dials', { callAgentId: 'emu-demo', browserCall: true, ...body });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body.dialId as string;
+}
+
+const getDial = async (emu: Emulator, dialId: string) => (await call(emu, 'GET', `/dials/${dialId}`)).body;
+
+/** Resolves with the end of `dialId` as the media half would hear it, rejects after `ms`. */
+function endOf(emu: Emulator, dialId: string, ms = 5000): Promise<DialEnd> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`dial ${dialId} did not end within ${ms} ms`));
+    }, ms);
+    const off = emu.control.onEnded((id, end) => {
+      if (id !== dialId) return;
+      clearTimeout(timer);
+      off();
+      resolve(end);
+    });
+  });
+}
+
+describe('dial lifecycle', () => {
+  let emu: Emulator;
+  before(async () => {
+    // One "minute" of a time cap lasts 600 ms; a browser gets 400 ms to join.
+    emu = await startEmulator({ logger: false, joinWindowMs: 400, minuteMs: 600 });
+  });
+  after(() => emu.close());
+
+  test('a token moves a queued dial to ringing', async () => {
+    const dialId = await createDial(emu);
+    assert.equal((await getDial(emu, dialId)).status, 'queued');
+    assert.equal((await call(emu, 'POST', `/dials/${dialId}/token`)).status, 200);
+    assert.equal((await getDial(emu, dialId)).status, 'ringing');
+  });
+
+  test('joined → in-progress with startedAt, then the time cap ends it completed / TIMEOUT', async () => {
+    const dialId = await createDial(emu, { timeoutMinutes: 1 });
+    await call(emu, 'POST', `/dials/${dialId}/token`);
+    const ended = endOf(emu, dialId);
+    const joinedAt = Date.now();
+    emu.control.joined(dialId);
+    const live = await getDial(emu, dialId);
+    assert.equal(live.status, 'in-progress');
+    assert.equal(live.systemResultType, null);
+    assert.ok(Math.abs(Date.parse(live.startedAt) - joinedAt) < 1000);
+    assert.equal(live.endedAt, null);
+
+    assert.deepEqual(await ended, { status: 'completed', systemResultType: 'TIMEOUT' });
+    const elapsed = Date.now() - joinedAt;
+    assert.ok(elapsed >= 550 && elapsed < 3000, `time cap fired after ${elapsed} ms, expected ~600`);
+    const dial = await getDial(emu, dialId);
+    assert.equal(dial.status, 'completed');
+    assert.equal(dial.systemResultType, 'TIMEOUT');
+    assert.ok(Date.parse(dial.endedAt) >= Date.parse(dial.startedAt));
+    assert.equal(dial.durationSeconds, Math.round((Date.parse(dial.endedAt) - Date.parse(dial.startedAt)) / 1000));
+  });
+
+  test("without timeoutMinutes the time cap is the agent's maxDurationSeconds", async () => {
+    // 10800 s = 180 "minutes" of 1 ms.
+    const fast = await startEmulator({ logger: false, minuteMs: 1, joinWindowMs: 60_000 });
+    try {
+      const dialId = await createDial(fast);
+      assert.equal(fast.control.sessionForRoom(`dial-${dialId}`)?.maxDurationSeconds, 10800);
+      const ended = endOf(fast, dialId);
+      const joinedAt = Date.now();
+      fast.control.joined(dialId);
+      assert.equal((await getDial(fast, dialId)).status, 'in-progress');
+      assert.deepEqual(await ended, { status: 'completed', systemResultType: 'TIMEOUT' });
+      assert.ok(Date.now() - joinedAt >= 170);
+    } finally {
+      await fast.close();
+    }
+  });
+
+  test('a browser that never joins ends the dial no-answer / NO_ANSWER after the join window', async () => {
+    const createdAt = Date.now();
+    const dialId = await createDial(emu);
+    const ended = endOf(emu, dialId);
+    await call(emu, 'POST', `/dials/${dialId}/token`);
+    assert.deepEqual(await ended, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
+    assert.ok(Date.now() - createdAt >= 380);
+    const dial = await getDial(emu, dialId);
+    assert.equal(dial.status, 'no-answer');
+    assert.equal(dial.startedAt, null);
+    assert.match(dial.endedAt, /Z$/);
+    assert.equal(dial.durationSeconds, 0);
+    assert.equal(dial.aiDurationSeconds, 0);
+  });
+
+  test('joining in time disarms the join window', async () => {
+    const dialId = await createDial(emu, { timeoutMinutes: 10 });
+    emu.control.joined(dialId);
+    // Wait past the join window by awaiting another dial's no-answer, created afterwards.
+    const other = await createDial(emu);
+    await endOf(emu, other);
+    assert.equal((await getDial(emu, dialId)).status, 'in-progress');
+    await call(emu, 'POST', `/dials/${dialId}/hangup`);
+  });
+
+  test('hangup before the join cancels: canceled / CANCELLED', async () => {
+    for (const withToken of [false, true]) {
+      const dialId = await createDial(emu);
+      if (withToken) await call(emu, 'POST', `/dials/${dialId}/token`);
+      const ended = endOf(emu, dialId);
+      assert.deepEqual((await call(emu, 'POST', `/dials/${dialId}/hangup`)).body, { success: true });
+      assert.deepEqual(await ended, { status: 'canceled', systemResultType: 'CANCELLED' });
+      const dial = await getDial(emu, dialId);
+      assert.equal(dial.status, 'canceled');
+      assert.equal(dial.systemResultType, 'CANCELLED');
+      assert.equal(dial.durationSeconds, 0);
+    }
+  });
+
+  test('hangup in progress completes: completed / USER_HANGUP', async () => {
+    const dialId = await createDial(emu, { timeoutMinutes: 10 });
+    emu.control.joined(dialId);
+    const ended = endOf(emu, dialId);
+    assert.deepEqual((await call(emu, 'POST', `/dials/${dialId}/hangup`)).body, { success: true });
+    assert.deepEqual(await ended, { status: 'completed', systemResultType: 'USER_HANGUP' });
+    const dial = await getDial(emu, dialId);
+    assert.equal(dial.status, 'completed');
+    assert.equal(dial.systemResultType, 'USER_HANGUP');
+    assert.notEqual(dial.startedAt, null);
+    assert.notEqual(dial.endedAt, null);
+  });
+
+  test('a terminal dial never changes: hangup answers success, token 409 dial_ended, control calls are ignored', async () => {
+    const dialId = await createDial(emu, { timeoutMinutes: 10 });
+    emu.control.joined(dialId);
+    await call(emu, 'POST', `/dials/${dialId}/hangup`);
+    const final = await getDial(emu, dialId);
+    let lateEnds = 0;
+    const off = emu.control.onEnded((id) => {
+      if (id === dialId) lateEnds += 1;
+    });
+
+    assert.deepEqual((await call(emu, 'POST', `/dials/${dialId}/hangup`)).body, { success: true });
+    const token = await call(emu, 'POST', `/dials/${dialId}/token`);
+    assert.equal(token.status, 409);
+    assert.equal(token.body.error.code, 'dial_ended');
+    emu.control.joined(dialId);
+    emu.control.addTranscript(dialId, { text: 'late', speaker: 'AI', startTimeMs: 0, endTimeMs: 10 });
+    emu.control.setAiResult(dialId, { late: true });
+    emu.control.end(dialId, { status: 'failed', systemResultType: 'FAILED' });
+    off();
+
+    assert.deepEqual(await getDial(emu, dialId), final);
+    assert.equal(lateEnds, 0);
+  });
+
+  test('agent emu-busy: POST /dials answers 200 with the ids, the dial is failed / RATE_LIMITED at once', async () => {
+    const created = await call(emu, 'POST', '/dials', { callAgentId: 'emu-busy', browserCall: true });
+    assert.equal(created.status, 200);
+    assert.equal(typeof created.body.dialId, 'string');
+    assert.equal(typeof created.body.sessionId, 'string');
+    const dial = await getDial(emu, created.body.dialId);
+    assert.equal(dial.status, 'failed');
+    assert.equal(dial.systemResultType, 'RATE_LIMITED');
+    assert.notEqual(dial.endedAt, null);
+    assert.equal((await call(emu, 'POST', `/dials/${created.body.dialId}/token`)).body.error.code, 'dial_ended');
+  });
+
+  test('transcript lines and aiResult from the media half show in the record; aiDurationSeconds sums AI lines', async () => {
+    const dialId = await createDial(emu, { timeoutMinutes: 10 });
+    emu.control.joined(dialId);
+    emu.control.addTranscript(dialId, { text: 'Hello, this is the demo agent.', speaker: 'AI', startTimeMs: 0, endTimeMs: 1400 });
+    emu.control.addTranscript(dialId, { text: '(caller spoke, 5.0 s)', speaker: 'HUMAN', startTimeMs: 1500, endTimeMs: 6500 });
+    emu.control.addTranscript(dialId, { text: 'Thanks, goodbye.', speaker: 'AI', detailType: null, startTimeMs: 7000, endTimeMs: 8600 });
+    emu.control.setAiResult(dialId, { summary: 'greeted the caller' });
+    const live = await getDial(emu, dialId);
+    assert.deepEqual(live.transcript, [
+      { text: 'Hello, this is the demo agent.', speaker: 'AI', detailType: null, startTimeMs: 0, endTimeMs: 1400 },
+      { text: '(caller spoke, 5.0 s)', speaker: 'HUMAN', detailType: null, startTimeMs: 1500, endTimeMs: 6500 },
+      { text: 'Thanks, goodbye.', speaker: 'AI', detailType: null, startTimeMs: 7000, endTimeMs: 8600 },
+    ]);
+    assert.deepEqual(live.aiResult, { summary: 'greeted the caller' });
+    assert.equal(live.aiDurationSeconds, null, 'durations are filled at the end');
+
+    emu.control.end(dialId, { status: 'completed', systemResultType: 'AGENT_HANGUP' });
+    const dial = await getDial(emu, dialId);
+    assert.equal(dial.status, 'completed');
+    assert.equal(dial.systemResultType, 'AGENT_HANGUP');
+    assert.equal(dial.aiDurationSeconds, 3); // 1.4 s + 1.6 s; the HUMAN line does not count
+    assert.equal(dial.durationSeconds, 0); // ended within the same second it started
+  });
+
+  test('sessionForRoom describes the dial for the media half', async () => {
+    const dialId = await createDial(emu, { callAgentId: 'emu-quick', timeoutMinutes: 2 });
+    assert.deepEqual(emu.control.sessionForRoom(`dial-${dialId}`), {
+      dialId,
+      roomName: `dial-${dialId}`,
+      scenario: 'emu-quick',
+      status: 'queued',
+      maxDurationSeconds: 120,
+    });
+    assert.equal(emu.control.sessionForRoom('dial-nope'), undefined);
+    await call(emu, 'POST', `/dials/${dialId}/hangup`);
+    assert.equal(emu.control.sessionForRoom(`dial-${dialId}`)?.status, 'canceled');
+  });
+
+  test('onEnded reports every end once, whoever ended it, and unsubscribes', async () => {
+    const seen: string[] = [];
+    const off = emu.control.onEnded((id, end) => seen.push(`${id}:${end.systemResultType}`));
+    const a = await createDial(emu);
+    await call(emu, 'POST', `/dials/${a}/hangup`);
+    const b = await createDial(emu, { timeoutMinutes: 10 });
+    emu.control.joined(b);
+    emu.control.end(b, { status: 'failed', systemResultType: 'FAILED' });
+    emu.control.end(b, { status: 'completed', systemResultType: 'AGENT_HANGUP' });
+    off();
+    const c = await createDial(emu);
+    await call(emu, 'POST', `/dials/${c}/hangup`);
+    assert.deepEqual(seen, [`${a}:CANCELLED`, `${b}:FAILED`]);
+  });
+
+  test('a listener that throws does not stop the dial from ending', async () => {
+    const off = emu.control.onEnded(() => {
+      throw new Error('listener bug');
+    });
+    try {
+      const dialId = await createDial(emu);
+      const ended = endOf(emu, dialId);
+      assert.equal((await call(emu, 'POST', `/dials/${dialId}/hangup`)).status, 200);
+      assert.equal((await ended).systemResultType, 'CANCELLED');
+    } finally {
+      off();
+    }
+  });
+});
+
+describe('emulator process', () => {
+  test('REST-only use does not load native WebRTC', async () => {
+    const emu = await startEmulator({ logger: false });
+    const dialId = await createDial(emu);
+    await call(emu, 'POST', `/dials/${dialId}/token`);
+    await call(emu, 'POST', `/dials/${dialId}/hangup`);
+    await emu.close();
+    const report = process.report.getReport() as { sharedObjects?: string[] };
+    assert.ok(Array.isArray(report.sharedObjects) && report.sharedObjects.length > 0);
+    assert.deepEqual(report.sharedObjects.filter((path) => /wrtc/i.test(path)), []);
+  });
+
+  test('close() stops pending timers and both servers', async () => {
+    const emu = await startEmulator({ logger: false, joinWindowMs: 100 });
+    const dialId = await createDial(emu);
+    let ends = 0;
+    emu.control.onEnded(() => (ends += 1));
+    await emu.close();
+    // The join window has passed, but the timer was stopped with the emulator.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.equal(ends, 0);
+    assert.equal(emu.control.sessionForRoom(`dial-${dialId}`)?.status, 'queued');
+    await assert.rejects(fetch(`${emu.apiUrl}/agents`));
+    await assert.rejects(fetch(emu.mediaUrl.replace('ws:', 'http:')));
+  });
+});

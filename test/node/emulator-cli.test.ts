@@ -1,0 +1,96 @@
+// The `voice-agent-emulator` CLI as a user runs it: one JSON ready line on stdout, then a working
+// API, and a clean exit on SIGTERM / SIGINT.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, test } from 'node:test';
+
+const CLI = 'src/emulator/cli.ts';
+
+interface Running {
+  child: ChildProcess;
+  ready: Record<string, string>;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+function startCli(args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let ready = false;
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the CLI exited (${code}) before it was ready: ${stderr}`));
+    child.once('exit', onExit);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const newline = stdout.indexOf('\n');
+      if (newline === -1 || ready) return;
+      ready = true;
+      child.off('exit', onExit);
+      resolve({ child, ready: JSON.parse(stdout.slice(0, newline)), stdout: () => stdout, stderr: () => stderr });
+    });
+  });
+}
+
+async function stop(running: Running, signal: NodeJS.Signals): Promise<number | null> {
+  const exited = once(running.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  running.child.kill(signal);
+  const [code] = await exited;
+  return code;
+}
+
+describe('voice-agent-emulator CLI', () => {
+  test('prints exactly one ready line, serves the API, and exits 0 on SIGTERM', async () => {
+    const running = await startCli(['--port', '0']);
+    try {
+      assert.deepEqual(Object.keys(running.ready), ['apiUrl', 'mediaUrl', 'apiKey']);
+      assert.match(running.ready.apiUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(running.ready.mediaUrl!, /^ws:\/\/127\.0\.0\.1:\d+$/);
+      assert.notEqual(running.ready.apiUrl!.split(':')[2], '0');
+      assert.equal(running.ready.apiKey, 'emu-dev-key');
+
+      const agents = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: `Bearer ${running.ready.apiKey}` } });
+      assert.equal(agents.status, 200);
+      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 6);
+      const created = await fetch(`${running.ready.apiUrl}/dials`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${running.ready.apiKey}` },
+        body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }),
+      });
+      assert.equal(created.status, 200);
+    } finally {
+      assert.equal(await stop(running, 'SIGTERM'), 0);
+    }
+    // Logs went to stderr; stdout holds the ready line only.
+    assert.equal(running.stdout().trim().split('\n').length, 1);
+    assert.match(running.stderr(), /POST \/dials 200/);
+    assert.ok(!running.stderr().includes('emu-dev-key'));
+  });
+
+  test('--api-key sets the key, --port/--media-port the ports, and SIGINT exits 0', async () => {
+    const running = await startCli(['--port', '0', '--media-port', '0', '--api-key', 'custom-cli-key']);
+    try {
+      assert.equal(running.ready.apiKey, 'custom-cli-key');
+      const withDefault = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: 'Bearer emu-dev-key' } });
+      assert.equal(withDefault.status, 401);
+      const withCustom = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: 'Bearer custom-cli-key' } });
+      assert.equal(withCustom.status, 200);
+    } finally {
+      assert.equal(await stop(running, 'SIGINT'), 0);
+    }
+  });
+
+  test('a bad option exits 2 with usage on stderr and nothing on stdout', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.match(stderr, /usage: voice-agent-emulator/);
+  });
+});

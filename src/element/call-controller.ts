@@ -1,0 +1,176 @@
+// The one bridge between a `CallSessionLike` and the element: listens to the session while the
+// element is in the document, re-dispatches the public events on the element, keeps the call
+// timer ticking while a call is up, and ends the call when the element leaves the document for good.
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import {
+  CallConnectedEvent,
+  CallEndedEvent,
+  CallErrorEvent,
+  CallMuteEvent,
+  CallStateEvent,
+  CallTranscriptEvent,
+} from '../call/events.js';
+import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
+
+type PublicEventName = 'call-state' | 'call-connected' | 'call-transcript' | 'call-mute' | 'call-error' | 'call-ended';
+
+/** New, host-owned instances of the public events (same class, same `detail`). */
+const republish: { [K in PublicEventName]: (detail: CallSessionEventMap[K]) => Event } = {
+  'call-state': (detail) => new CallStateEvent(detail),
+  'call-connected': (detail) => new CallConnectedEvent(detail),
+  'call-transcript': (detail) => new CallTranscriptEvent(detail),
+  'call-mute': (detail) => new CallMuteEvent(detail),
+  'call-error': (detail) => new CallErrorEvent(detail),
+  'call-ended': (detail) => new CallEndedEvent(detail),
+};
+
+const SESSION_EVENTS: ReadonlyArray<keyof CallSessionEventMap> = [
+  'call-state',
+  'call-connected',
+  'call-transcript',
+  'call-mute',
+  'call-error',
+  'call-ended',
+  'agent-speaking',
+  'audio-blocked',
+];
+
+/** States in which a call is up: the timer ticks, the element must not drop the call silently. */
+const TICKING: ReadonlySet<CallState> = new Set<CallState>(['in-call', 'reconnecting']);
+const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
+
+export interface CallControllerHooks {
+  /** Runs synchronously on every session event, before it is re-dispatched on the host. */
+  onSessionEvent?(type: keyof CallSessionEventMap): void;
+}
+
+export class CallController implements ReactiveController {
+  private readonly _host: ReactiveControllerHost & HTMLElement;
+  private readonly _hooks: CallControllerHooks;
+  private _session: CallSessionLike | null = null;
+  private _listening = false;
+  private _connected = false;
+  private _removalCheck: ReturnType<typeof setTimeout> | undefined;
+  private _tick: ReturnType<typeof setTimeout> | undefined;
+  /** Set once the element was removed mid-call: stop listening when that call has ended. */
+  private _detachAfterEnd = false;
+  /** When the current call stopped being up, so the timer freezes at its final value. */
+  private _leftCallAt: number | null = null;
+
+  constructor(host: ReactiveControllerHost & HTMLElement, hooks: CallControllerHooks = {}) {
+    this._host = host;
+    this._hooks = hooks;
+    host.addController(this);
+  }
+
+  get session(): CallSessionLike | null {
+    return this._session;
+  }
+
+  /** Binds the session the element renders (once; the element keeps one session for its life). */
+  bind(session: CallSessionLike): void {
+    if (this._session === session) return;
+    this._unlisten();
+    this._session = session;
+    if (this._connected) this._listen();
+    this._syncTicker();
+    this._host.requestUpdate();
+  }
+
+  get state(): CallState {
+    return this._session?.state ?? 'idle';
+  }
+
+  /** Milliseconds the current (or last) call has been up, or null before it connected. */
+  get elapsedMs(): number | null {
+    const connectedAt = this._session?.connectedAt ?? null;
+    if (connectedAt === null) return null;
+    const end = TICKING.has(this.state) ? Date.now() : (this._leftCallAt ?? Date.now());
+    return Math.max(0, end - connectedAt);
+  }
+
+  hostConnected(): void {
+    this._connected = true;
+    clearTimeout(this._removalCheck);
+    this._removalCheck = undefined;
+    this._detachAfterEnd = false;
+    this._listen();
+    this._syncTicker();
+  }
+
+  hostDisconnected(): void {
+    this._connected = false;
+    this._stopTicker();
+    // A move (remove + insert in the same task, as frameworks do when re-parenting) must not end
+    // the call; only a removal that still holds after the current task does.
+    clearTimeout(this._removalCheck);
+    this._removalCheck = setTimeout(() => {
+      this._removalCheck = undefined;
+      if (this._host.isConnected) return;
+      const session = this._session;
+      if (session && !RESTING.has(session.state)) {
+        this._detachAfterEnd = true;
+        session.abandon('element-removed');
+      } else {
+        this._unlisten();
+      }
+    }, 0);
+  }
+
+  private _listen(): void {
+    if (this._listening || !this._session) return;
+    for (const type of SESSION_EVENTS) this._session.addEventListener(type, this._onSessionEvent);
+    this._listening = true;
+  }
+
+  private _unlisten(): void {
+    if (!this._listening || !this._session) return;
+    for (const type of SESSION_EVENTS) this._session.removeEventListener(type, this._onSessionEvent);
+    this._listening = false;
+  }
+
+  private readonly _onSessionEvent = (event: Event): void => {
+    const type = event.type as keyof CallSessionEventMap;
+    if (type === 'call-state') {
+      const { state, previous } = (event as CallStateEvent).detail;
+      if (TICKING.has(previous) && !TICKING.has(state)) this._leftCallAt = Date.now();
+      if (state === 'starting') this._leftCallAt = null;
+      this._syncTicker();
+    }
+    this._hooks.onSessionEvent?.(type);
+    this._host.requestUpdate();
+    if (type in republish) {
+      const name = type as PublicEventName;
+      const detail = (event as Event & { detail: CallSessionEventMap[typeof name] }).detail;
+      this._host.dispatchEvent((republish[name] as (d: typeof detail) => Event)(detail));
+    }
+    if (type === 'call-ended' && this._detachAfterEnd && !this._connected) {
+      this._detachAfterEnd = false;
+      this._unlisten();
+    }
+  };
+
+  /** Re-renders on each whole second of the call, only while a call is up and the host is shown. */
+  private _syncTicker(): void {
+    if (!this._connected || !TICKING.has(this.state)) {
+      this._stopTicker();
+      return;
+    }
+    if (this._tick !== undefined) return;
+    const schedule = (): void => {
+      const connectedAt = this._session?.connectedAt ?? Date.now();
+      const untilNextSecond = 1000 - ((Date.now() - connectedAt) % 1000);
+      this._tick = setTimeout(() => {
+        this._tick = undefined;
+        this._host.requestUpdate();
+        if (this._connected && TICKING.has(this.state)) schedule();
+      }, untilNextSecond + 5);
+    };
+    schedule();
+  }
+
+  private _stopTicker(): void {
+    clearTimeout(this._tick);
+    this._tick = undefined;
+  }
+}

@@ -195,6 +195,7 @@ describe('emulator REST API', () => {
       assertError(await call(emu, 'GET', '/dials/no-such-dial'), 404, 'not_found');
       assertError(await call(emu, 'POST', '/dials/no-such-dial/token'), 404, 'not_found');
       assertError(await call(emu, 'POST', '/dials/no-such-dial/hangup'), 404, 'not_found');
+      assertError(await call(emu, 'GET', '/dials/%E0%A4%A'), 404, 'not_found');
     });
 
     test('POST /dials/{id}/token answers a LiveKit token for the room and the media URL', async () => {

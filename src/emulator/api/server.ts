@@ -78,7 +78,7 @@ export function createApiServer(options: ApiServerOptions): Server {
         const allow = Object.keys(route.methods).join(', ');
         throw new ApiError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}`, {}, { allow });
       }
-      const params = match.slice(1).map((part) => decodeURIComponent(part));
+      const params = match.slice(1).map(decodePathPart);
       return handler({ request, response, url, params, options, idempotency });
     }
     await discardBody(request);
@@ -89,6 +89,14 @@ export function createApiServer(options: ApiServerOptions): Server {
     const match = /^Bearer (.+)$/i.exec(header ?? '');
     // Comparing fixed-length digests keeps the time independent of where the keys differ.
     return match !== null && timingSafeEqual(digest(match[1]!.trim()), expectedKey);
+  }
+}
+
+function decodePathPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw notFound('no such dial');
   }
 }
 

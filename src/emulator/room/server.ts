@@ -76,7 +76,12 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const reply = (status: number, body: string) => {
-      response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      // livekit-client fetches these from the page's origin (validate classifies a failed upgrade).
+      response.writeHead(status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        'access-control-allow-origin': '*',
+      });
       response.end(request.method === 'HEAD' ? undefined : body);
     };
     if (url.pathname === '/' && (request.method === 'GET' || request.method === 'HEAD')) {

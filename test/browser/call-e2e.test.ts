@@ -1,6 +1,7 @@
 // CallSession end to end: real Chromium (fake microphone), the real companion at /api/voice-call,
 // the emulator's REST API and its LiveKit-protocol loopback room with scripted agents.
 import { expect } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallSessionEvents } from '../../src/call/events.js';
 import type { CallResult, CallSessionOptions, CallState, TranscriptEntry } from '../../src/call/types.js';
@@ -220,7 +221,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     const seen = record(session);
     for (let i = 0; i < 20; i++) {
       await session.start();
-      expect(session.state, `cycle ${i}`).to.equal('in-call');
+      expect(session.state, `cycle ${i}: ${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
       await session.hangup();
       expect(container.querySelectorAll('audio').length).to.equal(0);
       expect(liveMicTracks()).to.equal(0);
@@ -230,23 +231,36 @@ describe('CallSession end to end (companion + emulator)', function () {
     expect(micTracks.length).to.equal(20);
   });
 
-  it('measures start() -> call-connected and start() -> first agent audio (median of 10)', async () => {
+  it('measures click -> call-connected and click -> first agent audio (median of 10)', async () => {
+    // A real click (through the browser's input pipeline, so it carries user activation) starts
+    // each call; the first click also lets the AudioContext that meters the agent's audio run.
+    const context = new AudioContext();
+    const button = document.createElement('button');
+    button.textContent = 'Call';
+    container.append(button);
     const connectMs: number[] = [];
     const audioMs: number[] = [];
-    const context = new AudioContext();
-    await context.resume();
     for (let i = 0; i < 10; i++) {
       const session = newSession('emu-demo');
-      const began = performance.now();
+      let clickedAt = 0;
+      let started: Promise<void> | null = null;
+      button.onclick = () => {
+        clickedAt = performance.now();
+        void context.resume();
+        started = session.start();
+      };
       let connectedAt = 0;
       session.addEventListener('call-connected', () => (connectedAt = performance.now()), { once: true });
-      await session.start();
+      const box = button.getBoundingClientRect();
+      await sendMouse({ type: 'click', position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] });
+      await until(() => started !== null, 5000, 'click handled');
+      await started;
       expect(session.state).to.equal('in-call');
-      connectMs.push(connectedAt - began);
-      await until(() => session.audioElement?.srcObject instanceof MediaStream && (session.audioElement.srcObject as MediaStream).getAudioTracks().length > 0, 10000, 'agent track');
+      connectMs.push(connectedAt - clickedAt);
+      await until(() => (session.audioElement?.srcObject as MediaStream | null)?.getAudioTracks().length === 1, 10000, 'agent track');
       const source = context.createMediaStreamSource(session.audioElement!.srcObject as MediaStream);
       const analyser = context.createAnalyser();
-      analyser.fftSize = 512;
+      analyser.fftSize = 256;
       source.connect(analyser);
       const samples = new Float32Array(analyser.fftSize);
       await until(
@@ -257,13 +271,21 @@ describe('CallSession end to end (companion + emulator)', function () {
         15000,
         'agent audio',
       );
-      audioMs.push(performance.now() - began);
+      audioMs.push(performance.now() - clickedAt);
       source.disconnect();
       await session.hangup();
     }
+    button.remove();
     await context.close();
-    const report = { connectMedianMs: Math.round(median(connectMs)), firstAudioMedianMs: Math.round(median(audioMs)), connectMs: connectMs.map(Math.round), audioMs: audioMs.map(Math.round) };
+    const report = {
+      calls: connectMs.length,
+      connectMedianMs: Math.round(median(connectMs)),
+      firstAudioMedianMs: Math.round(median(audioMs)),
+      connectMs: connectMs.map(Math.round),
+      firstAudioMs: audioMs.map(Math.round),
+    };
     console.log(`CALL-TIMINGS ${JSON.stringify(report)}`);
     expect(report.connectMedianMs).to.be.lessThan(10000);
+    expect(report.firstAudioMedianMs).to.be.greaterThan(report.connectMedianMs);
   });
 });

@@ -239,3 +239,35 @@ describe('signalling', () => {
     assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
   });
 });
+
+describe('the time cap', () => {
+  // An agent-less dial: an RTCAudioSource would make libwebrtc crash this test process at exit.
+  test('a dial reaching its time cap closes the room with a LeaveRequest and ends TIMEOUT', async () => {
+    // One "minute" of time cap lasts 400 ms here.
+    const short = await startEmulator({ logger: false, minuteMs: 400, roomTimings: { leaveCloseDelayMs: 20, timeUpLineMaxMs: 300 } });
+    try {
+      const headers = { authorization: `Bearer ${short.apiKey}`, 'content-type': 'application/json' };
+      const created = await fetch(`${short.apiUrl}/dials`, { method: 'POST', headers, body: JSON.stringify({ callAgentId: 'emu-no-agent', browserCall: true, timeoutMinutes: 1 }) });
+      const { dialId } = (await created.json()) as { dialId: string };
+      const { dialToken } = (await (await fetch(`${short.apiUrl}/dials/${dialId}/token`, { method: 'POST', headers })).json()) as { dialToken: string };
+      const query = new URLSearchParams({ access_token: dialToken, join_request: encodeJoinRequest(new JoinRequest({})) });
+      const ws = new WebSocket(`${short.mediaUrl}/rtc/v1?${query}`);
+      const responses: SignalResponse[] = [];
+      ws.on('message', (data: Buffer) => responses.push(SignalResponse.fromBinary(data)));
+      const joinedAt = Date.now();
+      await new Promise<void>((resolve) => ws.once('close', () => resolve()));
+      const elapsed = Date.now() - joinedAt;
+      assert.ok(elapsed >= 350 && elapsed < 1500, `closed after ${elapsed} ms`);
+      const cases = responses.map((response) => response.message.case);
+      assert.equal(cases[0], 'join');
+      const leave = responses.at(-1)?.message;
+      assert.equal(leave?.case, 'leave');
+      assert.equal(leave?.case === 'leave' && leave.value.reason, DisconnectReason.ROOM_DELETED);
+      const record = (await (await fetch(`${short.apiUrl}/dials/${dialId}`, { headers })).json()) as { status: string; systemResultType: string };
+      assert.deepEqual([record.status, record.systemResultType], ['completed', 'TIMEOUT']);
+    } finally {
+      await short.close();
+    }
+  });
+});
+

@@ -271,3 +271,40 @@ describe('the time cap', () => {
   });
 });
 
+describe('teardown', () => {
+  test('a session stops listening for dial ends when it ends, and the dial is ended once', async () => {
+    const keys = createMediaKeys();
+    const listeners = new Set<unknown>();
+    const ends: string[] = [];
+    let status: 'ringing' | 'in-progress' | 'completed' = 'ringing';
+    const control: DialControl = {
+      sessionForRoom: (roomName) => (roomName === 'r' ? { dialId: 'd', roomName, scenario: 'emu-no-agent', status, maxDurationSeconds: 60 } : undefined),
+      joined: () => (status = 'in-progress'),
+      addTranscript: () => {},
+      setAiResult: () => {},
+      end: (_dialId, end) => {
+        ends.push(end.systemResultType);
+        status = 'completed';
+      },
+      onEnded: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const media = await startMediaServer({ host: '127.0.0.1', port: 0, control, verifyToken: (token) => verifyParticipantToken(keys, token) }, { leaveCloseDelayMs: 10 });
+    try {
+      const token = await signParticipantToken(keys, { identity: 'caller', name: 'Caller', roomName: 'r', ttlSeconds: 60 });
+      const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
+      const ws = new WebSocket(`${media.url}/rtc/v1?${query}`);
+      await new Promise<void>((resolve) => ws.once('message', () => resolve()));
+      assert.equal(listeners.size, 1);
+      ws.send(new SignalRequest({ message: { case: 'leave', value: new LeaveRequest({}) } }).toBinary());
+      await new Promise<void>((resolve) => ws.once('close', () => resolve()));
+      await eventually(async () => listeners.size === 0);
+      assert.deepEqual(ends, ['USER_HANGUP'], 'the leave and the closing socket end the dial once');
+    } finally {
+      await media.close();
+    }
+  });
+});
+

@@ -201,7 +201,9 @@ export class CallSession extends EventTarget implements CallSessionLike {
   }
 
   get dialId(): string | null {
-    return this.#call?.dial?.dialId ?? this.#result?.dialId ?? null;
+    const call = this.#call;
+    if (call && !call.finished) return call.dial?.dialId ?? null;
+    return this.#result?.dialId ?? null;
   }
 
   get muted(): boolean {

@@ -96,13 +96,18 @@ export interface CallSessionEvents {
   'audio-blocked': AudioBlockedEvent;
 }
 
+/** The public events, as they reach an element, the document and the window (they bubble and are composed). */
+interface PublicCallEvents {
+  'call-state': CallStateEvent;
+  'call-connected': CallConnectedEvent;
+  'call-transcript': CallTranscriptEvent;
+  'call-mute': CallMuteEvent;
+  'call-error': CallErrorEvent;
+  'call-ended': CallEndedEvent;
+}
+
 declare global {
-  interface HTMLElementEventMap {
-    'call-state': CallStateEvent;
-    'call-connected': CallConnectedEvent;
-    'call-transcript': CallTranscriptEvent;
-    'call-mute': CallMuteEvent;
-    'call-error': CallErrorEvent;
-    'call-ended': CallEndedEvent;
-  }
+  interface HTMLElementEventMap extends PublicCallEvents {}
+  interface DocumentEventMap extends PublicCallEvents {}
+  interface WindowEventMap extends PublicCallEvents {}
 }

@@ -122,6 +122,59 @@ describe('CallSession end to end (companion + emulator)', function () {
     expect(session.result).to.deep.equal(result);
   });
 
+  it('emu-quick, transcript "poll" plus live: merged without duplicates; the agent speaking indicator follows lk.agent.state', async () => {
+    const session = newSession('emu-quick', { liveTranscriptGraceMs: 1, pollIntervalMs: 250 });
+    const speaking: boolean[] = [];
+    session.addEventListener('agent-speaking', (event) => speaking.push(event.detail.speaking));
+    let latest: TranscriptEntry[] = [];
+    session.addEventListener('call-transcript', (event) => (latest = event.detail.entries));
+    const ended = next(session, 'call-ended', 30000);
+    await session.start();
+    const result = (await ended).detail;
+    expect(result.reason).to.equal('agent-hangup');
+    expect(speaking.slice(0, 2)).to.deep.equal([true, false]);
+    expect(session.agentSpeaking).to.equal(false);
+    const key = (e: TranscriptEntry) => `${e.speaker}|${e.text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()}`;
+    const finals = latest.filter((e) => e.final);
+    expect(finals.length).to.be.greaterThan(1);
+    expect(new Set(finals.map(key)).size, JSON.stringify(finals)).to.equal(finals.length);
+    expect(new Set(latest.map((e) => e.id)).size).to.equal(latest.length);
+    // Every line of the service's transcript is in the result exactly once.
+    expect(result.transcript.map(key)).to.deep.equal([...new Set(result.transcript.map(key))]);
+  });
+
+  it('transcript "off": no transcript events, the call still ends cleanly with the service result', async () => {
+    const session = newSession('emu-quick', { transcript: 'off' });
+    const seen = record(session);
+    const ended = next(session, 'call-ended', 30000);
+    await session.start();
+    expect((await ended).detail.reason).to.equal('agent-hangup');
+    expect(seen.transcript).to.deep.equal([]);
+  });
+
+  it('playback blocked by the browser: audio-blocked, then unlockAudio() from a click plays', async () => {
+    const realPlay = HTMLMediaElement.prototype.play;
+    let refuse = true;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      return refuse ? Promise.reject(new DOMException('play() needs a user gesture', 'NotAllowedError')) : realPlay.call(this);
+    };
+    try {
+      const session = newSession('emu-demo');
+      const blocked: boolean[] = [];
+      session.addEventListener('audio-blocked', (event) => blocked.push(event.detail.blocked));
+      await session.start();
+      await until(() => session.audioBlocked, 10000, 'audio blocked');
+      refuse = false;
+      await session.unlockAudio();
+      expect(session.audioBlocked).to.equal(false);
+      expect(session.audioElement!.paused).to.equal(false);
+      await session.hangup();
+      expect(blocked).to.deep.equal([true, false]);
+    } finally {
+      HTMLMediaElement.prototype.play = realPlay;
+    }
+  });
+
   it('emu-demo: the visitor hangs up', async () => {
     const session = newSession('emu-demo');
     const seen = record(session);

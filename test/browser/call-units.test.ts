@@ -52,7 +52,7 @@ describe('call events', () => {
     root.append(inner);
     document.body.append(host);
     const seen: string[] = [];
-    document.addEventListener('call-state', (event) => seen.push((event as CallStateEvent).detail.state), { once: true });
+    document.addEventListener('call-state', (event) => seen.push(event.detail.state), { once: true });
     inner.dispatchEvent(new CallStateEvent({ state: 'starting', previous: 'idle' }));
     host.remove();
     expect(seen).to.deep.equal(['starting']);

@@ -2,7 +2,9 @@
 // room over real WebRTC. Run inside a network namespace with only `lo` up (see .ci/run).
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { testServicesPlugin } from './test/support/wtr-services.mjs';
+import { testServices } from './test/support/wtr-services.mjs';
+
+const services = testServices();
 
 const chromiumArgs = [
   '--no-sandbox',
@@ -24,7 +26,8 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 30000 } },
   testsFinishTimeout: 8 * 60 * 1000,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), testServicesPlugin()],
+  middleware: [services.middleware],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

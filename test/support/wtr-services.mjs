@@ -62,13 +62,18 @@ async function forward(ctx, prefix, target, extraHeaders = {}) {
   ctx.body = Buffer.from(await answer.arrayBuffer());
 }
 
-export function testServicesPlugin() {
+/**
+ * Returns `{ plugin, middleware }`: the plugin starts and stops the children; the middleware
+ * (listed in the config's `middleware`, since plugins cannot add Koa middleware at start)
+ * routes the page's requests to them.
+ */
+export function testServices() {
   const services = {};
   let emulatorKey = '';
   const children = [];
-  return {
+  const plugin = {
     name: 'voice-agent-test-services',
-    async serverStart({ app, config }) {
+    async serverStart({ config }) {
       const emulator = await startChild('src/emulator/cli.ts', ['--port', '0']);
       children.push(emulator.child);
       const { apiKey, ...publicPart } = emulator.ready;
@@ -88,23 +93,24 @@ export function testServicesPlugin() {
         children.push(companion.child);
         services.companionUrl = companion.ready.url;
       }
-      app.use(async (ctx, next) => {
-        if (ctx.path.startsWith('/api/voice-call/') && services.companionUrl) {
-          return forward(ctx, '/api/voice-call', services.companionUrl);
-        }
-        if (ctx.path.startsWith('/__emu/')) {
-          return forward(ctx, '/__emu', services.apiUrl, { authorization: `Bearer ${emulatorKey}` });
-        }
-        if (ctx.path === '/__services') {
-          ctx.type = 'json';
-          ctx.body = JSON.stringify(services);
-          return undefined;
-        }
-        return next();
-      });
     },
     async serverStop() {
       await Promise.all(children.map(stopChild));
     },
   };
+  async function middleware(ctx, next) {
+    if (ctx.path.startsWith('/api/voice-call/') && services.companionUrl) {
+      return forward(ctx, '/api/voice-call', services.companionUrl);
+    }
+    if (ctx.path.startsWith('/__emu/')) {
+      return forward(ctx, '/__emu', services.apiUrl, { authorization: `Bearer ${emulatorKey}` });
+    }
+    if (ctx.path === '/__services') {
+      ctx.type = 'json';
+      ctx.body = JSON.stringify(services);
+      return undefined;
+    }
+    return next();
+  }
+  return { plugin, middleware };
 }

@@ -98,3 +98,25 @@ describe('config from the environment', () => {
     assert.throws(() => companionConfigFromEnv({ ...base, COMPANION_RATE_LIMIT_TOTAL: 'lots' }), ConfigError);
   });
 });
+
+describe('module boundaries', () => {
+  test('src/server imports nothing from the browser side or the emulator, and Node built-ins only in node.ts/cli.ts', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const directory = new URL('../../src/server/', import.meta.url);
+    const files = (await readdir(directory)).filter((name) => name.endsWith('.ts'));
+    assert.ok(files.includes('handler.ts') && files.includes('index.ts'));
+    for (const file of files) {
+      const source = await readFile(new URL(file, directory), 'utf8');
+      const specifiers = [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((match) => match[1]!);
+      for (const specifier of specifiers) {
+        const allowed = specifier.startsWith('./') || (['node.ts', 'cli.ts'].includes(file) && specifier.startsWith('node:'));
+        assert.ok(allowed, `${file} imports ${specifier}`);
+      }
+      const nodeOnly = /\bnode:|\bprocess\.|\bBuffer\b/.test(source.replace(/\/\/.*$/gm, ''));
+      if (!['node.ts', 'cli.ts'].includes(file)) assert.equal(nodeOnly, false, `${file} uses a Node-only API`);
+    }
+    // node.ts loads node:http lazily, so importing the public module pulls in no Node built-in.
+    const nodeSource = await readFile(new URL('node.ts', directory), 'utf8');
+    assert.doesNotMatch(nodeSource, /^import\s+(?!type)[^;]*['"]node:/m);
+  });
+});

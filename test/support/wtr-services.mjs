@@ -99,6 +99,15 @@ export function testServices() {
     },
   };
   async function middleware(ctx, next) {
+    if (ctx.path.startsWith('/test/fixtures/csp/')) {
+      // A strict policy for the CDN test pages: no inline script or style, no eval; the only
+      // other origin allowed is the loopback media room.
+      const media = services.mediaUrl ?? 'ws://127.0.0.1';
+      ctx.set(
+        'Content-Security-Policy',
+        `default-src 'self'; connect-src 'self' ${media} ${media.replace(/^ws/, 'http')}; media-src 'self' blob: mediastream:`,
+      );
+    }
     if (ctx.path.startsWith('/api/voice-call/') && services.companionUrl) {
       return forward(ctx, '/api/voice-call', services.companionUrl);
     }

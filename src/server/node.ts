@@ -11,6 +11,9 @@ export interface NodeListenerOptions {
   maxBodyBytes?: number;
 }
 
+/** Connection-level headers: they describe this hop, not the request. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+
 /** Bodies this far over the limit are not drained to answer politely: the connection is closed. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
@@ -59,7 +62,7 @@ async function serve(handler: CompanionHandler, req: IncomingMessage, res: Serve
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':')) continue;
+    if (value === undefined || name.startsWith(':') || HOP_BY_HOP.has(name)) continue;
     try {
       for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
     } catch {

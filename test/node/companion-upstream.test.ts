@@ -167,3 +167,33 @@ describe('companion in front of a faulty service (over HTTP)', () => {
     assert.ok(performance.now() - started < TIMEOUT_MS + 700);
   });
 });
+
+describe('Node adapter', () => {
+  test('passes the socket address (rate limits apply over HTTP) and keeps the answer JSON with no-store', async () => {
+    const fake = await startFakeService();
+    const seen: string[] = [];
+    const handler = createCompanionHandler({
+      apiKey: API_KEY,
+      baseUrl: fake.url,
+      agentId: 'agent-1',
+      secret: SECRET,
+      logger: false,
+      rateLimiters: {
+        perAddress: { take: async (key) => (seen.push(key), { allowed: seen.length <= 1, retryAfterSeconds: 60 }) },
+      },
+    });
+    const companion = await listen(guard(handler), { port: 0 });
+    try {
+      const post = () => fetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.equal((await post()).status, 200);
+      const refused = await post();
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('retry-after'), '60');
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(seen, ['127.0.0.1', '127.0.0.1']);
+    } finally {
+      await companion.close();
+      await fake.stop();
+    }
+  });
+});

@@ -161,8 +161,8 @@ export const ar: VoiceAgentCallStrings = {
   startCall: 'ابدأ المكالمة',
   callAgain: 'اتصل مرة أخرى',
   tryAgain: 'حاول مرة أخرى',
-  hangup: 'إنهاء المكالمة',
-  mute: 'كتم الميكروفون',
+  hangup: 'إنهاء',
+  mute: 'كتم',
   enableAudio: 'اضغط لتفعيل الصوت',
   audioBlockedHint: 'أوقف متصفحك صوت المساعد مؤقتًا.',
 

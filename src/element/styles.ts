@@ -364,8 +364,10 @@ export const styles = css`
     max-block-size: var(--vac-transcript-height);
     overflow-y: auto;
     overscroll-behavior: contain;
-    padding: 4px 2px 8px;
+    padding: 10px 2px 8px;
     scrollbar-width: thin;
+    /* Lines scrolling away fade out under the header instead of being cut. */
+    mask-image: linear-gradient(to bottom, transparent 0, #000 14px);
   }
 
   .entry {
@@ -475,7 +477,9 @@ export const styles = css`
     gap: 8px;
     flex: 1;
     min-block-size: 46px;
-    padding: 0 18px;
+    min-inline-size: 0;
+    padding: 0 14px;
+    white-space: nowrap;
     border: 0;
     border-radius: 999px;
     font-size: 15px;

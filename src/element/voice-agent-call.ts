@@ -509,13 +509,12 @@ export class VoiceAgentCall extends LitElement {
           (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
           (entry) => {
             const who = entry.speaker === 'AI' ? 'ai' : 'human';
+            // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
             return html`<div
               class="entry ${who} ${entry.final ? '' : 'interim'}"
               part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
               aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
-            >
-              <span class="sr-only">${entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman}: </span>${entry.text}
-            </div>`;
+            ><span class="sr-only">${entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman}: </span>${entry.text}</div>`;
           },
         )}
       </div>

@@ -426,7 +426,7 @@ describe('<voice-agent-call> transcript', () => {
     await settle(el);
     const entries = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
     expect(entries.length).to.equal(2);
-    expect(entries[1]!.textContent!.trim()).to.equal('You: I would like a table.');
+    expect(entries[1]!.textContent).to.equal('You: I would like a table.');
     expect(entries[1]!.hasAttribute('aria-hidden')).to.equal(false);
     expect(getComputedStyle(entries[1]!).fontStyle).to.equal('normal');
   });

@@ -196,14 +196,20 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
 
   const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-  function upstreamFailure(error: unknown): HttpError {
+  function upstreamFailure(error: unknown, route: Route['name']): HttpError {
     if (!(error instanceof ServiceError)) throw error;
     const reason = `${error.code}: ${error.message}`;
     switch (error.code) {
       case 'not_found':
         return new HttpError('not_found', 'no such dial', { reason });
       case 'conflict':
-        return new HttpError('duplicate_request', 'this Idempotency-Key was already used with a different request', { reason });
+        // The contract has one 409 code. On create it means a reused Idempotency-Key; on the dial's
+        // own routes the service refuses because of the dial's state (e.g. a token for an ended dial).
+        return new HttpError(
+          'duplicate_request',
+          route === 'create' ? 'this Idempotency-Key was already used with a different request' : 'the dial has already ended or cannot do this now',
+          { reason },
+        );
       case 'rate_limited':
         return new HttpError('rate_limited', 'the calling service is busy; try again later', {
           reason,
@@ -284,7 +290,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         },
       );
     } catch (error) {
-      throw upstreamFailure(error);
+      throw upstreamFailure(error, 'create');
     }
     exchange.dialId = created.dialId;
     const expiresAtMs = now() + handleLifetimeMs;
@@ -298,7 +304,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     try {
       answer = await service.getDialToken(dialId, { signal: exchange.request.signal });
     } catch (error) {
-      throw upstreamFailure(error);
+      throw upstreamFailure(error, 'token');
     }
     const serverUrl = answer.url ?? config.mediaUrl;
     if (!serverUrl) {
@@ -315,7 +321,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     try {
       dial = await service.getDial(dialId, { signal: exchange.request.signal });
     } catch (error) {
-      throw upstreamFailure(error);
+      throw upstreamFailure(error, 'read');
     }
     return jsonResponse(200, publicDial(dialId, dial));
   }
@@ -335,7 +341,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     try {
       answer = await service.hangupDial(dialId, { signal: exchange.request.signal });
     } catch (error) {
-      throw upstreamFailure(error);
+      throw upstreamFailure(error, 'hangup');
     }
     return jsonResponse(200, { success: answer.success });
   }

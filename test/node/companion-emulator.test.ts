@@ -43,7 +43,7 @@ describe('companion + emulator over HTTP', () => {
     const handler = createCompanionHandler({
       apiKey: emulator.apiKey,
       baseUrl: emulator.apiUrl,
-      agents: { default: 'emu-demo', quick: 'emu-quick', missing: 'no-such-agent' },
+      agents: { default: 'emu-demo', quick: 'emu-quick', busy: 'emu-busy', missing: 'no-such-agent' },
       secret: SECRET,
       allowedOrigins: [SITE],
       allowedInputs: ['name', 'topic'],
@@ -125,6 +125,19 @@ describe('companion + emulator over HTTP', () => {
     assert.equal((await emulatorDial(emulator, b.dialId)).status, 'queued', 'the refused hangups did not reach the service');
     const foreign = await checkedFetch(`${companion.url}/dials`, { method: 'POST', headers: { origin: 'https://evil.example' }, body: '' });
     assert.equal(foreign.status, 403);
+  });
+
+  test('a token for a dial that already ended (emu-busy) is 409, and its record says why', async () => {
+    const created = await checkedFetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent":"busy"}' });
+    const { dialId, handle } = created.json as { dialId: string; handle: string };
+    const auth = { authorization: `Bearer ${handle}` };
+    const deadline = Date.now() + 5000;
+    let read = await checkedFetch(`${companion.url}/dials/${dialId}`, { headers: auth });
+    while (read.json.status !== 'failed' && Date.now() < deadline) read = await checkedFetch(`${companion.url}/dials/${dialId}`, { headers: auth });
+    assert.equal(read.json.systemResultType, 'RATE_LIMITED');
+    const token = await checkedFetch(`${companion.url}/dials/${dialId}/token`, { method: 'POST', headers: auth });
+    assert.equal(token.status, 409);
+    assert.deepEqual(token.json.error, { code: 'duplicate_request', message: 'the dial has already ended or cannot do this now' });
   });
 
   test('an agent id the service does not know is a 502, and an unknown dial a 404', async () => {

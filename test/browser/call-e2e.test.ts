@@ -2,6 +2,7 @@
 // the emulator's REST API and its LiveKit-protocol loopback room with scripted agents.
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
+import { Room, RoomEvent } from 'livekit-client';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallSessionEvents } from '../../src/call/events.js';
 import type { CallResult, CallSessionOptions, CallState, TranscriptEntry } from '../../src/call/types.js';
@@ -223,6 +224,37 @@ describe('CallSession end to end (companion + emulator)', function () {
     expect(result.reason).to.equal('network-lost');
     const dial = await emulatorDial(result.dialId!);
     expect(['completed', 'canceled', 'failed']).to.include(dial.status);
+  });
+
+  it('network blip: reconnecting, back to in-call, mute still works, then a normal hangup', async () => {
+    // The room is real; only the blip is injected, by emitting LiveKit's own events on it.
+    const rooms: Room[] = [];
+    const register = Room.prototype.registerTextStreamHandler;
+    Room.prototype.registerTextStreamHandler = function (this: Room, ...args: Parameters<Room['registerTextStreamHandler']>) {
+      rooms.push(this);
+      return register.apply(this, args);
+    };
+    try {
+      const session = newSession('emu-demo');
+      const seen = record(session);
+      await session.start();
+      expect(rooms).to.have.length(1);
+      rooms[0]!.emit(RoomEvent.SignalReconnecting);
+      rooms[0]!.emit(RoomEvent.Reconnecting);
+      expect(session.state).to.equal('reconnecting');
+      session.setMuted(true);
+      expect(micTracks[0]!.enabled).to.equal(false);
+      rooms[0]!.emit(RoomEvent.Reconnected);
+      expect(session.state).to.equal('in-call');
+      expect(session.muted).to.equal(true);
+      await session.hangup();
+      session.setMuted(false);
+      expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'reconnecting', 'in-call', 'ending', 'ended']);
+      expect(seen.ended.map((r) => r.reason)).to.deep.equal(['user-hangup']);
+      expect(seen.connected).to.have.length(1);
+    } finally {
+      Room.prototype.registerTextStreamHandler = register;
+    }
   });
 
   it('companion not there: setup-failed', async () => {

@@ -116,6 +116,8 @@ describe('CallSession end to end (companion + emulator)', function () {
     const finals = seen.transcript.filter((e) => e.final);
     expect(finals.some((e) => interimIds.has(e.id)), 'an interim entry became final in place').to.equal(true);
     expect(finals.some((e) => e.speaker === 'AI')).to.equal(true);
+    // The fake microphone's tone is a caller turn: transcribed for the visitor's own track.
+    expect(finals.some((e) => e.speaker === 'HUMAN'), JSON.stringify(finals)).to.equal(true);
     // The result's transcript is the service's, without duplicates.
     expect(result.transcript.length).to.be.greaterThan(0);
     expect(new Set(result.transcript.map((e) => e.id)).size).to.equal(result.transcript.length);

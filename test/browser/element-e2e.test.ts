@@ -88,6 +88,21 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     }
   });
 
+  it('emu-busy: the element says the lines are busy and when to try again', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-busy"></voice-agent-call>`,
+    );
+    const ended: CallResult[] = [];
+    el.addEventListener('call-ended', (event) => ended.push(event.detail));
+    part(el, 'call-button')!.click();
+    await until(() => ended.length > 0, 'call-ended');
+    await el.updateComplete;
+    expect(ended.map((result) => result.reason)).to.deep.equal(['busy']);
+    expect(text(el, 'error')).to.contain('All lines are busy');
+    expect(text(el, 'error')).to.contain('try again in a few minutes');
+    expect(text(el, 'call-button')).to.equal('Try again');
+  });
+
   it('emu-demo: removing the element mid-call ends it as element-removed and the dial ends', async () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
@@ -125,6 +140,9 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     const elsewhere = document.createElement('section');
     document.body.append(elsewhere);
     try {
+      // Two DOM calls, as a framework re-parenting it would make: the element is out of the
+      // document for the rest of this task.
+      el.remove();
       elsewhere.append(el);
       // Long enough for a removal check to have run (it runs one task later) and a hang-up to reach the emulator.
       await new Promise((resolve) => setTimeout(resolve, 500));

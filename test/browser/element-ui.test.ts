@@ -1,7 +1,7 @@
 // <voice-agent-call> driven by a fake session: rendering per state, events, options, strings,
 // focus, removal. The same element against the real CallSession is in element-e2e.test.ts.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import 'axe-core';
 import type AxeCore from 'axe-core';
 import {
@@ -431,6 +431,30 @@ describe('<voice-agent-call> transcript', () => {
     expect(getComputedStyle(entries[1]!).fontStyle).to.equal('normal');
   });
 
+  it('adds a line to the log when it becomes final (so it is announced once, as final text)', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    const log = part(el, 'transcript')!;
+    expect(log.getAttribute('aria-live')).to.equal('polite');
+    const added: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof HTMLElement && !node.hasAttribute('aria-hidden')) added.push(node.textContent ?? '');
+        }
+      }
+    });
+    observer.observe(log, { childList: true });
+    s.say({ id: 'a1', speaker: 'AI', text: 'Good', final: false });
+    await settle(el);
+    s.say({ id: 'a1', speaker: 'AI', text: 'Good evening', final: false });
+    await settle(el);
+    s.say({ id: 'a1', speaker: 'AI', text: 'Good evening!', final: true });
+    await settle(el);
+    observer.disconnect();
+    expect(added).to.deep.equal(['Assistant: Good evening!']);
+  });
+
   it('renders markup in transcript text as text', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
@@ -614,6 +638,57 @@ describe('<voice-agent-call> strings and languages', () => {
   });
 });
 
+describe('<voice-agent-call> styling', () => {
+  afterEach(async () => {
+    await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  });
+
+  it('takes --vac-* custom properties and branding slots', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" style="--vac-accent: rgb(200, 0, 0); --vac-radius: 4px">
+      <span slot="title">Bella Cucina</span>
+      <img slot="logo" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" />
+    </voice-agent-call>`);
+    const card = part(el, 'card')!;
+    expect(getComputedStyle(card).borderTopLeftRadius).to.equal('4px');
+    const s = await inCall(el);
+    s.say({ id: 'h1', speaker: 'HUMAN', text: 'Hi', final: true });
+    await settle(el);
+    expect(getComputedStyle(part(el, 'entry')!).backgroundColor).to.equal('rgb(200, 0, 0)');
+    const titleSlot = el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="title"]')!;
+    expect(titleSlot.assignedNodes()[0]!.textContent).to.equal('Bella Cucina');
+    expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="logo"]')!.assignedElements().length).to.equal(1);
+  });
+
+  it('follows the colour scheme with theme="auto", and theme="light" / "dark" override it', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const background = (): string => getComputedStyle(part(el, 'card')!).backgroundColor;
+    expect(background()).to.equal('rgb(255, 255, 255)');
+    await emulateMedia({ colorScheme: 'dark' });
+    expect(background()).to.equal('rgb(21, 22, 29)');
+    el.theme = 'light';
+    await settle(el);
+    expect(background()).to.equal('rgb(255, 255, 255)');
+    await emulateMedia({ colorScheme: 'light' });
+    el.theme = 'dark';
+    await settle(el);
+    expect(background()).to.equal('rgb(21, 22, 29)');
+  });
+
+  it('shows the agent speaking without animation under prefers-reduced-motion', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    s.speaking(true);
+    await settle(el);
+    const bar = el.shadowRoot!.querySelector<HTMLElement>('[part~="indicator"] .bars i')!;
+    expect(getComputedStyle(bar).animationName).to.equal('vac-bar');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    expect(getComputedStyle(bar).animationName).to.equal('none');
+    const ring = getComputedStyle(part(el, 'indicator')!, '::after');
+    expect(ring.animationName).to.equal('none');
+    expect(Number(ring.opacity)).to.be.greaterThan(0);
+  });
+});
+
 describe('<voice-agent-call> registration', () => {
   it('is registered by define and a second registration only warns', async () => {
     expect(customElements.get('voice-agent-call') === VoiceAgentCall).to.equal(true);
@@ -662,6 +737,9 @@ describe('<voice-agent-call> removal', () => {
     const elsewhere = document.createElement('div');
     document.body.append(elsewhere);
     try {
+      // Two DOM calls, as a framework re-parenting it would make: the element is out of the
+      // document for the rest of this task.
+      el.remove();
       elsewhere.append(el);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(s.abandoned).to.deep.equal([]);

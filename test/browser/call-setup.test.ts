@@ -140,6 +140,29 @@ describe('CallSession setup (fake companion)', () => {
     expect(seen.states.slice(-3)).to.deep.equal(['starting', 'ending', 'ended']);
   });
 
+  it('hangup while the microphone prompt is open: no dial, the late microphone is released', async () => {
+    fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
+    let grant!: () => void;
+    const granted = new Promise<void>((resolve) => (grant = resolve));
+    const wrapped = navigator.mediaDevices.getUserMedia;
+    navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+      await granted;
+      return wrapped.call(navigator.mediaDevices, constraints);
+    };
+    const session = newSession();
+    const seen = record(session);
+    const started = session.start();
+    expect(session.start(), 'a second start() joins the first').to.equal(started);
+    await session.hangup();
+    expect(seen.ended.map((r) => [r.reason, r.dialId])).to.deep.equal([['user-hangup', null]]);
+    grant();
+    await started;
+    await until(() => micTracks.length === 1);
+    await until(() => liveMicTracks() === 0);
+    expect(requests).to.deep.equal([]);
+    expect(seen.ended).to.have.length(1);
+  });
+
   it('companion rate limit (429): ends busy', async () => {
     fakeCompanion({ 'POST /dials': () => json(429, { error: { code: 'rate_limited', message: 'too many calls' } }, { 'retry-after': '30' }) });
     const session = newSession();

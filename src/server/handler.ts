@@ -110,6 +110,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   const allowedInputs = new Set(config.allowedInputs ?? []);
   const maxInputLength = config.maxInputLength ?? 500;
   const timeoutMinutes = config.timeoutMinutes ?? 10;
+  // The service reads a missing or zero cap as "no limit": every dial gets a real one.
+  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1) throw new TypeError('createCompanionHandler: timeoutMinutes must be a whole number ≥ 1');
   const handleLifetimeMs = (timeoutMinutes * 60 + (config.handleMarginSeconds ?? 900)) * 1000;
   const maxBodyBytes = config.maxBodyBytes ?? 16 * 1024;
   const windowMs = config.rateLimit?.windowMs ?? 60_000;

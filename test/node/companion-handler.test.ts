@@ -455,6 +455,7 @@ describe('logs and configuration', () => {
     assert.throws(() => createCompanionHandler({ ...base, logger: false }), /secret/);
     assert.throws(() => createCompanionHandler({ ...base, secret: 'short', logger: false }), /32 characters/);
     assert.throws(() => createCompanionHandler({ apiKey: API_KEY, baseUrl: 'https://s.example', secret: SECRET }), /agent/);
+    assert.throws(() => createCompanionHandler({ ...base, secret: SECRET, timeoutMinutes: 0 }), /timeoutMinutes/);
     const logs: CompanionLogEntry[] = [];
     createCompanionHandler({ ...base, dev: true, logger: (entry) => logs.push(entry) });
     assert.equal(logs[0]?.level, 'warn');

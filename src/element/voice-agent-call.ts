@@ -298,8 +298,9 @@ export class VoiceAgentCall extends LitElement {
     void this._closePanel();
   };
 
-  private readonly _onPanelKeydown = (event: KeyboardEvent): void => {
-    if (event.key === 'Escape' && RESTING.has(this.state)) {
+  /** Escape, from the panel or the launcher, closes the panel unless a call is up. */
+  private readonly _onFloatingKeydown = (event: KeyboardEvent): void => {
+    if (event.key === 'Escape' && this.open && RESTING.has(this.state)) {
       event.stopPropagation();
       void this._closePanel();
     }
@@ -392,6 +393,7 @@ export class VoiceAgentCall extends LitElement {
       dir=${ifDefined(rtl ? 'rtl' : undefined)}
       data-state=${this.state}
       ?data-error=${error !== null}
+      @keydown=${floating ? this._onFloatingKeydown : undefined}
     >
       ${floating ? this._renderFloating(s) : this._renderCard(s, false)}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._announcement(s)}</div>
@@ -404,7 +406,7 @@ export class VoiceAgentCall extends LitElement {
     let glyph: TemplateResult;
     if (active) glyph = html`<span class="bars ${speaking ? 'speaking' : ''}"><i></i><i></i><i></i><i></i></span>`;
     else glyph = this.open ? closeIcon : phoneIcon;
-    return html`<div class="panel" part="panel" id="panel" ?hidden=${!this.open} @keydown=${this._onPanelKeydown}>
+    return html`<div class="panel" part="panel" id="panel" ?hidden=${!this.open}>
         ${this._renderCard(s, true)}
       </div>
       <button

@@ -569,6 +569,14 @@ describe('<voice-agent-call layout="floating">', () => {
     await waitUntil(() => el.shadowRoot!.activeElement === launcher, 'focus did not return to the launcher');
     expect(panel.hidden).to.equal(true);
     expect(launcher.getAttribute('aria-expanded')).to.equal('false');
+
+    // Escape also works with focus left on the launcher.
+    launcher.click();
+    await settle(el);
+    launcher.focus();
+    await sendKeys({ press: 'Escape' });
+    await settle(el);
+    expect(panel.hidden).to.equal(true);
   });
 
   it('closes from the close button; stays open during a call (Escape does nothing)', async () => {

@@ -89,6 +89,9 @@ export function testServices() {
           COMPANION_SECRET: 'browser-tests-secret-0123456789abcdef',
           COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
           COMPANION_ALLOWED_INPUTS: 'name,topic',
+          // Every test page calls from 127.0.0.1; the limits themselves are tested in node.
+          COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
+          COMPANION_RATE_LIMIT_TOTAL: '100000',
         });
         children.push(companion.child);
         services.companionUrl = companion.ready.url;

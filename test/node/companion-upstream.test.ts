@@ -11,7 +11,8 @@ import type { CompanionServer } from '../../src/server/node.js';
 import { ServiceError, createServiceClient } from '../../src/server/service-client.js';
 import { API_KEY, SECRET, UPSTREAM_MARKER, guard } from './companion-support.js';
 
-const TIMEOUT_MS = 300;
+// Long enough that a loaded 2-core CI machine answers an error in time; "slow" never answers.
+const TIMEOUT_MS = 1500;
 
 type Mode = 'ok' | 'slow' | 'stall-body' | 500 | 422 | 409 | 429 | 401;
 

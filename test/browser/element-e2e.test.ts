@@ -63,6 +63,11 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`,
     );
     const { seen, stop } = watch(el);
+    let indicatorSpoke = false;
+    const speakingWatch = new MutationObserver(() => {
+      if (part(el, 'indicator')!.classList.contains('speaking')) indicatorSpoke = true;
+    });
+    speakingWatch.observe(part(el, 'indicator')!, { attributes: true, attributeFilter: ['class'] });
     try {
       part(el, 'call-button')!.click();
       await until(() => seen.connected.length === 1, 'call-connected');
@@ -83,7 +88,9 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
       expect(text(el, 'summary')).to.match(/^Call ended · agent hung up · \d\d:\d\d$/);
       expect(text(el, 'call-button')).to.equal('Call again');
       expect(el.getTranscript().length).to.equal(seen.ended[0]!.transcript.length);
+      expect(indicatorSpoke, 'the speaking indicator showed the agent speaking').to.equal(true);
     } finally {
+      speakingWatch.disconnect();
       stop();
     }
   });

@@ -418,7 +418,9 @@ export class CallSession extends EventTarget implements CallSessionLike {
       this.#startTimer(call, call.options.agentTimeoutMs ?? DEFAULTS.agentTimeoutMs, () =>
         this.#end(call, { reason: 'agent-unavailable', hangupFirst: true, read: 'poll' }),
       );
-      const { connectMedia } = await mediaModule;
+      const { connectMedia } = await mediaModule.catch((error: unknown) => {
+        throw new CallError('media-failed', 'could not load the media library (livekit-client)', { cause: error });
+      });
       if (call.ending) return;
       const mediaOptions = {
         serverUrl: token.serverUrl,

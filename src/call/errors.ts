@@ -65,10 +65,3 @@ export class IllegalTransitionError extends Error {
 export function abortError(signal: AbortSignal): CallError {
   return new CallError('aborted', 'the call ended before this step finished', { cause: signal.reason });
 }
-
-export function isAbort(error: unknown): boolean {
-  return (
-    (error instanceof CallError && error.code === 'aborted') ||
-    (error instanceof DOMException && error.name === 'AbortError')
-  );
-}

@@ -133,6 +133,8 @@ class LivekitMedia implements MediaConnection {
       if (this.#options.muted) await this.#localTrack.mute();
       await room.localParticipant.publishTrack(this.#localTrack, { source: Track.Source.Microphone, dtx: true, red: true });
       if (signal.aborted) throw abortError(signal);
+      // Connected: from now on the session leaves the room itself, after it hung up the dial.
+      signal.removeEventListener('abort', this.#onAbort);
     } catch (error) {
       await this.disconnect();
       if (signal.aborted) throw abortError(signal);

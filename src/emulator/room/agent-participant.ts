@@ -1,0 +1,229 @@
+// The scripted agent as a participant of the room: its voice (audio + live transcript + the
+// dial's transcript), its ears (caller turns from the microphone level) and its state attribute.
+// It is the `AgentContext` the scenario scripts run against; the session owns the connection.
+import { randomBytes } from 'node:crypto';
+import type { ParticipantInfo } from '@livekit/protocol';
+import type { DialControl, SystemResultType } from '../seam.js';
+import { delay, scenarioFor, type AgentContext, type ListenResult, type ScenarioTimings } from '../agent/scenarios.js';
+import { TurnDetector, type TurnOptions } from '../agent/turn-detector.js';
+import { speech } from '../agent/voice.js';
+import type { Peer } from './media/peer.js';
+import { SAMPLE_RATE } from './media/pcm.js';
+import { growingPrefixes, transcriptionPackets } from './protocol/data-packets.js';
+import { agentInfo, type AgentDescription, type AgentState } from './protocol/responses.js';
+
+export interface AgentTimings extends ScenarioTimings {
+  turn: TurnOptions;
+  /** `thinking` before a reply. */
+  thinkMs: number;
+}
+
+/** What the agent needs from the session it is part of. */
+export interface AgentSessionPort {
+  readonly dialId: string;
+  readonly scenario: string;
+  readonly control: DialControl;
+  readonly timings: AgentTimings;
+  peer(): Peer | undefined;
+  /** Milliseconds since the caller joined: the dial transcript's clock. */
+  sinceJoin(): number;
+  /** The caller's microphone track sid, once published. */
+  micTrackSid(): string | undefined;
+  micMuted(): boolean;
+  /** Sends a ParticipantUpdate with this info (the session knows the socket). */
+  sendUpdate(info: ParticipantInfo): void;
+  /** The agent hangs up: the session closes the room. */
+  hangup(systemResultType: SystemResultType, aiResult?: Record<string, unknown>): void;
+  /** The agent drops the connection: the session vanishes without a goodbye. */
+  drop(): void;
+}
+
+export const AGENT_IDENTITY = 'agent';
+
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+export class AgentParticipant implements AgentContext {
+  readonly description: AgentDescription;
+  readonly #port: AgentSessionPort;
+  readonly #abort = new AbortController();
+  readonly #turns: TurnDetector;
+  #started = false;
+  /** Set while the agent listens; nobody listens while it talks. */
+  #ear: ((turnStarted: boolean) => void) | undefined;
+
+  constructor(port: AgentSessionPort) {
+    this.#port = port;
+    this.#turns = new TurnDetector(port.timings.turn, performance.now());
+    this.description = {
+      sid: newId('PA'),
+      identity: AGENT_IDENTITY,
+      name: `Emulator agent (${port.scenario})`,
+      trackSid: newId('TR'),
+      state: 'initializing',
+      version: 1,
+      joinedAtMs: Date.now(),
+    };
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Runs the scenario once the caller can hear and read it (the reliable data channel is open). */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#setState('listening');
+    scenarioFor(this.#port.scenario)
+      .run(this, this.#port.timings)
+      .catch((error: unknown) => {
+        if (this.signal.aborted) return;
+        process.stderr.write(`voice-agent-emulator: agent ${this.#port.scenario}: ${String(error)}\n`);
+      });
+  }
+
+  /** Stops the script and cuts off any line being spoken. */
+  stop(): void {
+    if (!this.signal.aborted) this.#abort.abort(new DOMException('the call ended', 'AbortError'));
+    this.#port.peer()?.stopSpeaking();
+  }
+
+  /** A last line after the script stopped (the time cap); resolves when it was said or cut off. */
+  sayLastLine(text: string): Promise<void> {
+    return this.#speak(text);
+  }
+
+  /** One 10 ms frame of the caller's microphone. */
+  micFrame(peak: number): void {
+    if (!this.#ear) return;
+    const level = this.#port.micMuted() ? 0 : peak;
+    this.#ear(this.#turns.frame(level, performance.now()) === 'started');
+  }
+
+  // ---- AgentContext ----
+
+  async say(text: string): Promise<void> {
+    this.signal.throwIfAborted();
+    await this.#speak(text);
+    this.signal.throwIfAborted();
+  }
+
+  async think(): Promise<void> {
+    this.#setState('thinking');
+    await delay(this.#port.timings.thinkMs, this.signal);
+  }
+
+  listen(options: { timeoutMs?: number; silenceMs?: number } = {}): Promise<ListenResult> {
+    this.signal.throwIfAborted();
+    this.#setState('listening');
+    const startedAt = performance.now();
+    this.#turns.reset(startedAt);
+    return new Promise<ListenResult>((resolve, reject) => {
+      let segmentId = '';
+      let turnStartMs = 0;
+      const settle = (result: ListenResult | Error) => {
+        clearInterval(clock);
+        this.#ear = undefined;
+        this.signal.removeEventListener('abort', onAbort);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      const onAbort = () => settle(this.signal.reason instanceof Error ? this.signal.reason : new Error('aborted'));
+      const turnEnded = (durationMs: number) => {
+        const text = `(caller spoke, ${(durationMs / 1000).toFixed(1)} s)`;
+        this.#publishCallerLine(segmentId, text, true);
+        this.#port.control.addTranscript(this.#port.dialId, {
+          text,
+          speaker: 'HUMAN',
+          startTimeMs: turnStartMs,
+          endTimeMs: turnStartMs + Math.round(durationMs),
+        });
+        settle({ kind: 'turn', durationMs });
+      };
+      this.#ear = (turnStarted) => {
+        if (!turnStarted) return;
+        segmentId = newId('SG');
+        turnStartMs = this.#port.sinceJoin();
+        this.#publishCallerLine(segmentId, '(caller speaking…)', false);
+      };
+      // Turns end on the clock (hangover, maximum length), and muted tracks send no frames at all.
+      const clock = setInterval(() => {
+        const now = performance.now();
+        const ended = this.#turns.tick(now);
+        if (ended !== undefined) return turnEnded(ended);
+        if (options.timeoutMs !== undefined && now - startedAt >= options.timeoutMs) {
+          const cut = this.#turns.cut(now);
+          return cut !== undefined ? turnEnded(cut) : settle({ kind: 'timeout' });
+        }
+        const silentMs = this.#turns.silentForMs(now);
+        if (options.silenceMs !== undefined && silentMs >= options.silenceMs) settle({ kind: 'silence', silentMs });
+      }, 50);
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  hangup(systemResultType: SystemResultType, aiResult?: Record<string, unknown>): void {
+    this.#port.hangup(systemResultType, aiResult);
+  }
+
+  drop(): void {
+    this.#port.drop();
+  }
+
+  // ---- voice ----
+
+  async #speak(text: string): Promise<void> {
+    const peer = this.#port.peer();
+    if (!peer) return;
+    const samples = await speech(text);
+    const segmentId = newId('SG');
+    const words = growingPrefixes(text);
+    const durationMs = (samples.length / SAMPLE_RATE) * 1000;
+    const startTimeMs = this.#port.sinceJoin();
+    let shown = 0;
+    this.#setState('speaking');
+    const completed = await peer.play(samples, (playedMs) => {
+      // The line appears word by word as it is heard; the last word comes with the final segment.
+      const due = Math.min(words.length - 1, Math.floor((playedMs / durationMs) * words.length) + 1);
+      if (due > shown) {
+        shown = due;
+        this.#publish(segmentId, this.description.trackSid, words[due - 1]!, false);
+      }
+    });
+    const spoken = completed ? text : (words[shown - 1] ?? '');
+    if (spoken) {
+      this.#publish(segmentId, this.description.trackSid, spoken, true);
+      this.#port.control.addTranscript(this.#port.dialId, { text: spoken, speaker: 'AI', startTimeMs, endTimeMs: this.#port.sinceJoin() });
+    }
+    this.#setState('listening');
+  }
+
+  #publishCallerLine(segmentId: string, text: string, final: boolean): void {
+    const trackSid = this.#port.micTrackSid();
+    if (trackSid && segmentId) this.#publish(segmentId, trackSid, text, final);
+  }
+
+  #publish(segmentId: string, trackSid: string, text: string, final: boolean): void {
+    const peer = this.#port.peer();
+    const packets = transcriptionPackets({
+      streamId: newId('TS'),
+      segmentId,
+      trackSid,
+      senderIdentity: AGENT_IDENTITY,
+      text,
+      final,
+      timestampMs: Date.now(),
+    });
+    for (const packet of packets) peer?.sendData(packet.toBinary());
+  }
+
+  #setState(state: AgentState): void {
+    const agent = this.description;
+    if (agent.state === state) return;
+    agent.state = state;
+    agent.version++;
+    this.#port.sendUpdate(agentInfo(agent));
+  }
+}

@@ -1,0 +1,60 @@
+// `voice-agent-call/vue`: template types for <voice-agent-call> in Vue (Volar / vue-tsc check its
+// props and `@call-ended` handlers), the shape Vue's guide gives for non-Vue custom elements, and
+// the `isCustomElement` check Vue's compiler needs so it leaves the tag to the browser:
+//
+//   // vite.config.ts
+//   vue({ template: { compilerOptions: { isCustomElement: isVoiceAgentCallTag } } })
+//   // main.ts
+//   import 'voice-agent-call/define';
+//   import 'voice-agent-call/vue'; // (types) once, anywhere in the app
+import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
+import type { VoiceAgentCall } from './element/voice-agent-call.js';
+import type {
+  CallConnectedEvent,
+  CallEndedEvent,
+  CallErrorEvent,
+  CallMuteEvent,
+  CallStateEvent,
+  CallTranscriptEvent,
+} from './call/events.js';
+
+export const VOICE_AGENT_CALL_TAG = 'voice-agent-call';
+
+/** For Vue's `compilerOptions.isCustomElement`: true for `voice-agent-call`. */
+export function isVoiceAgentCallTag(tag: string): boolean {
+  return tag === VOICE_AGENT_CALL_TAG;
+}
+
+/** The element's events, by DOM name. */
+export interface VoiceAgentCallEvents {
+  'call-state': CallStateEvent;
+  'call-connected': CallConnectedEvent;
+  'call-transcript': CallTranscriptEvent;
+  'call-mute': CallMuteEvent;
+  'call-error': CallErrorEvent;
+  'call-ended': CallEndedEvent;
+}
+
+/** What a template may set on the element: its attributes and writable properties. */
+export type VoiceAgentCallTemplateProps = Partial<
+  Pick<VoiceAgentCall, 'endpoint' | 'agent' | 'layout' | 'placement' | 'theme' | 'open' | 'inputs' | 'strings' | 'lang'>
+> & {
+  /** The `transcript` attribute: `live`, `poll` or `off`. */
+  transcript?: VoiceAgentCall['transcriptMode'];
+};
+
+type VueEmit<T> = EmitFn<{ [K in keyof T]: (event: T[K]) => void }>;
+
+/** A custom element as Vue's template type-checker sees a component. */
+export type DefineVoiceAgentCall = new () => VoiceAgentCall & {
+  /** @deprecated For template type-checking only; not a property of the element. */
+  $props: HTMLAttributes & VoiceAgentCallTemplateProps & PublicProps;
+  /** @deprecated For template type-checking only; not a property of the element. */
+  $emit: VueEmit<VoiceAgentCallEvents>;
+};
+
+declare module 'vue' {
+  interface GlobalComponents {
+    'voice-agent-call': DefineVoiceAgentCall;
+  }
+}

@@ -1,0 +1,74 @@
+// The built CDN file (dist/cdn/voice-agent-call.js, from `npm run build`) in a page served with a
+// strict Content-Security-Policy: no inline script or style, no eval, only the loopback media room
+// besides the page's own origin. A visitor clicks call on emu-quick and the call completes.
+import { expect } from '@open-wc/testing';
+import type { CallResult } from '../../src/call/types.js';
+
+interface CspPage {
+  violations: string[];
+  ended: CallResult[];
+  evalBlocked: boolean;
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function loadFrame(src: string): Promise<HTMLIFrameElement> {
+  const frame = document.createElement('iframe');
+  frame.allow = 'microphone; autoplay';
+  frame.style.width = '420px';
+  frame.style.height = '520px';
+  const loaded = new Promise<HTMLIFrameElement>((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
+  frame.src = src;
+  document.body.append(frame);
+  return loaded;
+}
+
+function resources(frame: HTMLIFrameElement): string[] {
+  return frame.contentWindow!.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+}
+
+describe('CDN build under a strict Content-Security-Policy', function () {
+  this.timeout(60000);
+
+  it('the page really is under the policy', async () => {
+    const response = await fetch('/test/fixtures/csp/index.html');
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).to.include("default-src 'self'");
+    expect(policy).to.not.include('unsafe-inline');
+    expect(policy).to.not.include('unsafe-eval');
+  });
+
+  it('registers the element, loads livekit-client only on the first call, and completes an emu-quick call', async () => {
+    const frame = await loadFrame('/test/fixtures/csp/index.html');
+    try {
+      const win = frame.contentWindow as Window & { cspPage?: CspPage };
+      await until(() => win.customElements.get('voice-agent-call') !== undefined, 'the CDN file registers <voice-agent-call>');
+      const page = win.cspPage!;
+      expect(page.evalBlocked, 'eval is refused on this page').to.equal(true);
+
+      const el = frame.contentDocument!.querySelector('voice-agent-call')!;
+      const button = () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part~="call-button"]') ?? null;
+      await until(() => button() !== null, 'the call button renders');
+      expect(getComputedStyle(button()!).cursor, 'the shadow styles apply under the policy').to.equal('pointer');
+      expect(resources(frame).some((path) => path.includes('livekit-media')), 'no media chunk before the click').to.equal(false);
+
+      button()!.click();
+      await until(() => page.ended.length > 0, 'call-ended', 40000);
+      const result = page.ended[0]!;
+      expect(result.reason, JSON.stringify(result.error ?? null)).to.equal('agent-hangup');
+      expect(result.dialId).to.be.a('string');
+      expect(result.transcript.some((entry) => entry.speaker === 'AI' && entry.text.length > 0)).to.equal(true);
+      expect(resources(frame).some((path) => /\/dist\/cdn\/chunks\/livekit-media-[\w-]+\.js$/.test(path)), 'the media chunk loaded on the call').to.equal(true);
+      expect(page.violations).to.deep.equal([]);
+      expect(page.ended.length).to.equal(1);
+    } finally {
+      frame.remove();
+    }
+  });
+});

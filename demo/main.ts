@@ -6,6 +6,18 @@ const log = document.querySelector<HTMLOListElement>('#log')!;
 const picker = document.querySelector<HTMLSelectElement>('#agent')!;
 const inline = document.querySelector<HTMLElement>('#inline-call')!;
 
+// The picker lists the agents the companion knows, labelled from the service's GET /agents
+// (read server-side by `npm start`); the static options stay if that is not available.
+fetch('/__demo/agents')
+  .then((answer) => (answer.ok ? (answer.json() as Promise<{ name: string; label: string }[]>) : []))
+  .then((choices) => {
+    if (choices.length === 0) return;
+    const current = choices.some(({ name }) => name === inline.getAttribute('agent')) ? inline.getAttribute('agent') : choices[0]!.name;
+    picker.replaceChildren(...choices.map(({ name, label }) => new Option(label, name, false, name === current)));
+    inline.setAttribute('agent', current!);
+  })
+  .catch(() => undefined);
+
 picker.addEventListener('change', () => inline.setAttribute('agent', picker.value));
 document.querySelector('#clear-log')!.addEventListener('click', () => log.replaceChildren());
 

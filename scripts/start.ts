@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { createServer } from 'vite';
+import { createServer, type Plugin } from 'vite';
 
 const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy'];
 const children: ChildProcess[] = [];
@@ -19,6 +19,56 @@ function startChild(script: string, args: string[], env: Record<string, string>)
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Record<string, string>));
   });
+}
+
+interface AgentChoice {
+  name: string;
+  label: string;
+}
+
+/**
+ * The demo's agent picker: the companion's agent names, labelled with the agents' names from the
+ * service's `GET /agents` (walked page by page). Runs server-side: the key never reaches the page.
+ */
+async function listAgentChoices(env: Record<string, string>): Promise<AgentChoice[]> {
+  const names: Record<string, string> = env.VOICE_AGENT_AGENTS
+    ? (JSON.parse(env.VOICE_AGENT_AGENTS) as Record<string, string>)
+    : { default: env.VOICE_AGENT_AGENT_ID ?? '' };
+  const labels = new Map<string, string>();
+  let cursor: string | null = null;
+  do {
+    const url = new URL(`${env.VOICE_AGENT_BASE_URL}/agents`);
+    if (cursor) url.searchParams.set('cursor', cursor);
+    const answer = await fetch(url, { headers: { authorization: `Bearer ${env.VOICE_AGENT_API_KEY}` } });
+    if (!answer.ok) throw new Error(`GET /agents answered ${answer.status}`);
+    const page = (await answer.json()) as { data: { id: string; name: string }[]; cursor: string | null };
+    for (const agent of page.data) labels.set(agent.id, agent.name);
+    cursor = page.cursor;
+  } while (cursor);
+  return Object.entries(names)
+    .filter(([, id]) => labels.has(id))
+    .map(([name, id]) => ({ name, label: `${name}: ${labels.get(id)}` }));
+}
+
+function agentPickerPlugin(env: Record<string, string>): Plugin {
+  return {
+    name: 'demo-agent-picker',
+    configureServer(server) {
+      server.middlewares.use('/__demo/agents', (_request, response) => {
+        listAgentChoices(env).then(
+          (choices) => {
+            response.setHeader('content-type', 'application/json');
+            response.end(JSON.stringify(choices));
+          },
+          (error: unknown) => {
+            console.error(`agent picker: ${error instanceof Error ? error.message : String(error)}`);
+            response.statusCode = 502;
+            response.end('[]');
+          },
+        );
+      });
+    },
+  };
 }
 
 function stopAll(): void {
@@ -50,6 +100,7 @@ async function main(): Promise<void> {
   const companion = await startChild('src/server/cli.ts', [], companionEnv);
   const vite = await createServer({
     configFile: 'vite.config.ts',
+    plugins: [agentPickerPlugin({ ...process.env, ...companionEnv } as Record<string, string>)],
     server: {
       port,
       strictPort: true,

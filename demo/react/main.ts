@@ -2,7 +2,7 @@
 // event props feeding React state. Written with createElement so it needs no JSX setup; in a JSX
 // app it reads:
 //   <VoiceAgentCall endpoint="/api/voice-call" agent={agent} onCallEnded={(e) => setResult(e.detail)} />
-import { StrictMode, createElement as h, useRef, useState, type ReactNode } from 'react';
+import { Fragment, StrictMode, createElement as h, useRef, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { VoiceAgentCall, type CallResult, type CallState, type VoiceAgentCallElement } from '../../src/react.js';
 import { SCENARIOS, initialAgent, resultRows } from './scenarios.js';
@@ -26,8 +26,8 @@ function App(): ReactNode {
   const resting = state === 'idle' || state === 'ended';
 
   return h(
-    'div',
-    { className: 'stack' },
+    Fragment,
+    null,
     h(
       'section',
       { className: 'hero' },

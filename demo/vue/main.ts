@@ -10,12 +10,10 @@ import type { CallEndedEvent, CallStateEvent, CallTranscriptEvent } from '../../
 import type { CallResult, CallState } from '../../src/index.js';
 import { SCENARIOS, initialAgent, resultRows } from '../react/scenarios.js';
 
-const SNIPPET = `<voice-agent-call
-  endpoint="/api/voice-call"
-  :agent="agent"
-  @call-state="onState"      <!-- (event: CallStateEvent) -->
-  @call-ended="onEnded"      <!-- (event: CallEndedEvent) -->
-/>`;
+const SNIPPET = `<voice-agent-call endpoint="/api/voice-call" :agent="agent"
+  @call-state="onState" @call-ended="onEnded" />
+
+const onEnded = (event: CallEndedEvent) => { result.value = event.detail };`;
 
 const app = createApp({
   setup() {

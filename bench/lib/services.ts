@@ -1,0 +1,157 @@
+// Starts the emulator and the companion as child processes (their CLIs, as a site would run
+// them) and a small static server for the benchmark pages that proxies /api/voice-call to the
+// companion. The emulator runs in a child because libwebrtc crashes a process that exits naturally.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy'];
+
+export interface Child<Ready> {
+  child: ChildProcess;
+  ready: Ready;
+}
+
+/** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */
+export function startChild<Ready>(script: string, args: string[] = [], env: Record<string, string> = {}, prefix: string[] = []): Promise<Child<Ready>> {
+  const command = prefix.length > 0 ? prefix[0]! : process.execPath;
+  const commandArgs = prefix.length > 0 ? [...prefix.slice(1), process.execPath] : [];
+  const child = spawn(command, [...commandArgs, '--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const onExit = (code: number | null) => reject(new Error(`${script} exited with ${code} before it was ready`));
+    child.once('exit', onExit);
+    lines.once('line', (line) => {
+      child.off('exit', onExit);
+      lines.on('line', () => undefined);
+      try {
+        resolve({ child, ready: JSON.parse(line) as Ready });
+      } catch {
+        reject(new Error(`${script} printed a ready line that is not JSON: ${line}`));
+      }
+    });
+  });
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export interface EmulatorReady {
+  apiUrl: string;
+  mediaUrl: string;
+  apiKey: string;
+}
+
+export interface Services {
+  emulator: EmulatorReady;
+  companionUrl: string;
+  /** The static server's origin, e.g. http://127.0.0.1:PORT */
+  origin: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+async function proxy(req: IncomingMessage, res: ServerResponse, target: string): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string' && !['host', 'connection', 'content-length', 'accept-encoding'].includes(name)) headers[name] = value;
+  }
+  const method = req.method ?? 'GET';
+  const answer = await fetch(target, { method, headers, body: ['GET', 'HEAD'].includes(method) ? undefined : Buffer.concat(chunks) });
+  const out: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) out[name] = value;
+  });
+  res.writeHead(answer.status, out);
+  res.end(Buffer.from(await answer.arrayBuffer()));
+}
+
+/** Serves the repository's files (pages, dist/cdn, node_modules/livekit-client/dist) and proxies the companion. */
+function startStaticServer(companion: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname.startsWith('/api/voice-call/')) {
+      proxy(req, res, companion() + url.pathname.slice('/api/voice-call'.length) + url.search).catch(() => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      });
+      return;
+    }
+    const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
+    const allowed = ['bench/pages/', 'dist/', 'node_modules/livekit-client/dist/'].some((dir) => path.startsWith(join(ROOT, dir)));
+    if (!allowed || !existsSync(path) || !statSync(path).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    createReadStream(path).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        origin: `http://127.0.0.1:${port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+/** The emulator, the companion (CLI, every scenario agent by its id) and the page server. */
+export async function startServices(): Promise<Services> {
+  let companionUrl = '';
+  const pages = await startStaticServer(() => companionUrl);
+  const emulator = await startChild<EmulatorReady>('src/emulator/cli.ts', ['--port', '0']);
+  const companion = await startChild<{ url: string }>('src/server/cli.ts', [], companionEnv(emulator.ready, pages.origin)).catch(async (error: unknown) => {
+    await stopChild(emulator.child);
+    throw error;
+  });
+  companionUrl = companion.ready.url;
+  return {
+    emulator: emulator.ready,
+    companionUrl,
+    origin: pages.origin,
+    async close() {
+      await pages.close();
+      await Promise.all([stopChild(companion.child), stopChild(emulator.child)]);
+    },
+  };
+}
+
+export function companionEnv(emulator: EmulatorReady, origin: string): Record<string, string> {
+  return {
+    PORT: '0',
+    VOICE_AGENT_API_KEY: emulator.apiKey,
+    VOICE_AGENT_BASE_URL: emulator.apiUrl,
+    VOICE_AGENT_MEDIA_URL: emulator.mediaUrl,
+    VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])])),
+    COMPANION_SECRET: 'bench-secret-0123456789abcdef-0123456789',
+    COMPANION_ALLOWED_ORIGINS: origin,
+    COMPANION_ALLOWED_INPUTS: 'name,topic',
+    COMPANION_RATE_LIMIT_PER_ADDRESS: '100000000',
+    COMPANION_RATE_LIMIT_TOTAL: '100000000',
+  };
+}

@@ -45,6 +45,8 @@ describe('CDN build under a strict Content-Security-Policy', function () {
   });
 
   it('registers the element, loads livekit-client only on the first call, and completes an emu-quick call', async () => {
+    const built = await fetch('/dist/cdn/voice-agent-call.js');
+    expect(built.status, 'dist/cdn is missing: run `npm run build` first').to.equal(200);
     const frame = await loadFrame('/test/fixtures/csp/index.html');
     try {
       const win = frame.contentWindow as Window & { cspPage?: CspPage };

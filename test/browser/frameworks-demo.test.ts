@@ -27,6 +27,8 @@ for (const framework of ['react', 'vue'] as const) {
     this.timeout(60000);
 
     it('renders the element through the framework and its handler receives call-ended once', async () => {
+      const built = await fetch(`/dist/demo/${framework}.html`);
+      expect(built.status, 'dist/demo is missing: run `npm run build:demo` first').to.equal(200);
       const frame = await loadFrame(`/dist/demo/${framework}.html?agent=emu-quick`);
       try {
         const doc = frame.contentDocument!;

@@ -3,8 +3,10 @@
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { testServices } from './test/support/wtr-services.mjs';
+import { faultServices } from './test/support/fault-proxy.mjs';
 
 const services = testServices();
+const faults = faultServices();
 
 const chromiumArgs = [
   '--no-sandbox',
@@ -26,8 +28,8 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 30000 } },
   testsFinishTimeout: 8 * 60 * 1000,
-  middleware: [services.middleware],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin],
+  middleware: [services.middleware, faults.middleware],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

@@ -1,0 +1,124 @@
+// Shared pieces of the browser fault matrix (test/browser/faults-*.test.ts): a recorder for a
+// CallSession and the one assertion every cell makes about how the call ended.
+import { expect } from '@open-wc/testing';
+import { CallSession } from '../../src/call/call-session.js';
+import type { CallResult, CallSessionOptions, CallState, EndReason } from '../../src/call/types.js';
+
+/** How long a dial may stay non-terminal on the emulator after the call ended (bounded poll). */
+export const DIAL_TERMINAL_WITHIN_MS = 10000;
+const TERMINAL = ['completed', 'failed', 'canceled', 'no-answer'];
+
+const realGetUserMedia = navigator.mediaDevices.getUserMedia;
+
+export interface Harness {
+  container: HTMLElement;
+  micTracks: MediaStreamTrack[];
+  /** Index into the fault log when the cell began: dials made since then are the cell's. */
+  logStart: number;
+}
+
+export async function setUpHarness(): Promise<Harness> {
+  const harness: Harness = { container: document.createElement('div'), micTracks: [], logStart: (await faultLog()).length };
+  navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+    const stream = await realGetUserMedia.call(navigator.mediaDevices, constraints);
+    harness.micTracks.push(...stream.getTracks());
+    return stream;
+  };
+  document.body.append(harness.container);
+  return harness;
+}
+
+export function tearDownHarness(harness: Harness): void {
+  navigator.mediaDevices.getUserMedia = realGetUserMedia;
+  harness.container.remove();
+}
+
+export function newSession(harness: Harness, endpoint: string, agent: string, options: Partial<CallSessionOptions> = {}): CallSession {
+  return new CallSession({
+    endpoint,
+    agent,
+    audioContainer: harness.container,
+    requestTimeoutMs: 2500,
+    resultTimeoutMs: 2500,
+    agentTimeoutMs: 8000,
+    maxReconnectAttempts: 1,
+    ...options,
+  });
+}
+
+export interface Seen {
+  states: CallState[];
+  ended: CallResult[];
+  errors: string[];
+  connected: string[];
+}
+
+export function record(session: CallSession): Seen {
+  const seen: Seen = { states: [], ended: [], errors: [], connected: [] };
+  session.addEventListener('call-state', (event) => seen.states.push(event.detail.state));
+  session.addEventListener('call-ended', (event) => seen.ended.push(event.detail));
+  session.addEventListener('call-error', (event) => seen.errors.push(event.detail.code));
+  session.addEventListener('call-connected', (event) => seen.connected.push(event.detail.dialId));
+  return seen;
+}
+
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface LogEntry {
+  method: string;
+  path: string;
+  status: number;
+  dialId: string | null;
+  key: string | null;
+  front?: boolean;
+}
+
+export async function faultLog(): Promise<LogEntry[]> {
+  return (await fetch('/__fault/log')).json();
+}
+
+export async function emulatorDial(dialId: string): Promise<{ status: string; systemResultType: string | null }> {
+  const response = await fetch(`/__emu/dials/${encodeURIComponent(dialId)}`);
+  expect(response.status, `emulator GET /dials/${dialId}`).to.equal(200);
+  return response.json();
+}
+
+export interface Expected {
+  reason: EndReason;
+  /** `error.code` of the result; null: no error. */
+  code: string | null;
+  /** Dials the emulator must hold for this cell (default: whatever the widget or the proxies saw). */
+  dials?: number;
+}
+
+/**
+ * The matrix's shared assertion: exactly one `call-ended` with the reason and error code, state
+ * `ended`, no live microphone track, no audio element, and every dial the cell created (the
+ * result's and any the proxies saw) terminal on the emulator within DIAL_TERMINAL_WITHIN_MS.
+ */
+export async function expectCleanEnd(harness: Harness, session: CallSession, seen: Seen, expected: Expected): Promise<void> {
+  await until(() => seen.ended.length > 0, 20000, 'call-ended');
+  const result = seen.ended[0]!;
+  const summary = `${result.reason} ${result.error?.code ?? '-'} states=${seen.states.join('>')}`;
+  expect(result.reason, summary).to.equal(expected.reason);
+  expect(result.error?.code ?? null, summary).to.equal(expected.code);
+  expect(session.state).to.equal('ended');
+  expect(seen.states.at(-1)).to.equal('ended');
+  expect(harness.micTracks.filter((track) => track.readyState === 'live').length, 'live microphone tracks').to.equal(0);
+  expect(harness.container.querySelectorAll('audio').length, 'audio elements left').to.equal(0);
+  const dialIds = new Set<string>();
+  if (result.dialId) dialIds.add(result.dialId);
+  for (const entry of (await faultLog()).slice(harness.logStart)) if (entry.dialId) dialIds.add(entry.dialId);
+  if (expected.dials !== undefined) expect(dialIds.size, `dials created: ${[...dialIds].join(', ')}`).to.equal(expected.dials);
+  for (const dialId of dialIds) {
+    await until(async () => TERMINAL.includes((await emulatorDial(dialId)).status), DIAL_TERMINAL_WITHIN_MS, `dial ${dialId} terminal`);
+  }
+  // Still exactly one, after everything settled.
+  expect(seen.ended, summary).to.have.length(1);
+}

@@ -1,0 +1,272 @@
+// Fault injection for the browser fault matrix (test/browser/faults-*.test.ts), where the real
+// components cannot produce the fault themselves. Two places:
+//
+// 1. In front of the real companion: `/__fault/<spec>/<route>` is forwarded to
+//    `/api/voice-call/<route>` unless `<spec>` (a `+`-list of `<route>-<kind>`) says otherwise.
+//    route: dials | token | read | hangup; kind: reset (connection closed: unreachable), hang
+//    (never answers), hold (answers after FRONT_HOLD_MS, forwarded), 429 | 500 | 502 | 504 (an
+//    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
+//    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
+//    on), blackhole (a media URL that accepts TCP and never answers).
+//
+// 2. Behind a second companion (test/support/fault-companion.ts, short upstream timeout) that
+//    talks to a fault upstream here instead of the service: `/__fault-svc/<route>` goes to it.
+//    Its agent names `svc-<route>-<kind>` map to agent ids `fault.<route>.<kind>`; the upstream
+//    dials the emulator's `emu-demo` for them and injects the fault on that route: 401 | 409 |
+//    422 | 500 (the service's error answer), hang (never answers; the companion times out),
+//    slow (create only: the first attempt is forwarded but answered after the companion gave
+//    up; a retry with the same Idempotency-Key gets the replay). `svc-ok` dials cleanly.
+//    `/__fault/log` answers both logs: [{ method, path, status, dialId, key, front? }].
+//
+// Everything listens on 127.0.0.1 and forwards to the test server itself (whose `/__emu`
+// route adds the emulator's key), so no key passes through here.
+import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import { startChild, stopChild } from './wtr-services.mjs';
+
+export const FRONT_HOLD_MS = 1200;
+export const SVC_SLOW_MS = 2500;
+export const FAULT_SERVICE_ROUTES = ['create', 'token', 'read', 'hangup'];
+const SVC_KINDS = ['401', '409', '422', '500', 'hang', 'slow'];
+
+const serviceErrors = {
+  401: ['unauthorized', 'invalid API key'],
+  409: ['conflict', 'conflict'],
+  422: ['unprocessable_entity', 'invalid input'],
+  500: ['internal_error', 'internal error'],
+};
+
+async function readBody(stream) {
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks.length ? Buffer.concat(chunks) : undefined;
+}
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function routeOf(method, path) {
+  if (method === 'POST' && /^\/dials\/?$/.test(path)) return 'dials';
+  if (method === 'POST' && /^\/dials\/[^/]+\/token$/.test(path)) return 'token';
+  if (method === 'POST' && /^\/dials\/[^/]+\/hangup$/.test(path)) return 'hangup';
+  if (method === 'GET' && /^\/dials\/[^/]+$/.test(path)) return 'read';
+  return 'other';
+}
+
+export function faultServices() {
+  let selfOrigin = '';
+  const sockets = new Set();
+  const servers = [];
+  let companionChild = null;
+  let faultCompanionUrl = '';
+  let blackholeUrl = '';
+  /** dialId → { route, kind } for dials made through the fault upstream. */
+  const dialFaults = new Map();
+  const slowSeen = new Set();
+  const log = [];
+
+  const track = (server) => {
+    servers.push(server);
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    return server;
+  };
+
+  const listen = (server) =>
+    new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`127.0.0.1:${server.address().port}`)));
+
+  /** The fault upstream: the service as the fault companion sees it. */
+  async function upstream(req, res) {
+    const url = new URL(req.url, 'http://upstream');
+    const body = await readBody(req);
+    const route = routeOf(req.method, url.pathname);
+    const entry = { method: req.method, path: url.pathname, status: 0, dialId: null, key: req.headers['idempotency-key'] ?? null };
+    log.push(entry);
+    let fault = null;
+    let forwardBody = body;
+    if (route === 'dials') {
+      let parsed = null;
+      try {
+        parsed = JSON.parse(String(body));
+      } catch {
+        // forwarded as it is: the emulator answers 400
+      }
+      const match = /^fault\.(\w+)\.(\w+)$/.exec(parsed?.callAgentId ?? '');
+      if (parsed && (match || parsed.callAgentId === 'fault.ok')) {
+        parsed.callAgentId = 'emu-demo';
+        forwardBody = Buffer.from(JSON.stringify(parsed));
+        if (match) fault = { route: match[1], kind: match[2] };
+      }
+      if (fault && fault.route !== 'create') fault = { ...fault, later: true };
+    } else {
+      const dialId = /^\/dials\/([^/]+)/.exec(url.pathname)?.[1];
+      entry.dialId = dialId ?? null;
+      const known = dialId ? dialFaults.get(dialId) : undefined;
+      if (known && known.route === route) fault = known;
+    }
+    const injectNow = fault && !fault.later && (route === 'dials' ? fault.route === 'create' : true);
+    if (injectNow && fault.kind in serviceErrors) {
+      const [code, message] = serviceErrors[fault.kind];
+      entry.status = Number(fault.kind);
+      res.writeHead(entry.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code, message } }));
+      return;
+    }
+    if (injectNow && fault.kind === 'hang') return; // the socket stays open until the companion gives up
+    const holdAnswer = injectNow && fault.kind === 'slow' && !slowSeen.has(entry.key);
+    if (holdAnswer) slowSeen.add(entry.key);
+    const headers = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!['host', 'connection', 'content-length', 'authorization'].includes(name)) headers[name] = value;
+    }
+    const answer = await fetch(`${selfOrigin}/__emu${url.pathname}${url.search}`, { method: req.method, headers, body: forwardBody });
+    const text = await answer.text();
+    entry.status = answer.status;
+    if (route === 'dials' && answer.ok) {
+      try {
+        entry.dialId = JSON.parse(text).dialId ?? null;
+      } catch {
+        entry.dialId = null;
+      }
+      if (entry.dialId && fault && fault.route !== 'create') dialFaults.set(entry.dialId, { route: fault.route, kind: fault.kind });
+    }
+    if (holdAnswer) await wait(SVC_SLOW_MS);
+    if (res.destroyed) return;
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+    res.end(text);
+  }
+
+  const plugin = {
+    name: 'voice-agent-fault-services',
+    async serverStart({ config }) {
+      selfOrigin = `http://127.0.0.1:${config.port}`;
+      const upstreamServer = track(createServer((req, res) => {
+        upstream(req, res).catch(() => {
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+      }));
+      const upstreamHost = await listen(upstreamServer);
+      // Accepts TCP and never says a word: a media server that is there but never answers.
+      const blackhole = track(createTcpServer(() => undefined));
+      blackholeUrl = `ws://${await listen(blackhole)}`;
+      const agents = { ok: 'fault.ok', 'svc-ok': 'fault.ok' };
+      for (const route of FAULT_SERVICE_ROUTES) for (const kind of SVC_KINDS) agents[`svc-${route}-${kind}`] = `fault.${route}.${kind}`;
+      const companion = await startChild('test/support/fault-companion.ts', [], {
+        PORT: '0',
+        VOICE_AGENT_API_KEY: 'fault-upstream-placeholder-key',
+        VOICE_AGENT_BASE_URL: `http://${upstreamHost}`,
+        VOICE_AGENT_AGENTS: JSON.stringify(agents),
+        COMPANION_SECRET: 'fault-tests-secret-0123456789abcdef',
+        COMPANION_ALLOWED_ORIGINS: selfOrigin,
+        COMPANION_ALLOWED_INPUTS: 'name,topic',
+        COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
+        COMPANION_RATE_LIMIT_TOTAL: '100000',
+        FAULT_UPSTREAM_TIMEOUT_MS: '1500',
+      });
+      companionChild = companion.child;
+      faultCompanionUrl = companion.ready.url;
+    },
+    async serverStop() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all([stopChild(companionChild), ...servers.map((server) => new Promise((resolve) => server.close(() => resolve())))]);
+    },
+  };
+
+  /** Forwards the page's request to `target`; answers what came back. */
+  async function forward(ctx, target) {
+    const headers = {};
+    for (const [name, value] of Object.entries(ctx.request.headers)) {
+      if (!['host', 'connection', 'content-length', 'accept-encoding'].includes(name)) headers[name] = value;
+    }
+    const body = ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readBody(ctx.req);
+    const answer = await fetch(target, { method: ctx.method, headers, body });
+    return { status: answer.status, headers: answer.headers, text: await answer.text() };
+  }
+
+  function reply(ctx, { status, headers, text }) {
+    ctx.status = status;
+    headers.forEach((value, name) => {
+      if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) ctx.set(name, value);
+    });
+    ctx.body = text;
+  }
+
+  async function middleware(ctx, next) {
+    if (ctx.path === '/__fault/log') {
+      ctx.type = 'json';
+      ctx.body = JSON.stringify(log);
+      return undefined;
+    }
+    if (ctx.path.startsWith('/__fault-svc/')) {
+      reply(ctx, await forward(ctx, faultCompanionUrl + ctx.url.slice('/__fault-svc'.length)));
+      return undefined;
+    }
+    const match = /^\/__fault\/([^/]+)(\/.*)$/.exec(ctx.path);
+    if (!match) return next();
+    const faults = new Map(
+      decodeURIComponent(match[1])
+        .split('+')
+        .map((item) => item.split('-'))
+        .filter((parts) => parts.length === 2),
+    );
+    const rest = ctx.url.slice(`/__fault/${match[1]}`.length);
+    const route = routeOf(ctx.method, match[2]);
+    const kind = faults.get(route);
+    const target = `${selfOrigin}/api/voice-call${rest}`;
+    const entry = { method: ctx.method, path: match[2], status: 0, dialId: null, key: ctx.request.headers['idempotency-key'] ?? null, front: true };
+    if (route === 'dials') log.push(entry);
+    if (kind === 'reset') {
+      ctx.req.socket.destroy();
+      ctx.respond = false;
+      return undefined;
+    }
+    if (kind === 'hang') {
+      // Held until the page gives up (its request timeout) and closes the connection.
+      await new Promise((resolve) => ctx.req.socket.once('close', resolve));
+      ctx.respond = false;
+      return undefined;
+    }
+    if (kind === '429' || kind === '502' || kind === '504') {
+      const codes = { 429: 'rate_limited', 502: 'upstream_error', 504: 'upstream_timeout' };
+      ctx.status = Number(kind);
+      if (kind === '429') ctx.set('retry-after', '1');
+      ctx.type = 'json';
+      ctx.body = JSON.stringify({ error: { code: codes[kind], message: `injected ${kind}` } });
+      return undefined;
+    }
+    if (kind === '500') {
+      ctx.status = 500;
+      ctx.type = 'text/plain';
+      ctx.body = 'Internal Server Error';
+      return undefined;
+    }
+    if (kind === 'malformed') {
+      ctx.status = 200;
+      ctx.type = 'json';
+      ctx.body = '{"dialId": "d-1", "handle": ';
+      return undefined;
+    }
+    if (kind === 'hold') await wait(FRONT_HOLD_MS);
+    const answer = await forward(ctx, target);
+    entry.status = answer.status;
+    if (route === 'dials') {
+      try {
+        entry.dialId = JSON.parse(answer.text).dialId ?? null;
+      } catch {
+        entry.dialId = null;
+      }
+    }
+    if (route === 'token' && answer.status === 200 && ['badtoken', 'nomedia', 'blackhole'].includes(kind)) {
+      const token = JSON.parse(answer.text);
+      if (kind === 'badtoken') token.participantToken = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.bm90LWEtc2lnbmF0dXJl';
+      if (kind === 'nomedia') token.serverUrl = 'ws://127.0.0.1:9';
+      if (kind === 'blackhole') token.serverUrl = blackholeUrl;
+      answer.text = JSON.stringify(token);
+    }
+    reply(ctx, answer);
+    return undefined;
+  }
+
+  return { plugin, middleware };
+}

@@ -52,3 +52,68 @@ test("Vue's isCustomElement check accepts the tag and nothing else", () => {
   assert.equal(isVoiceAgentCallTag('voice-agent-call'), true);
   for (const tag of ['div', 'voice-agent', 'voice-agent-call-x', 'VoiceAgentCall']) assert.equal(isVoiceAgentCallTag(tag), false, tag);
 });
+
+// A TypeScript app that installed the package: it sees only dist/*.d.ts through `exports`.
+const CONSUMER = `
+import type {} from 'voice-agent-call/vue';
+import type { GlobalComponents } from 'vue';
+import { createElement } from 'react';
+import { VoiceAgentCall as VoiceAgentCallComponent } from 'voice-agent-call/react';
+import { VoiceAgentCall, type CallEndedEvent, type CallResult } from 'voice-agent-call';
+import { defineVoiceAgentCall } from 'voice-agent-call/define';
+
+type VueElement = InstanceType<GlobalComponents['voice-agent-call']>;
+export const props: VueElement['$props'] = { endpoint: '/api/voice-call', layout: 'floating' };
+export function emitEnded(emit: VueElement['$emit'], event: CallEndedEvent): void {
+  emit('call-ended', event);
+}
+export const element = createElement(VoiceAgentCallComponent, {
+  endpoint: '/api/voice-call',
+  onCallEnded: (event) => {
+    const result: CallResult = event.detail;
+    void result;
+  },
+});
+document.querySelector('voice-agent-call')?.addEventListener('call-ended', (event) => {
+  const result: CallResult = event.detail;
+  void result;
+});
+export const api = [VoiceAgentCall, defineVoiceAgentCall];
+`;
+
+/** A server (Node types present) mounting the companion. */
+const SERVER = `
+import { createServer } from 'node:http';
+import { createCompanionHandler, createNodeListener, type CompanionConfig } from 'voice-agent-call/server';
+
+const config: CompanionConfig = { apiKey: 'key', baseUrl: 'http://127.0.0.1:1', agentId: 'agent', secret: 'x'.repeat(32) };
+const handler: (request: Request) => Promise<Response> = createCompanionHandler(config);
+export const server = createServer(createNodeListener(handler));
+`;
+
+test('a browser app and a server type-check against the published .d.ts files (skipLibCheck off)', async () => {
+  const { execFile } = await import('node:child_process');
+  const { mkdirSync, writeFileSync, existsSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  assert.ok(existsSync(`${root}dist/index.d.ts`), 'dist/ is missing: run `npm run build` first');
+  // Inside the package directory, so `voice-agent-call` resolves to itself through `exports`.
+  const dir = `${root}.cache/consumer-types/`;
+  mkdirSync(dir, { recursive: true });
+  const tsc = `${root}node_modules/typescript/bin/tsc`;
+  // The browser app has no Node types: the widget's declarations must not need them.
+  for (const [name, source, types] of [['browser-app', CONSUMER, []], ['server', SERVER, ['node']]] as const) {
+    writeFileSync(`${dir}${name}.ts`, source);
+    writeFileSync(
+      `${dir}${name}.tsconfig.json`,
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types, strict: true, noEmit: true, skipLibCheck: false },
+        files: [`${name}.ts`],
+      }),
+    );
+    const output = await new Promise<string>((resolve) => {
+      execFile(process.execPath, [tsc, '-p', `${dir}${name}.tsconfig.json`], { cwd: root, timeout: 60_000 }, (_error, stdout, stderr) => resolve(`${stdout}${stderr}`));
+    });
+    assert.equal(output.trim(), '', `${name}: ${output}`);
+  }
+});

@@ -9,7 +9,28 @@ import { startMediaServer, type RoomTimings } from './room/server.js';
 import type { DialControl, MediaServer } from './seam.js';
 
 export { SCENARIO_AGENT_IDS, type ScenarioAgentId } from './api/agents.js';
-export type { AgentRecord, CreateDialOutput, DialRecord, DialTokenOutput, Page, TranscriptRecord } from './api/records.js';
+export type {
+  AgentRecord,
+  AIModelRecord,
+  AIVoiceRecord,
+  BatchDialJobRecord,
+  BatchDialSpecRecord,
+  CreateDialOutput,
+  DialRecord,
+  DialTaskRecord,
+  DialTokenOutput,
+  EvalConfigRecord,
+  EvalRecordRecord,
+  EvalResultRecord,
+  EvalRunRecord,
+  ExtractorRecord,
+  FunctionRecord,
+  Page,
+  PhoneNumberPoolRecord,
+  PhoneNumberRecord,
+  TranscriptRecord,
+  VersionedPromptRecord,
+} from './api/records.js';
 export type { RoomTimings } from './room/server.js';
 export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
 
@@ -27,6 +48,12 @@ export interface EmulatorOptions {
   joinWindowMs?: number;
   /** How many ms one minute of a dial's time cap lasts (tests shorten it). Default 60 000. */
   minuteMs?: number;
+  /** A phone dial (a `toNumber`) rings this long after creation and is answered this long after ringing. Default 500. */
+  phoneRingMs?: number;
+  /** An answered phone dial lasts this long before the agent hangs up. Default 3000. */
+  phoneTalkMs?: number;
+  /** How long an evaluation run stays PENDING before it completes. Default 200. */
+  evalRunMs?: number;
   /** Largest accepted request body in bytes. Default 64 KiB. */
   maxBodyBytes?: number;
   /** Shorter or longer scenario timings for the media room (tests shorten them). */
@@ -56,7 +83,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const log = options.logger === false ? () => undefined : (options.logger ?? ((line: string) => process.stderr.write(`[emulator] ${line}\n`)));
   const mediaKeys = createMediaKeys();
   const verifyToken = (token: string) => verifyParticipantToken(mediaKeys, token);
-  const store = new DialStore({ joinWindowMs, minuteMs: options.minuteMs ?? 60_000, log });
+  const store = new DialStore({
+    joinWindowMs,
+    minuteMs: options.minuteMs ?? 60_000,
+    phoneRingMs: options.phoneRingMs ?? 500,
+    phoneTalkMs: options.phoneTalkMs ?? 3000,
+    log,
+  });
 
   const media: MediaServer = await startMediaServer(
     { host: HOST, port: options.mediaPort ?? 0, control: store, verifyToken },
@@ -69,6 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     mediaUrl: () => media.url,
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
     joinWindowMs,
+    evalRunMs: options.evalRunMs ?? 200,
     log,
   });
   try {

@@ -97,7 +97,7 @@ describe('emulator REST API', () => {
       assert.equal(answer.headers.get('allow'), 'POST');
       assertError(await call(emu, 'DELETE', '/dials/x'), 405, 'method_not_allowed');
       assertError(await call(emu, 'GET', '/dials/x/hangup'), 405, 'method_not_allowed');
-      assertError(await call(emu, 'POST', '/agents'), 405, 'method_not_allowed');
+      assertError(await call(emu, 'DELETE', '/agents'), 405, 'method_not_allowed');
     });
     test('answers are never cached', async () => {
       const answer = await call(emu, 'GET', '/agents');

@@ -1,7 +1,6 @@
 // The scenario agents: a test or the demo picks the agent's behaviour by the agent id it dials.
 // The REST half only knows their records; how each one behaves in the room lives in ../agent/.
-import { badRequest } from './errors.js';
-import type { AgentRecord, Page } from './records.js';
+import type { AgentRecord } from './records.js';
 
 /** Greets and answers each user turn with a scripted reply; ends at the dial's time cap. */
 export const EMU_DEMO = 'emu-demo';
@@ -61,37 +60,4 @@ const agents: ReadonlyMap<string, AgentRecord> = new Map(SCENARIO_AGENT_IDS.map(
 export function findAgent(id: string): AgentRecord | undefined {
   const agent = agents.get(id);
   return agent && structuredClone(agent);
-}
-
-export const MAX_PAGE_LIMIT = 100;
-
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const offset = (parsed as { o?: unknown } | null)?.o;
-    if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0) return offset;
-  } catch {
-    // fall through: any cursor we did not issue is refused the same way
-  }
-  throw badRequest('cursor is not one this API issued');
-}
-
-/** `GET /agents?limit=&cursor=`: the seed's opaque-cursor envelope, `cursor` null on the last page. */
-export function listAgents(query: URLSearchParams): Page<AgentRecord> {
-  const limitText = query.get('limit');
-  let limit = MAX_PAGE_LIMIT;
-  if (limitText !== null) {
-    if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw badRequest('limit must be a positive integer');
-    limit = Math.min(Number(limitText), MAX_PAGE_LIMIT);
-  }
-  const cursor = query.get('cursor');
-  const offset = cursor ? decodeCursor(cursor) : 0;
-  const all = [...agents.values()];
-  const data = all.slice(offset, offset + limit).map((agent) => structuredClone(agent));
-  const next = offset + limit;
-  return { data, cursor: next < all.length ? encodeCursor(next) : null };
 }

@@ -1,6 +1,5 @@
 // `CreateDialInput` parsing: a wrong JSON type is a 400 (the body is malformed for the schema),
 // a well-typed but unusable value is a 422 (the seed's "Validation exception").
-import { findAgent } from './agents.js';
 import { badRequest, unprocessable } from './errors.js';
 import type { AgentRecord } from './records.js';
 
@@ -14,6 +13,8 @@ export interface DialInput {
   timeoutMinutes: number | null;
   aiVoiceId: string | null;
   versionedModelId: string | null;
+  /** Set when the dial is an attempt of a dial task. */
+  dialTaskId: string | null;
 }
 
 export interface ParsedCreateDial {
@@ -71,7 +72,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function parseCreateDial(body: unknown): ParsedCreateDial {
+/** `findAgent` answers a copy of the workspace's agent record, or undefined for an unknown id. */
+export function parseCreateDial(body: unknown, findAgent: (id: string) => AgentRecord | undefined): ParsedCreateDial {
   if (!isObject(body)) throw badRequest('the body must be a JSON object');
   const fields = body as Record<string, unknown>;
   for (const [name, [check, typeName, nullable]] of Object.entries(fieldTypes)) {
@@ -112,6 +114,7 @@ export function parseCreateDial(body: unknown): ParsedCreateDial {
       timeoutMinutes,
       aiVoiceId: (fields.aiVoiceId as string | null | undefined) ?? null,
       versionedModelId: (fields.versionedModelId as string | null | undefined) ?? null,
+      dialTaskId: null,
     },
     idempotencyKey,
     fingerprint: canonicalJson(rest),

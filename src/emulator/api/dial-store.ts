@@ -8,18 +8,28 @@
 //     ├─────────────────┴──join window──▶ no-answer / NO_ANSWER
 //     └──agent emu-busy, at creation──▶ failed / RATE_LIMITED
 //
+// Phone dials (a `toNumber`, no browser) have the same statuses without media: they ring after
+// `phoneRingMs`, are answered after another `phoneRingMs`, and the agent hangs up after
+// `phoneTalkMs` (completed / AGENT_HANGUP), unless the time cap, a hangup or the scenario
+// (emu-no-agent: no-answer; emu-drop: failed / FAILED; emu-busy: failed / RATE_LIMITED) ends it first.
+//
+// An agent's scenario is its id for the scenario agents, else its `metadata.scenario`, else emu-demo.
 // Terminal dials never change again: a late hangup, transcript line or end is ignored.
 import { randomUUID } from 'node:crypto';
 import type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from '../seam.js';
-import { EMU_BUSY } from './agents.js';
+import { EMU_BUSY, EMU_DEMO, EMU_DROP, EMU_NO_AGENT, EMU_QUICK, SCENARIO_AGENT_IDS } from './agents.js';
 import type { DialInput } from './dial-input.js';
-import type { DialRecord } from './records.js';
+import type { AgentRecord, DialRecord } from './records.js';
 
 export interface DialStoreOptions {
   /** How long a browser has to join the dial's room before it ends `no-answer`. */
   joinWindowMs: number;
   /** How many ms one minute of `timeoutMinutes` (and 60 s of `maxDurationSeconds`) lasts; tests shorten it. */
   minuteMs: number;
+  /** A phone dial rings this long after creation, and is answered this long after ringing. Default 500. */
+  phoneRingMs?: number;
+  /** An answered phone dial lasts this long before the agent hangs up. Default 3000. */
+  phoneTalkMs?: number;
   /** Reports lifecycle transitions (never secrets). */
   log: (line: string) => void;
 }
@@ -28,6 +38,8 @@ export type EndListener = (dialId: string, end: DialEnd) => void;
 
 interface Dial {
   id: string;
+  scenario: string;
+  phone: boolean;
   sessionId: string;
   roomName: string;
   input: DialInput;
@@ -47,6 +59,14 @@ const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'cance
 
 export const isTerminal = (status: DialStatus): boolean => TERMINAL.has(status);
 
+/** The scenario that decides how a dial with this agent behaves. */
+export function scenarioOf(agent: AgentRecord): string {
+  const ids: readonly string[] = SCENARIO_AGENT_IDS;
+  if (ids.includes(agent.id)) return agent.id;
+  const named = agent.metadata.scenario;
+  return typeof named === 'string' && ids.includes(named) ? named : EMU_DEMO;
+}
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export class DialStore implements DialControl {
@@ -65,6 +85,8 @@ export class DialStore implements DialControl {
     const id = randomUUID();
     const dial: Dial = {
       id,
+      scenario: scenarioOf(input.agent),
+      phone: !input.browserCall,
       sessionId: randomUUID(),
       roomName: `dial-${id}`,
       input,
@@ -82,8 +104,10 @@ export class DialStore implements DialControl {
     this.dials.set(id, dial);
     this.rooms.set(dial.roomName, id);
     this.options.log(`dial ${id} queued (agent ${input.agent.id})`);
-    if (input.agent.id === EMU_BUSY) {
+    if (dial.scenario === EMU_BUSY) {
       this.finish(dial, { status: 'failed', systemResultType: 'RATE_LIMITED' });
+    } else if (dial.phone) {
+      this.ringPhone(dial);
     } else {
       this.arm(dial, this.options.joinWindowMs, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
     }
@@ -102,7 +126,7 @@ export class DialStore implements DialControl {
   /** A token was issued: the browser is connecting, so a queued dial is now `ringing`. */
   tokenIssued(dialId: string): void {
     const dial = this.dials.get(dialId);
-    if (dial?.status === 'queued') this.setStatus(dial, 'ringing');
+    if (dial?.status === 'queued' && !dial.phone) this.setStatus(dial, 'ringing');
   }
 
   /** `POST /dials/{id}/hangup`: cancels a dial not yet joined, completes one in progress. */
@@ -137,7 +161,8 @@ export class DialStore implements DialControl {
 
   joined(dialId: string): void {
     const dial = this.dials.get(dialId);
-    if (!dial || (dial.status !== 'queued' && dial.status !== 'ringing')) return;
+    // A phone dial has no media: a browser in its room does not answer it.
+    if (!dial || dial.phone || (dial.status !== 'queued' && dial.status !== 'ringing')) return;
     dial.startedAt = Date.now();
     this.setStatus(dial, 'in-progress');
     const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
@@ -181,12 +206,52 @@ export class DialStore implements DialControl {
 
   /** One timer per dial: the join window before the join, the time cap after it. */
   private arm(dial: Dial, ms: number, end: DialEnd): void {
+    this.schedule(dial, ms, () => this.end(dial.id, end));
+  }
+
+  private schedule(dial: Dial, ms: number, step: () => void): void {
     this.disarm(dial);
     dial.timer = setTimeout(() => {
       dial.timer = null;
-      this.end(dial.id, end);
+      step();
     }, ms);
     dial.timer.unref();
+  }
+
+  private ringPhone(dial: Dial): void {
+    const ringMs = this.options.phoneRingMs ?? 500;
+    this.schedule(dial, ringMs, () => {
+      if (dial.status !== 'queued') return;
+      this.setStatus(dial, 'ringing');
+      if (dial.scenario === EMU_NO_AGENT) {
+        this.arm(dial, ringMs, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
+        return;
+      }
+      this.schedule(dial, ringMs, () => this.answerPhone(dial));
+    });
+  }
+
+  private answerPhone(dial: Dial): void {
+    if (dial.status !== 'ringing') return;
+    dial.startedAt = Date.now();
+    this.setStatus(dial, 'in-progress');
+    const talkMs = this.options.phoneTalkMs ?? 3000;
+    const line = (speaker: 'AI' | 'HUMAN', text: string, startTimeMs: number, endTimeMs: number) =>
+      dial.transcript.push({ speaker, text, detailType: null, startTimeMs, endTimeMs });
+    line('AI', 'Hello, this is the emulator calling. This phone call has no audio.', 0, Math.min(1500, talkMs));
+    line('HUMAN', '(emulated phone call: no media)', Math.min(1500, talkMs), Math.min(2000, talkMs));
+    const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
+    if (capMs <= talkMs) {
+      this.arm(dial, capMs, { status: 'completed', systemResultType: 'TIMEOUT' });
+    } else if (dial.scenario === EMU_DROP) {
+      this.arm(dial, talkMs, { status: 'failed', systemResultType: 'FAILED' });
+    } else {
+      this.schedule(dial, talkMs, () => {
+        if (dial.scenario === EMU_QUICK) this.setAiResult(dial.id, { summary: 'An emulated phone call: the agent greeted and hung up.' });
+        line('AI', 'Goodbye!', talkMs, talkMs);
+        this.end(dial.id, { status: 'completed', systemResultType: 'AGENT_HANGUP' });
+      });
+    }
   }
 
   private disarm(dial: Dial): void {
@@ -214,7 +279,7 @@ export class DialStore implements DialControl {
     return {
       dialId: dial.id,
       roomName: dial.roomName,
-      scenario: dial.input.agent.id,
+      scenario: dial.scenario,
       status: dial.status,
       maxDurationSeconds: dial.maxDurationSeconds,
     };
@@ -246,7 +311,7 @@ export class DialStore implements DialControl {
       inputs: structuredClone(dial.input.callAgentInput),
       status: dial.status,
       systemResultType: dial.systemResultType,
-      dialTaskId: null,
+      dialTaskId: dial.input.dialTaskId,
       voiceId: dial.input.aiVoiceId ?? agent.defaultVoiceId,
       versionedPromptId: dial.input.versionedModelId ?? agent.defaultVersionedPromptId,
       startedAt: iso(dial.startedAt),

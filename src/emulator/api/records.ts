@@ -74,3 +74,155 @@ export interface Page<T> {
   data: T[];
   cursor: string | null;
 }
+
+// ── The other resources of the seed's Endpoints section ──
+
+export interface ModelOptionValue {
+  optionId: string;
+  value: string;
+}
+
+/** `GET /models` item. */
+export interface AIModelRecord {
+  id: string;
+  name: string;
+  modelOptions: { id: string; name: string; valueType: 'STRING' | 'INT' | 'FLOAT'; default: string }[];
+}
+
+/** `GET /voices` item. */
+export interface AIVoiceRecord {
+  id: string;
+  name: string;
+  voiceType: string;
+  voiceTier: 'STANDARD' | 'PREMIUM';
+  description: string;
+}
+
+export interface FlowDefinition {
+  nodes: Record<string, unknown>[];
+  globalContext?: unknown;
+  openingLineType?: 'INBOUND_ONLY' | 'INBOUND_OUTBOUND' | 'NONE';
+  [field: string]: unknown;
+}
+
+export interface VersionedPromptRecord {
+  id: string;
+  name: string;
+  agentType: 'STANDARD' | 'CUSTOM_FLOW';
+  prompt: string | null;
+  flowDefinition: FlowDefinition | null;
+  aiModelId: string;
+  modelOptionValues: ModelOptionValue[];
+}
+
+export interface ExtractorRecord {
+  id: string;
+  name: string;
+  /** A JSON schema, held as text. */
+  extractorFieldsJsonSchema: string;
+}
+
+export interface PhoneNumberRecord {
+  id: string;
+  number: string;
+  type: 'PSTN' | 'SIP_USERNAME';
+  agentId: string | null;
+}
+
+/** Not shown by the seed: the emulator's shape. */
+export interface PhoneNumberPoolRecord {
+  id: string;
+  name: string;
+  phoneNumberIds: string[];
+  createdAt: string;
+}
+
+export interface FunctionRecord {
+  id: string;
+  name: string;
+  displayName: string;
+  description: string;
+  type: 'transfer' | 'api';
+  allowedNumbers: { number: string }[];
+  lifecycleMessages: { started: string[] };
+  [field: string]: unknown;
+}
+
+export interface DialTaskRecord {
+  id: string;
+  callAgentId: string;
+  createdAt: string;
+  inputData: Record<string, unknown>;
+  keyInputs: string[];
+  results: Record<string, unknown> | null;
+  status: 'PENDING' | 'RUNNING' | 'COMPLETED';
+  /** The dial that completed the task (the seed's GraphQL twin embeds the whole Dial). */
+  completedDialId: string | null;
+  attemptDialIds: string[];
+}
+
+export interface BatchSchedule {
+  days: { dayOfWeek: number; timeSlots: { startTime: string; endTime: string }[] }[];
+  timezone: string;
+  disableSchedule?: boolean;
+}
+
+export interface BatchDialJobRecord {
+  id: string;
+  name: string;
+  maxConcurrentDials: number;
+  status: 'INIT' | 'ACTIVE' | 'PAUSED' | 'COMPLETE' | 'CANCELLED';
+  callAgentId: string;
+  createdAt: string;
+  fromPhoneNumberIds: string[];
+  schedule: BatchSchedule | null;
+}
+
+export interface BatchDialSpecRecord {
+  id: string;
+  toNumber: string;
+  batchDialJobId: string;
+  createdAt: string;
+  inputs: Record<string, string>;
+}
+
+export interface EvalConfigRecord {
+  id: string;
+  name: string;
+  promptSnippet: string | null;
+}
+
+export interface EvalRecordRecord {
+  id: string;
+  evalConfigId: string;
+  recordType: 'DIAL' | 'PROMPT';
+  dialId: string | null;
+  name: string | null;
+  description: string | null;
+  systemPrompt: string | null;
+  maxTurns: number | null;
+  agentInputs: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+export interface EvalResultRecord {
+  id: string;
+  evalRunId: string;
+  evalRecordId: string;
+  passed: boolean;
+  numAlerts: number;
+  alerts: string[];
+  createdAt: string;
+}
+
+export interface EvalRunRecord {
+  id: string;
+  evalConfigId: string;
+  status: 'PENDING' | 'COMPLETED' | 'CANCELLED';
+  callAgentId: string;
+  versionedPromptId: string | null;
+  createdAt: string;
+  aggregateResult: { numFailing: number; numPassing: number } | null;
+  /** The emulator's extension: one result per record once the run completed. */
+  results: EvalResultRecord[];
+}

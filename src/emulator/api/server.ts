@@ -3,12 +3,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { signParticipantToken, type MediaKeys } from '../media-token.js';
-import { listAgents } from './agents.js';
 import { parseCreateDial, MAX_IDEMPOTENCY_KEY_LENGTH } from './dial-input.js';
 import { isTerminal, type DialStore } from './dial-store.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { IdempotencyCache } from './idempotency.js';
 import type { CreateDialOutput, DialTokenOutput } from './records.js';
+import { resourceRoutes, Workspace, type ResourceRoute } from './resources/index.js';
 
 export interface ApiServerOptions {
   apiKey: string;
@@ -20,6 +20,8 @@ export interface ApiServerOptions {
   maxBodyBytes: number;
   /** How long the join window lasts, so a token outlives it. */
   joinWindowMs: number;
+  /** How long an evaluation run stays PENDING. Default 200. */
+  evalRunMs?: number;
   log: (line: string) => void;
 }
 
@@ -30,6 +32,7 @@ interface Context {
   params: string[];
   options: ApiServerOptions;
   idempotency: IdempotencyCache<CreateDialOutput>;
+  workspace: Workspace;
 }
 
 type Handler = (context: Context) => Promise<unknown>;
@@ -37,16 +40,36 @@ type Handler = (context: Context) => Promise<unknown>;
 /** Beyond this, a too-large body is not even drained: the connection is closed. */
 const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
-const routes: { pattern: RegExp; methods: Record<string, Handler> }[] = [
+interface Route {
+  pattern: RegExp;
+  methods: Record<string, Handler>;
+}
+
+const dialRoutes: Route[] = [
   { pattern: /^\/dials$/, methods: { POST: createDial } },
   { pattern: /^\/dials\/([^/]+)$/, methods: { GET: getDial } },
   { pattern: /^\/dials\/([^/]+)\/token$/, methods: { POST: dialToken } },
   { pattern: /^\/dials\/([^/]+)\/hangup$/, methods: { POST: hangupDial } },
-  { pattern: /^\/agents$/, methods: { GET: getAgents } },
 ];
+
+/** A resource route as a server route: POST and PUT bodies are read as JSON, others drained. */
+function serverRoute(route: ResourceRoute): Route {
+  const methods: Record<string, Handler> = {};
+  for (const [method, handler] of Object.entries(route.methods)) {
+    methods[method] = async (context) => {
+      let body: unknown;
+      if (method === 'POST' || method === 'PUT') body = await readJson(context, context.options.maxBodyBytes);
+      else await discardBody(context.request);
+      return handler({ params: context.params, query: context.url.searchParams, body });
+    };
+  }
+  return { pattern: route.pattern, methods };
+}
 
 export function createApiServer(options: ApiServerOptions): Server {
   const idempotency = new IdempotencyCache<CreateDialOutput>();
+  const workspace = new Workspace(options.store, (dialId) => issueToken(options, dialId), { evalRunMs: options.evalRunMs ?? 200 });
+  const routes: Route[] = [...dialRoutes, ...resourceRoutes(workspace).map(serverRoute)];
   const expectedKey = digest(options.apiKey);
   return createServer((request, response) => {
     const started = performance.now();
@@ -79,7 +102,7 @@ export function createApiServer(options: ApiServerOptions): Server {
         throw new ApiError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}`, {}, { allow });
       }
       const params = match.slice(1).map(decodePathPart);
-      return handler({ request, response, url, params, options, idempotency });
+      return handler({ request, response, url, params, options, idempotency, workspace });
     }
     await discardBody(request);
     throw notFound(`no route ${request.method} ${url.pathname}`);
@@ -96,7 +119,7 @@ function decodePathPart(part: string): string {
   try {
     return decodeURIComponent(part);
   } catch {
-    throw notFound('no such dial');
+    throw notFound('no such resource');
   }
 }
 
@@ -156,9 +179,9 @@ async function readJson({ request, response }: Context, maxBytes: number): Promi
 }
 
 async function createDial(context: Context): Promise<CreateDialOutput> {
-  const { request, options, idempotency } = context;
+  const { request, options, idempotency, workspace } = context;
   const body = await readJson(context, options.maxBodyBytes);
-  const parsed = parseCreateDial(body);
+  const parsed = parseCreateDial(body, (id) => workspace.agentForDial(id));
   const header = request.headers['idempotency-key'];
   const headerKey = typeof header === 'string' ? header : null;
   if (headerKey !== null && (headerKey === '' || headerKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
@@ -202,11 +225,6 @@ async function hangupDial({ request, params, options }: Context) {
   if (!options.store.has(dialId)) throw notFound('no such dial');
   options.store.hangup(dialId);
   return { success: true };
-}
-
-async function getAgents({ request, url }: Context) {
-  await discardBody(request);
-  return listAgents(url.searchParams);
 }
 
 /** A LiveKit token for the dial's room, valid for the join window plus the whole time cap. */

@@ -491,6 +491,8 @@ export class CallSession extends EventTarget implements CallSessionLike {
       },
       onDisconnected: (cause: MediaDisconnectCause, detail: string) => {
         if (!current() || cause === 'client') return;
+        // Still joining: the join itself fails next, and ends the call as setup-failed media_failed.
+        if (!call.media) return;
         if (cause === 'server') {
           void this.#end(call, { reason: 'failed', fromRecord: true, read: 'poll' });
         } else if (this.#connectedAt === null) {

@@ -114,7 +114,10 @@ export async function expectCleanEnd(harness: Harness, session: CallSession, see
   expect(harness.container.querySelectorAll('audio').length, 'audio elements left').to.equal(0);
   const dialIds = new Set<string>();
   if (result.dialId) dialIds.add(result.dialId);
-  for (const entry of (await faultLog()).slice(harness.logStart)) if (entry.dialId) dialIds.add(entry.dialId);
+  // A dial request still under way (e.g. the page left while it was held) may yet create a dial.
+  let entries: LogEntry[] = [];
+  await until(async () => (entries = (await faultLog()).slice(harness.logStart)).every((entry) => entry.status !== 0), 8000, 'proxied requests answered');
+  for (const entry of entries) if (entry.dialId) dialIds.add(entry.dialId);
   if (expected.dials !== undefined) expect(dialIds.size, `dials created: ${[...dialIds].join(', ')}`).to.equal(expected.dials);
   for (const dialId of dialIds) {
     await until(async () => TERMINAL.includes((await emulatorDial(dialId)).status), DIAL_TERMINAL_WITHIN_MS, `dial ${dialId} terminal`);

@@ -16,7 +16,8 @@
 //    422 | 500 (the service's error answer), hang (never answers; the companion times out),
 //    slow (create only: the first attempt is forwarded but answered after the companion gave
 //    up; a retry with the same Idempotency-Key gets the replay). `svc-ok` dials cleanly.
-//    `/__fault/log` answers both logs: [{ method, path, status, dialId, key, front? }].
+//    `/__fault/log` answers both logs: [{ method, path, status, dialId, key, front? }] (status 0:
+//    still under way; -1: no answer).
 //
 // Everything listens on 127.0.0.1 and forwards to the test server itself (whose `/__emu`
 // route adds the emulator's key), so no key passes through here.
@@ -113,7 +114,11 @@ export function faultServices() {
       res.end(JSON.stringify({ error: { code, message } }));
       return;
     }
-    if (injectNow && fault.kind === 'hang') return; // the socket stays open until the companion gives up
+    if (injectNow && fault.kind === 'hang') {
+      // The socket stays open until the companion gives up.
+      res.once('close', () => (entry.status = -1));
+      return;
+    }
     const holdAnswer = injectNow && fault.kind === 'slow' && !slowSeen.has(entry.key);
     if (holdAnswer) slowSeen.add(entry.key);
     const headers = {};
@@ -217,6 +222,7 @@ export function faultServices() {
     const entry = { method: ctx.method, path: match[2], status: 0, dialId: null, key: ctx.request.headers['idempotency-key'] ?? null, front: true };
     if (route === 'dials') log.push(entry);
     if (kind === 'reset') {
+      entry.status = -1;
       ctx.req.socket.destroy();
       ctx.respond = false;
       return undefined;
@@ -224,9 +230,11 @@ export function faultServices() {
     if (kind === 'hang') {
       // Held until the page gives up (its request timeout) and closes the connection.
       await new Promise((resolve) => ctx.req.socket.once('close', resolve));
+      entry.status = -1;
       ctx.respond = false;
       return undefined;
     }
+    if (['429', '500', '502', '504', 'malformed'].includes(kind)) entry.status = kind === 'malformed' ? 200 : Number(kind);
     if (kind === '429' || kind === '502' || kind === '504') {
       const codes = { 429: 'rate_limited', 502: 'upstream_error', 504: 'upstream_timeout' };
       ctx.status = Number(kind);

@@ -1,0 +1,326 @@
+// The fault matrix, media and call half: faults while `connecting`, `in-call`, `reconnecting` and
+// `ending`, and the visitor's own races (double start, start + hangup, hangup or pagehide while
+// the dial is on its way, two calls on one page). Real Chromium, the real CallSession, the real
+// companion (through test/support/fault-proxy.mjs where a fault is injected) and the emulator's
+// loopback room. A reconnect is started with LiveKit's own room events, as in call-e2e.
+import { expect } from '@open-wc/testing';
+import { Room, RoomEvent } from 'livekit-client';
+import type { CallSession } from '../../src/call/call-session.js';
+import type { CallState, EndReason } from '../../src/call/types.js';
+import { emulatorDial, expectCleanEnd, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
+import type { Harness, Seen } from '../support/fault-matrix.js';
+
+const COMPANION = '/api/voice-call';
+const front = (spec: string) => `/__fault/${spec}`;
+
+let rooms: Room[] = [];
+const register = Room.prototype.registerTextStreamHandler;
+
+function captureRooms(): void {
+  rooms = [];
+  Room.prototype.registerTextStreamHandler = function (this: Room, ...args: Parameters<Room['registerTextStreamHandler']>) {
+    rooms.push(this);
+    return register.apply(this, args);
+  };
+}
+
+function reconnecting(session: CallSession): void {
+  const room = rooms.at(-1)!;
+  room.emit(RoomEvent.SignalReconnecting);
+  room.emit(RoomEvent.Reconnecting);
+  expect(session.state).to.equal('reconnecting');
+}
+
+function revokeMicrophone(harness: Harness): void {
+  // What the browser does when the device goes away or the permission is revoked.
+  const track = harness.micTracks.at(-1)!;
+  track.stop();
+  track.dispatchEvent(new Event('ended'));
+}
+
+function atState(session: CallSession, state: CallState, act: () => void): void {
+  session.addEventListener('call-state', (event) => {
+    if (event.detail.state === state) act();
+  });
+}
+
+interface Cell {
+  fault: string;
+  state: CallState;
+  endpoint?: string;
+  agent?: string;
+  options?: Parameters<typeof newSession>[3];
+  /** Runs the call and injects the fault; resolves once it is injected. */
+  run: (session: CallSession, harness: Harness, seen: Seen) => Promise<void>;
+  reason: EndReason;
+  code: string | null;
+  dials?: number;
+}
+
+const inCall = async (session: CallSession) => {
+  await session.start();
+  expect(session.state).to.equal('in-call');
+};
+
+const CELLS: Cell[] = [
+  // connecting
+  { fault: 'token refused by the media server', state: 'connecting', endpoint: front('token-badtoken'), run: (s) => s.start(), reason: 'setup-failed', code: 'media_failed', dials: 1 },
+  { fault: 'media server unreachable', state: 'connecting', endpoint: front('token-nomedia'), run: (s) => s.start(), reason: 'setup-failed', code: 'media_failed', dials: 1 },
+  {
+    fault: 'media server never answers',
+    state: 'connecting',
+    endpoint: front('token-blackhole'),
+    options: { agentTimeoutMs: 3000 },
+    run: (s) => s.start(),
+    reason: 'agent-unavailable',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'visitor hangs up',
+    state: 'connecting',
+    endpoint: front('token-blackhole'),
+    run: async (s) => {
+      atState(s, 'connecting', () => void s.hangup());
+      await s.start();
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'no agent, page hidden while waiting',
+    state: 'connecting',
+    agent: 'emu-no-agent',
+    run: async (s) => {
+      atState(s, 'connecting', () => setTimeout(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })), 300));
+      await s.start();
+    },
+    reason: 'page-unload',
+    code: null,
+    dials: 1,
+  },
+  // starting, with the dial on its way (the companion holds POST /dials for a moment)
+  {
+    fault: 'visitor hangs up while the dial is being created',
+    state: 'starting',
+    endpoint: front('dials-hold'),
+    run: async (s, _h, seen) => {
+      const started = s.start();
+      await until(() => seen.states.includes('starting'), 5000, 'starting');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await s.hangup();
+      await started;
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'page hidden while the dial is being created',
+    state: 'starting',
+    endpoint: front('dials-hold'),
+    run: async (s) => {
+      const started = s.start();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+      await started;
+    },
+    reason: 'page-unload',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'start() and hangup() concurrently',
+    state: 'starting',
+    run: async (s) => {
+      await Promise.all([s.start(), s.hangup()]);
+    },
+    reason: 'user-hangup',
+    code: null,
+  },
+  {
+    fault: 'element removed while the dial is being created',
+    state: 'starting',
+    endpoint: front('dials-hold'),
+    run: async (s) => {
+      const started = s.start();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      s.abandon('element-removed');
+      await started;
+    },
+    reason: 'element-removed',
+    code: null,
+    dials: 1,
+  },
+  // in-call
+  {
+    fault: 'microphone revoked (track ended)',
+    state: 'in-call',
+    run: async (s, h) => {
+      await inCall(s);
+      revokeMicrophone(h);
+    },
+    reason: 'microphone-unavailable',
+    code: 'microphone_unavailable',
+    dials: 1,
+  },
+  {
+    fault: 'the dial hung up through the service API while media lives (the service says USER_HANGUP)',
+    state: 'in-call',
+    run: async (s) => {
+      await inCall(s);
+      const answer = await fetch(`/__emu/dials/${s.dialId}/hangup`, { method: 'POST' });
+      expect(answer.status).to.equal(200);
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  // reconnecting
+  {
+    fault: 'visitor hangs up',
+    state: 'reconnecting',
+    run: async (s) => {
+      await inCall(s);
+      reconnecting(s);
+      await s.hangup();
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'page hidden',
+    state: 'reconnecting',
+    run: async (s) => {
+      await inCall(s);
+      reconnecting(s);
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    },
+    reason: 'page-unload',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'microphone revoked',
+    state: 'reconnecting',
+    run: async (s, h) => {
+      await inCall(s);
+      reconnecting(s);
+      s.setMuted(true);
+      revokeMicrophone(h);
+    },
+    reason: 'microphone-unavailable',
+    code: 'microphone_unavailable',
+    dials: 1,
+  },
+  // ending
+  {
+    fault: 'companion hangup answers 502',
+    state: 'ending',
+    endpoint: front('hangup-502'),
+    run: async (s) => {
+      await inCall(s);
+      await s.hangup();
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'companion never answers the result read',
+    state: 'ending',
+    endpoint: front('read-hang'),
+    options: { resultTimeoutMs: 1500 },
+    run: async (s) => {
+      await inCall(s);
+      await s.hangup();
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'page hidden',
+    state: 'ending',
+    run: async (s) => {
+      await inCall(s);
+      const hungUp = s.hangup();
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+      await hungUp;
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+];
+
+describe('fault matrix: media, call and visitor races', function () {
+  this.timeout(45000);
+  let harness: Harness;
+
+  beforeEach(async () => {
+    harness = await setUpHarness();
+    captureRooms();
+  });
+
+  afterEach(() => {
+    Room.prototype.registerTextStreamHandler = register;
+    tearDownHarness(harness);
+  });
+
+  for (const cell of CELLS) {
+    it(`${cell.fault} in ${cell.state}: ${cell.reason}${cell.code ? ` (${cell.code})` : ''}`, async () => {
+      const session = newSession(harness, cell.endpoint ?? COMPANION, cell.agent ?? 'emu-demo', cell.options);
+      const seen = record(session);
+      await cell.run(session, harness, seen);
+      const expected = { reason: cell.reason, code: cell.code, ...(cell.dials === undefined ? {} : { dials: cell.dials }) };
+      await expectCleanEnd(harness, session, seen, expected);
+      expect(seen.states, 'passed through the cell state').to.include(cell.state);
+    });
+  }
+
+  it('double start: one dial, one call, then a clean hangup', async () => {
+    const session = newSession(harness, front('dials-hold'), 'emu-demo');
+    const seen = record(session);
+    const first = session.start();
+    const second = session.start();
+    await Promise.all([first, second]);
+    expect(session.state).to.equal('in-call');
+    expect(seen.connected).to.have.length(1);
+    await session.hangup();
+    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+  });
+
+  it('service slow to create the dial: the retry with the same Idempotency-Key gets the same dial, and the call goes through', async () => {
+    const session = newSession(harness, '/__fault-svc', 'svc-create-slow');
+    const seen = record(session);
+    await session.start();
+    expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
+    await session.hangup();
+    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+  });
+
+  it('two calls on one page at once: both connect, each ends once, two dials both terminal', async () => {
+    const other = document.createElement('div');
+    document.body.append(other);
+    const a = newSession(harness, COMPANION, 'emu-demo');
+    const b = newSession(harness, COMPANION, 'emu-demo', { audioContainer: other });
+    const seenA = record(a);
+    const seenB = record(b);
+    await Promise.all([a.start(), b.start()]);
+    expect([a.state, b.state]).to.deep.equal(['in-call', 'in-call']);
+    expect(a.dialId).to.not.equal(b.dialId);
+    await a.hangup();
+    expect(b.state, 'the other call is untouched').to.equal('in-call');
+    await b.hangup();
+    for (const seen of [seenA, seenB]) {
+      expect(seen.ended.map((r) => r.reason)).to.deep.equal(['user-hangup']);
+      expect(seen.ended[0]!.systemResultType).to.equal('USER_HANGUP');
+    }
+    for (const id of [a.dialId!, b.dialId!]) expect((await emulatorDial(id)).status).to.equal('completed');
+    expect(harness.micTracks.filter((t) => t.readyState === 'live')).to.have.length(0);
+    other.remove();
+  });
+});

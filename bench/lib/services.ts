@@ -2,9 +2,10 @@
 // them) and a small static server for the benchmark pages that proxies /api/voice-call to the
 // companion. The emulator runs in a child because libwebrtc crashes a process that exits naturally.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, openSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -17,14 +18,18 @@ export interface Child<Ready> {
   ready: Ready;
 }
 
-/** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */
+/** Where the children's logs go (one request log line each would drown the tables). */
+export const LOG_FILE = join(tmpdir(), 'voice-agent-call-bench.log');
+let logFd: number | undefined;
+
+/** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line; stderr goes to LOG_FILE. */
 export function startChild<Ready>(script: string, args: string[] = [], env: Record<string, string> = {}, prefix: string[] = []): Promise<Child<Ready>> {
   const command = prefix.length > 0 ? prefix[0]! : process.execPath;
   const commandArgs = prefix.length > 0 ? [...prefix.slice(1), process.execPath] : [];
   const child = spawn(command, [...commandArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', (logFd ??= openSync(LOG_FILE, 'a'))],
   });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });

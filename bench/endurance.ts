@@ -1,0 +1,193 @@
+// Endurance. (1) N call cycles in one page (start, agent connected, hang up, ended) on `emu-demo`
+// through the real companion and media room: JS heap after a forced GC before and after, live
+// MediaStreamTracks, open RTCPeerConnections, <audio> elements and listeners on window/document.
+// (2) A long call's transcript (default 1,000 entries over an emulated 10 minutes, fed by a scripted
+// session in fast-forward, no media): long tasks over 50 ms and frame times while the transcript
+// follows new entries and while the visitor scrolls it with the mouse wheel.
+import type { CDPSession, Page } from 'playwright';
+import { instrumentedContext, launchChromium } from './lib/browser.js';
+import type { Services } from './lib/services.js';
+import { fixed, median, percentile, table, type BenchSection } from './lib/stats.js';
+
+interface Leftovers {
+  liveTracks: number;
+  openPeerConnections: number;
+  audioElements: number;
+  windowListeners: number;
+  documentListeners: number;
+}
+
+async function heapAfterGc(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  return usage.usedSize;
+}
+
+async function listenerCount(cdp: CDPSession, expression: string): Promise<number> {
+  const { result } = (await cdp.send('Runtime.evaluate', { expression })) as { result: { objectId?: string } };
+  if (!result.objectId) return Number.NaN;
+  const { listeners } = (await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId })) as { listeners: unknown[] };
+  return listeners.length;
+}
+
+async function leftovers(page: Page, cdp: CDPSession): Promise<Leftovers> {
+  const counts = (await page.evaluate(`(() => {
+    const bench = window.__bench;
+    const deepAudio = (root) => {
+      let n = root.querySelectorAll('audio').length;
+      for (const element of root.querySelectorAll('*')) if (element.shadowRoot) n += deepAudio(element.shadowRoot);
+      return n;
+    };
+    return {
+      liveTracks: bench.tracks.filter((track) => track.readyState === 'live').length,
+      openPeerConnections: bench.pcs.filter((pc) => pc.connectionState !== 'closed').length,
+      audioElements: deepAudio(document),
+    };
+  })()`)) as Omit<Leftovers, 'windowListeners' | 'documentListeners'>;
+  return { ...counts, windowListeners: await listenerCount(cdp, 'window'), documentListeners: await listenerCount(cdp, 'document') };
+}
+
+async function cycle(page: Page): Promise<void> {
+  await page.evaluate('window.__cycle = { connected: false, ended: false }');
+  await page.click('voice-agent-call [part~="call-button"]');
+  await page.waitForFunction('window.__cycle.connected || window.__cycle.ended', null, { timeout: 20000 });
+  const failed = await page.evaluate('window.__cycle.ended ? window.__cycle.reason : null');
+  if (failed) throw new Error(`call ended before it connected: ${String(failed)}`);
+  await page.click('voice-agent-call [part~="hangup-button"]');
+  await page.waitForFunction('window.__cycle.ended', null, { timeout: 20000 });
+}
+
+export async function callCycles(services: Services, cycles = 50): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
+  const browser = await launchChromium();
+  try {
+    const context = await instrumentedContext(browser, services.origin);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await page.goto('/bench/pages/widget.html');
+    await page.waitForFunction('customElements.get("voice-agent-call") !== undefined');
+    await page.evaluate(`(() => {
+      const element = document.querySelector('voice-agent-call');
+      element.setAttribute('agent', 'emu-demo');
+      element.addEventListener('call-connected', () => (window.__cycle.connected = true));
+      element.addEventListener('call-ended', (event) => { window.__cycle.ended = true; window.__cycle.reason = event.detail.reason; });
+    })()`);
+    const atLoad = { heap: await heapAfterGc(cdp), ...(await leftovers(page, cdp)) };
+    // One unmeasured cycle loads the media chunk and makes the one-time allocations.
+    const started = performance.now();
+    await cycle(page);
+    const before = { heap: await heapAfterGc(cdp), ...(await leftovers(page, cdp)) };
+    const cycleMs: number[] = [];
+    for (let i = 0; i < cycles; i++) {
+      const t = performance.now();
+      await cycle(page);
+      cycleMs.push(performance.now() - t);
+      process.stderr.write(`call cycles: ${i + 1}/${cycles}\r`);
+    }
+    process.stderr.write('\n');
+    const after = { heap: await heapAfterGc(cdp), ...(await leftovers(page, cdp)) };
+    const totalS = (performance.now() - started) / 1000;
+    await context.close();
+    const growth = after.heap - before.heap;
+    const mb = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MB`;
+    const left = after.liveTracks + after.openPeerConnections + after.audioElements + (after.windowListeners - before.windowListeners) + (after.documentListeners - before.documentListeners);
+    const rows = [
+      ['JS heap used (after forced GC)', mb(atLoad.heap), mb(before.heap), mb(after.heap)],
+      ['live MediaStreamTracks', String(atLoad.liveTracks), String(before.liveTracks), String(after.liveTracks)],
+      ['RTCPeerConnections not closed', String(atLoad.openPeerConnections), String(before.openPeerConnections), String(after.openPeerConnections)],
+      ['<audio> elements (incl. shadow roots)', String(atLoad.audioElements), String(before.audioElements), String(after.audioElements)],
+      ['listeners on window', String(atLoad.windowListeners), String(before.windowListeners), String(after.windowListeners)],
+      ['listeners on document', String(atLoad.documentListeners), String(before.documentListeners), String(after.documentListeners)],
+    ];
+    const markdown = [
+      `${cycles} call cycles in one page on \`emu-demo\` (click call, wait for \`call-connected\`, click hang up, wait for \`call-ended\`), real companion and media room; ${fixed(totalS)} s in all, cycle median ${fixed(median(cycleMs), 0)} ms, p95 ${fixed(percentile(cycleMs, 95), 0)} ms. "Before" is after one unmeasured cycle (the media chunk loaded). Listener counts include the page's own benchmark listeners (constant).`,
+      '',
+      table(['measure', 'page loaded', `before (after 1 cycle)`, `after ${cycles} more cycles`], rows),
+      '',
+      `Heap growth over ${cycles} cycles: **${mb(growth)}** (target ≤ 2 MB: ${growth <= 2 * 1048576 ? 'met' : `missed by ${mb(growth - 2 * 1048576)}`}). Leftovers after the last call: **${left}** (target 0).`,
+    ].join('\n');
+    return {
+      markdown,
+      headline: [
+        { metric: `heap growth over ${cycles} call cycles`, measured: mb(growth), target: '≤ 2 MB', verdict: growth <= 2 * 1048576 ? 'met' : `missed by ${mb(growth - 2 * 1048576)}` },
+        { metric: 'leftover tracks, connections, audio elements, listeners', measured: String(left), target: '0', verdict: left === 0 ? 'met' : 'missed' },
+      ],
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function longTranscript(services: Services, options: { entries?: number; minutes?: number; stepMs?: number } = {}): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
+  const entries = options.entries ?? 1000;
+  const minutes = options.minutes ?? 10;
+  const stepMs = options.stepMs ?? 5;
+  const browser = await launchChromium();
+  try {
+    const context = await instrumentedContext(browser, services.origin);
+    const page = await context.newPage();
+    await page.goto('/bench/pages/transcript.html');
+    await page.waitForFunction('window.scriptedReady === true');
+    await page.evaluate(`(() => {
+      window.__perf = { longTasks: [], frames: [], recording: false };
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__perf.longTasks.push({ start: entry.startTime, duration: entry.duration, phase: window.__perf.phase }); }).observe({ type: 'longtask' });
+      let last = 0;
+      const frame = (now) => { if (window.__perf.recording && last) window.__perf.frames.push({ phase: window.__perf.phase, ms: now - last }); last = now; requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    })()`);
+    await page.click('voice-agent-call [part~="call-button"]');
+    await page.evaluate('(window.__perf.phase = "streaming", window.__perf.recording = true)');
+    const t = performance.now();
+    await page.evaluate(`window.streamTranscript(${entries}, ${minutes}, ${stepMs})`);
+    const streamS = (performance.now() - t) / 1000;
+    const rendered = (await page.evaluate(`document.querySelector('voice-agent-call').shadowRoot.querySelectorAll('[part~="entry"]').length`)) as number;
+    // The visitor scrolls back through the whole log with the wheel, then down again.
+    await page.evaluate('window.__perf.phase = "wheel"');
+    const box = await page.locator('voice-agent-call [part~="transcript"]').boundingBox();
+    if (!box) throw new Error('no transcript on the page');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 60; i++) await page.mouse.wheel(0, -1500);
+    for (let i = 0; i < 60; i++) await page.mouse.wheel(0, 1500);
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    await page.evaluate('window.__perf.recording = false');
+    const perf = (await page.evaluate('window.__perf')) as { longTasks: Array<{ duration: number; phase: string }>; frames: Array<{ phase: string; ms: number }> };
+    await page.click('voice-agent-call [part~="hangup-button"]');
+    await context.close();
+    const rows = (['streaming', 'wheel'] as const).map((phase) => {
+      const frames = perf.frames.filter((frame) => frame.phase === phase).map((frame) => frame.ms);
+      const longTasks = perf.longTasks.filter((task) => task.phase === phase);
+      return [
+        phase === 'streaming' ? `new entries arriving (log follows the end)` : 'wheel scrolling through the log',
+        String(frames.length),
+        fixed(median(frames)),
+        fixed(percentile(frames, 95)),
+        fixed(Math.max(...frames)),
+        String(frames.filter((ms) => ms > 50).length),
+        String(longTasks.length),
+        longTasks.length ? fixed(Math.max(...longTasks.map((task) => task.duration))) : '—',
+      ];
+    });
+    const longTasks = perf.longTasks.length;
+    const markdown = [
+      `A scripted session (no media) feeds the element ${entries} entries spread over an emulated ${minutes}-minute call, each first interim then final (${entries * 2} transcript updates), ${stepMs} ms of real time apart: ${fixed(streamS)} s, i.e. fast-forward, harsher than a real call. ${rendered} entries rendered at the end. Then 120 mouse-wheel steps up and down the log. Frame times from requestAnimationFrame; long tasks from the Long Tasks API (the page runs nothing but the widget).`,
+      '',
+      table(['phase', 'frames', 'frame median ms', 'p95 ms', 'max ms', 'frames > 50 ms', 'long tasks > 50 ms', 'longest task ms'], rows),
+    ].join('\n');
+    return {
+      markdown,
+      headline: [{ metric: `long tasks (> 50 ms), ${entries}-entry transcript`, measured: String(longTasks), target: '0', verdict: longTasks === 0 ? 'met' : `missed by ${longTasks}` }],
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function endurance(services: Services, options: { cycles?: number; entries?: number } = {}): Promise<BenchSection> {
+  const cycles = await callCycles(services, options.cycles ?? 50);
+  const transcript = await longTranscript(services, { entries: options.entries ?? 1000 });
+  return {
+    title: 'Endurance',
+    markdown: ['**Call cycles**', '', cycles.markdown, '', '**A long call’s transcript**', '', transcript.markdown].join('\n'),
+    headline: [...cycles.headline, ...transcript.headline],
+  };
+}

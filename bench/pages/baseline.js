@@ -1,0 +1,51 @@
+// The baseline: a bare livekit-client page doing the least a call needs, with no widget: the two
+// companion round trips, Room.connect, the microphone published, the agent's first audio.
+import { Room, RoomEvent } from '/node_modules/livekit-client/dist/livekit-client.esm.mjs';
+
+window.baselineCall = async (agent) => {
+  const bench = window.__bench;
+  // The microphone is granted before the clock starts (the widget's grant is its own column).
+  const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+  const mic = stream.getAudioTracks()[0];
+  const t0 = performance.now();
+  const dialResponse = await fetch('/api/voice-call/dials', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agent }),
+  });
+  const dial = await dialResponse.json();
+  const t1 = performance.now();
+  const tokenResponse = await fetch(`/api/voice-call/dials/${dial.dialId}/token`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${dial.handle}` },
+  });
+  const token = await tokenResponse.json();
+  const t2 = performance.now();
+  const room = new Room();
+  let agentAt = null;
+  room.on(RoomEvent.ParticipantConnected, () => (agentAt ??= performance.now()));
+  room.on(RoomEvent.TrackSubscribed, (track) => {
+    if (track.kind === 'audio') document.body.append(track.attach());
+  });
+  await room.connect(token.serverUrl, token.participantToken);
+  const t3 = performance.now();
+  if (room.remoteParticipants.size > 0) agentAt ??= t3;
+  const published = room.localParticipant.publishTrack(mic);
+  const deadline = performance.now() + 20000;
+  while (!('firstAudio' in bench.marks) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  await published.catch(() => undefined);
+  const result = {
+    dialMs: t1 - t0,
+    tokenMs: t2 - t1,
+    connectMs: t3 - t2,
+    agentMs: agentAt === null ? null : agentAt - t2,
+    firstAudioMs: 'firstAudio' in bench.marks ? bench.marks.firstAudio - t2 : null,
+  };
+  await fetch(`/api/voice-call/dials/${dial.dialId}/hangup`, { method: 'POST', headers: { authorization: `Bearer ${dial.handle}` } });
+  await room.disconnect();
+  mic.stop();
+  for (const element of document.querySelectorAll('audio')) element.remove();
+  return result;
+};
+window.dispatchEvent(new Event('baseline-ready'));
+window.baselineReady = true;

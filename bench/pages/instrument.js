@@ -1,0 +1,74 @@
+// Injected before any page script (playwright addInitScript): timestamps the steps of a call as a
+// user would notice them, without touching the widget: the click, the microphone grant, the
+// companion answers, the media transport, the first agent audio that is not silence. It also keeps
+// every MediaStreamTrack and RTCPeerConnection the page makes, to count leftovers.
+(() => {
+  const marks = {};
+  const tracks = [];
+  const pcs = [];
+  const mark = (name) => {
+    if (!(name in marks)) marks[name] = performance.now();
+  };
+  window.__bench = {
+    marks,
+    tracks,
+    pcs,
+    mark,
+    reset() {
+      for (const key of Object.keys(marks)) delete marks[key];
+    },
+  };
+  window.addEventListener('click', () => mark('click'), true);
+
+  const devices = navigator.mediaDevices;
+  const getUserMedia = devices.getUserMedia.bind(devices);
+  devices.getUserMedia = async (constraints) => {
+    const stream = await getUserMedia(constraints);
+    mark('micGranted');
+    tracks.push(...stream.getTracks());
+    return stream;
+  };
+
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const response = await realFetch(input, init);
+    if (/\/dials$/.test(url)) mark('dialCreated');
+    else if (/\/token$/.test(url)) mark('token');
+    return response;
+  };
+
+  let polling = 0;
+  const pollAudio = () => {
+    if (polling) return;
+    polling = setInterval(async () => {
+      for (const pc of pcs) {
+        if (pc.connectionState === 'closed') continue;
+        const stats = await pc.getStats().catch(() => null);
+        if (!stats) continue;
+        for (const report of stats.values()) {
+          if (report.type === 'inbound-rtp' && report.kind === 'audio' && report.totalAudioEnergy > 0) mark('firstAudio');
+        }
+      }
+      if ('firstAudio' in marks) {
+        clearInterval(polling);
+        polling = 0;
+      }
+    }, 10);
+  };
+  window.__bench.pollAudio = pollAudio;
+
+  const RealPC = window.RTCPeerConnection;
+  class BenchPeerConnection extends RealPC {
+    constructor(...args) {
+      super(...args);
+      pcs.push(this);
+      this.addEventListener('connectionstatechange', () => {
+        if (this.connectionState === 'connected') mark('roomConnected');
+      });
+      this.addEventListener('track', (event) => tracks.push(event.track));
+      pollAudio();
+    }
+  }
+  window.RTCPeerConnection = BenchPeerConnection;
+})();

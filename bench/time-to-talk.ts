@@ -1,0 +1,166 @@
+// Time to talk: real Chromium against the emulator through the companion, N calls on `emu-quick`,
+// each in a fresh browser context (cold cache: the CDN file and the lazy media chunk are fetched,
+// as on a first visit). Every widget call is paired with a baseline call made right after it: a
+// bare livekit-client page that does the two companion round trips and Room.connect itself.
+import type { Page } from 'playwright';
+import { instrumentedContext, launchChromium } from './lib/browser.js';
+import type { Services } from './lib/services.js';
+import { fixed, median, percentile, table, type BenchSection } from './lib/stats.js';
+
+const WIDGET_STEPS = ['micGranted', 'dialCreated', 'token', 'chunkLoaded', 'roomConnected', 'agentPresent', 'firstAudio', 'firstTranscript'] as const;
+type WidgetStep = (typeof WIDGET_STEPS)[number];
+type WidgetSample = Record<WidgetStep, number | null> & { chunkStart: number | null };
+
+interface BaselineSample {
+  dialMs: number;
+  tokenMs: number;
+  connectMs: number;
+  agentMs: number | null;
+  firstAudioMs: number | null;
+}
+
+const STEP_LABEL: Record<WidgetStep, string> = {
+  micGranted: 'microphone granted',
+  dialCreated: 'dial created',
+  token: 'token',
+  chunkLoaded: 'media chunk loaded',
+  roomConnected: 'room connected (transport)',
+  agentPresent: 'agent present (call-connected)',
+  firstAudio: 'first agent audio',
+  firstTranscript: 'first transcript entry',
+};
+
+async function widgetCall(page: Page, agent: string): Promise<WidgetSample> {
+  await page.goto('/bench/pages/widget.html');
+  await page.waitForFunction('customElements.get("voice-agent-call") !== undefined');
+  await page.evaluate(`(() => {
+    const element = document.querySelector('voice-agent-call');
+    element.setAttribute('agent', ${JSON.stringify(agent)});
+    const bench = window.__bench;
+    element.addEventListener('call-connected', () => bench.mark('agentPresent'));
+    element.addEventListener('call-transcript', () => bench.mark('firstTranscript'));
+    element.addEventListener('call-ended', (event) => { bench.mark('ended'); bench.endReason = event.detail.reason; });
+  })()`);
+  await page.click('voice-agent-call [part~="call-button"]');
+  await page.waitForFunction('(() => { const m = window.__bench.marks; return ("firstAudio" in m && "firstTranscript" in m && "agentPresent" in m) || "ended" in m; })()', null, { timeout: 30000 });
+  const sample = (await page.evaluate(`(() => {
+    const m = window.__bench.marks;
+    const chunk = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/chunks/'));
+    const at = (value) => (value === undefined ? null : value - m.click);
+    return {
+      micGranted: at(m.micGranted), dialCreated: at(m.dialCreated), token: at(m.token),
+      chunkStart: chunk ? chunk.startTime - m.click : null, chunkLoaded: chunk ? chunk.responseEnd - m.click : null,
+      roomConnected: at(m.roomConnected), agentPresent: at(m.agentPresent), firstAudio: at(m.firstAudio), firstTranscript: at(m.firstTranscript),
+      endedEarly: 'ended' in m ? window.__bench.endReason : null,
+    };
+  })()`)) as WidgetSample & { endedEarly: string | null };
+  if (sample.endedEarly) throw new Error(`widget call ended before first audio + transcript: ${sample.endedEarly}`);
+  await page.evaluate('document.querySelector("voice-agent-call").hangup()');
+  await page.waitForFunction('"ended" in window.__bench.marks', null, { timeout: 20000 });
+  return sample;
+}
+
+async function baselineCall(page: Page, agent: string): Promise<BaselineSample> {
+  await page.goto('/bench/pages/baseline.html');
+  await page.waitForFunction('window.baselineReady === true');
+  const sample = (await page.evaluate(`window.baselineCall(${JSON.stringify(agent)})`)) as BaselineSample;
+  if (sample.firstAudioMs === null) throw new Error('baseline call: no agent audio within 20 s');
+  return sample;
+}
+
+export async function timeToTalk(services: Services, options: { calls?: number; agent?: string } = {}): Promise<BenchSection> {
+  const calls = options.calls ?? 20;
+  const agent = options.agent ?? 'emu-quick';
+  const browser = await launchChromium();
+  const widget: WidgetSample[] = [];
+  const baseline: BaselineSample[] = [];
+  const failures: string[] = [];
+  try {
+    // One unmeasured pair warms the emulator's voice cache and Chromium's process pool.
+    for (let i = -1; i < calls; i++) {
+      for (const kind of i % 2 === 0 ? (['widget', 'baseline'] as const) : (['baseline', 'widget'] as const)) {
+        const context = await instrumentedContext(browser, services.origin);
+        const page = await context.newPage();
+        try {
+          if (kind === 'widget') {
+            const sample = await widgetCall(page, agent);
+            if (i >= 0) widget.push(sample);
+          } else {
+            const sample = await baselineCall(page, agent);
+            if (i >= 0) baseline.push(sample);
+          }
+        } catch (error) {
+          failures.push(`${kind} #${i + 1}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        } finally {
+          await context.close();
+        }
+      }
+      process.stderr.write(`time to talk: ${i + 1}/${calls}\r`);
+    }
+  } finally {
+    await browser.close();
+  }
+  process.stderr.write('\n');
+
+  const column = (values: Array<number | null>) => values.filter((value): value is number => value !== null);
+  const rows: string[][] = WIDGET_STEPS.map((step) => {
+    const values = column(widget.map((sample) => sample[step]));
+    return [STEP_LABEL[step], fixed(median(values)), fixed(percentile(values, 95)), `${values.length}/${widget.length}`];
+  });
+  const chunkStart = column(widget.map((sample) => sample.chunkStart));
+  rows.splice(3, 0, ['media chunk request starts', fixed(median(chunkStart)), fixed(percentile(chunkStart, 95)), `${chunkStart.length}/${widget.length}`]);
+
+  const base = {
+    dial: baseline.map((sample) => sample.dialMs),
+    token: baseline.map((sample) => sample.tokenMs),
+    connect: baseline.map((sample) => sample.connectMs),
+    agent: column(baseline.map((sample) => sample.agentMs)),
+    audio: column(baseline.map((sample) => sample.firstAudioMs)),
+  };
+  const baseRows = [
+    ['companion round trip 1: POST /dials', fixed(median(base.dial)), fixed(percentile(base.dial, 95))],
+    ['companion round trip 2: POST /dials/:id/token', fixed(median(base.token)), fixed(percentile(base.token, 95))],
+    ['Room.connect (after the token)', fixed(median(base.connect)), fixed(percentile(base.connect, 95))],
+    ['agent present (after the token)', fixed(median(base.agent)), fixed(percentile(base.agent, 95))],
+    ['first agent audio (after the token)', fixed(median(base.audio)), fixed(percentile(base.audio, 95))],
+  ];
+
+  const widgetAudio = median(column(widget.map((sample) => sample.firstAudio)));
+  const connectOnly = median(base.dial) + median(base.token) + median(base.connect);
+  const toAudio = median(base.dial) + median(base.token) + median(base.audio);
+  const ratioIssue = widgetAudio / connectOnly;
+  const ratioAudio = widgetAudio / toAudio;
+  const widgetConnected = median(column(widget.map((sample) => sample.agentPresent)));
+  const baseAgent = median(base.dial) + median(base.token) + median(base.agent);
+
+  const markdown = [
+    `${widget.length} widget calls and ${baseline.length} baseline calls on \`${agent}\`, paired and alternating in order, each in a fresh Chromium context (cold HTTP cache), after one unmeasured pair. Widget times are ms after the click on the call button; baseline times are ms of each step.` +
+      (failures.length ? ` Failed calls (left out): ${failures.join('; ')}.` : ''),
+    '',
+    '**The widget** (CDN build, script tag), ms after the click:',
+    '',
+    table(['step', 'median', 'p95', 'n'], rows),
+    '',
+    '**The baseline**: a bare livekit-client page (livekit-client already loaded, microphone granted before the clock starts) doing the two companion round trips, `Room.connect`, publishing the microphone:',
+    '',
+    table(['step', 'median', 'p95'], baseRows),
+    '',
+    table(
+      ['ratio (medians)', 'widget', 'baseline', 'ratio', 'target'],
+      [
+        ['click → first audio / (2 round trips + connect)', fixed(widgetAudio), fixed(connectOnly), fixed(ratioIssue, 2), '≤ 1.3'],
+        ['click → first audio / (2 round trips + connect → first audio)', fixed(widgetAudio), fixed(toAudio), fixed(ratioAudio, 2), '≤ 1.3'],
+        ['click → agent present / (2 round trips + agent present)', fixed(widgetConnected), fixed(baseAgent), fixed(widgetConnected / baseAgent, 2), '—'],
+      ],
+    ),
+  ].join('\n');
+  return {
+    title: 'Time to talk',
+    markdown,
+    headline: [
+      { metric: 'click → first agent audio (median, p95)', measured: `${fixed(widgetAudio)} ms, ${fixed(percentile(column(widget.map((s) => s.firstAudio)), 95))} ms`, target: '—', verdict: '—' },
+      { metric: 'widget / bare livekit-client, to first audio', measured: fixed(ratioAudio, 2), target: '≤ 1.3', verdict: ratioAudio <= 1.3 ? 'met' : `missed by ${fixed(ratioAudio - 1.3, 2)}` },
+      { metric: 'widget first audio / (round trips + connect)', measured: fixed(ratioIssue, 2), target: '≤ 1.3', verdict: ratioIssue <= 1.3 ? 'met' : `missed by ${fixed(ratioIssue - 1.3, 2)} (includes the agent's greeting delay, which the baseline connect does not)` },
+    ],
+  };
+}

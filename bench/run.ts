@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { companionLoad } from './companion-load.js';
 import { endurance } from './endurance.js';
 import { CHROMIUM } from './lib/browser.js';
@@ -37,7 +37,7 @@ const envNumber = (name: string, fallback: number) => (process.env[name] ? Numbe
 
 function version(command: string, args: string[]): string {
   try {
-    return execFileSync(command, args, { encoding: 'utf8' }).trim();
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return 'unknown';
   }
@@ -92,13 +92,13 @@ const markdown = [
   '',
   '## Headline',
   '',
-  table(['metric', 'measured', 'target', 'verdict'], headline),
+  table(['metric', 'measured', 'target', 'verdict'], headline, 4),
   '',
   ...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
   `Reproduce: \`npm install\`, the system packages \`.ci/run\` installs (chromium, espeak-ng, sox, iproute2, util-linux), then \`npm run bench\` (or \`npm run bench -- weight companion talk endurance\` for a subset). Children's logs: \`${LOG_FILE}\`.`,
   '',
 ].join('\n');
-const out = join(ROOT, process.env.BENCH_OUT ?? 'BENCHMARKS.md');
+const out = resolve(ROOT, process.env.BENCH_OUT ?? 'BENCHMARKS.md');
 writeFileSync(out, markdown);
 console.log(markdown);
 log(`wrote ${out} in ${seconds.toFixed(0)} s`);

@@ -22,12 +22,12 @@ export function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-/** A GitHub-flavoured markdown table; the first column left-aligned, the others right-aligned. */
-export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+/** A GitHub-flavoured markdown table; the first `leftColumns` columns left-aligned, the others right-aligned. */
+export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, leftColumns = 1): string {
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
-  const rule = `|${widths.map((width, i) => (i === 0 ? `${'-'.repeat(width + 2)}` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
+    `| ${cells.map((cell, i) => (i < leftColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((width, i) => (i < leftColumns ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 

@@ -8,7 +8,7 @@ import { ServiceError, type ServiceErrorCode } from '../../src/server/service-cl
 export const API_KEY = 'api-client-test-key-5c4b3a';
 
 export async function startApi(options: EmulatorOptions = {}): Promise<{ emu: Emulator; api: VoiceAgentApi }> {
-  const emu = await startEmulator({ apiKey: API_KEY, logger: false, phoneRingMs: 40, phoneTalkMs: 150, evalRunMs: 60, ...options });
+  const emu = await startEmulator({ apiKey: API_KEY, logger: false, phoneRingMs: 150, phoneTalkMs: 250, evalRunMs: 60, ...options });
   return { emu, api: new VoiceAgentApi({ baseUrl: emu.apiUrl, apiKey: emu.apiKey, timeoutMs: 5000 }) };
 }
 

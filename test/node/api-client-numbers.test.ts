@@ -1,0 +1,181 @@
+// The typed client against the emulator over HTTP: phone numbers (search, create three ways, the
+// deprecated purchase, link, delete), pools (a bare array), dial tasks and emulated phone dials.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Emulator } from '../../src/emulator/index.js';
+import type { VoiceAgentApi } from '../../src/server/api/client.js';
+import { paginate } from '../../src/server/api/paginate.js';
+import type { CreatePhoneNumberInput, Dial } from '../../src/server/api/types.js';
+import { collect, eventually, rejectsWith, startApi } from './api-client-support.js';
+
+describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
+  let emu: Emulator;
+  let api: VoiceAgentApi;
+  before(async () => {
+    ({ emu, api } = await startApi());
+  });
+  after(() => emu.close());
+
+  const statusOf = async (dialId: string, wanted: string): Promise<Dial | undefined> => {
+    const dial = await api.getDial(dialId);
+    return dial.status === wanted ? dial : undefined;
+  };
+
+  describe('phone numbers', () => {
+    test('search answers candidates with the prefix; buying one removes it from the next search', async () => {
+      const candidates = await api.searchPhoneNumbers({ prefix: '415', limit: 3 });
+      assert.equal(candidates.length, 3);
+      for (const { number } of candidates) assert.match(number, /^\+1415\d{7}$/);
+      assert.equal((await api.searchPhoneNumbers({ prefix: '415' })).length, 5);
+      const uk = await api.searchPhoneNumbers({ prefix: '20', country: 'GB', limit: 1 });
+      assert.match(uk[0]!.number, /^\+4420\d+$/);
+      const bought = await api.createPhoneNumber({ type: 'purchase', purchase: { number: candidates[0]!.number } });
+      assert.deepEqual({ ...bought, id: 'x' }, { id: 'x', number: candidates[0]!.number, type: 'PSTN', agentId: null });
+      const again = await api.searchPhoneNumbers({ prefix: '415', limit: 3 });
+      assert.ok(!again.some(({ number }) => number === bought.number));
+      await rejectsWith(api.searchPhoneNumbers({ prefix: '415', limit: 11 }), 'unprocessable', 422);
+      await rejectsWith(api.searchPhoneNumbers({ prefix: 'abc' }), 'unprocessable', 422);
+      await rejectsWith(api.searchPhoneNumbers({ prefix: '415', country: 'ZZ' }), 'unprocessable', 422);
+      await rejectsWith(api.searchPhoneNumbers({} as never), 'bad_request', 400);
+    });
+
+    test('create by SIP import and as a SIP username; the deprecated purchase; list walks; link, unlink, delete', async () => {
+      const imported = await api.createPhoneNumber({
+        type: 'sip_import',
+        sipImport: { phoneNumber: '+15550001111', terminationUri: 'sip:trunk.example.test', username: 'trunk', password: 'secret-pass' },
+      });
+      assert.equal(imported.type, 'PSTN');
+      assert.equal(imported.number, '+15550001111');
+      const sip = await api.createPhoneNumber({ type: 'vogent_sip', vogentSip: { sipPrefix: 'acme-', username: 'frontdesk', password: 'hunter22' } });
+      assert.equal(sip.type, 'SIP_USERNAME');
+      assert.equal(sip.number, 'acme-frontdesk');
+      const purchased = await api.purchasePhoneNumber({ number: '+15550002222' });
+      assert.equal(purchased.number, '+15550002222');
+      assert.ok(!JSON.stringify(await api.listPhoneNumbers()).includes('secret-pass'));
+
+      const page = await api.listPhoneNumbers({ limit: 1 });
+      assert.deepEqual(Object.keys(page).sort(), ['cursor', 'data']);
+      assert.equal(page.data.length, 1);
+      const walked = await collect(paginate((o, c) => api.listPhoneNumbers(o, c), { limit: 1 }));
+      for (const id of [imported.id, sip.id, purchased.id]) assert.ok(walked.some((number) => number.id === id));
+
+      assert.equal((await api.updatePhoneNumber(imported.id, { agentId: 'emu-demo' })).agentId, 'emu-demo');
+      assert.equal((await api.getPhoneNumber(imported.id)).agentId, 'emu-demo');
+      assert.equal((await api.updatePhoneNumber(imported.id, { agentId: '' })).agentId, null);
+      await rejectsWith(api.updatePhoneNumber(imported.id, { agentId: 'no-agent' }), 'unprocessable', 422);
+
+      const deleted = await api.deletePhoneNumber(purchased.id);
+      assert.equal(deleted.number, '+15550002222');
+      await rejectsWith(api.getPhoneNumber(purchased.id), 'not_found', 404);
+      await rejectsWith(api.deletePhoneNumber(purchased.id), 'not_found', 404);
+    });
+
+    test('create errors: the variant object missing 400, bad numbers or short SIP credentials 422, a number owned twice 422', async () => {
+      await rejectsWith(api.createPhoneNumber({ type: 'purchase' } as CreatePhoneNumberInput), 'bad_request', 400);
+      await rejectsWith(api.createPhoneNumber({ type: 'lease' } as unknown as CreatePhoneNumberInput), 'unprocessable', 422);
+      await rejectsWith(api.createPhoneNumber({ type: 'purchase', purchase: { number: '555-0100' } }), 'unprocessable', 422);
+      await rejectsWith(api.createPhoneNumber({ type: 'vogent_sip', vogentSip: { sipPrefix: 'a', username: 'abc', password: 'hunter22' } }), 'unprocessable', 422);
+      await api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550003333' } });
+      await rejectsWith(api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550003333' } }), 'unprocessable', 422);
+    });
+  });
+
+  describe('phone number pools', () => {
+    test('list answers a bare array; create, get, update; unknown numbers 422, unknown pools 404', async () => {
+      assert.deepEqual(await api.listPhoneNumberPools(), []);
+      const a = await api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550004444' } });
+      const b = await api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550005555' } });
+      const pool = await api.createPhoneNumberPool({ name: 'Outbound', phoneNumberIds: [a.id] });
+      assert.equal(pool.name, 'Outbound');
+      assert.deepEqual(pool.phoneNumberIds, [a.id]);
+      const updated = await api.updatePhoneNumberPool(pool.id, { phoneNumberIds: [a.id, b.id] });
+      assert.deepEqual(updated.phoneNumberIds, [a.id, b.id]);
+      assert.equal(updated.name, 'Outbound');
+      assert.deepEqual(await api.getPhoneNumberPool(pool.id), updated);
+      const pools = await api.listPhoneNumberPools();
+      assert.ok(Array.isArray(pools));
+      assert.deepEqual(pools, [updated]);
+      await api.deletePhoneNumber(b.id);
+      assert.deepEqual((await api.getPhoneNumberPool(pool.id)).phoneNumberIds, [a.id]);
+      await rejectsWith(api.createPhoneNumberPool({ name: 'Bad', phoneNumberIds: ['nope'] }), 'unprocessable', 422);
+      await rejectsWith(api.createPhoneNumberPool({} as never), 'bad_request', 400);
+      await rejectsWith(api.getPhoneNumberPool('nope'), 'not_found', 404);
+      await rejectsWith(api.updatePhoneNumberPool('nope', { name: 'x' }), 'not_found', 404);
+    });
+  });
+
+  describe('phone dials', () => {
+    test('a phone dial rings, is answered and the agent hangs up: completed / AGENT_HANGUP with a transcript, no media', async () => {
+      const created = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550006666', fromNumberId: 'num-1' });
+      assert.equal((await api.getDial(created.dialId)).status, 'queued');
+      await eventually(() => statusOf(created.dialId, 'ringing'), 2000, 'ringing');
+      const answered = await eventually(() => statusOf(created.dialId, 'in-progress'), 2000, 'in-progress');
+      assert.notEqual(answered.startedAt, null);
+      const ended = await eventually(() => statusOf(created.dialId, 'completed'), 3000, 'completed');
+      assert.equal(ended.systemResultType, 'AGENT_HANGUP');
+      assert.equal(ended.toNumber, '+15550006666');
+      assert.ok((ended.transcript ?? []).some((line) => line.speaker === 'AI'));
+      assert.equal(typeof ended.durationSeconds, 'number');
+    });
+
+    test('hanging up an answered phone dial completes it USER_HANGUP; before the answer it is canceled', async () => {
+      const { api: slow, emu: slowEmu } = await startApi({ phoneRingMs: 40, phoneTalkMs: 60_000 });
+      try {
+        const answered = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007777', fromNumberId: 'num-1' });
+        await eventually(async () => ((await slow.getDial(answered.dialId)).status === 'in-progress' ? true : undefined), 2000);
+        assert.deepEqual(await slow.hangupDial(answered.dialId), { success: true });
+        const done = await slow.getDial(answered.dialId);
+        assert.deepEqual([done.status, done.systemResultType], ['completed', 'USER_HANGUP']);
+        const early = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007778', fromNumberId: 'num-1' });
+        await slow.hangupDial(early.dialId);
+        const canceled = await slow.getDial(early.dialId);
+        assert.deepEqual([canceled.status, canceled.systemResultType], ['canceled', 'CANCELLED']);
+      } finally {
+        await slowEmu.close();
+      }
+    });
+
+    test('scenarios on the phone: emu-no-agent is never answered (no-answer), emu-drop fails, emu-busy fails at once', async () => {
+      const noAnswer = await api.createDial({ callAgentId: 'emu-no-agent', toNumber: '+15550008888', fromNumberId: 'num-1' });
+      const drop = await api.createDial({ callAgentId: 'emu-drop', toNumber: '+15550008889', fromNumberId: 'num-1' });
+      const busy = await api.createDial({ callAgentId: 'emu-busy', toNumber: '+15550008890', fromNumberId: 'num-1' });
+      assert.equal((await api.getDial(busy.dialId)).systemResultType, 'RATE_LIMITED');
+      const unanswered = await eventually(() => statusOf(noAnswer.dialId, 'no-answer'), 2000, 'no-answer');
+      assert.equal(unanswered.systemResultType, 'NO_ANSWER');
+      const dropped = await eventually(() => statusOf(drop.dialId, 'failed'), 3000, 'failed');
+      assert.equal(dropped.systemResultType, 'FAILED');
+    });
+  });
+
+  describe('dial tasks', () => {
+    test('create a task, attempt it (a phone dial tagged with the task), complete it with that dial', async () => {
+      const task = await api.createDialTask({ callAgentId: 'emu-quick', inputData: { customerId: 'c-42', name: 'Ada' }, keyInputs: ['customerId'] });
+      assert.equal(task.status, 'PENDING');
+      assert.deepEqual(task.inputData, { customerId: 'c-42', name: 'Ada' });
+      const attempt = await api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '+15550009999' });
+      assert.equal(typeof attempt.dialToken, 'string');
+      assert.equal((await api.getDialTask(task.id)).status, 'RUNNING');
+      const dial = await eventually(() => statusOf(attempt.dialId, 'completed'), 3000, 'the attempt completed');
+      assert.equal(dial.dialTaskId, task.id);
+      assert.deepEqual(dial.inputs, { customerId: 'c-42', name: 'Ada' });
+      const done = await api.markTaskComplete(task.id, { dialId: attempt.dialId });
+      assert.equal(done.status, 'COMPLETED');
+      assert.equal(done.completedDialId, attempt.dialId);
+      assert.equal(typeof done.results?.summary, 'string');
+      await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '+15550009998' }), 'unprocessable', 422);
+    });
+
+    test('task errors: missing fields 400, an unknown agent or key 422, a dial of another task 422, unknown task 404', async () => {
+      await rejectsWith(api.createDialTask({ callAgentId: 'emu-demo' } as never), 'bad_request', 400);
+      await rejectsWith(api.createDialTask({ callAgentId: 'nope', inputData: {}, keyInputs: [] }), 'unprocessable', 422);
+      await rejectsWith(api.createDialTask({ callAgentId: 'emu-demo', inputData: { a: 1 }, keyInputs: ['b'] }), 'unprocessable', 422);
+      const task = await api.createDialTask({ callAgentId: 'emu-demo', inputData: {}, keyInputs: [] });
+      await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '12345' }), 'unprocessable', 422);
+      const other = await api.createDial({ callAgentId: 'emu-demo', browserCall: true });
+      await rejectsWith(api.markTaskComplete(task.id, { dialId: other.dialId }), 'unprocessable', 422);
+      await api.hangupDial(other.dialId);
+      await rejectsWith(api.getDialTask('nope'), 'not_found', 404);
+      await rejectsWith(api.createTaskAttempt('nope', { fromPhoneNumberId: 'num-1', toNumber: '+15550000000' }), 'not_found', 404);
+    });
+  });
+});

@@ -38,6 +38,24 @@ function revokeMicrophone(harness: Harness): void {
   track.dispatchEvent(new Event('ended'));
 }
 
+/** ICE can never complete: every peer connection may only use relay candidates, and there is no relay. */
+function blockIce(): () => void {
+  const Real = window.RTCPeerConnection;
+  const setConfiguration = Real.prototype.setConfiguration;
+  class RelayOnly extends Real {
+    constructor(config?: RTCConfiguration) {
+      super({ ...config, iceServers: [], iceTransportPolicy: 'relay' });
+    }
+    override setConfiguration(config?: RTCConfiguration): void {
+      setConfiguration.call(this, { ...config, iceServers: [], iceTransportPolicy: 'relay' });
+    }
+  }
+  window.RTCPeerConnection = RelayOnly;
+  return () => {
+    window.RTCPeerConnection = Real;
+  };
+}
+
 function atState(session: CallSession, state: CallState, act: () => void): void {
   session.addEventListener('call-state', (event) => {
     if (event.detail.state === state) act();
@@ -74,6 +92,22 @@ const CELLS: Cell[] = [
     run: (s) => s.start(),
     reason: 'agent-unavailable',
     code: null,
+    dials: 1,
+  },
+  {
+    fault: 'ICE never completes',
+    state: 'connecting',
+    options: { agentTimeoutMs: 30000 },
+    run: async (s) => {
+      const restore = blockIce();
+      try {
+        await s.start();
+      } finally {
+        restore();
+      }
+    },
+    reason: 'setup-failed',
+    code: 'media_failed',
     dials: 1,
   },
   {

@@ -54,6 +54,34 @@ const CELLS: Cell[] = [
   { fault: 'service hangs (companion upstream timeout)', state: after, endpoint: '/__fault-svc', agent: 'svc-token-hang', reason: 'setup-failed', code: 'upstream_timeout', dials: 1 },
 ];
 
+const realGetUserMedia = navigator.mediaDevices.getUserMedia;
+
+describe('fault matrix: the microphone, through the real companion', function () {
+  this.timeout(20000);
+  let harness: Harness;
+  beforeEach(async () => {
+    harness = await setUpHarness();
+  });
+  afterEach(() => tearDownHarness(harness));
+
+  for (const [fault, name, reason] of [
+    ['microphone denied', 'NotAllowedError', 'microphone-denied'],
+    ['no microphone', 'NotFoundError', 'microphone-unavailable'],
+    ['microphone in use elsewhere', 'NotReadableError', 'microphone-unavailable'],
+  ] as const) {
+    it(`${fault} in starting (before dial): ${reason}, no dial`, async () => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException(fault, name));
+      const session = newSession(harness, front('none'), 'emu-demo');
+      const seen = record(session);
+      await session.start();
+      await expectCleanEnd(harness, session, seen, { reason, code: reason.replace(/-/g, '_'), dials: 0 });
+      expect((await faultLog()).slice(harness.logStart), 'no POST /dials').to.deep.equal([]);
+      expect(seen.states).to.deep.equal(['starting', 'ending', 'ended']);
+      navigator.mediaDevices.getUserMedia = realGetUserMedia;
+    });
+  }
+});
+
 describe('fault matrix: setup (companion and service faults)', function () {
   this.timeout(40000);
   let harness: Harness;

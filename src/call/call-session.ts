@@ -603,7 +603,9 @@ export class CallSession extends EventTarget implements CallSessionLike {
       call.companion.hangupKeepalive(dial);
       call.dialOver = true;
     }
-    const fromRecord = plan.fromRecord && record && isTerminal(record);
+    // A join that failed after the room saw us leave reads USER_HANGUP; the visitor did not hang up.
+    const ownLeave = plan.reason === 'setup-failed' && record?.systemResultType === 'USER_HANGUP';
+    const fromRecord = plan.fromRecord && record && isTerminal(record) && !ownLeave;
     const reason = fromRecord ? endReasonFromResult(record!.systemResultType, record!.status) : plan.reason;
     const error = reason === plan.reason ? plan.error : undefined;
     if (error) this.#emit(new CallErrorEvent(error));

@@ -102,7 +102,7 @@ export interface Expected {
  * `ended`, no live microphone track, no audio element, and every dial the cell created (the
  * result's and any the proxies saw) terminal on the emulator within DIAL_TERMINAL_WITHIN_MS.
  */
-export async function expectCleanEnd(harness: Harness, session: CallSession, seen: Seen, expected: Expected): Promise<void> {
+export async function expectCleanEnd(harness: Harness, session: { readonly state: CallState }, seen: Seen, expected: Expected): Promise<void> {
   await until(() => seen.ended.length > 0, 20000, 'call-ended');
   const result = seen.ended[0]!;
   const summary = `${result.reason} ${result.error?.code ?? '-'} states=${seen.states.join('>')}`;

@@ -9,6 +9,7 @@ import { ApiError, badRequest, notFound } from './errors.js';
 import { IdempotencyCache } from './idempotency.js';
 import type { CreateDialOutput, DialTokenOutput } from './records.js';
 import { resourceRoutes, Workspace, type ResourceRoute } from './resources/index.js';
+import { BinaryAnswer } from './resources/route.js';
 
 export interface ApiServerOptions {
   apiKey: string;
@@ -37,6 +38,9 @@ interface Context {
 
 type Handler = (context: Context) => Promise<unknown>;
 
+/** Voice clips are larger than JSON bodies. */
+const MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Beyond this, a too-large body is not even drained: the connection is closed. */
 const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -58,8 +62,9 @@ function serverRoute(route: ResourceRoute): Route {
   for (const [method, handler] of Object.entries(route.methods)) {
     methods[method] = async (context) => {
       let body: unknown;
-      if (method === 'POST' || method === 'PUT') body = await readJson(context, context.options.maxBodyBytes);
-      else await discardBody(context.request);
+      if (method !== 'POST' && method !== 'PUT') await discardBody(context.request);
+      else if (route.bodyType === 'multipart') body = await readForm(context, Math.max(context.options.maxBodyBytes, MULTIPART_MAX_BYTES));
+      else body = await readJson(context, context.options.maxBodyBytes);
       return handler({ params: context.params, query: context.url.searchParams, body });
     };
   }
@@ -129,6 +134,11 @@ function digest(text: string): Buffer {
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   if (response.headersSent) return;
+  if (body instanceof BinaryAnswer) {
+    response.writeHead(status, { 'content-type': body.contentType, 'content-length': body.bytes.byteLength, 'cache-control': 'no-store' });
+    response.end(body.bytes);
+    return;
+  }
   const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -148,12 +158,38 @@ async function discardBody(request: IncomingMessage): Promise<void> {
   });
 }
 
+/** Reads the body as JSON (undefined when empty); 413 past `maxBytes`, 400 when not JSON. */
+async function readJson(context: Context, maxBytes: number): Promise<unknown> {
+  const bytes = await readBytes(context, maxBytes);
+  if (bytes.length === 0) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    throw badRequest('the body is not valid JSON');
+  }
+}
+
+/** Reads a `multipart/form-data` body; 400 when it is anything else. */
+async function readForm(context: Context, maxBytes: number): Promise<FormData> {
+  const type = context.request.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data;/i.test(type)) {
+    await discardBody(context.request);
+    throw badRequest('the body must be multipart/form-data');
+  }
+  const bytes = await readBytes(context, maxBytes);
+  try {
+    return await new Response(new Uint8Array(bytes), { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw badRequest('the body is not valid multipart/form-data');
+  }
+}
+
 /**
- * Reads the body as JSON (undefined when empty); 413 past `maxBytes`, 400 when not JSON.
- * A body a little too large is drained so the client reads the 413 rather than a reset; a huge
- * one is not read at all and its connection closes after the answer.
+ * Reads the raw body; 413 past `maxBytes`. A body a little too large is drained so the client
+ * reads the 413 rather than a reset; a huge one is not read at all and its connection closes
+ * after the answer.
  */
-async function readJson({ request, response }: Context, maxBytes: number): Promise<unknown> {
+async function readBytes({ request, response }: Context, maxBytes: number): Promise<Buffer> {
   const tooLarge = new ApiError(413, 'payload_too_large', `the body is larger than ${maxBytes} bytes`);
   if (Number(request.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) {
     response.setHeader('connection', 'close');
@@ -170,12 +206,7 @@ async function readJson({ request, response }: Context, maxBytes: number): Promi
     if (size <= maxBytes) chunks.push(chunk);
   }
   if (size > maxBytes) throw tooLarge;
-  if (size === 0) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    throw badRequest('the body is not valid JSON');
-  }
+  return Buffer.concat(chunks);
 }
 
 async function createDial(context: Context): Promise<CreateDialOutput> {

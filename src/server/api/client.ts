@@ -20,6 +20,7 @@ import type {
   AIModel,
   BatchDialJob,
   BatchDialSpec,
+  CloneVoiceInput,
   CreateAgentInput,
   CreateBatchDialJobInput,
   CreateDialRequest,
@@ -46,6 +47,7 @@ import type {
   ListOptions,
   ListVoicesOptions,
   MarkTaskCompleteInput,
+  MultispeakerTtsInput,
   Page,
   PhoneNumber,
   PhoneNumberCandidate,
@@ -54,6 +56,7 @@ import type {
   RerunEvalResultOutput,
   RunEvalInput,
   TaskAttemptOutput,
+  TtsInput,
   UpdateAgentInput,
   UpdateBatchDialJobInput,
   UpdateExtractorInput,
@@ -61,6 +64,7 @@ import type {
   UpdatePhoneNumberInput,
   UpdatePhoneNumberPoolInput,
   UpdateVersionedPromptInput,
+  AIVoice,
   VersionedPrompt,
   VoicePage,
 } from './types.js';
@@ -72,7 +76,7 @@ export type RequestOptions = CallOptions;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type Query = Record<string, string | number | boolean | null | undefined>;
-type Shape = 'object' | 'array';
+type Shape = 'object' | 'array' | 'binary';
 
 const STATUS_CODES: Record<number, ServiceErrorCode> = {
   400: 'bad_request',
@@ -418,6 +422,28 @@ export class VoiceAgentApi {
     });
   }
 
+  /** `POST /voices/clone` (multipart): a new voice from a sample clip. */
+  cloneVoice(input: CloneVoiceInput, options?: RequestOptions): Promise<AIVoice> {
+    const form = new FormData();
+    form.set('name', input.name);
+    form.set('clip', input.clip, 'clip');
+    form.set('model', input.model);
+    if (input.transcription !== undefined) form.set('transcription', input.transcription);
+    return this.#call('POST', '/voices/clone', { form }, options);
+  }
+
+  // ── voicelab ──
+
+  /** `POST /tts`: the audio bytes (WAV, raw PCM16 or MP3 as `format` asks). */
+  textToSpeech(input: TtsInput, options?: RequestOptions): Promise<ArrayBuffer> {
+    return this.#call('POST', '/tts', { body: input, shape: 'binary' }, options);
+  }
+
+  /** `POST /tts/multispeaker`: several voices, one after another, in one audio file. */
+  multispeakerTextToSpeech(input: MultispeakerTtsInput, options?: RequestOptions): Promise<ArrayBuffer> {
+    return this.#call('POST', '/tts/multispeaker', { body: input, shape: 'binary' }, options);
+  }
+
   // ── the request helper ──
 
   async #page<T>(path: string, list: ListOptions, options?: RequestOptions): Promise<Page<T>> {
@@ -426,16 +452,18 @@ export class VoiceAgentApi {
     return { ...page, cursor: page.cursor ?? null };
   }
 
-  async #call<T>(method: Method, path: string, request: { query?: Query; body?: unknown; shape?: Shape }, options: RequestOptions = {}): Promise<T> {
+  async #call<T>(method: Method, path: string, request: { query?: Query; body?: unknown; form?: FormData; shape?: Shape }, options: RequestOptions = {}): Promise<T> {
     const what = `${method} ${describe(path)}`;
     const { signal } = options;
     if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted before it was sent`, { cause: signal.reason });
     const timer = new AbortController();
     const clock = setTimeout(() => timer.abort(new DOMException('timed out', 'TimeoutError')), this.#timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
-    let body: string | null = null;
-    if (request.body !== undefined || method === 'POST' || method === 'PUT') {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: request.shape === 'binary' ? '*/*' : 'application/json' };
+    let body: string | FormData | null = null;
+    if (request.form) {
+      body = request.form; // fetch writes the multipart content type with its boundary
+    } else if (request.body !== undefined || method === 'POST' || method === 'PUT') {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body ?? {});
     }
@@ -446,6 +474,7 @@ export class VoiceAgentApi {
     const url = this.#baseUrl + path + (search.size > 0 ? `?${search}` : '');
     try {
       const response = await this.#fetch(url, { method, headers, body, signal: combined, redirect: 'error' });
+      if (response.ok && request.shape === 'binary') return (await response.arrayBuffer()) as T;
       const text = await response.text();
       const parsed = parseJson(text);
       if (!response.ok) {

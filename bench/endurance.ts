@@ -118,6 +118,8 @@ export async function callCycles(services: Services, cycles = 50): Promise<{ mar
   }
 }
 
+const PACED_ENTRIES = 20;
+
 export async function longTranscript(services: Services, options: { entries?: number; minutes?: number; stepMs?: number } = {}): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
   const entries = options.entries ?? 1000;
   const minutes = options.minutes ?? 10;
@@ -141,6 +143,9 @@ export async function longTranscript(services: Services, options: { entries?: nu
     await page.evaluate(`window.streamTranscript(${entries}, ${minutes}, ${stepMs})`);
     const streamS = (performance.now() - t) / 1000;
     const rendered = (await page.evaluate(`document.querySelector('voice-agent-call').shadowRoot.querySelectorAll('[part~="entry"]').length`)) as number;
+    // Then at a real call's pace: 10 minutes / 1,000 entries is one update (interim or final) every 300 ms.
+    await page.evaluate('window.__perf.phase = "paced"');
+    const paced = (await page.evaluate(`window.pacedUpdates(${PACED_ENTRIES}, 300)`)) as number[];
     // The visitor scrolls back through the whole log with the wheel, then down again.
     await page.evaluate('window.__perf.phase = "wheel"');
     const box = await page.locator('voice-agent-call [part~="transcript"]').boundingBox();
@@ -153,11 +158,11 @@ export async function longTranscript(services: Services, options: { entries?: nu
     const perf = (await page.evaluate('window.__perf')) as { longTasks: Array<{ duration: number; phase: string }>; frames: Array<{ phase: string; ms: number }> };
     await page.click('voice-agent-call [part~="hangup-button"]');
     await context.close();
-    const rows = (['streaming', 'wheel'] as const).map((phase) => {
+    const rows = (['streaming', 'paced', 'wheel'] as const).map((phase) => {
       const frames = perf.frames.filter((frame) => frame.phase === phase).map((frame) => frame.ms);
       const longTasks = perf.longTasks.filter((task) => task.phase === phase);
       return [
-        phase === 'streaming' ? `new entries arriving (log follows the end)` : 'wheel scrolling through the log',
+        phase === 'streaming' ? `fast-forward: ${entries * 2} updates, 5 ms apart` : phase === 'paced' ? `real pace: ${PACED_ENTRIES * 2} more updates, 300 ms apart` : 'wheel scrolling through the log',
         String(frames.length),
         fixed(median(frames)),
         fixed(percentile(frames, 95)),
@@ -168,14 +173,18 @@ export async function longTranscript(services: Services, options: { entries?: nu
       ];
     });
     const longTasks = perf.longTasks.length;
+    const pacedLong = perf.longTasks.filter((task) => task.phase === 'paced').length;
     const markdown = [
-      `A scripted session (no media) feeds the element ${entries} entries spread over an emulated ${minutes}-minute call, each first interim then final (${entries * 2} transcript updates), ${stepMs} ms of real time apart: ${fixed(streamS)} s, i.e. fast-forward, harsher than a real call. ${rendered} entries rendered at the end. Then 120 mouse-wheel steps up and down the log. Frame times from requestAnimationFrame; long tasks from the Long Tasks API (the page runs nothing but the widget).`,
+      `A scripted session (no media) feeds the element ${entries} entries spread over an emulated ${minutes}-minute call, each first interim then final (${entries * 2} transcript updates), ${stepMs} ms of real time apart: ${fixed(streamS)} s, i.e. fast-forward, harsher than a real call. ${rendered} entries rendered at the end. Then, with the log full, ${PACED_ENTRIES} more entries at a real call's pace (an update every 300 ms: 1,000 entries in 10 minutes), each update timed from the session event to the element's finished render: median ${fixed(median(paced))} ms, p95 ${fixed(percentile(paced, 95))} ms, max ${fixed(Math.max(...paced))} ms. Then 120 mouse-wheel steps up and down the log. Frame times from requestAnimationFrame; long tasks from the Long Tasks API (the page runs nothing but the widget).`,
       '',
       table(['phase', 'frames', 'frame median ms', 'p95 ms', 'max ms', 'frames > 50 ms', 'long tasks > 50 ms', 'longest task ms'], rows),
     ].join('\n');
     return {
       markdown,
-      headline: [{ metric: `long tasks (> 50 ms), ${entries}-entry transcript`, measured: String(longTasks), target: '0', verdict: longTasks === 0 ? 'met' : `missed by ${longTasks}` }],
+      headline: [
+        { metric: `long tasks (> 50 ms), ${entries}-entry transcript in fast-forward (5 ms apart)`, measured: String(longTasks - pacedLong), target: '0', verdict: longTasks - pacedLong === 0 ? 'met' : `missed by ${longTasks - pacedLong}` },
+        { metric: `long tasks at a real call's pace with the log full; render per update (median)`, measured: `${pacedLong}; ${fixed(median(paced))} ms`, target: '0', verdict: pacedLong === 0 ? 'met' : `missed by ${pacedLong}` },
+      ],
     };
   } finally {
     await browser.close();

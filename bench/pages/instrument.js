@@ -1,18 +1,24 @@
 // Injected before any page script (playwright addInitScript): timestamps the steps of a call as a
 // user would notice them, without touching the widget: the click, the microphone grant, the
 // companion answers, the media transport, the first agent audio that is not silence. It also keeps
-// every MediaStreamTrack and RTCPeerConnection the page makes, to count leftovers.
+// a weak reference to every MediaStreamTrack and RTCPeerConnection the page makes, to count
+// leftovers without keeping them alive (strong references would show up as heap growth).
 (() => {
   const marks = {};
-  const tracks = [];
-  const pcs = [];
+  const trackRefs = [];
+  const pcRefs = [];
+  const alive = (refs) => refs.map((ref) => ref.deref()).filter((value) => value !== undefined);
   const mark = (name) => {
     if (!(name in marks)) marks[name] = performance.now();
   };
   window.__bench = {
     marks,
-    tracks,
-    pcs,
+    get tracks() {
+      return alive(trackRefs);
+    },
+    get pcs() {
+      return alive(pcRefs);
+    },
     mark,
     reset() {
       for (const key of Object.keys(marks)) delete marks[key];
@@ -25,7 +31,7 @@
   devices.getUserMedia = async (constraints) => {
     const stream = await getUserMedia(constraints);
     mark('micGranted');
-    tracks.push(...stream.getTracks());
+    for (const track of stream.getTracks()) trackRefs.push(new WeakRef(track));
     return stream;
   };
 
@@ -42,7 +48,7 @@
   const pollAudio = () => {
     if (polling) return;
     polling = setInterval(async () => {
-      for (const pc of pcs) {
+      for (const pc of window.__bench.pcs) {
         if (pc.connectionState === 'closed') continue;
         const stats = await pc.getStats().catch(() => null);
         if (!stats) continue;
@@ -62,11 +68,11 @@
   class BenchPeerConnection extends RealPC {
     constructor(...args) {
       super(...args);
-      pcs.push(this);
+      pcRefs.push(new WeakRef(this));
       this.addEventListener('connectionstatechange', () => {
         if (this.connectionState === 'connected') mark('roomConnected');
       });
-      this.addEventListener('track', (event) => tracks.push(event.track));
+      this.addEventListener('track', (event) => trackRefs.push(new WeakRef(event.track)));
       pollAudio();
     }
   }

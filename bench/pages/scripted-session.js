@@ -83,3 +83,25 @@ window.streamTranscript = async (count, callMinutes, stepMs) => {
   }
 };
 window.scriptedReady = true;
+
+/**
+ * At a real call's pace (`gapMs` apart), adds `count` more entries (interim then final) to the log
+ * and times each update from the session event to the element's finished render.
+ */
+window.pacedUpdates = async (count, gapMs) => {
+  const session = current;
+  const element = document.querySelector('voice-agent-call');
+  const durations = [];
+  const first = session.transcript.length;
+  for (let i = 0; i < count; i++) {
+    for (const final of [false, true]) {
+      const text = LINES[i % LINES.length];
+      const started = performance.now();
+      session.put({ id: `p${first + i}`, speaker: i % 2 ? 'HUMAN' : 'AI', text: final ? text : text.slice(0, 10), final });
+      await element.updateComplete;
+      durations.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+    }
+  }
+  return durations;
+};

@@ -276,6 +276,48 @@ const CELLS: Cell[] = [
     dials: 1,
   },
   {
+    fault: 'companion never answers the hangup',
+    state: 'ending',
+    endpoint: front('hangup-hang'),
+    options: { requestTimeoutMs: 1500 },
+    run: async (s) => {
+      await inCall(s);
+      await s.hangup();
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'service answers 500 to the hangup',
+    state: 'ending',
+    endpoint: '/__fault-svc',
+    agent: 'svc-hangup-500',
+    run: async (s) => {
+      await inCall(s);
+      await s.hangup();
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
+    fault: 'service hangs on every dial read (transcript polling), then the visitor hangs up',
+    state: 'in-call',
+    endpoint: '/__fault-svc',
+    agent: 'svc-read-hang',
+    options: { transcript: 'poll', pollIntervalMs: 200, resultTimeoutMs: 2000 },
+    run: async (s) => {
+      await inCall(s);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(s.state, 'reads failing do not end the call').to.equal('in-call');
+      await s.hangup();
+    },
+    reason: 'user-hangup',
+    code: null,
+    dials: 1,
+  },
+  {
     fault: 'page hidden',
     state: 'ending',
     run: async (s) => {

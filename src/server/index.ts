@@ -25,3 +25,8 @@ export type { Environment } from './env.js';
 export { consoleLogger, silentLogger } from './log.js';
 export type { CompanionLogEntry, CompanionLogger } from './log.js';
 export type { CompanionErrorCode } from './errors.js';
+export { VoiceAgentApi } from './api/client.js';
+export type { RequestOptions, VoiceAgentApiOptions } from './api/client.js';
+export { paginate } from './api/paginate.js';
+export type { PaginateOptions } from './api/paginate.js';
+export type * from './api/types.js';

@@ -3,6 +3,8 @@
 // timeout and follows the caller's AbortSignal; every failure is a `ServiceError` whose message
 // is written here — an upstream body or a fetch error's text never becomes part of it.
 
+import { requestService, type ServiceTransport } from './service-request.js';
+
 export type ServiceErrorCode =
   | 'bad_request' // 400
   | 'unauthorized' // 401 / 403: the API key was refused
@@ -95,16 +97,6 @@ export interface ServiceClient {
   hangupDial(dialId: string, options?: CallOptions): Promise<{ success: boolean }>;
 }
 
-const STATUS_CODES: Record<number, ServiceErrorCode> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'unauthorized',
-  404: 'not_found',
-  409: 'conflict',
-  422: 'unprocessable',
-  429: 'rate_limited',
-};
-
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -112,54 +104,15 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   if (!baseUrl) throw new TypeError('createServiceClient: baseUrl is required');
   if (!options.apiKey) throw new TypeError('createServiceClient: apiKey is required');
 
-  async function call(method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}): Promise<unknown> {
-    const what = `${method} ${path.replace(/\/dials\/[^/]+/, '/dials/:id')}`;
-    const { signal } = callOptions;
-    if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted before it was sent`, { cause: signal.reason });
-    // A plain timer rather than AbortSignal.timeout: Node's is unref'd, so a process with nothing
-    // else to do would exit instead of timing out.
-    const timer = new AbortController();
-    const timeout = timer.signal;
-    const clock = setTimeout(() => timer.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const failure = (error: unknown): ServiceError => {
-      if (error instanceof ServiceError) return error;
-      if (signal?.aborted) return new ServiceError('aborted', `${what} was aborted`, { cause: error });
-      if (timeout.aborted) return new ServiceError('timeout', `the service did not answer ${what} within ${timeoutMs} ms`, { cause: error });
-      return new ServiceError('network_error', `the service could not be reached for ${what}`, { cause: error });
-    };
-    const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (callOptions.idempotencyKey) headers['idempotency-key'] = callOptions.idempotencyKey;
-    try {
-      const response = await fetchImpl(baseUrl + path, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        signal: combined,
-        redirect: 'error',
-      });
-      // Read the body under the same signal: a service that sends headers and then stalls times out too.
-      const text = await response.text();
-      if (!response.ok) {
-        const code = STATUS_CODES[response.status] ?? 'server_error';
-        const retryAfter = Number(response.headers.get('retry-after'));
-        throw new ServiceError(code, `the service answered ${what} with HTTP ${response.status}`, {
-          status: response.status,
-          retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : null,
-        });
-      }
-      try {
-        return text ? JSON.parse(text) : null;
-      } catch (error) {
-        throw new ServiceError('invalid_response', `the service answered ${what} with a body that is not JSON`, { status: response.status, cause: error });
-      }
-    } catch (error) {
-      throw failure(error);
-    } finally {
-      clearTimeout(clock);
-    }
-  }
+  const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl };
+  const call = (method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}): Promise<unknown> =>
+    requestService(transport, {
+      method,
+      path,
+      what: `${method} ${path.replace(/\/dials\/[^/]+/, '/dials/:id')}`,
+      body,
+      ...callOptions,
+    });
 
   const invalid = (what: string): ServiceError => new ServiceError('invalid_response', `the service answered ${what} without the documented fields`, { status: 200 });
   const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

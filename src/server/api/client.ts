@@ -13,8 +13,8 @@ import {
   type DialTokenOutput,
   type ServiceClient,
   type ServiceClientOptions,
-  type ServiceErrorCode,
 } from '../service-client.js';
+import { requestService, type ServiceTransport } from '../service-request.js';
 import type {
   Agent,
   AIModel,
@@ -78,34 +78,23 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type Query = Record<string, string | number | boolean | null | undefined>;
 type Shape = 'object' | 'array' | 'binary';
 
-const STATUS_CODES: Record<number, ServiceErrorCode> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'unauthorized',
-  404: 'not_found',
-  409: 'conflict',
-  422: 'unprocessable',
-  429: 'rate_limited',
-};
-
 const segment = (value: string): string => {
   if (typeof value !== 'string' || value === '') throw new TypeError('an id must be a non-empty string');
   return encodeURIComponent(value);
 };
 
 export class VoiceAgentApi {
-  readonly #baseUrl: string;
-  readonly #apiKey: string;
-  readonly #timeoutMs: number;
-  readonly #fetch: typeof fetch;
+  readonly #transport: ServiceTransport;
   readonly #dials: ServiceClient;
 
   constructor(options: VoiceAgentApiOptions) {
     this.#dials = createServiceClient(options);
-    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.#apiKey = options.apiKey;
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#transport = {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      fetch: options.fetch ?? globalThis.fetch,
+    };
   }
 
   // ── dials ──
@@ -454,51 +443,22 @@ export class VoiceAgentApi {
 
   async #call<T>(method: Method, path: string, request: { query?: Query; body?: unknown; form?: FormData; shape?: Shape }, options: RequestOptions = {}): Promise<T> {
     const what = `${method} ${describe(path)}`;
-    const { signal } = options;
-    if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted before it was sent`, { cause: signal.reason });
-    const timer = new AbortController();
-    const clock = setTimeout(() => timer.abort(new DOMException('timed out', 'TimeoutError')), this.#timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: request.shape === 'binary' ? '*/*' : 'application/json' };
-    let body: string | FormData | null = null;
-    if (request.form) {
-      body = request.form; // fetch writes the multipart content type with its boundary
-    } else if (request.body !== undefined || method === 'POST' || method === 'PUT') {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(request.body ?? {});
-    }
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(request.query ?? {})) {
-      if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
-    }
-    const url = this.#baseUrl + path + (search.size > 0 ? `?${search}` : '');
-    try {
-      const response = await this.#fetch(url, { method, headers, body, signal: combined, redirect: 'error' });
-      if (response.ok && request.shape === 'binary') return (await response.arrayBuffer()) as T;
-      const text = await response.text();
-      const parsed = parseJson(text);
-      if (!response.ok) {
-        const retryAfter = Number(response.headers.get('retry-after'));
-        throw new ServiceError(STATUS_CODES[response.status] ?? 'server_error', `the service answered ${what} with HTTP ${response.status}`, {
-          status: response.status,
-          retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : null,
-          cause: { body: parsed.ok ? parsed.value : null },
-        });
-      }
-      if (!parsed.ok) throw new ServiceError('invalid_response', `the service answered ${what} with a body that is not JSON`, { status: response.status });
-      const shape = request.shape ?? 'object';
-      const value = parsed.value;
-      const fits = shape === 'array' ? Array.isArray(value) : typeof value === 'object' && value !== null && !Array.isArray(value);
-      if (!fits) throw invalid(what);
-      return value as T;
-    } catch (error) {
-      if (error instanceof ServiceError) throw error;
-      if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted`, { cause: error });
-      if (timer.signal.aborted) throw new ServiceError('timeout', `the service did not answer ${what} within ${this.#timeoutMs} ms`, { cause: error });
-      throw new ServiceError('network_error', `the service could not be reached for ${what}`, { cause: error });
-    } finally {
-      clearTimeout(clock);
-    }
+    const withBody = request.form === undefined && (request.body !== undefined || method === 'POST' || method === 'PUT');
+    const value = await requestService(this.#transport, {
+      method,
+      path,
+      what,
+      query: request.query,
+      body: withBody ? (request.body ?? {}) : undefined,
+      form: request.form,
+      binary: request.shape === 'binary',
+      keepErrorBody: true,
+      ...options,
+    });
+    if (request.shape === 'binary') return value as T;
+    const fits = request.shape === 'array' ? Array.isArray(value) : typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!fits) throw invalid(what);
+    return value as T;
   }
 }
 
@@ -516,11 +476,3 @@ function invalid(what: string): ServiceError {
   return new ServiceError('invalid_response', `the service answered ${what} without the documented fields`, { status: 200 });
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text === '') return { ok: true, value: null };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}

@@ -1,9 +1,9 @@
 // `VoiceAgentApi`: one typed method per operation of the calling service's REST API. The four
-// dial methods delegate to the companion's dial client; the rest share one request helper with
-// the same behaviour: a timeout per call, the caller's AbortSignal, and a `ServiceError` (same
-// codes) for every failure. Error messages are written here; outside the four dial methods the
-// service's error body is kept as the error's `cause` (`{ body }`) for the caller to inspect,
-// never folded into the message (the dial client keeps no body at all).
+// dial methods delegate to the companion's dial client; every method goes through the same
+// `requestService` (service-request.ts): a timeout per call, the caller's AbortSignal, and a
+// `ServiceError` (same codes) for every failure. Outside the four dial methods the service's
+// error body is kept as the error's `cause` (`{ body }`) for the caller to inspect, never folded
+// into the message (the dial client keeps no body at all).
 // Web APIs only, like the rest of `voice-agent-call/server`.
 import {
   createServiceClient,

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { createApiServer } from './api/server.js';
 import { DialStore } from './api/dial-store.js';
 import { createMediaKeys, verifyParticipantToken } from './media-token.js';
-import { startMediaServer, type RoomTimings } from './room/server.js';
+import { explainMissingPeer } from './optional-peers.js';
+import type { RoomTimings } from './room/timings.js';
 import type { DialControl, MediaServer } from './seam.js';
 
 export { SCENARIO_AGENT_IDS, type ScenarioAgentId } from './api/agents.js';
@@ -31,7 +32,7 @@ export type {
   TranscriptRecord,
   VersionedPromptRecord,
 } from './api/records.js';
-export type { RoomTimings } from './room/server.js';
+export type { RoomTimings } from './room/timings.js';
 export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
 
 export const DEFAULT_API_KEY = 'emu-dev-key';
@@ -76,6 +77,15 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
+
+/** The media room, loaded on start so that the REST-only parts never need its optional peers. */
+async function loadRoom(): Promise<typeof import('./room/server.js')> {
+  try {
+    return await import('./room/server.js');
+  } catch (error) {
+    throw explainMissingPeer(error);
+  }
+}
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   if (apiKey === '') throw new Error('apiKey must not be empty');
@@ -91,6 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log,
   });
 
+  const { startMediaServer } = await loadRoom();
   const media: MediaServer = await startMediaServer(
     { host: HOST, port: options.mediaPort ?? 0, control: store, verifyToken },
     options.roomTimings,

@@ -4,19 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import type { ParticipantInfo } from '@livekit/protocol';
 import type { DialControl, SystemResultType } from '../seam.js';
-import { delay, scenarioFor, type AgentContext, type ListenResult, type ScenarioTimings } from '../agent/scenarios.js';
-import { TurnDetector, type TurnOptions } from '../agent/turn-detector.js';
+import { delay, scenarioFor, type AgentContext, type ListenResult } from '../agent/scenarios.js';
+import { TurnDetector } from '../agent/turn-detector.js';
+import type { AgentTimings } from './timings.js';
 import { speech } from '../agent/voice.js';
 import type { Peer } from './media/peer.js';
 import { SAMPLE_RATE } from './media/pcm.js';
 import { growingPrefixes, transcriptionPackets } from './protocol/data-packets.js';
 import { agentInfo, type AgentDescription, type AgentState } from './protocol/responses.js';
-
-export interface AgentTimings extends ScenarioTimings {
-  turn: TurnOptions;
-  /** `thinking` before a reply. */
-  thinkMs: number;
-}
 
 /** What the agent needs from the session it is part of. */
 export interface AgentSessionPort {

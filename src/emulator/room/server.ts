@@ -13,9 +13,10 @@ import { DEFAULT_SCENARIO_TIMINGS } from '../agent/scenarios.js';
 import { DEFAULT_TURN_OPTIONS } from '../agent/turn-detector.js';
 import { decodeJoinRequest } from './protocol/join-request.js';
 import { DisconnectReason, leave } from './protocol/responses.js';
-import { Session, type RoomTimings } from './session.js';
+import { Session } from './session.js';
+import type { RoomTimings } from './timings.js';
 
-export type { RoomTimings } from './session.js';
+export type { RoomTimings } from './timings.js';
 
 export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   ...DEFAULT_SCENARIO_TIMINGS,

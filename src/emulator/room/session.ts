@@ -6,7 +6,8 @@ import type { WebSocket } from 'ws';
 import type { DialControl, DialEnd, DialSession, SystemResultType } from '../seam.js';
 import { ALL_LINES, LINES, scenarioFor } from '../agent/scenarios.js';
 import { speech } from '../agent/voice.js';
-import { AgentParticipant, newId, type AgentSessionPort, type AgentTimings } from './agent-participant.js';
+import { AgentParticipant, newId, type AgentSessionPort } from './agent-participant.js';
+import type { RoomTimings } from './timings.js';
 import { Peer } from './media/peer.js';
 import {
   DisconnectReason,
@@ -20,15 +21,6 @@ import {
   trackPublished,
   trickle,
 } from './protocol/responses.js';
-
-export interface RoomTimings extends AgentTimings {
-  /** After a LeaveRequest, the WebSocket closes this much later (the client reads it first). */
-  leaveCloseDelayMs: number;
-  /** The most the agent talks after the time cap before the room closes. */
-  timeUpLineMaxMs: number;
-  /** emu-drop: how long after the drop the dial ends `failed`. */
-  dropGraceMs: number;
-}
 
 export interface SessionHost {
   control: DialControl;

@@ -6,6 +6,7 @@
 // caller's microphone comes in through an RTCAudioSink, DataPackets go out on the browser's
 // `_reliable` channel.
 import type { RTCAudioSink, RTCAudioSource } from '@roamhq/wrtc/types/nonstandard.js';
+import { explainMissingPeer } from '../../optional-peers.js';
 import { isLoopbackCandidate, type CandidateInit } from '../protocol/responses.js';
 import { FRAME_SAMPLES, SAMPLE_RATE, framesDue, peakLevel, toFrames } from './pcm.js';
 
@@ -15,7 +16,12 @@ let loading: Promise<Wrtc> | undefined;
 
 /** Loads libwebrtc once per process. */
 export function loadWrtc(): Promise<Wrtc> {
-  loading ??= import('@roamhq/wrtc').then((module) => ((module as { default?: Wrtc }).default ?? module) as Wrtc);
+  loading ??= import('@roamhq/wrtc').then(
+    (module) => ((module as { default?: Wrtc }).default ?? module) as Wrtc,
+    (error: unknown) => {
+      throw explainMissingPeer(error);
+    },
+  );
   return loading;
 }
 

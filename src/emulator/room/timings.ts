@@ -1,0 +1,19 @@
+// The room's timings, in a module of their own so that the public types of
+// `voice-agent-call/emulator` do not reach the native WebRTC module's types.
+import type { ScenarioTimings } from '../agent/scenarios.js';
+import type { TurnOptions } from '../agent/turn-detector.js';
+
+export interface AgentTimings extends ScenarioTimings {
+  turn: TurnOptions;
+  /** `thinking` before a reply. */
+  thinkMs: number;
+}
+
+export interface RoomTimings extends AgentTimings {
+  /** After a LeaveRequest, the WebSocket closes this much later (the client reads it first). */
+  leaveCloseDelayMs: number;
+  /** The most the agent talks after the time cap before the room closes. */
+  timeUpLineMaxMs: number;
+  /** emu-drop: how long after the drop the dial ends `failed`. */
+  dropGraceMs: number;
+}

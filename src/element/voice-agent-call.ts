@@ -188,10 +188,12 @@ export class VoiceAgentCall extends LitElement {
     await this._call.session?.hangup();
   }
 
+  /** Mutes or unmutes the microphone, in any state (a mute set before a call carries into it); fires `call-mute` on a real change. */
   setMuted(muted: boolean): void {
     this._session().setMuted(muted);
   }
 
+  /** A copy of the transcript of the current or last call, in order (the service's lines once the call has ended). */
   getTranscript(): TranscriptEntry[] {
     return this.transcript;
   }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiReference, elementDeclaration, generateManifest, MANIFEST_PATH, type Manifest } from '../../scripts/build-manifest.js';
+import { apiReference, elementDeclaration, generateManifest, MANIFEST_PATH, replaceReadmeSection, type Manifest } from '../../scripts/build-manifest.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -78,4 +78,13 @@ test('the API reference generated from the manifest names every attribute, event
   ]) {
     assert.ok(reference.includes(name), `${name} is in the reference`);
   }
+});
+
+test("the README's element reference is the one generated from the manifest", () => {
+  const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+  assert.equal(
+    replaceReadmeSection(readme, apiReference(builtManifest())),
+    readme,
+    'run `node --import tsx scripts/build-manifest.ts --readme`',
+  );
 });

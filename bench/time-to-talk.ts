@@ -187,11 +187,11 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
     title: 'Time to talk',
     markdown,
     headline: [
-      { metric: 'click → first agent audio (median, p95)', measured: `${fixed(widgetAudio)} ms, ${fixed(percentile(column(widget.map((s) => s.firstAudio)), 95))} ms`, target: '—', verdict: '—' },
-      { metric: 'widget / bare livekit-client, to first audio', measured: fixed(ratioAudio, 2), target: '≤ 1.3', verdict: ratioAudio <= 1.3 ? 'met' : `missed by ${fixed(ratioAudio - 1.3, 2)}` },
-      { metric: 'same, media chunk prefetched before the click', measured: fixed(prefetchedAudio / toAudio, 2), target: '≤ 1.3', verdict: prefetchedAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(prefetchedAudio / toAudio - 1.3, 2)}` },
-      { metric: 'same, call again in the page (chunk loaded)', measured: fixed(warmAudio / toAudio, 2), target: '≤ 1.3', verdict: warmAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(warmAudio / toAudio - 1.3, 2)}` },
-      { metric: 'widget first audio / (round trips + connect)', measured: fixed(ratioIssue, 2), target: '≤ 1.3', verdict: ratioIssue <= 1.3 ? 'met' : `missed by ${fixed(ratioIssue - 1.3, 2)} (includes the agent's greeting delay, which the baseline connect does not)` },
+      { id: 'first-audio', metric: 'click → first agent audio (median, p95)', measured: `${fixed(widgetAudio)} ms, ${fixed(percentile(column(widget.map((s) => s.firstAudio)), 95))} ms`, target: '—', verdict: '—' },
+      { id: 'ratio-audio', metric: 'widget / bare livekit-client, to first audio', measured: fixed(ratioAudio, 2), target: '≤ 1.3', verdict: ratioAudio <= 1.3 ? 'met' : `missed by ${fixed(ratioAudio - 1.3, 2)}` },
+      { id: 'ratio-prefetched', metric: 'same, media chunk prefetched before the click', measured: fixed(prefetchedAudio / toAudio, 2), target: '≤ 1.3', verdict: prefetchedAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(prefetchedAudio / toAudio - 1.3, 2)}` },
+      { id: 'ratio-again', metric: 'same, call again in the page (chunk loaded)', measured: fixed(warmAudio / toAudio, 2), target: '≤ 1.3', verdict: warmAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(warmAudio / toAudio - 1.3, 2)}` },
+      { id: 'ratio-issue', metric: 'widget first audio / (round trips + connect)', measured: fixed(ratioIssue, 2), target: '≤ 1.3', verdict: ratioIssue <= 1.3 ? 'met' : `missed by ${fixed(ratioIssue - 1.3, 2)} (includes the agent's greeting delay, which the baseline connect does not)` },
     ],
   };
 }

@@ -35,5 +35,6 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
 export interface BenchSection {
   title: string;
   markdown: string;
-  headline: Array<{ metric: string; measured: string; target: string; verdict: string }>;
+  /** `id` keys the note the runner writes about the row. */
+  headline: Array<{ id: string; metric: string; measured: string; target: string; verdict: string }>;
 }

@@ -26,7 +26,9 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  // Only the canonical spelling: a last character that differs in its unused bits decodes to the
+  // same bytes, and one handle must have exactly one string.
+  return base64UrlEncode(bytes) === text ? bytes : null;
 }
 
 export function createHandleSigner(secret: string): HandleSigner {

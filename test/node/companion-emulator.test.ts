@@ -117,7 +117,10 @@ describe('companion + emulator over HTTP', () => {
   test("other dials' handles, forged handles and foreign origins are refused", async () => {
     const a = (await checkedFetch(`${companion.url}/dials`, { method: 'POST', body: '' })).json as { dialId: string; handle: string };
     const b = (await checkedFetch(`${companion.url}/dials`, { method: 'POST', body: '' })).json as { dialId: string; handle: string };
-    for (const handle of [a.handle, 'forged.handle', b.handle.slice(0, -1) + (b.handle.endsWith('A') ? 'B' : 'A')]) {
+    // Tampered: one character in the middle of the signature, where every bit counts.
+    const middle = b.handle.length - 20;
+    const tampered = b.handle.slice(0, middle) + (b.handle[middle] === 'A' ? 'B' : 'A') + b.handle.slice(middle + 1);
+    for (const handle of [a.handle, 'forged.handle', tampered]) {
       const answer = await checkedFetch(`${companion.url}/dials/${b.dialId}/hangup`, { method: 'POST', headers: { authorization: `Bearer ${handle}` } });
       assert.equal(answer.status, 401);
       assert.deepEqual((answer.json.error as { code: string }).code, 'invalid_handle');

@@ -37,6 +37,19 @@ describe('handles', () => {
     assert.equal(base64UrlDecode('ab+c'), null);
     assert.equal(base64UrlDecode('a'), null);
   });
+
+  test('a handle has one spelling: a last character that differs only in unused bits is refused', async () => {
+    const now = Date.now();
+    const handle = await signer.sign('dial-1', now + 60_000);
+    const [payload, signature] = handle.split('.') as [string, string];
+    // 32 bytes are 43 characters; the last one carries 4 bits and 2 unused ones.
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(signature.at(-1)!);
+    const sibling = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[last ^ 1]!;
+    const respelled = `${payload}.${signature.slice(0, -1)}${sibling}`;
+    assert.equal(base64UrlDecode(respelled.split('.')[1]!), null);
+    assert.equal(await signer.verify(handle, 'dial-1', now), true);
+    assert.equal(await signer.verify(respelled, 'dial-1', now), false);
+  });
 });
 
 describe('memory rate limiter', () => {

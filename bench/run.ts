@@ -124,7 +124,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   heap: {
     met: 'Heap growth stays under 2 MB over the call cycles.',
     missed:
-      'Heap growth is over 2 MB. The heap figure is V8\'s used size, which includes optimised code: a heap-snapshot diff over 20 cycles (made while writing this benchmark) showed most of the growth as JIT code and feedback vectors (warm-up, not a leak; compare the two halves in the table) and small per-call residue: about 9 AbortSignals and 3 MediaStreams per call, and livekit-client\'s log strings, which DevTools keeps because the benchmark attaches it. What would close it: find what retains the per-call AbortSignals (likely listeners added with `{ signal }` on a long-lived target, or timeouts chained to a call's signal) and the MediaStreams in a snapshot diff; then re-run to see the growth flatten.',
+      'Heap growth is over 2 MB. The heap figure is V8\'s used size, which includes optimised code: a heap-snapshot diff over 20 cycles (made while writing this benchmark) showed most of the growth as JIT code and feedback vectors (warm-up, not a leak; compare the two halves in the table) and small per-call residue: about 9 AbortSignals and 3 MediaStreams per call, and livekit-client\'s log strings, which DevTools keeps because the benchmark attaches it. What would close it: find what retains the per-call AbortSignals (likely listeners added with `{ signal }` on a long-lived target, or timeouts chained to the signal of a call) and the MediaStreams in a snapshot diff; then re-run to see the growth flatten.',
   },
   leftovers: {
     met: 'Nothing is left behind after the call cycles: no live track, no open peer connection, no audio element, no extra listener on window or document.',

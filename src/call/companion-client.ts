@@ -47,8 +47,10 @@ export class CompanionClient {
   }
 
   /**
-   * `POST /dials`. Retried once on a network failure or a 502/503/504 — with the same
-   * `Idempotency-Key`, so the service replays the first dial instead of creating a second.
+   * `POST /dials`. Retried once on a network failure, a timeout or a 502/503/504 — with the same
+   * `Idempotency-Key`, so the service replays the first dial instead of creating a second. (A
+   * timed-out request may still have created the dial: the retry is how the widget learns it,
+   * and so can hang it up.)
    */
   async createDial(
     body: { agent?: string; inputs?: Record<string, string> },
@@ -69,7 +71,7 @@ export class CompanionClient {
       const retryable =
         error instanceof CompanionError &&
         error.code !== 'aborted' &&
-        (error.status === 0 ? error.code === 'network-error' : RETRYABLE_STATUSES.has(error.status));
+        (error.status === 0 ? error.code === 'network-error' || error.code === 'request-timeout' : RETRYABLE_STATUSES.has(error.status));
       if (!retryable) throw error;
       answer = await send();
     }

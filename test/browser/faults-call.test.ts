@@ -7,7 +7,7 @@ import { expect } from '@open-wc/testing';
 import { Room, RoomEvent } from 'livekit-client';
 import type { CallSession } from '../../src/call/call-session.js';
 import type { CallState, EndReason } from '../../src/call/types.js';
-import { emulatorDial, expectCleanEnd, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
+import { emulatorDial, expectCleanEnd, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
 import type { Harness, Seen } from '../support/fault-matrix.js';
 
 const COMPANION = '/api/voice-call';
@@ -376,6 +376,19 @@ describe('fault matrix: media, call and visitor races', function () {
     expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
     await session.hangup();
     await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+  });
+
+  it('the companion answers the create after the request timeout: the retry (same key) learns the one dial, and the call goes on', async () => {
+    // The proxy holds the first attempt 1.2 s (FRONT_HOLD_MS) before forwarding it; the page gives up at 0.6 s.
+    const session = newSession(harness, front('dials-holdonce'), 'emu-demo', { requestTimeoutMs: 600 });
+    const seen = record(session);
+    await session.start();
+    expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
+    await session.hangup();
+    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
+    expect(creates.length, 'POST /dials attempts').to.equal(2);
+    expect(new Set(creates.map((entry) => entry.key)).size, 'one Idempotency-Key').to.equal(1);
   });
 
   it('two calls on one page at once: both connect, each ends once, two dials both terminal', async () => {

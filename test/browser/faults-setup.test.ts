@@ -28,7 +28,8 @@ const CELLS: Cell[] = [
   { fault: 'companion unreachable (nothing listening)', state: before, endpoint: 'http://127.0.0.1:9/api/voice-call', agent: 'emu-demo', reason: 'setup-failed', code: 'network_error', dials: 0 },
   // Chromium itself re-sends a request whose connection was reset, so only the key is counted.
   { fault: 'companion connection reset', state: before, endpoint: front('dials-reset'), agent: 'emu-demo', reason: 'setup-failed', code: 'network_error', dials: 0 },
-  { fault: 'companion slow past the request timeout', state: before, endpoint: front('dials-hang'), agent: 'emu-demo', reason: 'setup-failed', code: 'request_timeout', attempts: 1, dials: 0 },
+  // Retried once (a timed-out create may have made the dial), with the same key.
+  { fault: 'companion slow past the request timeout', state: before, endpoint: front('dials-hang'), agent: 'emu-demo', reason: 'setup-failed', code: 'request_timeout', attempts: 2, dials: 0 },
   { fault: 'companion 429', state: before, endpoint: front('dials-429'), agent: 'emu-demo', reason: 'busy', code: 'rate_limited', attempts: 1, dials: 0 },
   { fault: 'companion 500 (not JSON)', state: before, endpoint: front('dials-500'), agent: 'emu-demo', reason: 'setup-failed', code: 'http_500', attempts: 1, dials: 0 },
   { fault: 'companion 502', state: before, endpoint: front('dials-502'), agent: 'emu-demo', reason: 'setup-failed', code: 'upstream_error', attempts: 2, dials: 0 },

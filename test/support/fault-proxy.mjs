@@ -4,7 +4,8 @@
 // 1. In front of the real companion: `/__fault/<spec>/<route>` is forwarded to
 //    `/api/voice-call/<route>` unless `<spec>` (a `+`-list of `<route>-<kind>`) says otherwise.
 //    route: dials | token | read | hangup; kind: reset (connection closed: unreachable), hang
-//    (never answers), hold (answers after FRONT_HOLD_MS, forwarded), 429 | 500 | 502 | 504 (an
+//    (never answers), hold (answers after FRONT_HOLD_MS, forwarded), holdonce (the first request
+//    with an Idempotency-Key is forwarded after FRONT_HOLD_MS, later ones at once), 429 | 500 | 502 | 504 (an
 //    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
 //    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
 //    on), blackhole (a media URL that accepts TCP and never answers).
@@ -179,12 +180,13 @@ export function faultServices() {
   };
 
   /** Forwards the page's request to `target`; answers what came back. */
-  async function forward(ctx, target) {
+  /** `body`: read beforehand when the request is held (the page may have given up by then). */
+  async function forward(ctx, target, body = undefined) {
     const headers = {};
     for (const [name, value] of Object.entries(ctx.request.headers)) {
       if (!['host', 'connection', 'content-length', 'accept-encoding'].includes(name)) headers[name] = value;
     }
-    const body = ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readBody(ctx.req);
+    body ??= ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readBody(ctx.req);
     const answer = await fetch(target, { method: ctx.method, headers, body });
     return { status: answer.status, headers: answer.headers, text: await answer.text() };
   }
@@ -197,6 +199,7 @@ export function faultServices() {
     ctx.body = text;
   }
 
+  const heldOnce = new Set();
   async function middleware(ctx, next) {
     if (ctx.path === '/__fault/log') {
       ctx.type = 'json';
@@ -255,8 +258,13 @@ export function faultServices() {
       ctx.body = '{"dialId": "d-1", "handle": ';
       return undefined;
     }
+    const body = ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readBody(ctx.req);
     if (kind === 'hold') await wait(FRONT_HOLD_MS);
-    const answer = await forward(ctx, target);
+    if (kind === 'holdonce' && !heldOnce.has(entry.key)) {
+      heldOnce.add(entry.key);
+      await wait(FRONT_HOLD_MS);
+    }
+    const answer = await forward(ctx, target, body);
     entry.status = answer.status;
     if (route === 'dials') {
       try {

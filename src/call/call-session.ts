@@ -415,9 +415,6 @@ export class CallSession extends EventTarget implements CallSessionLike {
       const token = await call.companion.token(dial, signal);
       if (call.ending) return;
       this.#setState('connecting');
-      this.#startTimer(call, call.options.agentTimeoutMs ?? DEFAULTS.agentTimeoutMs, () =>
-        this.#end(call, { reason: 'agent-unavailable', hangupFirst: true, read: 'poll' }),
-      );
       const { connectMedia } = await mediaModule.catch((error: unknown) => {
         throw new CallError('media-failed', 'could not load the media library (livekit-client)', { cause: error });
       });
@@ -430,8 +427,12 @@ export class CallSession extends EventTarget implements CallSessionLike {
         signal,
         callbacks: this.#mediaCallbacks(call),
       };
-      const maxReconnectAttempts = call.options.maxReconnectAttempts;
-      const media = await connectMedia(maxReconnectAttempts === undefined ? mediaOptions : { ...mediaOptions, maxReconnectAttempts });
+      const { maxReconnectAttempts, mediaConnectTimeoutMs } = call.options;
+      const media = await connectMedia({
+        ...mediaOptions,
+        ...(maxReconnectAttempts === undefined ? {} : { maxReconnectAttempts }),
+        ...(mediaConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: mediaConnectTimeoutMs }),
+      });
       if (call.ending) {
         void media.disconnect();
         return;
@@ -440,6 +441,12 @@ export class CallSession extends EventTarget implements CallSessionLike {
       // A mute while the room was connecting changed only the raw track.
       await media.setMuted(this.#muted);
       if (call.ending) return;
+      // The agent gets `agentTimeoutMs` from the room being up. Joining the room has
+      // livekit-client's own timeouts (a failed join ends as setup-failed / media_failed), so the
+      // two never race to name the end.
+      this.#startTimer(call, call.options.agentTimeoutMs ?? DEFAULTS.agentTimeoutMs, () =>
+        this.#end(call, { reason: 'agent-unavailable', hangupFirst: true, read: 'poll' }),
+      );
       this.#maybeConnected(call);
     } catch (error) {
       if (call.ending) return;

@@ -59,8 +59,13 @@ export interface CallSessionOptions {
   agent?: string;
   inputs?: Record<string, string>;
   transcript?: TranscriptMode;
-  /** No agent in the room within this time → `agent-unavailable` (default 15000). */
+  /** No agent in the room within this time of the room being up → `agent-unavailable` (default 15000). */
   agentTimeoutMs?: number;
+  /**
+   * Joining the media room (signal connection, then the peer connection) may take at most this
+   * long each, else `setup-failed` / `media_failed` (default 15000, livekit-client's own).
+   */
+  mediaConnectTimeoutMs?: number;
   /** No live transcript segment within this time after connecting → polling (default 4000). */
   liveTranscriptGraceMs?: number;
   /** Poll interval of `GET {endpoint}/dials/:id` (default 2000). */

@@ -88,16 +88,16 @@ const CELLS: Cell[] = [
     fault: 'media server never answers',
     state: 'connecting',
     endpoint: front('token-blackhole'),
-    options: { agentTimeoutMs: 3000 },
+    options: { mediaConnectTimeoutMs: 3000 },
     run: (s) => s.start(),
-    reason: 'agent-unavailable',
-    code: null,
+    reason: 'setup-failed',
+    code: 'media_failed',
     dials: 1,
   },
   {
     fault: 'ICE never completes',
     state: 'connecting',
-    options: { agentTimeoutMs: 30000 },
+    options: { mediaConnectTimeoutMs: 3000 },
     run: async (s) => {
       const restore = blockIce();
       try {

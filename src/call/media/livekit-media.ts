@@ -43,6 +43,8 @@ export interface MediaOptions {
   muted: boolean;
   /** How many times LiveKit retries a dropped connection before giving up (its default is 10). */
   maxReconnectAttempts?: number;
+  /** livekit-client's `websocketTimeout` and `peerConnectionTimeout` for the join (its default is 15000 each). */
+  connectTimeoutMs?: number;
   /** Aborting it disconnects the room and rejects a pending `connectMedia`. */
   signal: AbortSignal;
   callbacks: MediaCallbacks;
@@ -128,7 +130,11 @@ class LivekitMedia implements MediaConnection {
     room.registerTextStreamHandler(TRANSCRIPTION_TOPIC, this.#onTranscription);
     signal.addEventListener('abort', this.#onAbort);
     try {
-      await room.connect(this.#options.serverUrl, this.#options.participantToken, { autoSubscribe: true });
+      const timeout = this.#options.connectTimeoutMs;
+      await room.connect(this.#options.serverUrl, this.#options.participantToken, {
+        autoSubscribe: true,
+        ...(timeout === undefined ? {} : { websocketTimeout: timeout, peerConnectionTimeout: timeout }),
+      });
       if (signal.aborted) throw abortError(signal);
       if (this.#options.muted) await this.#localTrack.mute();
       await room.localParticipant.publishTrack(this.#localTrack, { source: Track.Source.Microphone, dtx: true, red: true });

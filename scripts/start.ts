@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { createServer, type Plugin } from 'vite';
 
-const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy'];
+const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip'];
 const children: ChildProcess[] = [];
 
 function startChild(script: string, args: string[], env: Record<string, string>): Promise<Record<string, string>> {

@@ -4,13 +4,16 @@
 // companion (through test/support/fault-proxy.mjs where a fault is injected) and the emulator's
 // loopback room. A reconnect is started with LiveKit's own room events, as in call-e2e.
 import { expect } from '@open-wc/testing';
-import { Room, RoomEvent } from 'livekit-client';
+import { Room, RoomEvent, Track } from 'livekit-client';
 import type { CallSession } from '../../src/call/call-session.js';
 import type { CallState, EndReason } from '../../src/call/types.js';
 import { emulatorDial, expectCleanEnd, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
 import type { Harness, Seen } from '../support/fault-matrix.js';
 
 const COMPANION = '/api/voice-call';
+// emu-blip's lines (src/emulator/agent/scenarios.ts LINES).
+const BLIP_GREETING = 'Hello, this line will drop for a moment.';
+const BLIP_BACK = 'Sorry, the line dropped. I am back.';
 const front = (spec: string) => `/__fault/${spec}`;
 
 let rooms: Room[] = [];
@@ -73,7 +76,17 @@ interface Cell {
   reason: EndReason;
   code: string | null;
   dials?: number;
+  /** What else the visitor would notice, checked after the shared assertion. */
+  check?: (session: CallSession, seen: Seen) => void | Promise<void>;
 }
+
+/** The result carries the service's own record of how the dial ended. */
+const serviceSays = (status: string, systemResultType: string) => async (session: CallSession) => {
+  expect(session.result?.status).to.equal(status);
+  expect(session.result?.systemResultType).to.equal(systemResultType);
+  const dial = await emulatorDial(session.dialId!);
+  expect([dial.status, dial.systemResultType]).to.deep.equal([status, systemResultType]);
+};
 
 const inCall = async (session: CallSession) => {
   await session.start();
@@ -211,7 +224,46 @@ const CELLS: Cell[] = [
     code: null,
     dials: 1,
   },
+  {
+    fault: 'the agent leaves the room without a reason (no LeaveRequest to the caller)',
+    state: 'in-call',
+    agent: 'emu-agent-leaves',
+    run: inCall,
+    reason: 'failed',
+    code: null,
+    dials: 1,
+    check: serviceSays('failed', 'FAILED'),
+  },
+  {
+    fault: 'the media server closes the room (LeaveRequest SERVER_SHUTDOWN) while the dial is in progress',
+    state: 'in-call',
+    agent: 'emu-server-leave',
+    run: inCall,
+    reason: 'failed',
+    code: null,
+    dials: 1,
+    check: serviceSays('failed', 'FAILED'),
+  },
+  {
+    fault: 'the service ends the dial as the agent (LeaveRequest ROOM_DELETED after AGENT_HANGUP)',
+    state: 'in-call',
+    agent: 'emu-quick',
+    run: inCall,
+    reason: 'agent-hangup',
+    code: null,
+    dials: 1,
+    check: serviceSays('completed', 'AGENT_HANGUP'),
+  },
   // reconnecting
+  {
+    fault: 'the connection drops without a LeaveRequest and the reconnect fails',
+    state: 'reconnecting',
+    agent: 'emu-drop',
+    run: inCall,
+    reason: 'network-lost',
+    code: 'network_lost',
+    dials: 1,
+  },
   {
     fault: 'visitor hangs up',
     state: 'reconnecting',
@@ -354,8 +406,47 @@ describe('fault matrix: media, call and visitor races', function () {
       const expected = { reason: cell.reason, code: cell.code, ...(cell.dials === undefined ? {} : { dials: cell.dials }) };
       await expectCleanEnd(harness, session, seen, expected);
       expect(seen.states, 'passed through the cell state').to.include(cell.state);
+      await cell.check?.(session, seen);
     });
   }
+
+  // A reconnect that succeeds: emu-blip drops the signal and media connections once without a
+  // LeaveRequest; livekit-client's resume is refused, its full rejoin is taken as the same dial.
+  async function blip(muteWhileReconnecting: boolean): Promise<void> {
+    const session = newSession(harness, COMPANION, 'emu-blip', { maxReconnectAttempts: 4 });
+    const seen = record(session);
+    if (muteWhileReconnecting) atState(session, 'reconnecting', () => session.setMuted(true));
+    await inCall(session);
+    const dialId = session.dialId;
+    await until(() => seen.states.includes('reconnecting'), 10000, 'reconnecting');
+    await until(() => session.state === 'in-call' || seen.ended.length > 0, 15000, 'back in-call');
+    expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
+    expect(session.dialId, 'the same dial').to.equal(dialId);
+    expect((await emulatorDial(dialId!)).status, 'the dial goes on').to.equal('in-progress');
+    // The agent is back and talks: its next line reaches the live transcript.
+    await until(() => session.transcript.some((entry) => entry.speaker === 'AI' && entry.final && entry.text === BLIP_BACK), 10000, 'the agent back');
+    expect(seen.connected, 'call-connected once').to.have.length(1);
+    if (muteWhileReconnecting) {
+      expect(session.muted, 'still muted').to.equal(true);
+      expect(harness.micTracks.filter((track) => track.readyState === 'live').every((track) => !track.enabled), 'microphone silent').to.equal(true);
+      const publication = rooms.at(-1)!.localParticipant.getTrackPublication(Track.Source.Microphone);
+      expect(publication?.isMuted, 'the room sees the microphone muted').to.equal(true);
+    }
+    await session.hangup();
+    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    expect(seen.states.filter((state) => state === 'in-call')).to.have.length(2);
+    expect(session.result?.systemResultType).to.equal('USER_HANGUP');
+    const spoken = session.result!.transcript.filter((entry) => entry.speaker === 'AI').map((entry) => entry.text);
+    expect(spoken, 'one transcript across the blip').to.include.members([BLIP_GREETING, BLIP_BACK]);
+  }
+
+  it('a reconnect that succeeds (emu-blip): reconnecting → in-call, same dial, the agent back, transcript goes on, one user-hangup', async () => {
+    await blip(false);
+  });
+
+  it('muted during a reconnect that succeeds (emu-blip): still muted after it, then one user-hangup', async () => {
+    await blip(true);
+  });
 
   it('double start: one dial, one call, then a clean hangup', async () => {
     const session = newSession(harness, front('dials-hold'), 'emu-demo');

@@ -223,7 +223,9 @@ describe('emulator REST API', () => {
       assert.equal(answer.status, 200);
       assert.deepEqual(Object.keys(answer.body).sort(), ['cursor', 'data']);
       assert.deepEqual(answer.body.data.map((agent: { id: string }) => agent.id), [...SCENARIO_AGENT_IDS]);
-      assert.deepEqual([...SCENARIO_AGENT_IDS].sort(), ['emu-busy', 'emu-demo', 'emu-drop', 'emu-no-agent', 'emu-quick', 'emu-silent-user']);
+      assert.deepEqual([...SCENARIO_AGENT_IDS].sort(), [
+        'emu-agent-leaves', 'emu-blip', 'emu-busy', 'emu-demo', 'emu-drop', 'emu-no-agent', 'emu-quick', 'emu-server-leave', 'emu-silent-user',
+      ]);
       for (const agent of answer.body.data) {
         assert.deepEqual(Object.keys(agent).sort(), [...AGENT_FIELDS].sort());
         assert.equal(agent.language, 'en');
@@ -234,11 +236,11 @@ describe('emulator REST API', () => {
     });
 
     test('pages with limit and an opaque cursor', async () => {
-      const first = await call(emu, 'GET', '/agents?limit=4');
-      assert.equal(first.body.data.length, 4);
+      const first = await call(emu, 'GET', '/agents?limit=5');
+      assert.equal(first.body.data.length, 5);
       assert.equal(typeof first.body.cursor, 'string');
-      const second = await call(emu, 'GET', `/agents?limit=4&cursor=${encodeURIComponent(first.body.cursor)}`);
-      assert.equal(second.body.data.length, 2);
+      const second = await call(emu, 'GET', `/agents?limit=5&cursor=${encodeURIComponent(first.body.cursor)}`);
+      assert.equal(second.body.data.length, 4);
       assert.equal(second.body.cursor, null);
       const ids = [...first.body.data, ...second.body.data].map((agent: { id: string }) => agent.id);
       assert.deepEqual(ids, [...SCENARIO_AGENT_IDS]);

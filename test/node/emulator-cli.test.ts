@@ -53,7 +53,7 @@ describe('voice-agent-emulator CLI', () => {
 
       const agents = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: `Bearer ${running.ready.apiKey}` } });
       assert.equal(agents.status, 200);
-      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 6);
+      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 9);
       const created = await fetch(`${running.ready.apiUrl}/dials`, {
         method: 'POST',
         headers: { authorization: `Bearer ${running.ready.apiKey}` },

@@ -140,9 +140,11 @@ class FakeRoom implements AgentContext {
   dropped = false;
   listens: Array<{ timeoutMs?: number; silenceMs?: number }> = [];
   #answers: ListenResult[];
+  readonly rejoined: boolean;
 
-  constructor(answers: ListenResult[]) {
+  constructor(answers: ListenResult[], options: { rejoined?: boolean } = {}) {
     this.#answers = answers;
+    this.rejoined = options.rejoined ?? false;
   }
   get signal() {
     return this.#abort.signal;
@@ -174,6 +176,15 @@ class FakeRoom implements AgentContext {
   drop() {
     this.dropped = true;
     this.log.push('drop');
+  }
+  blip() {
+    this.log.push('blip');
+  }
+  leave() {
+    this.log.push('leave');
+  }
+  shutDown() {
+    this.log.push('shutDown');
   }
 }
 
@@ -214,6 +225,25 @@ describe('scenarios', () => {
     await scenarioFor('emu-drop').run(room, fast);
     assert.deepEqual(room.log, [`say:${LINES.dropGreeting}`, 'drop']);
     assert.equal(room.hungUp, undefined);
+  });
+
+  test('emu-blip greets and drops once; after the rejoin it says it is back and answers turns like the demo', async () => {
+    const first = new FakeRoom([]);
+    await scenarioFor('emu-blip').run(first, fast);
+    assert.deepEqual(first.log, [`say:${LINES.blipGreeting}`, 'blip']);
+    const back = new FakeRoom([{ kind: 'turn', durationMs: 1000 }], { rejoined: true });
+    await assert.rejects(scenarioFor('emu-blip').run(back, fast), { name: 'AbortError' });
+    assert.deepEqual(back.log, [`say:${LINES.blipBack}`, 'heard:turn', 'think', `say:${LINES.demoReplies[0]}`]);
+    assert.equal(back.hungUp, undefined);
+  });
+
+  test('emu-agent-leaves and emu-server-leave greet, then leave or close the room without a goodbye', async () => {
+    const leaves = new FakeRoom([]);
+    await scenarioFor('emu-agent-leaves').run(leaves, fast);
+    assert.deepEqual(leaves.log, [`say:${LINES.leaveGreeting}`, 'leave']);
+    const closes = new FakeRoom([]);
+    await scenarioFor('emu-server-leave').run(closes, fast);
+    assert.deepEqual(closes.log, [`say:${LINES.serverLeaveGreeting}`, 'shutDown']);
   });
 
   test('emu-no-agent has no agent in the room; unknown agents behave like the demo', () => {

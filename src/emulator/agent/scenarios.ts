@@ -10,6 +10,8 @@ export type ListenResult =
 /** What a scenario can do in the room. Every promise rejects with an AbortError once the room ends. */
 export interface AgentContext {
   readonly signal: AbortSignal;
+  /** true: the caller came back after a dropped connection (emu-blip); the call goes on. */
+  readonly rejoined: boolean;
   /** Speaks a line: real audio, a live transcript (interim → final), the dial's transcript. */
   say(text: string): Promise<void>;
   /** Shows `thinking` for a moment before a reply. */
@@ -23,6 +25,12 @@ export interface AgentContext {
   hangup(systemResultType: SystemResultType, aiResult?: Record<string, unknown>): void;
   /** Drops the media connection without a goodbye; the room never comes back. */
   drop(): void;
+  /** Drops the media connection once without a goodbye; the room takes the caller's rejoin as the same dial. */
+  blip(): void;
+  /** Leaves the room without a goodbye (the caller gets no LeaveRequest): the dial ends `failed`. */
+  leave(): void;
+  /** The media server shuts the room down: a LeaveRequest `SERVER_SHUTDOWN`, the dial ends `failed`. */
+  shutDown(): void;
 }
 
 export interface ScenarioTimings {
@@ -30,7 +38,7 @@ export interface ScenarioTimings {
   silenceHangupMs: number;
   /** emu-quick: how long it waits for the caller after its greeting. */
   quickListenMs: number;
-  /** emu-drop: the pause after the greeting before the connection drops. */
+  /** emu-drop, emu-blip, emu-agent-leaves, emu-server-leave: the pause after the greeting before the fault. */
   dropAfterGreetingMs: number;
 }
 
@@ -55,6 +63,10 @@ export const LINES = {
   silentReply: 'I hear you.',
   silentGoodbye: 'I cannot hear you. Goodbye.',
   dropGreeting: 'Hello, this line is about to drop.',
+  leaveGreeting: 'Hello, I have to go.',
+  serverLeaveGreeting: 'Hello, this room is about to close.',
+  blipGreeting: 'Hello, this line will drop for a moment.',
+  blipBack: 'Sorry, the line dropped. I am back.',
   timeUp: 'Our time is up. Goodbye.',
 } as const;
 
@@ -66,14 +78,18 @@ const demo: Scenario = {
   agentJoins: true,
   async run(agent) {
     await agent.say(LINES.demoGreeting);
-    for (let turn = 0; ; turn++) {
-      const heard = await agent.listen();
-      if (heard.kind !== 'turn') continue;
-      await agent.think();
-      await agent.say(LINES.demoReplies[turn % LINES.demoReplies.length]!);
-    }
+    await answerTurns(agent);
   },
 };
+
+async function answerTurns(agent: AgentContext): Promise<never> {
+  for (let turn = 0; ; turn++) {
+    const heard = await agent.listen();
+    if (heard.kind !== 'turn') continue;
+    await agent.think();
+    await agent.say(LINES.demoReplies[turn % LINES.demoReplies.length]!);
+  }
+}
 
 /** Greets, one exchange (waits about a second for the caller), says goodbye, hangs up: AGENT_HANGUP. */
 const quick: Scenario = {
@@ -116,6 +132,40 @@ const drop: Scenario = {
   },
 };
 
+/** Greets, then the connection drops once; after the caller's rejoin it says so and goes on like emu-demo. */
+const blip: Scenario = {
+  agentJoins: true,
+  async run(agent, timings) {
+    if (agent.rejoined) {
+      await agent.say(LINES.blipBack);
+      return answerTurns(agent);
+    }
+    await agent.say(LINES.blipGreeting);
+    await delay(timings.dropAfterGreetingMs, agent.signal);
+    agent.blip();
+  },
+};
+
+/** Greets, then leaves the room without a goodbye; the service records the dial FAILED. */
+const agentLeaves: Scenario = {
+  agentJoins: true,
+  async run(agent, timings) {
+    await agent.say(LINES.leaveGreeting);
+    await delay(timings.dropAfterGreetingMs, agent.signal);
+    agent.leave();
+  },
+};
+
+/** Greets, then the media server shuts the room down (LeaveRequest SERVER_SHUTDOWN): FAILED. */
+const serverLeave: Scenario = {
+  agentJoins: true,
+  async run(agent, timings) {
+    await agent.say(LINES.serverLeaveGreeting);
+    await delay(timings.dropAfterGreetingMs, agent.signal);
+    agent.shutDown();
+  },
+};
+
 /** The room opens, but no agent ever joins; the widget gives up. */
 const noAgent: Scenario = {
   agentJoins: false,
@@ -128,6 +178,9 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'emu-silent-user': silentUser,
   'emu-drop': drop,
   'emu-no-agent': noAgent,
+  'emu-agent-leaves': agentLeaves,
+  'emu-server-leave': serverLeave,
+  'emu-blip': blip,
   // emu-busy never reaches the room: the REST half ends it at creation and the room refuses it.
 };
 

@@ -14,8 +14,24 @@ export const EMU_DROP = 'emu-drop';
 export const EMU_NO_AGENT = 'emu-no-agent';
 /** The workspace is at capacity: the dial is created and ends at once as `RATE_LIMITED`. */
 export const EMU_BUSY = 'emu-busy';
+/** Greets, then the agent leaves the room without a goodbye (no LeaveRequest to the caller): `FAILED`. */
+export const EMU_AGENT_LEAVES = 'emu-agent-leaves';
+/** Greets, then the media server sends the caller a LeaveRequest `SERVER_SHUTDOWN`: `FAILED`. */
+export const EMU_SERVER_LEAVE = 'emu-server-leave';
+/** Greets, the connection drops once without a LeaveRequest, the rejoin is accepted and the call goes on like emu-demo. */
+export const EMU_BLIP = 'emu-blip';
 
-export const SCENARIO_AGENT_IDS = [EMU_DEMO, EMU_QUICK, EMU_SILENT_USER, EMU_DROP, EMU_NO_AGENT, EMU_BUSY] as const;
+export const SCENARIO_AGENT_IDS = [
+  EMU_DEMO,
+  EMU_QUICK,
+  EMU_SILENT_USER,
+  EMU_DROP,
+  EMU_NO_AGENT,
+  EMU_BUSY,
+  EMU_AGENT_LEAVES,
+  EMU_SERVER_LEAVE,
+  EMU_BLIP,
+] as const;
 export type ScenarioAgentId = (typeof SCENARIO_AGENT_IDS)[number];
 
 const DEFAULT_MAX_DURATION_SECONDS = 10800;
@@ -27,6 +43,9 @@ const names: Record<ScenarioAgentId, string> = {
   'emu-drop': 'Emulator dropped-connection agent',
   'emu-no-agent': 'Emulator agent that never joins',
   'emu-busy': 'Emulator busy workspace',
+  'emu-agent-leaves': 'Emulator agent that leaves without a goodbye',
+  'emu-server-leave': 'Emulator media server that shuts the room down',
+  'emu-blip': 'Emulator agent whose connection drops once and comes back',
 };
 
 function agentRecord(id: ScenarioAgentId): AgentRecord {

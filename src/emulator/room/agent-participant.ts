@@ -19,6 +19,8 @@ export interface AgentSessionPort {
   readonly scenario: string;
   readonly control: DialControl;
   readonly timings: AgentTimings;
+  /** The caller came back after a dropped connection (emu-blip). */
+  readonly rejoined: boolean;
   peer(): Peer | undefined;
   /** Milliseconds since the caller joined: the dial transcript's clock. */
   sinceJoin(): number;
@@ -31,6 +33,12 @@ export interface AgentSessionPort {
   hangup(systemResultType: SystemResultType, aiResult?: Record<string, unknown>): void;
   /** The agent drops the connection: the session vanishes without a goodbye. */
   drop(): void;
+  /** The connection drops once; the room takes the caller back as the same dial. */
+  blip(): void;
+  /** The agent has left the room (the update is sent): the dial ends, the caller stays. */
+  left(): void;
+  /** The media server closes the room with a LeaveRequest. */
+  shutDown(): void;
 }
 
 export const AGENT_IDENTITY = 'agent';
@@ -64,6 +72,10 @@ export class AgentParticipant implements AgentContext {
 
   get signal(): AbortSignal {
     return this.#abort.signal;
+  }
+
+  get rejoined(): boolean {
+    return this.#port.rejoined;
   }
 
   /** Runs the scenario once the caller can hear and read it (the reliable data channel is open). */
@@ -165,6 +177,22 @@ export class AgentParticipant implements AgentContext {
 
   drop(): void {
     this.#port.drop();
+  }
+
+  blip(): void {
+    this.#port.blip();
+  }
+
+  leave(): void {
+    this.stop();
+    const agent = this.description;
+    agent.version++;
+    this.#port.sendUpdate(agentInfo(agent, { left: true }));
+    this.#port.left();
+  }
+
+  shutDown(): void {
+    this.#port.shutDown();
   }
 
   // ---- voice ----

@@ -13,7 +13,7 @@ import { DEFAULT_SCENARIO_TIMINGS } from '../agent/scenarios.js';
 import { DEFAULT_TURN_OPTIONS } from '../agent/turn-detector.js';
 import { decodeJoinRequest } from './protocol/join-request.js';
 import { DisconnectReason, leave } from './protocol/responses.js';
-import { Session } from './session.js';
+import { Session, type Dropped, type Rejoin } from './session.js';
 import type { RoomTimings } from './timings.js';
 
 export type { RoomTimings } from './timings.js';
@@ -25,6 +25,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   leaveCloseDelayMs: 150,
   timeUpLineMaxMs: 2500,
   dropGraceMs: 2000,
+  rejoinGraceMs: 10000,
 };
 
 const ROOM_MISSING = 'requested room does not exist';
@@ -41,7 +42,18 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
   const active = new Map<string, Session>();
   /** Rooms whose connection dropped (emu-drop): refused from then on. */
   const dropped = new Set<string>();
+  /** Rooms whose connection dropped once (emu-blip): the caller's rejoin carries the dial on. */
+  const awaitingRejoin = new Map<string, Rejoin & { timer: ReturnType<typeof setTimeout> }>();
   const graceTimers = new Set<ReturnType<typeof setTimeout>>();
+
+  function endFailedLater(dialId: string, ms: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      graceTimers.delete(timer);
+      control.end(dialId, { status: 'failed', systemResultType: 'FAILED' });
+    }, ms);
+    graceTimers.add(timer);
+    return timer;
+  }
 
   async function admit(url: URL): Promise<Admission> {
     const token = url.searchParams.get('access_token') ?? '';
@@ -61,16 +73,17 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
   const host = {
     control,
     timings: roomTimings,
-    closed(session: Session, wasDropped: boolean) {
+    closed(session: Session, how: Dropped | undefined) {
       const roomName = session.dial.roomName;
       if (active.get(roomName) === session) active.delete(roomName);
-      if (!wasDropped) return;
-      dropped.add(roomName);
-      const timer = setTimeout(() => {
-        graceTimers.delete(timer);
-        control.end(session.dial.dialId, { status: 'failed', systemResultType: 'FAILED' });
-      }, roomTimings.dropGraceMs);
-      graceTimers.add(timer);
+      if (how === 'for good') {
+        dropped.add(roomName);
+        endFailedLater(session.dial.dialId, roomTimings.dropGraceMs);
+      } else if (how === 'once') {
+        // A caller that never comes back leaves the dial failed, as emu-drop does.
+        const timer = endFailedLater(session.dial.dialId, roomTimings.rejoinGraceMs);
+        awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, timer });
+      }
     },
   };
 
@@ -115,7 +128,8 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
       }
       wss.handleUpgrade(request, socket, head, (ws) => {
         const roomName = admission.dial.roomName;
-        // No resume (the double keeps no session state to resume), and one human per room.
+        // No resume (the double keeps no session state to resume; livekit-client answers the refusal
+        // with a full rejoin, which emu-blip takes), and one human per room.
         const refusal = join.reconnect
           ? DisconnectReason.STATE_MISMATCH
           : active.has(roomName)
@@ -126,7 +140,13 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
           setTimeout(() => ws.close(), roomTimings.leaveCloseDelayMs).unref();
           return;
         }
-        const session = new Session(ws, join, admission.identity, admission.dial, host);
+        const rejoin = awaitingRejoin.get(roomName);
+        if (rejoin) {
+          awaitingRejoin.delete(roomName);
+          clearTimeout(rejoin.timer);
+          graceTimers.delete(rejoin.timer);
+        }
+        const session = new Session(ws, join, admission.identity, admission.dial, host, rejoin && { joinedAt: rejoin.joinedAt });
         active.set(roomName, session);
         session.start();
       });
@@ -148,6 +168,7 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
       for (const session of [...active.values()]) session.shutdown();
       for (const timer of graceTimers) clearTimeout(timer);
       graceTimers.clear();
+      awaitingRejoin.clear();
       if (wss.clients.size > 0) await new Promise((resolve) => setTimeout(resolve, roomTimings.leaveCloseDelayMs));
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

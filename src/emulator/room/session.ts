@@ -25,8 +25,19 @@ import {
 export interface SessionHost {
   control: DialControl;
   timings: RoomTimings;
-  /** The session ended; the room is free again (or `dropped`: refuse it from now on). */
-  closed(session: Session, dropped: boolean): void;
+  /**
+   * The session ended; the room is free again. `dropped`: the connection dropped without a goodbye,
+   * `for good` (refuse the room from now on) or `once` (take the caller's rejoin as the same dial).
+   */
+  closed(session: Session, dropped: Dropped | undefined): void;
+}
+
+export type Dropped = 'for good' | 'once';
+
+/** A session that takes over a dial whose connection dropped once (emu-blip). */
+export interface Rejoin {
+  /** The first session's join time: the dial transcript's clock goes on from there. */
+  joinedAt: number;
 }
 
 export class Session {
@@ -36,16 +47,20 @@ export class Session {
   readonly #host: SessionHost;
   readonly #identity: string;
   readonly #agent: AgentParticipant | undefined;
+  readonly #rejoin: Rejoin | undefined;
   #peer: Peer | undefined;
   #chain: Promise<void> = Promise.resolve();
   #joinedAt = 0;
   #micTrackSid: string | undefined;
   #micMuted = false;
   #ended = false;
+  /** The agent left (emu-agent-leaves): the dial is over, the caller stays until it leaves. */
+  #agentGone = false;
   #unsubscribe: () => void = () => {};
 
-  constructor(ws: WebSocket, join: JoinRequest, identity: string, dial: DialSession, host: SessionHost) {
+  constructor(ws: WebSocket, join: JoinRequest, identity: string, dial: DialSession, host: SessionHost, rejoin?: Rejoin) {
     this.#ws = ws;
+    this.#rejoin = rejoin;
     this.#join = join;
     this.#identity = identity;
     this.dial = dial;
@@ -82,9 +97,15 @@ export class Session {
       );
       const offer = this.#join.publisherOffer;
       if (offer) await this.#answer(offer.sdp, offer.id);
-      this.#joinedAt = performance.now();
+      this.#joinedAt = this.#rejoin?.joinedAt ?? performance.now();
+      // Harmless on a rejoin: the dial is in progress already.
       this.#host.control.joined(this.dial.dialId);
     });
+  }
+
+  /** When the caller first joined this dial's room (`performance.now()`), once joined. */
+  get joinedAt(): number {
+    return this.#joinedAt;
   }
 
   /** The server is closing: tell the caller and let go. */
@@ -98,6 +119,7 @@ export class Session {
       scenario: this.dial.scenario,
       control: this.#host.control,
       timings: this.#host.timings,
+      rejoined: this.#rejoin !== undefined,
       peer: () => this.#peer,
       sinceJoin: () => Math.max(0, Math.round(performance.now() - this.#joinedAt)),
       micTrackSid: () => this.#micTrackSid,
@@ -106,7 +128,10 @@ export class Session {
         if (!this.#ended) this.#send(participantUpdate([info]));
       },
       hangup: (systemResultType, aiResult) => this.#agentHungUp(systemResultType, aiResult),
-      drop: () => this.#finish({ dropped: true }),
+      drop: () => this.#finish({ dropped: 'for good' }),
+      blip: () => this.#finish({ dropped: 'once' }),
+      left: () => this.#agentLeft(),
+      shutDown: () => this.#serverShutDown(),
     };
   }
 
@@ -206,9 +231,26 @@ export class Session {
     control.end(this.dial.dialId, { status: 'completed', systemResultType });
   }
 
+  /**
+   * The agent left without a goodbye: the service records the dial `failed` / `FAILED` at once
+   * (before the caller could leave and make it USER_HANGUP); the room stays open for the caller.
+   */
+  #agentLeft(): void {
+    if (this.#ended || this.#agentGone) return;
+    this.#agentGone = true;
+    this.#host.control.end(this.dial.dialId, { status: 'failed', systemResultType: 'FAILED' });
+  }
+
+  /** The media server goes away mid-call: a LeaveRequest SERVER_SHUTDOWN, the dial `failed`. */
+  #serverShutDown(): void {
+    if (this.#ended) return;
+    this.#finish({ leaveReason: DisconnectReason.SERVER_SHUTDOWN });
+    this.#host.control.end(this.dial.dialId, { status: 'failed', systemResultType: 'FAILED' });
+  }
+
   /** The dial ended elsewhere: a REST hang-up, or the time cap (the agent says so first). */
   #onDialEnded = (dialId: string, end: DialEnd): void => {
-    if (dialId !== this.dial.dialId || this.#ended) return;
+    if (dialId !== this.dial.dialId || this.#ended || this.#agentGone) return;
     if (end.systemResultType === 'TIMEOUT' && this.#agent) {
       void this.#timeUp(this.#agent);
       return;
@@ -224,7 +266,7 @@ export class Session {
     this.#finish({ leaveReason: DisconnectReason.ROOM_DELETED });
   }
 
-  #finish(options: { leaveReason?: DisconnectReason; dropped?: boolean }): void {
+  #finish(options: { leaveReason?: DisconnectReason; dropped?: Dropped }): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#agent?.stop();
@@ -240,6 +282,6 @@ export class Session {
       this.#ws.close();
     }
     this.#peer?.close();
-    this.#host.closed(this, options.dropped === true);
+    this.#host.closed(this, options.dropped);
   }
 }

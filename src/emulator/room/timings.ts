@@ -16,4 +16,6 @@ export interface RoomTimings extends AgentTimings {
   timeUpLineMaxMs: number;
   /** emu-drop: how long after the drop the dial ends `failed`. */
   dropGraceMs: number;
+  /** emu-blip: how long the room waits for the caller's rejoin before the dial ends `failed`. */
+  rejoinGraceMs: number;
 }

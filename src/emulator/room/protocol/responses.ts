@@ -49,12 +49,13 @@ export interface HumanDescription {
   joinedAtMs: number;
 }
 
-export function agentInfo(agent: AgentDescription): ParticipantInfo {
+/** `left`: the agent is gone (state DISCONNECTED); livekit-client removes it from the room. */
+export function agentInfo(agent: AgentDescription, options: { left?: boolean } = {}): ParticipantInfo {
   return new ParticipantInfo({
     sid: agent.sid,
     identity: agent.identity,
     name: agent.name,
-    state: ParticipantInfo_State.ACTIVE,
+    state: options.left ? ParticipantInfo_State.DISCONNECTED : ParticipantInfo_State.ACTIVE,
     kind: ParticipantInfo_Kind.AGENT,
     version: agent.version,
     joinedAt: BigInt(Math.floor(agent.joinedAtMs / 1000)),

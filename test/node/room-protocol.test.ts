@@ -10,6 +10,7 @@ import {
   JoinRequest,
   LeaveRequest_Action,
   ParticipantInfo_Kind,
+  ParticipantInfo_State,
   SessionDescription,
   SignalResponse,
   SignalTarget,
@@ -139,6 +140,14 @@ describe('other signal responses', () => {
     if (response.message.case !== 'update') return;
     assert.equal(response.message.value.participants[0]?.attributes['lk.agent.state'], 'speaking');
     assert.equal(response.message.value.participants[0]?.version, 5);
+  });
+
+  test('the agent leaving is an update with it DISCONNECTED (livekit-client removes it), otherwise ACTIVE', () => {
+    assert.equal(agentInfo(agent).state, ParticipantInfo_State.ACTIVE);
+    const response = wire(participantUpdate([agentInfo({ ...agent, version: 6 }, { left: true })]));
+    if (response.message.case !== 'update') return assert.fail(`got ${response.message.case}`);
+    assert.equal(response.message.value.participants[0]?.state, ParticipantInfo_State.DISCONNECTED);
+    assert.equal(response.message.value.participants[0]?.identity, agent.identity);
   });
 });
 

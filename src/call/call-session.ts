@@ -29,6 +29,29 @@ import type {
 
 type MediaModule = typeof import('./media/livekit-media.js');
 
+/** The one import of the media module (livekit-client), shared by every CallSession and `preloadMedia`. */
+let mediaModule: Promise<MediaModule> | null = null;
+
+function loadMedia(): Promise<MediaModule> {
+  if (!mediaModule) {
+    const loading = import('./media/livekit-media.js');
+    mediaModule = loading;
+    // A failed load (offline, a deploy replaced the chunk) is tried again by the next call.
+    loading.catch(() => {
+      if (mediaModule === loading) mediaModule = null;
+    });
+  }
+  return mediaModule;
+}
+
+/**
+ * Starts loading the media module (livekit-client, the lazy chunk) before a call, e.g. when the
+ * visitor shows intent. Idempotent: the chunk is fetched once, and the next call uses it.
+ */
+export function preloadMedia(): Promise<void> {
+  return loadMedia().then(() => undefined);
+}
+
 const DEFAULTS = {
   transcript: 'live',
   agentTimeoutMs: 15000,
@@ -189,7 +212,6 @@ export class CallSession extends EventTarget implements CallSessionLike {
   #agentSpeaking = false;
   #audioBlocked = false;
   #result: CallResult | null = null;
-  #mediaModule: Promise<MediaModule> | null = null;
 
   constructor(options: CallSessionOptions) {
     super();
@@ -267,9 +289,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
     this.#unlockPlayback(call);
     window.addEventListener('pagehide', this.#onPageHide);
     // livekit-client loads while the microphone prompt and the dial are pending, not after.
-    this.#mediaModule ??= import('./media/livekit-media.js');
-    this.#mediaModule.catch(() => undefined);
-    void this.#run(call, microphone, this.#mediaModule);
+    void this.#run(call, microphone, loadMedia());
     return call.started;
   }
 

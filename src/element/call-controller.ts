@@ -41,7 +41,7 @@ const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 
 export interface CallControllerHooks {
   /** Runs synchronously on every session event, before it is re-dispatched on the host. */
-  onSessionEvent?(type: keyof CallSessionEventMap): void;
+  onSessionEvent?(type: keyof CallSessionEventMap, event: Event): void;
 }
 
 export class CallController implements ReactiveController {
@@ -137,7 +137,7 @@ export class CallController implements ReactiveController {
       if (state === 'starting') this._leftCallAt = null;
       this._syncTicker();
     }
-    this._hooks.onSessionEvent?.(type);
+    this._hooks.onSessionEvent?.(type, event);
     this._host.requestUpdate();
     if (type in republish) {
       const name = type as PublicEventName;

@@ -39,6 +39,8 @@ export interface VoiceAgentCallStrings {
   speakerAI: string;
   speakerHuman: string;
   jumpToLatest: string;
+  /** The button above a long transcript that reveals older lines. */
+  showEarlier: string;
 
   /** Short end reasons for the summary line ("Call ended · agent hung up · 1:23"). */
   reasonUserHangup: string;
@@ -107,6 +109,7 @@ export const en: VoiceAgentCallStrings = {
   speakerAI: 'Assistant',
   speakerHuman: 'You',
   jumpToLatest: 'Jump to latest',
+  showEarlier: 'Show earlier lines',
 
   reasonUserHangup: 'you hung up',
   reasonAgentHangup: 'agent hung up',
@@ -172,6 +175,7 @@ export const ar: VoiceAgentCallStrings = {
   speakerAI: 'المساعد',
   speakerHuman: 'أنت',
   jumpToLatest: 'الانتقال إلى الأحدث',
+  showEarlier: 'عرض الأسطر السابقة',
 
   reasonUserHangup: 'أنهيت المكالمة',
   reasonAgentHangup: 'أنهى المساعد المكالمة',

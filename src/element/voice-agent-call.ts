@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
+import { guard } from 'lit/directives/guard.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type {
@@ -10,7 +11,8 @@ import type {
   TranscriptEntry,
   TranscriptMode,
 } from '../call/types.js';
-import { CallSession } from '../call/call-session.js';
+import { CallSession, preloadMedia } from '../call/call-session.js';
+import type { CallTranscriptEvent } from '../call/events.js';
 import { CallController } from './call-controller.js';
 import { alertIcon, arrowDownIcon, closeIcon, hangupIcon, micIcon, micOffIcon, phoneIcon, speakerIcon } from './icons.js';
 import {
@@ -26,11 +28,28 @@ import { styles } from './styles.js';
 export type VoiceAgentCallLayout = 'inline' | 'floating';
 export type VoiceAgentCallPlacement = 'bottom-right' | 'bottom-left';
 export type VoiceAgentCallTheme = 'light' | 'dark' | 'auto';
+/** When the element loads the media library (livekit-client) ahead of the first call. */
+export type VoiceAgentCallPreload = 'none' | 'intent' | 'idle';
 /** Makes the session an element drives; replace it to drive the element with another implementation. */
 export type CallSessionFactory = (options: CallSessionOptions) => CallSessionLike;
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
+/** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
+const TRANSCRIPT_WINDOW = 200;
+
+/** The next frame, or a short timeout where frames do not come (a hidden tab). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      cancelAnimationFrame(frame);
+      resolve();
+    };
+    const timer = setTimeout(done, 100);
+    const frame = requestAnimationFrame(done);
+  });
+}
 
 /**
  * A calling widget for an AI voice agent: one button starts a browser call through your
@@ -48,6 +67,7 @@ const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'conn
  * @attr lang - Language of the built-in strings (`en` default, `ar` built in; RTL languages render right to left).
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
+ * @attr preload - When to load the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
  * @fires call-connected - `{ dialId }`: media connected and the agent is in the room.
@@ -74,6 +94,7 @@ const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'conn
  * @csspart transcript - The transcript log.
  * @csspart entry - Each transcript bubble; also `entry-ai`, `entry-human`, `entry-interim`.
  * @csspart jump-button - "Jump to latest", shown when the visitor scrolled up and new lines arrived.
+ * @csspart earlier-button - "Show earlier lines", at the top of a long transcript (only the newest 200 lines are shown at first).
  * @csspart error - What went wrong and what to do.
  * @csspart summary - The line after the end ("Call ended · agent hung up · 01:23").
  * @csspart controls - The button row.
@@ -117,6 +138,7 @@ export class VoiceAgentCall extends LitElement {
     transcriptMode: { type: String, attribute: 'transcript' },
     theme: { type: String, reflect: true },
     open: { type: Boolean, reflect: true },
+    preload: { type: String },
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
@@ -130,6 +152,12 @@ export class VoiceAgentCall extends LitElement {
    */
   static sessionFactory: CallSessionFactory = (options) => new CallSession(options);
 
+  /** Loads the media library ahead of a call (`preload`); replaceable, e.g. with the session factory. */
+  static mediaPreloader: () => Promise<void> = preloadMedia;
+
+  /** With `preload="idle"`: how long after the element is connected the idle-time load is scheduled. */
+  static idlePreloadDelayMs = 3000;
+
   /** Base URL of the companion endpoint, e.g. `/api/voice-call`. */
   endpoint?: string;
   /** Agent name the companion maps to an agent id. */
@@ -141,6 +169,8 @@ export class VoiceAgentCall extends LitElement {
   theme?: VoiceAgentCallTheme;
   /** Floating layout: the panel is open. */
   open = false;
+  /** When to load the media library ahead of the call: `intent` (default), `idle` or `none`. */
+  preload?: VoiceAgentCallPreload;
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;
   /** Overrides any built-in string, in any language. */
@@ -150,9 +180,20 @@ export class VoiceAgentCall extends LitElement {
   private _stuckToBottom = true;
   private _unseen = false;
   private _focusWasInside = false;
+  /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
+  private _entries: TranscriptEntry[] | null = null;
+  /** Index of the first rendered entry, and how many of the newest entries to render while following. */
+  private _firstShown = 0;
+  private _windowSize = TRANSCRIPT_WINDOW;
+  /** The entries and log the log was last scrolled to the end for. */
+  private _followed: { entries: TranscriptEntry[]; log: HTMLElement } | null = null;
+  /** Only transcript lines asked for the pending update: it waits for the next frame. */
+  private _transcriptOnly = false;
+  private _preloadRequested = false;
+  private _idlePreload: (() => void) | null = null;
 
   private readonly _call = new CallController(this, {
-    onSessionEvent: (type) => this._onSessionEvent(type),
+    onSessionEvent: (type, event) => this._onSessionEvent(type, event),
   });
 
   /** The call state (read-only; reflected as the `state` attribute). */
@@ -214,6 +255,57 @@ export class VoiceAgentCall extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this._reflectState();
+    if (this._preloadMode === 'idle') this._scheduleIdlePreload();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._idlePreload?.();
+    this._idlePreload = null;
+  }
+
+  override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: Parameters<LitElement['requestUpdate']>[2]): void {
+    if (name !== undefined) this._transcriptOnly = false;
+    super.requestUpdate(name, oldValue, options);
+  }
+
+  /**
+   * Lit renders once per microtask; transcript lines can arrive many times a frame (interim
+   * segments), so an update only they asked for waits for the next frame and renders them at once.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (this._transcriptOnly) await nextFrame();
+    this._transcriptOnly = false;
+    super.scheduleUpdate();
+  }
+
+  private get _preloadMode(): VoiceAgentCallPreload {
+    return this.preload === 'none' || this.preload === 'idle' ? this.preload : 'intent';
+  }
+
+  /** Loads the media library once, unless `preload="none"`; a failed load may be tried again. */
+  private _preloadMedia(): void {
+    if (this._preloadMode === 'none' || this._preloadRequested) return;
+    this._preloadRequested = true;
+    (this.constructor as typeof VoiceAgentCall).mediaPreloader().catch(() => {
+      this._preloadRequested = false;
+    });
+  }
+
+  private _scheduleIdlePreload(): void {
+    if (this._idlePreload || this._preloadRequested) return;
+    let idle: number | undefined;
+    const timer = setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') {
+        idle = requestIdleCallback(() => this._preloadMedia(), { timeout: 2000 });
+      } else {
+        this._preloadMedia();
+      }
+    }, (this.constructor as typeof VoiceAgentCall).idlePreloadDelayMs);
+    this._idlePreload = () => {
+      clearTimeout(timer);
+      if (idle !== undefined) cancelIdleCallback(idle);
+    };
   }
 
   private get _layout(): VoiceAgentCallLayout {
@@ -244,25 +336,50 @@ export class VoiceAgentCall extends LitElement {
     if (this.getAttribute('state') !== this.state) this.setAttribute('state', this.state);
   }
 
-  private _onSessionEvent(type: keyof CallSessionEventMap): void {
+  private _onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
+    if (type === 'call-transcript') {
+      // The event's list is already the session's fresh copy: render it, do not copy again.
+      if (!this.isUpdatePending) this._transcriptOnly = true;
+      this._entries = (event as CallTranscriptEvent).detail.entries;
+      if (!this._stuckToBottom) this._unseen = true;
+      return;
+    }
+    this._transcriptOnly = false;
+    if (type === 'call-state' || type === 'call-ended') this._entries = null;
     if (type === 'call-state') {
       this._reflectState();
       if (!RESTING.has(this.state) && this._layout === 'floating') this.open = true;
       if (this.state === 'starting') {
         this._stuckToBottom = true;
         this._unseen = false;
+        this._firstShown = 0;
+        this._windowSize = TRANSCRIPT_WINDOW;
       }
     }
-    if (type === 'call-transcript' && !this._stuckToBottom) this._unseen = true;
+  }
+
+  /** The entries to render (no copy per render: the list changes only with an event). */
+  private _renderedEntries(): TranscriptEntry[] {
+    this._entries ??= this.transcript;
+    return this._entries;
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
     this._focusWasInside = this.shadowRoot?.activeElement != null;
+    // Following the end, the window slides with the newest lines; scrolled up, it stays put so
+    // the lines being read do not move.
+    const newest = Math.max(0, this._renderedEntries().length - this._windowSize);
+    this._firstShown = this._stuckToBottom ? newest : Math.min(this._firstShown, newest);
   }
 
   protected override updated(_changed: PropertyValues): void {
     const log = this.renderRoot.querySelector<HTMLElement>('.transcript');
-    if (log && this._stuckToBottom) log.scrollTop = log.scrollHeight;
+    const entries = this._renderedEntries();
+    // Only a change to the log scrolls it (reading scrollHeight costs a layout; the timer ticks every second).
+    if (log && this._stuckToBottom && (this._followed?.entries !== entries || this._followed.log !== log)) {
+      log.scrollTop = log.scrollHeight;
+      this._followed = { entries, log };
+    }
     // The control that had focus went away with the state (hang-up after the end): keep focus in
     // the widget, on the action that makes sense now.
     if (this._focusWasInside && this.shadowRoot?.activeElement == null) this._focusPrimary();
@@ -313,6 +430,23 @@ export class VoiceAgentCall extends LitElement {
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
     if (atBottom !== this._stuckToBottom) this._stuckToBottom = atBottom;
     if (atBottom && this._unseen) this._unseen = false;
+  };
+
+  /** Reveals older lines above, keeping the lines in view where they are. */
+  private readonly _onEarlierClick = async (): Promise<void> => {
+    const log = this.renderRoot.querySelector<HTMLElement>('.transcript');
+    if (!log) return;
+    const fromBottom = log.scrollHeight - log.scrollTop;
+    this._firstShown = Math.max(0, this._firstShown - TRANSCRIPT_WINDOW);
+    this._windowSize = this._renderedEntries().length - this._firstShown;
+    this.requestUpdate();
+    await this.updateComplete;
+    log.scrollTop = log.scrollHeight - fromBottom;
+    if (this.shadowRoot?.activeElement == null) log.focus();
+  };
+
+  private readonly _onIntent = (): void => {
+    this._preloadMedia();
   };
 
   private readonly _onJumpClick = (): void => {
@@ -419,6 +553,8 @@ export class VoiceAgentCall extends LitElement {
         aria-expanded=${this.open ? 'true' : 'false'}
         aria-controls="panel"
         @click=${this._onLauncherClick}
+        @pointerenter=${this._onIntent}
+        @focus=${this._onIntent}
       >
         ${glyph}${active ? html`<span class="badge" aria-hidden="true"></span>` : nothing}
       </button>`;
@@ -468,7 +604,7 @@ export class VoiceAgentCall extends LitElement {
   private _renderBody(s: VoiceAgentCallStrings): TemplateResult {
     const state = this.state;
     const session = this._call.session;
-    const entries = this.transcript;
+    const entries = this._renderedEntries();
     const error = this._error(s);
     const showTranscript =
       this._transcriptMode !== 'off' && state !== 'idle' && (state !== 'ended' || entries.length > 0);
@@ -496,7 +632,8 @@ export class VoiceAgentCall extends LitElement {
 
   private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
     // An interim line is hidden from assistive tech and keyed apart from its final version, so
-    // the log announces each line once, when it is final.
+    // the log announces each line once, when it is final. Only the newest lines are in the DOM.
+    const first = Math.min(this._firstShown, entries.length);
     return html`<div class="transcript-wrap">
       <div
         class="transcript"
@@ -508,17 +645,26 @@ export class VoiceAgentCall extends LitElement {
         tabindex="0"
         @scroll=${this._onTranscriptScroll}
       >
+        ${first > 0
+          ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${this._onEarlierClick}>
+              ${s.showEarlier}
+            </button>`
+          : nothing}
         ${repeat(
-          entries,
+          first > 0 ? entries.slice(first) : entries,
           (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
           (entry) => {
-            const who = entry.speaker === 'AI' ? 'ai' : 'human';
-            // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
-            return html`<div
-              class="entry ${who} ${entry.final ? '' : 'interim'}"
-              part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
-              aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
-            ><span class="sr-only">${entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman}: </span>${entry.text}</div>`;
+            const speaker = entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman;
+            // An entry whose text did not change is not touched: only the changed line re-renders.
+            return guard([entry.text, speaker], () => {
+              const who = entry.speaker === 'AI' ? 'ai' : 'human';
+              // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
+              return html`<div
+                class="entry ${who} ${entry.final ? '' : 'interim'}"
+                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
+                aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
+              ><span class="sr-only">${speaker}: </span>${entry.text}</div>`;
+            });
           },
         )}
       </div>
@@ -535,7 +681,13 @@ export class VoiceAgentCall extends LitElement {
     const state = this.state;
     if (RESTING.has(state)) {
       const label = state === 'idle' ? s.startCall : this._error(s) ? s.tryAgain : s.callAgain;
-      return html`<button class="control call" part="call-button" type="button" data-primary @click=${this._onStartClick}>
+      return html`<button class="control call" part="call-button"
+        type="button"
+        data-primary
+        @click=${this._onStartClick}
+        @pointerenter=${this._onIntent}
+        @focus=${this._onIntent}
+      >
         ${phoneIcon}<span>${label}</span>
       </button>`;
     }

@@ -377,9 +377,6 @@ export const styles = css`
     white-space: pre-wrap;
     overflow-wrap: anywhere;
     animation: vac-in 0.18s ease-out;
-    /* Lines out of view skip layout and paint; a long call stays cheap to scroll and update. */
-    content-visibility: auto;
-    contain-intrinsic-block-size: auto 36px;
   }
 
   .earlier {

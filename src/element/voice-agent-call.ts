@@ -436,13 +436,16 @@ export class VoiceAgentCall extends LitElement {
   private readonly _onEarlierClick = async (): Promise<void> => {
     const log = this.renderRoot.querySelector<HTMLElement>('.transcript');
     if (!log) return;
-    const fromBottom = log.scrollHeight - log.scrollTop;
+    // The first line shown stays where it is on screen (whatever the browser's scroll anchoring did).
+    const anchor = log.querySelector<HTMLElement>('.entry');
+    const anchorTop = anchor?.getBoundingClientRect().top ?? 0;
     this._firstShown = Math.max(0, this._firstShown - TRANSCRIPT_WINDOW);
     this._windowSize = this._renderedEntries().length - this._firstShown;
     this.requestUpdate();
     await this.updateComplete;
-    log.scrollTop = log.scrollHeight - fromBottom;
-    if (this.shadowRoot?.activeElement == null) log.focus();
+    if (anchor) log.scrollTop += anchor.getBoundingClientRect().top - anchorTop;
+    // All lines shown, the button is gone: focus stays where the visitor was, on the log.
+    if (!this.renderRoot.querySelector('.earlier')) log.focus();
   };
 
   private readonly _onIntent = (): void => {

@@ -1,0 +1,193 @@
+// A long call's transcript in <voice-agent-call>: only the newest lines are in the DOM, "Show
+// earlier lines" reveals older ones without moving what the visitor reads, and the newest line
+// stays in view. Driven by a small scripted session (the element's rendering is what is tested).
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { CallConnectedEvent, CallStateEvent, CallTranscriptEvent } from '../../src/call/events.js';
+import type { CallResult, CallSessionLike, CallState, TranscriptEntry } from '../../src/call/types.js';
+import { VoiceAgentCall } from '../../src/define.js';
+
+const WINDOW = 200;
+
+/** Just enough of a session to put the element in a call and feed it transcript lines. */
+class ScriptedSession extends EventTarget implements CallSessionLike {
+  state: CallState = 'idle';
+  dialId: string | null = 'dial-1';
+  muted = false;
+  transcript: TranscriptEntry[] = [];
+  connectedAt: number | null = null;
+  agentSpeaking = false;
+  audioBlocked = false;
+  result: CallResult | null = null;
+
+  go(state: CallState): void {
+    const previous = this.state;
+    this.state = state;
+    if (state === 'in-call') this.connectedAt = Date.now();
+    this.dispatchEvent(new CallStateEvent({ state, previous }));
+    if (state === 'in-call') this.dispatchEvent(new CallConnectedEvent({ dialId: 'dial-1' }));
+  }
+
+  /** Adds or updates an entry; the event carries a fresh copy of the list, as CallSession's does. */
+  say(entry: TranscriptEntry): void {
+    const index = this.transcript.findIndex((e) => e.id === entry.id);
+    if (index >= 0) this.transcript[index] = entry;
+    else this.transcript.push(entry);
+    this.dispatchEvent(new CallTranscriptEvent({ entries: this.transcript.map((e) => ({ ...e })), changed: entry }));
+  }
+
+  async start(): Promise<void> {
+    this.go('starting');
+  }
+  async hangup(): Promise<void> {}
+  setMuted(): void {}
+  async unlockAudio(): Promise<void> {}
+  abandon(): void {}
+  configure(): void {}
+}
+
+let session: ScriptedSession | null = null;
+VoiceAgentCall.sessionFactory = () => (session = new ScriptedSession());
+
+async function inCall(el: VoiceAgentCall): Promise<ScriptedSession> {
+  el.shadowRoot!.querySelector<HTMLElement>('[part~="call-button"]')!.click();
+  const s = session!;
+  s.go('connecting');
+  s.go('in-call');
+  await el.updateComplete;
+  return s;
+}
+
+function line(i: number): TranscriptEntry {
+  return { id: `t${i}`, speaker: i % 2 ? 'HUMAN' : 'AI', text: `Line ${i} of the conversation`, final: true };
+}
+
+function entries(el: VoiceAgentCall): HTMLElement[] {
+  return [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
+}
+
+function log(el: VoiceAgentCall): HTMLElement {
+  return el.shadowRoot!.querySelector<HTMLElement>('[part~="transcript"]')!;
+}
+
+function earlierButton(el: VoiceAgentCall): HTMLButtonElement | null {
+  return el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="earlier-button"]');
+}
+
+/** Whether `node` is inside the log's visible box. */
+function inView(el: VoiceAgentCall, node: HTMLElement): boolean {
+  const box = log(el).getBoundingClientRect();
+  const rect = node.getBoundingClientRect();
+  return rect.bottom > box.top && rect.top < box.bottom && rect.height > 0;
+}
+
+async function fill(el: VoiceAgentCall, s: ScriptedSession, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    s.say({ ...line(i), text: 'Line', final: false });
+    s.say(line(i));
+  }
+  await el.updateComplete;
+}
+
+describe('<voice-agent-call> long transcript', () => {
+  it('keeps only the newest lines in the DOM, with the newest in view', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    await fill(el, s, 1000);
+    const shown = entries(el);
+    expect(shown.length).to.equal(WINDOW);
+    expect(shown.at(-1)!.textContent).to.equal('You: Line 999 of the conversation');
+    expect(shown[0]!.textContent).to.equal('Assistant: Line 800 of the conversation');
+    expect(inView(el, shown.at(-1)!)).to.equal(true);
+    expect(earlierButton(el)!.textContent!.trim()).to.equal('Show earlier lines');
+    // The public list is still the whole transcript.
+    expect(el.transcript.length).to.equal(1000);
+
+    // Following the end, the window slides: still bounded, the newest line in view.
+    s.say({ ...line(1000), text: 'A new', final: false });
+    await el.updateComplete;
+    s.say(line(1000));
+    await el.updateComplete;
+    expect(entries(el).length).to.equal(WINDOW);
+    expect(entries(el).at(-1)!.textContent).to.equal('Assistant: Line 1000 of the conversation');
+    expect(inView(el, entries(el).at(-1)!)).to.equal(true);
+  });
+
+  it('"Show earlier lines" reveals older lines without moving the ones in view, until all are shown', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    await fill(el, s, 450);
+    const scrolled = new Promise((resolve) => log(el).addEventListener('scroll', resolve, { once: true }));
+    log(el).scrollTop = 0;
+    await scrolled;
+    await el.updateComplete;
+    const anchor = entries(el)[0]!;
+    expect(anchor.textContent).to.equal('Assistant: Line 250 of the conversation');
+    const top = anchor.getBoundingClientRect().top;
+
+    earlierButton(el)!.focus();
+    earlierButton(el)!.click();
+    await waitUntil(() => entries(el).length === WINDOW * 2, 'the next 200 lines are shown');
+    expect(entries(el)[0]!.textContent).to.equal('Assistant: Line 50 of the conversation');
+    expect(Math.abs(anchor.getBoundingClientRect().top - top)).to.be.lessThan(2);
+    expect(inView(el, anchor)).to.equal(true);
+
+    earlierButton(el)!.click();
+    await waitUntil(() => entries(el).length === 450, 'all lines are shown');
+    expect(entries(el)[0]!.textContent).to.equal('Assistant: Line 0 of the conversation');
+    expect(earlierButton(el)).to.equal(null);
+    // The button went away under the visitor's focus: focus stays in the widget, on the log.
+    expect(el.shadowRoot!.activeElement).to.equal(log(el));
+  });
+
+  it('keeps the lines being read while the visitor is scrolled up, and slides again after "Jump to latest"', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    await fill(el, s, 300);
+    const scrolled = new Promise((resolve) => log(el).addEventListener('scroll', resolve, { once: true }));
+    log(el).scrollTop = 0;
+    await scrolled;
+    await el.updateComplete;
+    const first = entries(el)[0]!;
+    for (let i = 300; i < 310; i += 1) s.say(line(i));
+    await el.updateComplete;
+    expect(entries(el)[0]).to.equal(first);
+    expect(entries(el).length).to.equal(WINDOW + 10);
+    expect(log(el).scrollTop).to.equal(0);
+
+    el.shadowRoot!.querySelector<HTMLElement>('[part~="jump-button"]')!.click();
+    await el.updateComplete;
+    s.say(line(310));
+    await el.updateComplete;
+    expect(entries(el).length).to.equal(WINDOW);
+    expect(entries(el).at(-1)!.textContent).to.equal('Assistant: Line 310 of the conversation');
+    await waitUntil(() => inView(el, entries(el).at(-1)!), 'the newest line is in view');
+  });
+
+  it('shows only the changed line as new: an interim line becomes final in place of its bubble', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    await fill(el, s, 250);
+    const before = entries(el);
+    const added: Node[] = [];
+    const removed: Node[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        added.push(...record.addedNodes);
+        removed.push(...record.removedNodes);
+      }
+    });
+    observer.observe(log(el), { childList: true, subtree: true, characterData: true });
+    s.say({ id: 't250', speaker: 'AI', text: 'Hel', final: false });
+    await el.updateComplete;
+    s.say({ id: 't250', speaker: 'AI', text: 'Hello', final: false });
+    await el.updateComplete;
+    observer.disconnect();
+    // One new bubble at the end and the oldest one out; every other bubble untouched.
+    const after = entries(el);
+    expect(after.length).to.equal(WINDOW);
+    expect(after.slice(0, -1).every((node, i) => node === before[i + 1])).to.equal(true);
+    expect(after.at(-1)!.textContent).to.equal('Assistant: Hello');
+    expect(added.filter((node) => node instanceof HTMLElement && node.matches('[part~="entry"]')).length).to.equal(1);
+    expect(removed.filter((node) => node instanceof HTMLElement && node.matches('[part~="entry"]')).length).to.equal(1);
+  });
+});

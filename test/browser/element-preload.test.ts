@@ -1,0 +1,109 @@
+// The `preload` attribute: the element loads the media library (livekit-client, the lazy chunk)
+// when the visitor shows intent, in idle time with `preload="idle"`, never ahead with
+// `preload="none"`; and the real preloadMedia() fetches the chunk once, for every call after it.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
+import { preloadMedia } from '../../src/call/call-session.js';
+import { VoiceAgentCall } from '../../src/define.js';
+
+// The dev server serves every module separately: room for all their timing entries.
+performance.setResourceTimingBufferSize(10000);
+
+const realPreloader = VoiceAgentCall.mediaPreloader;
+const realIdleDelay = VoiceAgentCall.idlePreloadDelayMs;
+let preloads = 0;
+
+function part(el: VoiceAgentCall, name: string): HTMLElement {
+  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`)!;
+}
+
+async function hover(node: HTMLElement): Promise<void> {
+  const rect = node.getBoundingClientRect();
+  await sendMouse({ type: 'move', position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)] });
+}
+
+/** Requests for the media chunk (the module that imports livekit-client). */
+function chunkRequests(): PerformanceResourceTiming[] {
+  return (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) =>
+    entry.name.includes('livekit-media'),
+  );
+}
+
+describe('<voice-agent-call> preload', () => {
+  beforeEach(async () => {
+    preloads = 0;
+    VoiceAgentCall.mediaPreloader = async () => {
+      preloads += 1;
+    };
+    await sendMouse({ type: 'move', position: [0, 0] });
+  });
+
+  afterEach(() => {
+    VoiceAgentCall.mediaPreloader = realPreloader;
+    VoiceAgentCall.idlePreloadDelayMs = realIdleDelay;
+  });
+
+  it('loads the media library once when the pointer enters the call button, not before', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    expect(preloads).to.equal(0);
+    await hover(part(el, 'call-button'));
+    await waitUntil(() => preloads === 1, 'hovering the call button preloads');
+    await sendMouse({ type: 'move', position: [0, 0] });
+    await hover(part(el, 'call-button'));
+    part(el, 'call-button').focus();
+    expect(preloads).to.equal(1);
+  });
+
+  it('loads it when focus reaches the call button (keyboard visitors)', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    part(el, 'call-button').focus();
+    expect(preloads).to.equal(1);
+  });
+
+  it('loads it when the pointer enters the floating launcher', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`);
+    await hover(part(el, 'launcher'));
+    await waitUntil(() => preloads === 1, 'hovering the launcher preloads');
+  });
+
+  it('does not load it ahead with preload="none"', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <voice-agent-call endpoint="/x" preload="none"></voice-agent-call>
+      <voice-agent-call endpoint="/x"></voice-agent-call>
+    </div>`);
+    const [off, on] = [...wrapper.querySelectorAll('voice-agent-call')] as [VoiceAgentCall, VoiceAgentCall];
+    await hover(part(off, 'call-button'));
+    part(off, 'call-button').focus();
+    // Pointer events arrive in order: once the second element saw its hover, the first saw its own.
+    await hover(part(on, 'call-button'));
+    await waitUntil(() => preloads === 1, 'the element with the default preload loads');
+    expect(preloads).to.equal(1);
+  });
+
+  it('loads it in idle time after connecting with preload="idle", and not after removal', async () => {
+    VoiceAgentCall.idlePreloadDelayMs = 20;
+    const removed = document.createElement('voice-agent-call');
+    removed.setAttribute('preload', 'idle');
+    document.body.append(removed);
+    removed.remove();
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" preload="idle"></voice-agent-call>`);
+    await waitUntil(() => preloads === 1, 'idle time preloads without any interaction');
+    expect(el.isConnected).to.equal(true);
+    // A later intent does not load it again.
+    part(el, 'call-button').focus();
+    expect(preloads).to.equal(1);
+  });
+});
+
+describe('preloadMedia() (the real media chunk)', () => {
+  it('fetches the media chunk once, when the visitor focuses the call button', async () => {
+    expect(chunkRequests().length).to.equal(0);
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    expect(chunkRequests().length).to.equal(0);
+    part(el, 'call-button').focus();
+    await waitUntil(() => chunkRequests().length > 0, 'the chunk is requested', { timeout: 10000 });
+    await preloadMedia();
+    await preloadMedia();
+    expect(chunkRequests().length).to.equal(1);
+  });
+});

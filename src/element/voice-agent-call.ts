@@ -169,7 +169,11 @@ export class VoiceAgentCall extends LitElement {
   theme?: VoiceAgentCallTheme;
   /** Floating layout: the panel is open. */
   open = false;
-  /** When to load the media library ahead of the call: `intent` (default), `idle` or `none`. */
+  /**
+   * When to load the media library (livekit-client) ahead of the call: `intent` (default: when the
+   * pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few
+   * seconds after the element is connected) or `none` (only on the click).
+   */
   preload?: VoiceAgentCallPreload;
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;

@@ -4,7 +4,7 @@
 // companion (through test/support/fault-proxy.mjs where a fault is injected) and the emulator's
 // loopback room. A reconnect is started with LiveKit's own room events, as in call-e2e.
 import { expect } from '@open-wc/testing';
-import { Room, RoomEvent, Track } from 'livekit-client';
+import { DisconnectReason, Room, RoomEvent, Track } from 'livekit-client';
 import type { CallSession } from '../../src/call/call-session.js';
 import type { CallState, EndReason } from '../../src/call/types.js';
 import { emulatorDial, expectCleanEnd, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
@@ -17,12 +17,16 @@ const BLIP_BACK = 'Sorry, the line dropped. I am back.';
 const front = (spec: string) => `/__fault/${spec}`;
 
 let rooms: Room[] = [];
+/** Why each captured room disconnected, as livekit-client reports it (the server's LeaveRequest reason, or CLIENT_INITIATED). */
+let disconnects: string[] = [];
 const register = Room.prototype.registerTextStreamHandler;
 
 function captureRooms(): void {
   rooms = [];
+  disconnects = [];
   Room.prototype.registerTextStreamHandler = function (this: Room, ...args: Parameters<Room['registerTextStreamHandler']>) {
     rooms.push(this);
+    this.once(RoomEvent.Disconnected, (reason?: DisconnectReason) => disconnects.push(reason === undefined ? 'UNKNOWN' : DisconnectReason[reason]));
     return register.apply(this, args);
   };
 }
@@ -80,8 +84,9 @@ interface Cell {
   check?: (session: CallSession, seen: Seen) => void | Promise<void>;
 }
 
-/** The result carries the service's own record of how the dial ended. */
-const serviceSays = (status: string, systemResultType: string) => async (session: CallSession) => {
+/** The result carries the service's own record of how the dial ended; the room went away as `leftWith` says. */
+const serviceSays = (status: string, systemResultType: string, leftWith: string) => async (session: CallSession) => {
+  expect(disconnects, 'how the room ended for the caller').to.deep.equal([leftWith]);
   expect(session.result?.status).to.equal(status);
   expect(session.result?.systemResultType).to.equal(systemResultType);
   const dial = await emulatorDial(session.dialId!);
@@ -232,7 +237,8 @@ const CELLS: Cell[] = [
     reason: 'failed',
     code: null,
     dials: 1,
-    check: serviceSays('failed', 'FAILED'),
+    // No LeaveRequest: the widget leaves the room itself.
+    check: serviceSays('failed', 'FAILED', 'CLIENT_INITIATED'),
   },
   {
     fault: 'the media server closes the room (LeaveRequest SERVER_SHUTDOWN) while the dial is in progress',
@@ -242,7 +248,7 @@ const CELLS: Cell[] = [
     reason: 'failed',
     code: null,
     dials: 1,
-    check: serviceSays('failed', 'FAILED'),
+    check: serviceSays('failed', 'FAILED', 'SERVER_SHUTDOWN'),
   },
   {
     fault: 'the service ends the dial as the agent (LeaveRequest ROOM_DELETED after AGENT_HANGUP)',
@@ -252,7 +258,7 @@ const CELLS: Cell[] = [
     reason: 'agent-hangup',
     code: null,
     dials: 1,
-    check: serviceSays('completed', 'AGENT_HANGUP'),
+    check: serviceSays('completed', 'AGENT_HANGUP', 'ROOM_DELETED'),
   },
   // reconnecting
   {

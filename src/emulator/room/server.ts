@@ -46,9 +46,10 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
   const awaitingRejoin = new Map<string, Rejoin & { timer: ReturnType<typeof setTimeout> }>();
   const graceTimers = new Set<ReturnType<typeof setTimeout>>();
 
-  function endFailedLater(dialId: string, ms: number): ReturnType<typeof setTimeout> {
+  function endFailedLater(dialId: string, ms: number, then = () => {}): ReturnType<typeof setTimeout> {
     const timer = setTimeout(() => {
       graceTimers.delete(timer);
+      then();
       control.end(dialId, { status: 'failed', systemResultType: 'FAILED' });
     }, ms);
     graceTimers.add(timer);
@@ -81,7 +82,7 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
         endFailedLater(session.dial.dialId, roomTimings.dropGraceMs);
       } else if (how === 'once') {
         // A caller that never comes back leaves the dial failed, as emu-drop does.
-        const timer = endFailedLater(session.dial.dialId, roomTimings.rejoinGraceMs);
+        const timer = endFailedLater(session.dial.dialId, roomTimings.rejoinGraceMs, () => awaitingRejoin.delete(roomName));
         awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, timer });
       }
     },

@@ -113,8 +113,8 @@ const NOTES: Record<string, { met: string; missed: string }> = {
     missed: 'Even with the chunk prefetched the widget is slower than 1.3× the baseline: the remaining difference is in the widget\'s own steps (see the step table).',
   },
   'long-tasks-fast': {
-    met: 'Even in fast-forward (updates 5 ms apart, 60× a real call\'s rate) the widget makes no long task: it keeps the newest 200 lines in the DOM ("Show earlier lines" reveals older ones), renders transcript-only updates once per frame (compare "renders" with the updates), leaves unchanged lines untouched and reads the log\'s height to follow the end only when the log changed.',
-    missed: 'In fast-forward (updates 5 ms apart, 60× a real call\'s rate) long tasks still appear although the DOM is bounded (newest 200 lines) and transcript-only updates render once per frame: see "render max ms" in the table for whether the element or the session\'s per-update copy of the whole transcript (src/call) is the cost.',
+    met: 'Even in fast-forward (updates 5 ms apart, 60× a real call\'s rate) the widget makes no long task: it keeps the newest 100 lines in the DOM ("Show earlier lines" reveals older ones), renders transcript-only updates once per frame (compare "renders" with the updates), leaves unchanged lines untouched and reads the log\'s height to follow the end only when the log changed.',
+    missed: 'In fast-forward (updates 5 ms apart, 60× a real call\'s rate) long tasks still appear although the DOM is bounded (newest 100 lines) and transcript-only updates render once per frame: see "render max ms" in the table for whether the element or the session\'s per-update copy of the whole transcript (src/call) is the cost.',
   },
   'long-tasks-paced': {
     met: 'At a real call\'s pace with the log full the widget makes no long task, and its work per update no longer grows with the log.',

@@ -36,7 +36,7 @@ export type CallSessionFactory = (options: CallSessionOptions) => CallSessionLik
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
 /** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
-const TRANSCRIPT_WINDOW = 200;
+const TRANSCRIPT_WINDOW = 100;
 
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */
 function nextFrame(): Promise<void> {
@@ -94,7 +94,7 @@ function nextFrame(): Promise<void> {
  * @csspart transcript - The transcript log.
  * @csspart entry - Each transcript bubble; also `entry-ai`, `entry-human`, `entry-interim`.
  * @csspart jump-button - "Jump to latest", shown when the visitor scrolled up and new lines arrived.
- * @csspart earlier-button - "Show earlier lines", at the top of a long transcript (only the newest 200 lines are shown at first).
+ * @csspart earlier-button - "Show earlier lines", at the top of a long transcript (only the newest 100 lines are shown at first).
  * @csspart error - What went wrong and what to do.
  * @csspart summary - The line after the end ("Call ended · agent hung up · 01:23").
  * @csspart controls - The button row.

@@ -6,7 +6,7 @@ import { CallConnectedEvent, CallStateEvent, CallTranscriptEvent } from '../../s
 import type { CallResult, CallSessionLike, CallState, TranscriptEntry } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
 
-const WINDOW = 200;
+const WINDOW = 100;
 
 /** Just enough of a session to put the element in a call and feed it transcript lines. */
 class ScriptedSession extends EventTarget implements CallSessionLike {
@@ -96,7 +96,7 @@ describe('<voice-agent-call> long transcript', () => {
     const shown = entries(el);
     expect(shown.length).to.equal(WINDOW);
     expect(shown.at(-1)!.textContent).to.equal('You: Line 999 of the conversation');
-    expect(shown[0]!.textContent).to.equal('Assistant: Line 800 of the conversation');
+    expect(shown[0]!.textContent).to.equal(`Assistant: Line ${1000 - WINDOW} of the conversation`);
     expect(inView(el, shown.at(-1)!)).to.equal(true);
     expect(earlierButton(el)!.textContent!.trim()).to.equal('Show earlier lines');
     // The public list is still the whole transcript.
@@ -115,24 +115,25 @@ describe('<voice-agent-call> long transcript', () => {
   it('"Show earlier lines" reveals older lines without moving the ones in view, until all are shown', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    await fill(el, s, 450);
+    const total = WINDOW * 2 + 50;
+    await fill(el, s, total);
     const scrolled = new Promise((resolve) => log(el).addEventListener('scroll', resolve, { once: true }));
     log(el).scrollTop = 0;
     await scrolled;
     await el.updateComplete;
     const anchor = entries(el)[0]!;
-    expect(anchor.textContent).to.equal('Assistant: Line 250 of the conversation');
+    expect(anchor.textContent).to.equal(`Assistant: Line ${total - WINDOW} of the conversation`);
     const top = anchor.getBoundingClientRect().top;
 
     earlierButton(el)!.focus();
     earlierButton(el)!.click();
-    await waitUntil(() => entries(el).length === WINDOW * 2, 'the next 200 lines are shown');
+    await waitUntil(() => entries(el).length === WINDOW * 2, 'the next lines are shown');
     expect(entries(el)[0]!.textContent).to.equal('Assistant: Line 50 of the conversation');
     expect(Math.abs(anchor.getBoundingClientRect().top - top)).to.be.lessThan(2);
     expect(inView(el, anchor)).to.equal(true);
 
     earlierButton(el)!.click();
-    await waitUntil(() => entries(el).length === 450, 'all lines are shown');
+    await waitUntil(() => entries(el).length === total, 'all lines are shown');
     expect(entries(el)[0]!.textContent).to.equal('Assistant: Line 0 of the conversation');
     expect(earlierButton(el)).to.equal(null);
     // The button went away under the visitor's focus: focus stays in the widget, on the log.

@@ -6,6 +6,7 @@ import { Room, RoomEvent } from 'livekit-client';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallSessionEvents } from '../../src/call/events.js';
 import type { CallResult, CallSessionOptions, CallState, TranscriptEntry } from '../../src/call/types.js';
+import { until } from '../support/until.js';
 
 const realGetUserMedia = navigator.mediaDevices.getUserMedia;
 let micTracks: MediaStreamTrack[] = [];
@@ -46,14 +47,6 @@ function next<K extends keyof CallSessionEvents>(session: CallSession, type: K, 
       { once: true },
     );
   });
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function emulatorDial(dialId: string): Promise<{ status: string; systemResultType: string | null }> {

@@ -4,6 +4,7 @@ import { expect } from '@open-wc/testing';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallEndedEvent } from '../../src/call/events.js';
 import type { CallResult, CallSessionOptions, CallState } from '../../src/call/types.js';
+import { until } from '../support/until.js';
 
 interface Seen {
   url: string;
@@ -288,14 +289,6 @@ describe('CallSession setup (fake companion)', () => {
     expect(session.muted).to.equal(false);
   });
 });
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('CallSession microphone refusal (real browser permission)', () => {
   it('a frame whose permissions policy refuses the microphone ends microphone-denied without a dial', async () => {

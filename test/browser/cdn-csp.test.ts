@@ -3,30 +3,13 @@
 // besides the page's own origin. A visitor clicks call on emu-quick and the call completes.
 import { expect } from '@open-wc/testing';
 import type { CallResult } from '../../src/call/types.js';
+import { loadFrame } from '../support/frames.js';
+import { until } from '../support/until.js';
 
 interface CspPage {
   violations: string[];
   ended: CallResult[];
   evalBlocked: boolean;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function loadFrame(src: string): Promise<HTMLIFrameElement> {
-  const frame = document.createElement('iframe');
-  frame.allow = 'microphone; autoplay';
-  frame.style.width = '420px';
-  frame.style.height = '520px';
-  const loaded = new Promise<HTMLIFrameElement>((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
-  frame.src = src;
-  document.body.append(frame);
-  return loaded;
 }
 
 function resources(frame: HTMLIFrameElement): string[] {
@@ -47,21 +30,21 @@ describe('CDN build under a strict Content-Security-Policy', function () {
   it('registers the element, loads livekit-client only on the first call, and completes an emu-quick call', async () => {
     const built = await fetch('/dist/cdn/voice-agent-call.js');
     expect(built.status, 'dist/cdn is missing: run `npm run build` first').to.equal(200);
-    const frame = await loadFrame('/test/fixtures/csp/index.html');
+    const frame = await loadFrame('/test/fixtures/csp/index.html', { width: 420, height: 520 });
     try {
       const win = frame.contentWindow as Window & { cspPage?: CspPage };
-      await until(() => win.customElements.get('voice-agent-call') !== undefined, 'the CDN file registers <voice-agent-call>');
+      await until(() => win.customElements.get('voice-agent-call') !== undefined, 20000, 'the CDN file registers <voice-agent-call>');
       const page = win.cspPage!;
       expect(page.evalBlocked, 'eval is refused on this page').to.equal(true);
 
       const el = frame.contentDocument!.querySelector('voice-agent-call')!;
       const button = () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part~="call-button"]') ?? null;
-      await until(() => button() !== null, 'the call button renders');
+      await until(() => button() !== null, 20000, 'the call button renders');
       expect(getComputedStyle(button()!).cursor, 'the shadow styles apply under the policy').to.equal('pointer');
       expect(resources(frame).some((path) => path.includes('livekit-media')), 'no media chunk before the click').to.equal(false);
 
       button()!.click();
-      await until(() => page.ended.length > 0, 'call-ended', 40000);
+      await until(() => page.ended.length > 0, 40000, 'call-ended');
       const result = page.ended[0]!;
       expect(result.reason, JSON.stringify(result.error ?? null)).to.equal('agent-hangup');
       expect(result.dialId).to.be.a('string');

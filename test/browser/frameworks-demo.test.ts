@@ -2,25 +2,8 @@
 // a call on emu-quick from each, and the page's own typed handlers (React `onCallEnded`, Vue
 // `@call-ended`) receive the result and render it.
 import { expect } from '@open-wc/testing';
-
-async function until(check: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function loadFrame(src: string): Promise<HTMLIFrameElement> {
-  const frame = document.createElement('iframe');
-  frame.allow = 'microphone; autoplay';
-  frame.style.width = '1000px';
-  frame.style.height = '800px';
-  const loaded = new Promise<HTMLIFrameElement>((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
-  frame.src = src;
-  document.body.append(frame);
-  return loaded;
-}
+import { loadFrame } from '../support/frames.js';
+import { until } from '../support/until.js';
 
 for (const framework of ['react', 'vue'] as const) {
   describe(`${framework === 'react' ? 'React' : 'Vue'} demo page`, function () {
@@ -29,11 +12,11 @@ for (const framework of ['react', 'vue'] as const) {
     it('renders the element through the framework and its handler receives call-ended once', async () => {
       const built = await fetch(`/dist/demo/${framework}.html`);
       expect(built.status, 'dist/demo is missing: run `npm run build:demo` first').to.equal(200);
-      const frame = await loadFrame(`/dist/demo/${framework}.html?agent=emu-quick`);
+      const frame = await loadFrame(`/dist/demo/${framework}.html?agent=emu-quick`, { width: 1000, height: 800 });
       try {
         const doc = frame.contentDocument!;
         const text = (selector: string): string => doc.querySelector(selector)?.textContent?.trim() ?? '';
-        await until(() => doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null, 'the element renders');
+        await until(() => doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null, 20000, 'the element renders');
         // Both frameworks set known properties as properties, not attributes.
         const el = doc.querySelector('voice-agent-call')! as Element & { endpoint?: string; agent?: string; inputs?: Record<string, string> };
         expect(el.endpoint).to.equal('/api/voice-call');
@@ -43,8 +26,8 @@ for (const framework of ['react', 'vue'] as const) {
         expect(doc.querySelector('#result'), 'no result before a call').to.equal(null);
 
         el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="call-button"]')!.click();
-        await until(() => text(`#${framework}-state`) === 'in-call', `the ${framework} call-state handler sees in-call`);
-        await until(() => doc.querySelector('#result') !== null, `the ${framework} call-ended handler renders the result`, 40000);
+        await until(() => text(`#${framework}-state`) === 'in-call', 20000, `the ${framework} call-state handler sees in-call`);
+        await until(() => doc.querySelector('#result') !== null, 40000, `the ${framework} call-ended handler renders the result`);
 
         expect(doc.querySelector('#result')!.getAttribute('data-reason')).to.equal('agent-hangup');
         expect(text('#ended-count')).to.equal('1');

@@ -7,9 +7,10 @@ export type {
   CallSessionFactory,
   VoiceAgentCallLayout,
   VoiceAgentCallPlacement,
+  VoiceAgentCallPreload,
   VoiceAgentCallTheme,
 } from './element/voice-agent-call.js';
-export { CallSession } from './call/call-session.js';
+export { CallSession, preloadMedia } from './call/call-session.js';
 export {
   CallConnectedEvent,
   CallEndedEvent,

@@ -3,6 +3,7 @@
 import { expect } from '@open-wc/testing';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallResult, CallSessionOptions, CallState, EndReason } from '../../src/call/types.js';
+import { until } from './until.js';
 
 /** How long a dial may stay non-terminal on the emulator after the call ended (bounded poll). */
 export const DIAL_TERMINAL_WITHIN_MS = 10000;
@@ -62,13 +63,7 @@ export function record(session: CallSession): Seen {
   return seen;
 }
 
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { until };
 
 export interface LogEntry {
   method: string;

@@ -1,9 +1,10 @@
-// `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N]`
+// `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict]`
 // Prints one JSON line {apiUrl, mediaUrl, apiKey} on stdout when ready; logs go to stderr.
 import { parseArgs } from 'node:util';
+import { IDEMPOTENCY_MODES, type IdempotencyMode } from './api/idempotency.js';
 import { startEmulator } from './index.js';
 
-const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N]';
+const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict]';
 
 function portOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
       'media-port': { type: 'string' },
       'api-key': { type: 'string' },
       'join-window-ms': { type: 'string' },
+      idempotency: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -28,11 +30,16 @@ async function main(): Promise<void> {
   }
   const joinWindow = values['join-window-ms'];
   if (joinWindow !== undefined && !/^\d+$/.test(joinWindow)) throw new Error('--join-window-ms must be a whole number');
+  const idempotency = values.idempotency;
+  if (idempotency !== undefined && !(IDEMPOTENCY_MODES as readonly string[]).includes(idempotency)) {
+    throw new Error(`--idempotency must be one of ${IDEMPOTENCY_MODES.join(', ')}`);
+  }
   const emulator = await startEmulator({
     port: portOption(values.port, '--port'),
     mediaPort: portOption(values['media-port'], '--media-port'),
     apiKey: values['api-key'] ?? process.env.VOICE_AGENT_EMULATOR_API_KEY,
     joinWindowMs: joinWindow === undefined ? undefined : Number(joinWindow),
+    idempotency: idempotency as IdempotencyMode | undefined,
   });
   process.stdout.write(`${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey })}\n`);
 

@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from './api/server.js';
 import { DialStore } from './api/dial-store.js';
+import type { IdempotencyMode } from './api/idempotency.js';
 import { createMediaKeys, verifyParticipantToken } from './media-token.js';
 import { explainMissingPeer } from './optional-peers.js';
 import type { RoomTimings } from './room/timings.js';
@@ -32,6 +33,7 @@ export type {
   TranscriptRecord,
   VersionedPromptRecord,
 } from './api/records.js';
+export type { IdempotencyMode } from './api/idempotency.js';
 export type { RoomTimings } from './room/timings.js';
 export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
 
@@ -55,6 +57,11 @@ export interface EmulatorOptions {
   phoneTalkMs?: number;
   /** How long an evaluation run stays PENDING before it completes. Default 200. */
   evalRunMs?: number;
+  /**
+   * What `POST /dials` with a reused idempotency key gets: `replay` (default) answers the first
+   * dial again for the same body; `strict` answers 409 naming the first dial for every reuse.
+   */
+  idempotency?: IdempotencyMode;
   /** Largest accepted request body in bytes. Default 64 KiB. */
   maxBodyBytes?: number;
   /** Shorter or longer scenario timings for the media room (tests shorten them). */
@@ -114,6 +121,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
     joinWindowMs,
     evalRunMs: options.evalRunMs ?? 200,
+    idempotency: options.idempotency ?? 'replay',
     log,
   });
   try {

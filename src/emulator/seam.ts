@@ -2,7 +2,7 @@
 // The REST half owns dial records and their lifecycle; the room reports what happens in the
 // media session through these commands and listens for dials that end elsewhere.
 
-export type DialStatus = 'queued' | 'ringing' | 'in-progress' | 'completed' | 'failed' | 'canceled' | 'no-answer';
+export type DialStatus = 'queued' | 'ringing' | 'in-progress' | 'completed' | 'failed' | 'canceled' | 'busy' | 'no-answer';
 
 export type SystemResultType =
   | 'BUSY' | 'FAILED' | 'NO_ANSWER' | 'CANCELLED' | 'USER_HANGUP' | 'COUNTERPARTY_HANGUP' | 'TIMEOUT'
@@ -29,7 +29,7 @@ export interface DialSession {
 }
 
 export interface DialEnd {
-  status: Extract<DialStatus, 'completed' | 'failed' | 'canceled' | 'no-answer'>;
+  status: Extract<DialStatus, 'completed' | 'failed' | 'canceled' | 'busy' | 'no-answer'>;
   systemResultType: SystemResultType;
 }
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Emulator } from '../../src/emulator/index.js';
 import type { VoiceAgentApi } from '../../src/server/api/client.js';
 import { paginate } from '../../src/server/api/paginate.js';
-import type { CreateAgentInput, FlowDefinition } from '../../src/server/api/types.js';
+import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/server/api/types.js';
 import { collect, rejectsWith, startApi } from './api-client-support.js';
 
 const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip'];
@@ -17,10 +17,19 @@ const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAg
   ...extra,
 });
 
-const flow: FlowDefinition = {
+const flow: FlowDefinitionInput = {
   nodes: [
     { id: 'start', name: 'Greeting', type: 'say', transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask' }], nodeData: { text: 'Hi' } },
     { id: 'ask', name: 'Ask', type: 'prompt', transitionRules: [{ conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start' }] },
+  ],
+  openingLineType: 'INBOUND_OUTBOUND',
+};
+
+/** `flow` as answered: the response-only fields filled in. */
+const flowAnswered: FlowDefinition = {
+  nodes: [
+    { ...flow.nodes[0]!, outputSchema: null, transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask', arrayConditionType: null }] },
+    { ...flow.nodes[1]!, outputSchema: null, transitionRules: [{ conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start', arrayConditionType: null }] },
   ],
   openingLineType: 'INBOUND_OUTBOUND',
 };
@@ -140,7 +149,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.equal(standard.prompt, 'Hello {{name}}');
       assert.equal(standard.flowDefinition, null);
       const flowPrompt = await api.createVersionedPrompt(agent.id, { aiModelId: 'emu-model-flow', agentType: 'CUSTOM_FLOW', name: 'flow', flowDefinition: flow });
-      assert.deepEqual(flowPrompt.flowDefinition, flow);
+      assert.deepEqual(flowPrompt.flowDefinition, flowAnswered);
       assert.equal(flowPrompt.prompt, null);
       assert.deepEqual(await api.getVersionedPrompt(agent.id, flowPrompt.id), flowPrompt);
       const renamed = await api.updateVersionedPrompt(agent.id, standard.id, { name: 'v2.1' });
@@ -223,7 +232,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       const listed = await api.listFunctions({ limit: 2 });
       assert.equal(listed.data.length, 2);
       assert.notEqual(listed.cursor, null);
-      const byName = await api.listFunctions({ displayName: 'front desk' });
+      const byName = await api.listFunctions({ displayName: 'Transfer to front desk' });
       assert.deepEqual(byName.data.map((fn) => fn.id), ['emu-function-transfer']);
       const created = await api.createFunction({
         name: 'transfer_to_billing',

@@ -16,6 +16,12 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
   });
   after(() => emu.close());
 
+  /** A number of this workspace to call from (an id that names nothing is refused). */
+  const outbound = async (client: VoiceAgentApi = api): Promise<string> => {
+    const [candidate] = await client.searchPhoneNumbers({ prefix: '650', limit: 1 });
+    return (await client.createPhoneNumber({ type: 'purchase', purchase: { number: candidate!.number } })).id;
+  };
+
   const statusOf = async (dialId: string, wanted: string): Promise<Dial | undefined> => {
     const dial = await api.getDial(dialId);
     return dial.status === wanted ? dial : undefined;
@@ -106,7 +112,7 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
 
   describe('phone dials', () => {
     test('a phone dial rings, is answered and the agent hangs up: completed / AGENT_HANGUP with a transcript, no media', async () => {
-      const created = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550006666', fromNumberId: 'num-1' });
+      const created = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550006666', fromNumberId: await outbound() });
       assert.equal((await api.getDial(created.dialId)).status, 'queued');
       await eventually(() => statusOf(created.dialId, 'ringing'), 2000, 'ringing');
       const answered = await eventually(() => statusOf(created.dialId, 'in-progress'), 2000, 'in-progress');
@@ -121,12 +127,13 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
     test('hanging up an answered phone dial completes it USER_HANGUP; before the answer it is canceled', async () => {
       const { api: slow, emu: slowEmu } = await startApi({ phoneRingMs: 40, phoneTalkMs: 60_000 });
       try {
-        const answered = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007777', fromNumberId: 'num-1' });
+        const fromNumberId = await outbound(slow);
+        const answered = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007777', fromNumberId });
         await eventually(async () => ((await slow.getDial(answered.dialId)).status === 'in-progress' ? true : undefined), 2000);
         assert.deepEqual(await slow.hangupDial(answered.dialId), { success: true });
         const done = await slow.getDial(answered.dialId);
         assert.deepEqual([done.status, done.systemResultType], ['completed', 'USER_HANGUP']);
-        const early = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007778', fromNumberId: 'num-1' });
+        const early = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007778', fromNumberId });
         await slow.hangupDial(early.dialId);
         const canceled = await slow.getDial(early.dialId);
         assert.deepEqual([canceled.status, canceled.systemResultType], ['canceled', 'CANCELLED']);
@@ -136,9 +143,10 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
     });
 
     test('scenarios on the phone: emu-no-agent is never answered (no-answer), emu-drop fails, emu-busy fails at once', async () => {
-      const noAnswer = await api.createDial({ callAgentId: 'emu-no-agent', toNumber: '+15550008888', fromNumberId: 'num-1' });
-      const drop = await api.createDial({ callAgentId: 'emu-drop', toNumber: '+15550008889', fromNumberId: 'num-1' });
-      const busy = await api.createDial({ callAgentId: 'emu-busy', toNumber: '+15550008890', fromNumberId: 'num-1' });
+      const fromNumberId = await outbound();
+      const noAnswer = await api.createDial({ callAgentId: 'emu-no-agent', toNumber: '+15550008888', fromNumberId });
+      const drop = await api.createDial({ callAgentId: 'emu-drop', toNumber: '+15550008889', fromNumberId });
+      const busy = await api.createDial({ callAgentId: 'emu-busy', toNumber: '+15550008890', fromNumberId });
       assert.equal((await api.getDial(busy.dialId)).systemResultType, 'RATE_LIMITED');
       const unanswered = await eventually(() => statusOf(noAnswer.dialId, 'no-answer'), 2000, 'no-answer');
       assert.equal(unanswered.systemResultType, 'NO_ANSWER');
@@ -152,7 +160,8 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
       const task = await api.createDialTask({ callAgentId: 'emu-quick', inputData: { customerId: 'c-42', name: 'Ada' }, keyInputs: ['customerId'] });
       assert.equal(task.status, 'PENDING');
       assert.deepEqual(task.inputData, { customerId: 'c-42', name: 'Ada' });
-      const attempt = await api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '+15550009999' });
+      const fromPhoneNumberId = await outbound();
+      const attempt = await api.createTaskAttempt(task.id, { fromPhoneNumberId, toNumber: '+15550009999' });
       assert.equal(typeof attempt.dialToken, 'string');
       assert.equal((await api.getDialTask(task.id)).status, 'RUNNING');
       const dial = await eventually(() => statusOf(attempt.dialId, 'completed'), 3000, 'the attempt completed');
@@ -162,7 +171,7 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
       assert.equal(done.status, 'COMPLETED');
       assert.equal(done.completedDialId, attempt.dialId);
       assert.equal(typeof done.results?.summary, 'string');
-      await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '+15550009998' }), 'unprocessable', 422);
+      await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId, toNumber: '+15550009998' }), 'unprocessable', 422);
     });
 
     test('task errors: missing fields 400, an unknown agent or key 422, a dial of another task 422, unknown task 404', async () => {
@@ -170,7 +179,10 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
       await rejectsWith(api.createDialTask({ callAgentId: 'nope', inputData: {}, keyInputs: [] }), 'unprocessable', 422);
       await rejectsWith(api.createDialTask({ callAgentId: 'emu-demo', inputData: { a: 1 }, keyInputs: ['b'] }), 'unprocessable', 422);
       const task = await api.createDialTask({ callAgentId: 'emu-demo', inputData: {}, keyInputs: [] });
-      await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '12345' }), 'unprocessable', 422);
+      const fromPhoneNumberId = await outbound();
+      await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId, toNumber: '12345' }), 'unprocessable', 422);
+      const unknownNumber = await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '+15550000001' }), 'unprocessable', 422);
+      assert.equal((unknownNumber.cause as { body: { error: { field: string } } }).body.error.field, 'fromPhoneNumberId');
       const other = await api.createDial({ callAgentId: 'emu-demo', browserCall: true });
       await rejectsWith(api.markTaskComplete(task.id, { dialId: other.dialId }), 'unprocessable', 422);
       await api.hangupDial(other.dialId);

@@ -40,7 +40,7 @@ const AGENT_FIELDS = [
   'id', 'name', 'language', 'transcriberParams', 'metadata', 'utteranceDetectorConfig', 'endpointDetectorConfig',
   'ivrConfiguration', 'idleMessageConfig', 'maxDurationSeconds', 'defaultVoiceId', 'defaultVersionedPromptId',
   'defaultExtractorId', 'linkedFunctionDefinitions', 'fillEmptyStringVariables', 'silenceHangupConfiguration',
-  'voiceOptionValues', 'timeoutMessage', 'timeoutBehaviorConfiguration',
+  'voiceOptionValues', 'timeoutMessage', 'timeoutBehaviorConfiguration', 'voicemailConfig', 'ivrSilenceHangupConfiguration',
 ];
 const DIAL_FIELDS = [
   'id', 'toNumber', 'fromNumberId', 'agent', 'recordings', 'transcript', 'durationSeconds', 'aiDurationSeconds',
@@ -140,11 +140,12 @@ describe('emulator REST API', () => {
     });
 
     test('a phone dial with both numbers is accepted', async () => {
-      const created = await call(emu, 'POST', '/dials', { body: { callAgentId: 'emu-demo', toNumber: '+11234567890', fromNumberId: 'num-1' } });
+      const number = await call(emu, 'POST', '/phone_numbers/purchase', { body: { number: '+15550001234' } });
+      const created = await call(emu, 'POST', '/dials', { body: { callAgentId: 'emu-demo', toNumber: '+11234567890', fromNumberId: number.body.id } });
       assert.equal(created.status, 200);
       const dial = await call(emu, 'GET', `/dials/${created.body.dialId}`);
       assert.equal(dial.body.toNumber, '+11234567890');
-      assert.equal(dial.body.fromNumberId, 'num-1');
+      assert.equal(dial.body.fromNumberId, number.body.id);
     });
 
     test('malformed JSON or wrong types answer 400', async () => {

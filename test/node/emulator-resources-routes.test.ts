@@ -62,7 +62,7 @@ describe('emulator resource routes', () => {
   });
 
   test('every resource route needs the API key (401)', async () => {
-    for (const [method, path] of [['GET', '/models'], ['POST', '/agents'], ['PUT', '/phone_numbers/x'], ['DELETE', '/eval_records/x'], ['GET', '/phone_number_pools']]) {
+    for (const [method, path] of [['GET', '/models'], ['POST', '/agents'], ['PUT', '/phone_numbers/x'], ['DELETE', '/eval_configs/x/records/y'], ['GET', '/phone_number_pools']]) {
       const answer = await call(emu, method!, path!, { key: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
       assert.equal(answer.status, 401, `${method} ${path}`);
       assert.equal(answer.body.error.code, 'unauthorized');

@@ -70,6 +70,8 @@ function agentRecord(id: ScenarioAgentId): AgentRecord {
     voiceOptionValues: [],
     timeoutMessage: null,
     timeoutBehaviorConfiguration: { behavior: 'HANGUP', transferNumber: null },
+    voicemailConfig: null,
+    ivrSilenceHangupConfiguration: null,
   };
 }
 

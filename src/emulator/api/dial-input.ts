@@ -3,6 +3,22 @@
 import { badRequest, unprocessable } from './errors.js';
 import type { AgentRecord } from './records.js';
 
+/**
+ * What `parseCreateDial` asks of the workspace. Every id field of the body must name something
+ * (422 naming the field otherwise); `agentForDial` answers a copy of the agent with the body's
+ * `agentOverrides` applied (and throws their own 400/422), or undefined for an unknown agent.
+ */
+export interface DialLookup {
+  agentForDial(id: string, overrides: Record<string, unknown> | null): AgentRecord | undefined;
+  hasPhoneNumber(id: string): boolean;
+  hasPhoneNumberPool(id: string): boolean;
+  hasVoice(id: string): boolean;
+  /** A versioned prompt of this agent. */
+  hasPrompt(agentId: string, promptId: string): boolean;
+  /** An extractor of this agent. */
+  hasExtractor(agentId: string, extractorId: string): boolean;
+}
+
 /** The fields of the seed's `CreateDialInput` the emulator acts on; others are type-checked and ignored. */
 export interface DialInput {
   agent: AgentRecord;
@@ -72,8 +88,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** `findAgent` answers a copy of the workspace's agent record, or undefined for an unknown id. */
-export function parseCreateDial(body: unknown, findAgent: (id: string) => AgentRecord | undefined): ParsedCreateDial {
+export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreateDial {
   if (!isObject(body)) throw badRequest('the body must be a JSON object');
   const fields = body as Record<string, unknown>;
   for (const [name, [check, typeName, nullable]] of Object.entries(fieldTypes)) {
@@ -90,19 +105,30 @@ export function parseCreateDial(body: unknown, findAgent: (id: string) => AgentR
   }
   const { idempotencyKey: _omitted, ...rest } = fields;
 
-  const agent = findAgent(callAgentId);
-  if (!agent) throw unprocessable(`no agent with id ${JSON.stringify(callAgentId)}`);
+  // Checked before the overrides, so an unknown agent is named as such.
+  if (!lookup.agentForDial(callAgentId, null)) throw unprocessable(`callAgentId names no agent (${JSON.stringify(callAgentId)})`, 'callAgentId');
   const browserCall = fields.browserCall === true;
   const toNumber = (fields.toNumber as string | null | undefined) ?? null;
   const fromNumberId = (fields.fromNumberId as string | null | undefined) ?? null;
   const fromNumberPoolId = (fields.fromNumberPoolId as string | null | undefined) ?? null;
   if (!browserCall) {
-    if (!toNumber) throw unprocessable('a phone dial (browserCall not true) needs toNumber');
-    if (!fromNumberId && !fromNumberPoolId) throw unprocessable('a phone dial (browserCall not true) needs fromNumberId');
+    if (!toNumber) throw unprocessable('a phone dial (browserCall not true) needs toNumber', 'toNumber');
+    if (!fromNumberId && !fromNumberPoolId) throw unprocessable('a phone dial (browserCall not true) needs fromNumberId', 'fromNumberId');
   }
-  if (toNumber && !E164.test(toNumber)) throw unprocessable('toNumber must be in E.164 format, e.g. +11234567890');
+  if (toNumber && !E164.test(toNumber)) throw unprocessable('toNumber must be in E.164 format, e.g. +11234567890', 'toNumber');
   const timeoutMinutes = (fields.timeoutMinutes as number | null | undefined) ?? null;
-  if (timeoutMinutes !== null && timeoutMinutes <= 0) throw unprocessable('timeoutMinutes must be greater than 0');
+  if (timeoutMinutes !== null && timeoutMinutes <= 0) throw unprocessable('timeoutMinutes must be greater than 0', 'timeoutMinutes');
+  const named = (name: string, exists: (id: string) => boolean, what: string): void => {
+    const id = fields[name];
+    if (typeof id === 'string' && !exists(id)) throw unprocessable(`${name} names no ${what} (${JSON.stringify(id)})`, name);
+  };
+  named('fromNumberId', (id) => lookup.hasPhoneNumber(id), 'phone number of this workspace');
+  named('fromNumberPoolId', (id) => lookup.hasPhoneNumberPool(id), 'phone number pool of this workspace');
+  named('aiVoiceId', (id) => lookup.hasVoice(id), 'voice');
+  named('versionedModelId', (id) => lookup.hasPrompt(callAgentId, id), `versioned prompt of agent ${callAgentId}`);
+  named('ivrVersionedPromptId', (id) => lookup.hasPrompt(callAgentId, id), `versioned prompt of agent ${callAgentId}`);
+  named('callAgentExtractorId', (id) => lookup.hasExtractor(callAgentId, id), `extractor of agent ${callAgentId}`);
+  const agent = lookup.agentForDial(callAgentId, (fields.agentOverrides as Record<string, unknown> | null | undefined) ?? null)!;
 
   return {
     input: {

@@ -10,14 +10,15 @@
 //
 // Phone dials (a `toNumber`, no browser) have the same statuses without media: they ring after
 // `phoneRingMs`, are answered after another `phoneRingMs`, and the agent hangs up after
-// `phoneTalkMs` (completed / AGENT_HANGUP), unless the time cap, a hangup or the scenario
-// (emu-no-agent: no-answer; emu-drop: failed / FAILED; emu-busy: failed / RATE_LIMITED) ends it first.
+// `phoneTalkMs` (completed / AGENT_HANGUP), unless the time cap, a hangup, the number called
+// (PHONE_OUTCOMES, by the last four digits) or the scenario (emu-no-agent: no-answer; emu-drop:
+// failed / FAILED; emu-silent-user: LONG_SILENCE_HANGUP; emu-busy: failed / RATE_LIMITED) ends it first.
 //
 // An agent's scenario is its id for the scenario agents, else its `metadata.scenario`, else emu-demo.
 // Terminal dials never change again: a late hangup, transcript line or end is ignored.
 import { randomUUID } from 'node:crypto';
 import type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from '../seam.js';
-import { EMU_BUSY, EMU_DEMO, EMU_DROP, EMU_NO_AGENT, EMU_QUICK, SCENARIO_AGENT_IDS } from './agents.js';
+import { EMU_BUSY, EMU_DEMO, EMU_DROP, EMU_NO_AGENT, EMU_QUICK, EMU_SILENT_USER, SCENARIO_AGENT_IDS } from './agents.js';
 import type { DialInput } from './dial-input.js';
 import type { AgentRecord, DialRecord } from './records.js';
 
@@ -55,7 +56,25 @@ interface Dial {
   timer: NodeJS.Timeout | null;
 }
 
-const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'canceled', 'no-answer']);
+const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
+
+/**
+ * The emulator's own rule (the seed has none): how a phone dial ends by the last four digits of
+ * the number it calls. `busy`, `no-answer` and `failed` end it before it is answered; the others
+ * after it is answered, at the agent's usual hang-up time.
+ */
+export const PHONE_OUTCOMES: Readonly<Record<string, DialEnd & { answered: boolean; line: string }>> = {
+  '0486': { status: 'busy', systemResultType: 'BUSY', answered: false, line: '' },
+  '0408': { status: 'no-answer', systemResultType: 'NO_ANSWER', answered: false, line: '' },
+  '0503': { status: 'failed', systemResultType: 'FAILED', answered: false, line: '' },
+  '0601': { status: 'completed', systemResultType: 'VOICEMAIL_DETECTED_HANGUP', answered: true, line: '(voicemail greeting: please leave a message after the tone)' },
+  '0602': { status: 'completed', systemResultType: 'COUNTERPARTY_HANGUP', answered: true, line: '(the callee hung up)' },
+  '0603': { status: 'completed', systemResultType: 'TRANSFERRED', answered: true, line: 'Let me transfer you to a colleague.' },
+};
+
+function phoneOutcome(toNumber: string | null): (typeof PHONE_OUTCOMES)[string] | undefined {
+  return toNumber === null ? undefined : PHONE_OUTCOMES[toNumber.slice(-4)];
+}
 
 export const isTerminal = (status: DialStatus): boolean => TERMINAL.has(status);
 
@@ -222,8 +241,14 @@ export class DialStore implements DialControl {
     const ringMs = this.options.phoneRingMs ?? 500;
     this.schedule(dial, ringMs, () => {
       if (dial.status !== 'queued') return;
+      const outcome = phoneOutcome(dial.input.toNumber);
+      // A busy line or a failed call never rings.
+      if (outcome && !outcome.answered && outcome.status !== 'no-answer') {
+        this.end(dial.id, { status: outcome.status, systemResultType: outcome.systemResultType });
+        return;
+      }
       this.setStatus(dial, 'ringing');
-      if (dial.scenario === EMU_NO_AGENT) {
+      if (dial.scenario === EMU_NO_AGENT || outcome?.status === 'no-answer') {
         this.arm(dial, ringMs, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
         return;
       }
@@ -241,10 +266,19 @@ export class DialStore implements DialControl {
     line('AI', 'Hello, this is the emulator calling. This phone call has no audio.', 0, Math.min(1500, talkMs));
     line('HUMAN', '(emulated phone call: no media)', Math.min(1500, talkMs), Math.min(2000, talkMs));
     const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
+    const outcome = phoneOutcome(dial.input.toNumber);
     if (capMs <= talkMs) {
       this.arm(dial, capMs, { status: 'completed', systemResultType: 'TIMEOUT' });
+    } else if (outcome) {
+      this.schedule(dial, talkMs, () => {
+        line(outcome.systemResultType === 'TRANSFERRED' ? 'AI' : 'HUMAN', outcome.line, talkMs, talkMs);
+        this.end(dial.id, { status: outcome.status, systemResultType: outcome.systemResultType });
+      });
     } else if (dial.scenario === EMU_DROP) {
       this.arm(dial, talkMs, { status: 'failed', systemResultType: 'FAILED' });
+    } else if (dial.scenario === EMU_SILENT_USER) {
+      // A phone dial has no audio: the callee is silent, and this agent hangs up on silence.
+      this.arm(dial, talkMs, { status: 'completed', systemResultType: 'LONG_SILENCE_HANGUP' });
     } else {
       this.schedule(dial, talkMs, () => {
         if (dial.scenario === EMU_QUICK) this.setAiResult(dial.id, { summary: 'An emulated phone call: the agent greeted and hung up.' });

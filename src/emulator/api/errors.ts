@@ -39,5 +39,7 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string): ApiError => new ApiError(400, 'invalid_request', message);
-export const unprocessable = (message: string): ApiError => new ApiError(422, 'validation_failed', message);
+/** A 422; `field` (when given) is answered as `error.field`, so a client can point at the input. */
+export const unprocessable = (message: string, field?: string): ApiError =>
+  new ApiError(422, 'validation_failed', message, field === undefined ? {} : { field });
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);

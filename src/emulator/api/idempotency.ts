@@ -1,35 +1,53 @@
-// Idempotent `POST /dials`: the first request with a key stores its answer as a promise *before*
-// any await, so concurrent repeats (which Node runs one at a time up to their first await) all
-// find it and share one dial. A repeat with another body is a conflict naming that dial.
+// Idempotent `POST /dials`. The seed says only that the service answers 409 when the key is
+// already in use; what a repeat gets is the emulator's choice, one of two modes:
+// - `replay` (default): a repeat with the same body gets the first answer (same dial); a repeat
+//   with another body is a 409.
+// - `strict`: every repeat is a 409, as the seed's sentence reads.
+// Every 409 names the first dial (`dialId`, `sessionId`): the seed does not show the body of its
+// 409 (CreateDialConflictOutput), so these fields are the emulator's.
+// The first request with a key stores its answer as a promise *before* any await, so concurrent
+// repeats (which Node runs one at a time up to their first await) all find it.
 import { ApiError } from './errors.js';
+
+export type IdempotencyMode = 'replay' | 'strict';
+
+export const IDEMPOTENCY_MODES: readonly IdempotencyMode[] = ['replay', 'strict'];
 
 interface Entry<T> {
   fingerprint: string;
   answer: Promise<T>;
   dialId: string;
+  sessionId: string;
 }
 
 export class IdempotencyCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
+  readonly mode: IdempotencyMode;
+
+  constructor(mode: IdempotencyMode = 'replay') {
+    this.mode = mode;
+  }
 
   /**
-   * Runs `create` once per key. `create` must register the dial synchronously and return its id
-   * with a promise of the answer; a repeat with the same fingerprint gets the same promise.
+   * Runs `create` once per key. `create` must register the dial synchronously and return its ids
+   * with a promise of the answer.
    */
-  run(key: string, fingerprint: string, create: () => { dialId: string; answer: Promise<T> }): Promise<T> {
+  run(key: string, fingerprint: string, create: () => { dialId: string; sessionId: string; answer: Promise<T> }): Promise<T> {
     const existing = this.entries.get(key);
     if (existing) {
-      if (existing.fingerprint !== fingerprint) {
+      if (this.mode === 'strict' || existing.fingerprint !== fingerprint) {
+        const why = this.mode === 'strict' ? 'is already in use' : 'was already used, with another body,';
         return Promise.reject(
-          new ApiError(409, 'idempotency_conflict', `this idempotency key was already used, with another body, for dial ${existing.dialId}`, {
+          new ApiError(409, 'idempotency_conflict', `this idempotency key ${why} for dial ${existing.dialId}`, {
             dialId: existing.dialId,
+            sessionId: existing.sessionId,
           }),
         );
       }
       return existing.answer;
     }
-    const { dialId, answer } = create();
-    this.entries.set(key, { fingerprint, answer, dialId });
+    const { dialId, sessionId, answer } = create();
+    this.entries.set(key, { fingerprint, answer, dialId, sessionId });
     // A failed first attempt must not pin the key to an error forever.
     answer.catch(() => {
       if (this.entries.get(key)?.answer === answer) this.entries.delete(key);

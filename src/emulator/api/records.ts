@@ -16,12 +16,24 @@ export interface AgentRecord {
   defaultVoiceId: string;
   defaultVersionedPromptId: string;
   defaultExtractorId: string | null;
-  linkedFunctionDefinitions: { functionDefinitionId: string; lifecycleMessagesOverride: { started: string[] } }[];
+  linkedFunctionDefinitions: { functionDefinitionId: string; lifecycleMessagesOverride: LifecycleMessagesOverride }[];
   fillEmptyStringVariables: boolean;
   silenceHangupConfiguration: { type: 'DISABLED' | 'FIRST_MESSAGE_ONLY' | 'WHOLE_CALL'; silenceDurationSeconds: number };
   voiceOptionValues: { optionId: string; value: string }[];
   timeoutMessage: string | null;
   timeoutBehaviorConfiguration: { behavior: 'HANGUP'; transferNumber: string | null };
+  /** Stored and answered as sent: the seed shows the field, the emulator does not act on it. */
+  voicemailConfig: Record<string, unknown> | null;
+  /** Stored and answered as sent: the seed shows the field, the emulator does not act on it. */
+  ivrSilenceHangupConfiguration: Record<string, unknown> | null;
+}
+
+/** What a linked function says while it runs; the emulator keeps every field as sent. */
+export interface LifecycleMessagesOverride {
+  started: string[];
+  waiting?: string[];
+  awaitSpeech?: string[];
+  [field: string]: unknown;
 }
 
 export interface TranscriptRecord {
@@ -205,13 +217,22 @@ export interface EvalRecordRecord {
   createdAt: string;
 }
 
+/** One judgement of a result, the item shape the seed shows for a rerun. */
+export interface EvalResultItem {
+  index: number;
+  accurate: boolean;
+  modelOutput: string;
+  reason: string;
+}
+
 export interface EvalResultRecord {
   id: string;
   evalRunId: string;
   evalRecordId: string;
   passed: boolean;
+  /** How many of `results` are not accurate. */
   numAlerts: number;
-  alerts: string[];
+  results: EvalResultItem[];
   createdAt: string;
 }
 

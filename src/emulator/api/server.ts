@@ -6,9 +6,9 @@ import { signParticipantToken, type MediaKeys } from '../media-token.js';
 import { parseCreateDial, MAX_IDEMPOTENCY_KEY_LENGTH } from './dial-input.js';
 import { isTerminal, type DialStore } from './dial-store.js';
 import { ApiError, badRequest, notFound } from './errors.js';
-import { IdempotencyCache } from './idempotency.js';
+import { IdempotencyCache, type IdempotencyMode } from './idempotency.js';
 import type { CreateDialOutput, DialTokenOutput } from './records.js';
-import { resourceRoutes, Workspace, type ResourceRoute } from './resources/index.js';
+import { dialLookup, resourceRoutes, Workspace, type ResourceRoute } from './resources/index.js';
 import { BinaryAnswer } from './resources/route.js';
 
 export interface ApiServerOptions {
@@ -23,6 +23,8 @@ export interface ApiServerOptions {
   joinWindowMs: number;
   /** How long an evaluation run stays PENDING. Default 200. */
   evalRunMs?: number;
+  /** What a reused idempotency key gets: the first answer (`replay`, default) or always a 409 (`strict`). */
+  idempotency?: IdempotencyMode;
   log: (line: string) => void;
 }
 
@@ -65,14 +67,14 @@ function serverRoute(route: ResourceRoute): Route {
       if (method !== 'POST' && method !== 'PUT') await discardBody(context.request);
       else if (route.bodyType === 'multipart') body = await readForm(context, Math.max(context.options.maxBodyBytes, MULTIPART_MAX_BYTES));
       else body = await readJson(context, context.options.maxBodyBytes);
-      return handler({ params: context.params, query: context.url.searchParams, body });
+      return handler({ params: context.params, path: context.url.pathname, query: context.url.searchParams, body });
     };
   }
   return { pattern: route.pattern, methods };
 }
 
 export function createApiServer(options: ApiServerOptions): Server {
-  const idempotency = new IdempotencyCache<CreateDialOutput>();
+  const idempotency = new IdempotencyCache<CreateDialOutput>(options.idempotency ?? 'replay');
   const workspace = new Workspace(options.store, (dialId) => issueToken(options, dialId), { evalRunMs: options.evalRunMs ?? 200 });
   const routes: Route[] = [...dialRoutes, ...resourceRoutes(workspace).map(serverRoute)];
   const expectedKey = digest(options.apiKey);
@@ -212,7 +214,7 @@ async function readBytes({ request, response }: Context, maxBytes: number): Prom
 async function createDial(context: Context): Promise<CreateDialOutput> {
   const { request, options, idempotency, workspace } = context;
   const body = await readJson(context, options.maxBodyBytes);
-  const parsed = parseCreateDial(body, (id) => workspace.agentForDial(id));
+  const parsed = parseCreateDial(body, dialLookup(workspace));
   const header = request.headers['idempotency-key'];
   const headerKey = typeof header === 'string' ? header : null;
   if (headerKey !== null && (headerKey === '' || headerKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
@@ -225,7 +227,7 @@ async function createDial(context: Context): Promise<CreateDialOutput> {
   const create = () => {
     const { dialId, sessionId } = options.store.create(parsed.input);
     const answer = issueToken(options, dialId).then((dialToken) => ({ dialToken, sessionId, dialId }));
-    return { dialId, answer };
+    return { dialId, sessionId, answer };
   };
   return key === null ? create().answer : idempotency.run(key, parsed.fingerprint, create);
 }

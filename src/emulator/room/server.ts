@@ -29,7 +29,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
 };
 
 const ROOM_MISSING = 'requested room does not exist';
-const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'no-answer']);
+const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
 
 type Admission =
   | { ok: true; identity: string; dial: DialSession }

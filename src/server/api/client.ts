@@ -235,7 +235,7 @@ export class VoiceAgentApi {
     return this.#call('POST', '/phone_numbers/purchase', { body: input }, options);
   }
 
-  // ── phone number pools (emulator convention: /phone_number_pools) ──
+  // ── phone number pools (the path /phone_number_pools is this client's and the emulator's convention) ──
 
   /** `GET /phone_number_pools`: a bare array, not paginated. */
   listPhoneNumberPools(options?: RequestOptions): Promise<PhoneNumberPool[]> {
@@ -257,31 +257,31 @@ export class VoiceAgentApi {
     return this.#call('PUT', `/phone_number_pools/${segment(poolId)}`, { body: input }, options);
   }
 
-  // ── dial tasks (emulator convention: /dial_tasks) ──
+  // ── dial tasks ──
 
-  /** `POST /dial_tasks`. */
+  /** `POST /tasks`. */
   createDialTask(input: CreateDialTaskInput, options?: RequestOptions): Promise<DialTask> {
-    return this.#call('POST', '/dial_tasks', { body: input }, options);
+    return this.#call('POST', '/tasks', { body: input }, options);
   }
 
-  /** `GET /dial_tasks/{id}`. */
+  /** `GET /tasks/{taskId}`: the emulator's own read; the seed lists no such operation. */
   getDialTask(taskId: string, options?: RequestOptions): Promise<DialTask> {
-    return this.#call('GET', `/dial_tasks/${segment(taskId)}`, {}, options);
+    return this.#call('GET', `/tasks/${segment(taskId)}`, {}, options);
   }
 
-  /** `POST /dial_tasks/{id}/attempts`: places a phone dial for the task. */
+  /** `POST /tasks/{taskId}/attempt`: places a phone dial for the task. */
   createTaskAttempt(taskId: string, input: CreateTaskAttemptInput, options?: RequestOptions): Promise<TaskAttemptOutput> {
-    return this.#call('POST', `/dial_tasks/${segment(taskId)}/attempts`, { body: input }, options);
+    return this.#call('POST', `/tasks/${segment(taskId)}/attempt`, { body: input }, options);
   }
 
-  /** `POST /dial_tasks/{id}/complete`: marks the task done by one of its attempts. */
+  /** `POST /tasks/{taskId}/complete`: marks the task done by one of its attempts. */
   markTaskComplete(taskId: string, input: MarkTaskCompleteInput, options?: RequestOptions): Promise<DialTask> {
-    return this.#call('POST', `/dial_tasks/${segment(taskId)}/complete`, { body: input }, options);
+    return this.#call('POST', `/tasks/${segment(taskId)}/complete`, { body: input }, options);
   }
 
   // ── functions ──
 
-  /** `GET /functions?displayName=&limit=&cursor=`. */
+  /** `GET /functions?displayName=&limit=&cursor=`: `displayName` is an exact match. */
   listFunctions(list: ListFunctionsOptions = {}, options?: RequestOptions): Promise<Page<FunctionDefinition>> {
     return this.#page('/functions', list, options);
   }
@@ -370,9 +370,9 @@ export class VoiceAgentApi {
     return this.#page(`/eval_configs/${segment(configId)}/records`, list, options);
   }
 
-  /** `DELETE /eval_records/{id}` (emulator convention): answers the deleted record. */
-  deleteEvalRecord(recordId: string, options?: RequestOptions): Promise<EvalRecord> {
-    return this.#call('DELETE', `/eval_records/${segment(recordId)}`, {}, options);
+  /** `DELETE /eval_configs/{id}/records/{recordId}`: answers `{ id }` of the deleted record. */
+  deleteEvalRecord(configId: string, recordId: string, options?: RequestOptions): Promise<{ id: string }> {
+    return this.#call('DELETE', `/eval_configs/${segment(configId)}/records/${segment(recordId)}`, {}, options);
   }
 
   /** `POST /eval_configs/{id}/runs`: evaluates every record of the config. */
@@ -385,7 +385,7 @@ export class VoiceAgentApi {
     return this.#page(`/eval_configs/${segment(configId)}/runs`, list, options);
   }
 
-  /** `GET /eval_runs/{id}` (emulator convention). */
+  /** `GET /eval_runs/{id}`: the emulator's own read; the seed lists no such operation. */
   getEvalRun(runId: string, options?: RequestOptions): Promise<EvalRun> {
     return this.#call('GET', `/eval_runs/${segment(runId)}`, {}, options);
   }
@@ -395,7 +395,7 @@ export class VoiceAgentApi {
     return this.#call('POST', `/eval_runs/${segment(runId)}/cancel`, {}, options);
   }
 
-  /** `POST /eval_results/{id}/rerun` (emulator convention): `{ numAlerts, results }`. */
+  /** `POST /eval_results/{id}/rerun`: re-judges the result (same id) and answers `{ numAlerts, results: [{ index, accurate, modelOutput, reason }] }`. */
   rerunEvalResult(resultId: string, options?: RequestOptions): Promise<RerunEvalResultOutput> {
     return this.#call('POST', `/eval_results/${segment(resultId)}/rerun`, {}, options);
   }
@@ -469,7 +469,7 @@ function segmentCheck(value: string): string {
 
 /** The path with ids replaced, so messages do not grow with (or leak) ids. */
 function describe(path: string): string {
-  return path.replace(/\/(agents|versioned_prompts|extractors|phone_numbers|phone_number_pools|dial_tasks|functions|batch_dial_jobs|eval_configs|eval_runs|eval_results|eval_records)\/(?!search$|purchase$)[^/]+/g, '/$1/:id');
+  return path.replace(/\/(agents|versioned_prompts|extractors|phone_numbers|phone_number_pools|tasks|functions|batch_dial_jobs|eval_configs|eval_runs|eval_results|records)\/(?!search$|purchase$)[^/]+/g, '/$1/:id');
 }
 
 function invalid(what: string): ServiceError {

@@ -1,7 +1,9 @@
 // The shapes of the calling service's REST API, as its seed document shows them. Where the seed
 // marks a shape "not shown" (phone number pools, dial tasks, evaluation results, the API-variant
 // fields of a function), the type names the fields the emulator answers and stays an open record
-// (`[field: string]: unknown`): the live service may send more.
+// (`[field: string]: unknown`): the live service may send more. Fields the seed shows only in
+// responses (a flow's `openingLineType`, a node's `outputSchema`, a rule's `conditionType` and
+// `arrayConditionType`) are optional in the request types and present in the response types.
 
 // ── pagination ──
 
@@ -11,7 +13,10 @@ export interface Page<T> {
   cursor: string | null;
 }
 
-/** `limit` (the service's default and maximum is 100) and the opaque `cursor` of the previous page. */
+/**
+ * `limit` (the seed: default 100, maximum not shown; the emulator answers at most 100) and the
+ * opaque `cursor` of the previous page, passed back verbatim to the same listing with the same filters.
+ */
 export interface ListOptions {
   limit?: number;
   cursor?: string | null;
@@ -71,10 +76,28 @@ export interface SilenceHangupConfiguration {
   silenceDurationSeconds?: number;
 }
 
+/** What a linked function says while it runs, instead of the function's own `lifecycleMessages`. */
+export interface LifecycleMessagesOverride {
+  started: string[];
+  waiting?: string[];
+  awaitSpeech?: string[];
+}
+
 export interface LinkedFunctionDefinitionInput {
   functionDefinitionId: string;
-  lifecycleMessagesOverride?: { started: string[] };
+  lifecycleMessagesOverride?: LifecycleMessagesOverride;
 }
+
+export interface LinkedFunctionDefinition {
+  functionDefinitionId: string;
+  lifecycleMessagesOverride?: LifecycleMessagesOverride;
+}
+
+/** Voicemail handling of an agent. The seed names the field; its inner fields are kept as sent. */
+export type VoicemailConfig = Record<string, unknown>;
+
+/** Silence hang-up during the IVR part of a call. The seed names the field; its inner fields are kept as sent. */
+export type IvrSilenceHangupConfiguration = Record<string, unknown>;
 
 /** `agentOverrides` of a dial ("Alpha" in the seed): agent fields for this dial only. */
 export interface AgentOverrides {
@@ -98,6 +121,10 @@ export interface AgentOverrides {
   language?: string;
   fillEmptyStringVariables?: boolean;
   silenceHangupConfiguration?: SilenceHangupConfiguration;
+  voicemailConfig?: VoicemailConfig | null;
+  ivrSilenceHangupConfiguration?: IvrSilenceHangupConfiguration | null;
+  /** What the agent says when the call reaches its time cap. */
+  timeoutMessage?: string | null;
 }
 
 /** `POST /dials` body, every field the seed shows. A browser dial sets `browserCall`; a phone dial `toNumber` and `fromNumberId` (or `fromNumberPoolId`). */
@@ -178,11 +205,13 @@ export interface Agent {
   defaultVoiceId?: string;
   defaultVersionedPromptId?: string;
   defaultExtractorId?: string | null;
-  linkedFunctionDefinitions?: LinkedFunctionDefinitionInput[];
+  linkedFunctionDefinitions?: LinkedFunctionDefinition[];
   fillEmptyStringVariables?: boolean;
   silenceHangupConfiguration?: SilenceHangupConfiguration;
   voiceOptionValues?: ModelOptionValue[];
   timeoutMessage?: string | null;
+  voicemailConfig?: VoicemailConfig | null;
+  ivrSilenceHangupConfiguration?: IvrSilenceHangupConfiguration | null;
   timeoutBehaviorConfiguration?: { behavior: 'HANGUP' | (string & {}); transferNumber?: string | null };
   [field: string]: unknown;
 }
@@ -204,32 +233,57 @@ export interface UpdateAgentInput extends Omit<AgentOverrides, 'defaultVersioned
 
 // ── versioned prompts ──
 
-export interface FlowTransitionRule {
-  conditionType: 'always' | 'equal' | 'in' | 'greater' | 'less' | 'language';
+export type ConditionType = 'always' | 'equal' | 'in' | 'greater' | 'less' | 'language';
+
+/** A transition rule as sent: `conditionType` and `arrayConditionType` may be left out. */
+export interface FlowTransitionRuleInput {
+  conditionType?: ConditionType;
   transitionNodeId: string;
-  arrayConditionType?: 'any' | 'all';
+  arrayConditionType?: 'any' | 'all' | null;
   field?: string;
   value?: unknown;
   values?: unknown[];
+  [field: string]: unknown;
 }
 
-export interface FlowNode {
+/** A transition rule as answered: `conditionType` and `arrayConditionType` are always there. */
+export interface FlowTransitionRule extends FlowTransitionRuleInput {
+  conditionType: ConditionType;
+  arrayConditionType: 'any' | 'all' | null;
+}
+
+export interface FlowNodeInput {
   id: string;
   name: string;
   type: string;
-  transitionRules: FlowTransitionRule[];
+  transitionRules: FlowTransitionRuleInput[];
   nodeData?: Record<string, unknown>;
+  outputSchema?: unknown;
   [field: string]: unknown;
 }
 
-/** The graph of a `CUSTOM_FLOW` prompt. */
-export interface FlowDefinition {
-  nodes: FlowNode[];
+export interface FlowNode extends FlowNodeInput {
+  transitionRules: FlowTransitionRule[];
+  /** Present in every answer (null when none). */
+  outputSchema: unknown;
+}
+
+export type OpeningLineType = 'INBOUND_ONLY' | 'INBOUND_OUTBOUND' | 'NONE';
+
+/** The graph of a `CUSTOM_FLOW` prompt, as sent. */
+export interface FlowDefinitionInput {
+  nodes: FlowNodeInput[];
   globalContext?: unknown;
   /** @deprecated */
   aiOpen?: boolean;
-  openingLineType?: 'INBOUND_ONLY' | 'INBOUND_OUTBOUND' | 'NONE';
+  openingLineType?: OpeningLineType;
   [field: string]: unknown;
+}
+
+/** The graph of a `CUSTOM_FLOW` prompt, as answered. */
+export interface FlowDefinition extends FlowDefinitionInput {
+  nodes: FlowNode[];
+  openingLineType: OpeningLineType;
 }
 
 export type AgentType = 'STANDARD' | 'CUSTOM_FLOW';
@@ -240,7 +294,7 @@ export interface CreateVersionedPromptInput {
   name: string;
   prompt?: string | null;
   /** Required for `CUSTOM_FLOW`. */
-  flowDefinition?: FlowDefinition | null;
+  flowDefinition?: FlowDefinitionInput | null;
   modelOptionValues?: ModelOptionValue[];
 }
 
@@ -356,7 +410,7 @@ export interface CreatePhoneNumberPoolInput {
 
 export type UpdatePhoneNumberPoolInput = Partial<CreatePhoneNumberPoolInput>;
 
-// ── dial tasks (not shown by the seed's REST docs; after its GraphQL mutations) ──
+// ── dial tasks (`/tasks`; the bodies follow the service's GraphQL twins) ──
 
 export interface CreateDialTaskInput {
   callAgentId: string;
@@ -422,7 +476,7 @@ export interface FunctionDefinition {
 }
 
 export interface ListFunctionsOptions extends ListOptions {
-  /** Functions whose display name contains this. */
+  /** Only the functions whose display name is exactly this. */
   displayName?: string;
 }
 
@@ -523,14 +577,22 @@ export interface RunEvalInput {
   versionedPromptId?: string;
 }
 
-/** Not shown by the seed: the emulator's shape. */
+/** One judgement of an evaluation result (the seed's rerun item). */
+export interface EvalResultItem {
+  index: number;
+  accurate: boolean;
+  modelOutput: string;
+  reason: string;
+}
+
+/** A record's result in a run. Not shown by the seed beyond its items: the emulator's shape. */
 export interface EvalResult {
   id: string;
   evalRunId: string;
   evalRecordId: string;
   passed: boolean;
   numAlerts: number;
-  alerts?: string[];
+  results: EvalResultItem[];
   [field: string]: unknown;
 }
 
@@ -546,9 +608,10 @@ export interface EvalRun {
   [field: string]: unknown;
 }
 
+/** `POST /eval_results/{id}/rerun`: the result re-judged (it keeps its id). */
 export interface RerunEvalResultOutput {
   numAlerts: number;
-  results: EvalResult[];
+  results: EvalResultItem[];
 }
 
 // ── voicelab ──

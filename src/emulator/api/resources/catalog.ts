@@ -41,17 +41,18 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
   }
 
   return [
-    { pattern: /^\/models$/, methods: { GET: ({ query }) => page([...ws.models.values()], query) } },
+    { pattern: /^\/models$/, methods: { GET: (request) => page([...ws.models.values()], request) } },
     {
       pattern: /^\/voices$/,
       methods: {
-        GET: ({ query }) => {
+        GET: (request) => {
+          const { query } = request;
           const name = query.get('name')?.toLowerCase();
           const voiceType = query.get('voiceType');
           const voices = [...ws.voices.values()].filter(
             (voice) => (!name || voice.name.toLowerCase().includes(name)) && (!voiceType || voice.voiceType === voiceType),
           );
-          const { items, cursor } = paginate(voices, query);
+          const { items, cursor } = paginate(voices, request);
           return { voices: items, cursor };
         },
       },
@@ -59,9 +60,10 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
     {
       pattern: /^\/functions$/,
       methods: {
-        GET: ({ query }) => {
-          const displayName = query.get('displayName')?.toLowerCase();
-          return page([...ws.functions.values()].filter((fn) => !displayName || fn.displayName.toLowerCase().includes(displayName)), query);
+        GET: (request) => {
+          // The seed: an exact match on the display name.
+          const displayName = request.query.get('displayName');
+          return page([...ws.functions.values()].filter((fn) => displayName === null || fn.displayName === displayName), request);
         },
         POST: ({ body }) => {
           const fn = buildFunction(body);

@@ -1,11 +1,13 @@
 // Dial tasks (a unit of work retried by attempts until marked complete) and batch dial jobs (rows
 // dialled as phone dials, at most `maxConcurrentDials` at a time, while the job is ACTIVE).
-// Dial tasks are not in the seed's REST docs: `/dial_tasks`, `/dial_tasks/{id}/attempts` and
-// `/dial_tasks/{id}/complete` are the emulator's convention, after the seed's GraphQL mutations.
+// Dial tasks live at the seed's `POST /tasks`, `POST /tasks/{taskId}/attempt` and
+// `POST /tasks/{taskId}/complete`; their bodies follow the service's GraphQL twins
+// (CreateDialTaskInput, CreateTaskAttemptInput, MarkTaskCompleteInput). `GET /tasks/{taskId}`
+// is the emulator's own addition (the seed lists no read).
 import type { DialInput } from '../dial-input.js';
 import { isTerminal } from '../dial-store.js';
 import { badRequest, unprocessable } from '../errors.js';
-import { page } from '../pagination.js';
+import { page, type Listing } from '../pagination.js';
 import type { BatchDialJobRecord, BatchSchedule, DialTaskRecord } from '../records.js';
 import { checkBody, requireE164, type Body, type FieldSpec } from '../validate.js';
 import { nowIso, type ResourceRoute } from './route.js';
@@ -81,6 +83,9 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
     });
     if (task.status === 'COMPLETED') throw unprocessable('the dial task is already complete');
     requireE164(input.toNumber as string, 'toNumber');
+    if (!ws.phoneNumbers.has(input.fromPhoneNumberId as string)) {
+      throw unprocessable(`fromPhoneNumberId names no phone number of this workspace (${JSON.stringify(input.fromPhoneNumberId)})`, 'fromPhoneNumberId');
+    }
     const created = ws.dials.create(phoneInput(task.callAgentId, input.toNumber as string, input.fromPhoneNumberId as string, task.inputData, task.id));
     task.status = 'RUNNING';
     task.attemptDialIds.push(created.dialId);
@@ -198,21 +203,22 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
     return structuredClone(state.job);
   }
 
-  function listJobs(query: URLSearchParams) {
+  function listJobs(request: Listing) {
+    const { query } = request;
     const status = query.get('status');
     const agentId = query.get('callAgentId');
     const jobs = [...ws.batchJobs.values()]
       .map((state) => state.job)
       .filter((job) => (!status || job.status === status) && (!agentId || job.callAgentId === agentId));
-    return page(jobs, query);
+    return page(jobs, request);
   }
 
   return [
-    { pattern: /^\/dial_tasks$/, methods: { POST: ({ body }) => createTask(body) } },
-    { pattern: /^\/dial_tasks\/([^/]+)$/, methods: { GET: ({ params }) => structuredClone(found(ws.dialTasks.get(params[0]!), 'dial task')) } },
-    { pattern: /^\/dial_tasks\/([^/]+)\/attempts$/, methods: { POST: ({ params, body }) => attempt(params[0]!, body, ws.issueDialToken) } },
-    { pattern: /^\/dial_tasks\/([^/]+)\/complete$/, methods: { POST: ({ params, body }) => complete(params[0]!, body) } },
-    { pattern: /^\/batch_dial_jobs$/, methods: { GET: ({ query }) => listJobs(query), POST: ({ body }) => createJob(body) } },
+    { pattern: /^\/tasks$/, methods: { POST: ({ body }) => createTask(body) } },
+    { pattern: /^\/tasks\/([^/]+)$/, methods: { GET: ({ params }) => structuredClone(found(ws.dialTasks.get(params[0]!), 'dial task')) } },
+    { pattern: /^\/tasks\/([^/]+)\/attempt$/, methods: { POST: ({ params, body }) => attempt(params[0]!, body, ws.issueDialToken) } },
+    { pattern: /^\/tasks\/([^/]+)\/complete$/, methods: { POST: ({ params, body }) => complete(params[0]!, body) } },
+    { pattern: /^\/batch_dial_jobs$/, methods: { GET: (request) => listJobs(request), POST: ({ body }) => createJob(body) } },
     {
       pattern: /^\/batch_dial_jobs\/([^/]+)$/,
       methods: {
@@ -223,16 +229,16 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
     { pattern: /^\/batch_dial_jobs\/([^/]+)\/paused$/, methods: { POST: ({ params, body }) => setPaused(params[0]!, body) } },
     {
       pattern: /^\/batch_dial_jobs\/([^/]+)\/queue$/,
-      methods: { GET: ({ params, query }) => page(found(ws.batchJobs.get(params[0]!), 'batch dial job').queue, query) },
+      methods: { GET: (request) => page(found(ws.batchJobs.get(request.params[0]!), 'batch dial job').queue, request) },
     },
     {
       pattern: /^\/batch_dial_jobs\/([^/]+)\/dials$/,
       methods: {
         // "completed dials": the job's dials that ended, in the order they ended.
-        GET: ({ params, query }) => {
-          const state = found(ws.batchJobs.get(params[0]!), 'batch dial job');
+        GET: (request) => {
+          const state = found(ws.batchJobs.get(request.params[0]!), 'batch dial job');
           const dials = state.done.map((id) => ws.dials.record(id)).filter((dial) => dial !== undefined && isTerminal(dial.status));
-          return page(dials, query);
+          return page(dials, request);
         },
       },
     },

@@ -1,12 +1,14 @@
 // Evaluations: configs, their records (a dial or a prompt to test), runs over every record, and
 // results. A run is PENDING for `evalRunMs`, then COMPLETED with one result per record (it is
-// settled when read, so no timer outlives the emulator). A record fails when its name,
-// description or system prompt contains "[fail]", or when its dial ended failed; each failure is
-// one alert. `GET /eval_runs/{id}`, `POST /eval_results/{id}/rerun` and `DELETE /eval_records/{id}`
-// are the emulator's convention where the seed shows no path.
+// settled when read, so no timer outlives the emulator). Each result holds the seed's judgement
+// items `{index, accurate, modelOutput, reason}`: item 0 checks for a "[fail]" marker in the
+// record's name, description or system prompt; a DIAL record has item 1, the dial's outcome
+// (inaccurate when it ended failed, busy or no-answer, or is gone). `numAlerts` counts the
+// inaccurate items. A rerun re-judges a result in place, under the same id.
+// `GET /eval_runs/{id}` is the emulator's own (the seed shows no path to read one run).
 import { unprocessable } from '../errors.js';
 import { page } from '../pagination.js';
-import type { EvalConfigRecord, EvalRecordRecord, EvalResultRecord, EvalRunRecord } from '../records.js';
+import type { EvalConfigRecord, EvalRecordRecord, EvalResultItem, EvalResultRecord, EvalRunRecord } from '../records.js';
 import { checkBody, requireNonEmpty, type FieldSpec } from '../validate.js';
 import { nowIso, type ResourceRoute } from './route.js';
 import { found, type EvalRunState, type Workspace } from './workspace.js';
@@ -24,21 +26,35 @@ const recordSpec: Record<string, FieldSpec> = {
 export function evalRoutes(ws: Workspace): ResourceRoute[] {
   const config = (id: string) => found(ws.evalConfigs.get(id), 'eval config');
 
-  function judge(record: EvalRecordRecord): string[] {
-    const alerts: string[] = [];
+  function judge(record: EvalRecordRecord): EvalResultItem[] {
     const text = [record.name, record.description, record.systemPrompt].filter((part) => part !== null).join(' ');
-    if (text.includes('[fail]')) alerts.push('the record asks the emulator to fail it ([fail])');
+    const marked = text.includes('[fail]');
+    const items: EvalResultItem[] = [
+      {
+        index: 0,
+        accurate: !marked,
+        modelOutput: marked ? 'FAIL' : 'PASS',
+        reason: marked ? 'the record asks the emulator to fail it ([fail])' : 'the record has no [fail] marker',
+      },
+    ];
     if (record.dialId !== null) {
       const dial = ws.dials.record(record.dialId);
-      if (!dial) alerts.push('the dial no longer exists');
-      else if (dial.status === 'failed' || dial.status === 'no-answer') alerts.push(`the dial ended ${dial.status}`);
+      const bad = !dial || dial.status === 'failed' || dial.status === 'busy' || dial.status === 'no-answer';
+      items.push({
+        index: 1,
+        accurate: !bad,
+        modelOutput: bad ? 'FAIL' : 'PASS',
+        reason: dial ? `the dial is ${dial.status}` : 'the dial no longer exists',
+      });
     }
-    return alerts;
+    return items;
   }
 
-  function resultFor(runId: string, record: EvalRecordRecord): EvalResultRecord {
-    const alerts = judge(record);
-    const result: EvalResultRecord = { id: ws.newId(), evalRunId: runId, evalRecordId: record.id, passed: alerts.length === 0, numAlerts: alerts.length, alerts, createdAt: nowIso() };
+  /** Judges `record` into the result `id` (new, or the one being re-judged). */
+  function resultFor(runId: string, record: EvalRecordRecord, id = ws.newId()): EvalResultRecord {
+    const results = judge(record);
+    const numAlerts = results.filter((item) => !item.accurate).length;
+    const result: EvalResultRecord = { id, evalRunId: runId, evalRecordId: record.id, passed: numAlerts === 0, numAlerts, results, createdAt: nowIso() };
     ws.evalResults.set(result.id, result);
     return result;
   }
@@ -106,18 +122,17 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
     return settle(state);
   }
 
-  function rerun(resultId: string): { numAlerts: number; results: EvalResultRecord[] } {
+  function rerun(resultId: string): { numAlerts: number; results: EvalResultItem[] } {
     const previous = found(ws.evalResults.get(resultId), 'eval result');
     const record = ws.evalRecords.get(previous.evalRecordId);
     if (!record) throw unprocessable('the result\'s eval record was deleted');
-    const result = resultFor(previous.evalRunId, record);
+    const result = resultFor(previous.evalRunId, record, previous.id);
     const state = ws.evalRuns.get(previous.evalRunId);
     if (state) {
       state.run.results = state.run.results.map((item) => (item.id === previous.id ? result : item));
       aggregate(state.run);
     }
-    ws.evalResults.delete(previous.id);
-    return { numAlerts: result.numAlerts, results: [structuredClone(result)] };
+    return { numAlerts: result.numAlerts, results: structuredClone(result.results) };
   }
 
   return [
@@ -137,7 +152,8 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
       pattern: /^\/eval_configs\/([^/]+)\/records$/,
       methods: {
         POST: ({ params, body }) => createRecord(params[0]!, body),
-        GET: ({ params, query }) => {
+        GET: (request) => {
+          const { params, query } = request;
           config(params[0]!);
           const search = query.get('search')?.toLowerCase();
           const records = [...ws.evalRecords.values()].filter(
@@ -145,7 +161,7 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
               record.evalConfigId === params[0] &&
               (!search || [record.name, record.description].some((text) => text?.toLowerCase().includes(search))),
           );
-          return page(records, query);
+          return page(records, request);
         },
       },
     },
@@ -153,10 +169,11 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
       pattern: /^\/eval_configs\/([^/]+)\/runs$/,
       methods: {
         POST: ({ params, body }) => runEval(params[0]!, body),
-        GET: ({ params, query }) => {
+        GET: (request) => {
+          const { params } = request;
           config(params[0]!);
           const runs = [...ws.evalRuns.values()].filter((state) => state.run.evalConfigId === params[0]).map(settle);
-          return page(runs, query);
+          return page(runs, request);
         },
       },
     },
@@ -175,12 +192,15 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
     },
     { pattern: /^\/eval_results\/([^/]+)\/rerun$/, methods: { POST: ({ params }) => rerun(params[0]!) } },
     {
-      pattern: /^\/eval_records\/([^/]+)$/,
+      pattern: /^\/eval_configs\/([^/]+)\/records\/([^/]+)$/,
       methods: {
+        // The seed answers the deleted record's id only.
         DELETE: ({ params }) => {
-          const record = found(ws.evalRecords.get(params[0]!), 'eval record');
-          ws.evalRecords.delete(record.id);
-          return record;
+          config(params[0]!);
+          const record = ws.evalRecords.get(params[1]!);
+          if (!record || record.evalConfigId !== params[0]) found(undefined, 'eval record');
+          ws.evalRecords.delete(params[1]!);
+          return { id: params[1]! };
         },
       },
     },

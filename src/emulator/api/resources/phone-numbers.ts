@@ -103,7 +103,7 @@ export function phoneNumberRoutes(ws: Workspace): ResourceRoute[] {
   return [
     {
       pattern: /^\/phone_numbers$/,
-      methods: { GET: ({ query }) => page([...ws.phoneNumbers.values()], query), POST: ({ body }) => create(body) },
+      methods: { GET: (request) => page([...ws.phoneNumbers.values()], request), POST: ({ body }) => create(body) },
     },
     { pattern: /^\/phone_numbers\/search$/, methods: { POST: ({ body }) => search(body) } },
     {

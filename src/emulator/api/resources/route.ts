@@ -3,6 +3,8 @@
 // body limits and the answer: JSON, or the bytes of a `BinaryAnswer`.
 export interface ResourceRequest {
   params: string[];
+  /** The request path (decoded ids not applied): a listing's identity for its cursors. */
+  path: string;
   query: URLSearchParams;
   body: unknown;
 }

@@ -9,7 +9,7 @@ export type ServiceErrorCode =
   | 'bad_request' // 400
   | 'unauthorized' // 401 / 403: the API key was refused
   | 'not_found' // 404
-  | 'conflict' // 409: idempotency key reused with another body
+  | 'conflict' // 409: the idempotency key is already in use (see `conflictingDial`)
   | 'unprocessable' // 422: well-formed but invalid (unknown agent, ...)
   | 'rate_limited' // 429
   | 'server_error' // 5xx and any other unexpected status
@@ -25,12 +25,22 @@ export class ServiceError extends Error {
   readonly status: number;
   /** From the service's `Retry-After`, when it sent one. */
   readonly retryAfterSeconds: number | null;
+  /**
+   * On a 409 to `createDial`: the dial that already holds the idempotency key, when the service's
+   * answer names one (`dialId`, and `sessionId` if given, at the top level or under `error`).
+   */
+  readonly conflictingDial: { dialId: string; sessionId: string | null } | null;
 
-  constructor(code: ServiceErrorCode, message: string, options: { status?: number; cause?: unknown; retryAfterSeconds?: number | null } = {}) {
+  constructor(
+    code: ServiceErrorCode,
+    message: string,
+    options: { status?: number; cause?: unknown; retryAfterSeconds?: number | null; conflictingDial?: { dialId: string; sessionId: string | null } | null } = {},
+  ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.status = options.status ?? 0;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.conflictingDial = options.conflictingDial ?? null;
   }
 }
 
@@ -97,6 +107,28 @@ export interface ServiceClient {
   hangupDial(dialId: string, options?: CallOptions): Promise<{ success: boolean }>;
 }
 
+/**
+ * The create's error without the service's body (this client keeps none), except for a 409 that
+ * names the dial holding the key: its ids become `conflictingDial`. The seed does not show the
+ * 409's body, so both the top level and an `error` object are read.
+ */
+function withoutBody(error: unknown): unknown {
+  if (!(error instanceof ServiceError) || error.status === 0) return error;
+  let conflictingDial: { dialId: string; sessionId: string | null } | null = null;
+  if (error.code === 'conflict') {
+    const body = (error.cause as { body?: unknown } | undefined)?.body;
+    for (const place of [body, (body as { error?: unknown } | null | undefined)?.error]) {
+      if (typeof place !== 'object' || place === null) continue;
+      const { dialId, sessionId } = place as { dialId?: unknown; sessionId?: unknown };
+      if (typeof dialId === 'string' && dialId !== '') {
+        conflictingDial = { dialId, sessionId: typeof sessionId === 'string' && sessionId !== '' ? sessionId : null };
+        break;
+      }
+    }
+  }
+  return new ServiceError(error.code, error.message, { status: error.status, retryAfterSeconds: error.retryAfterSeconds, conflictingDial });
+}
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -105,12 +137,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   if (!options.apiKey) throw new TypeError('createServiceClient: apiKey is required');
 
   const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl };
-  const call = (method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}): Promise<unknown> =>
+  const call = (method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}, keepErrorBody = false): Promise<unknown> =>
     requestService(transport, {
       method,
       path,
       what: `${method} ${path.replace(/\/dials\/[^/]+/, '/dials/:id')}`,
       body,
+      keepErrorBody,
       ...callOptions,
     });
 
@@ -120,7 +153,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   return {
     async createDial(input, callOptions) {
-      const answer = await call('POST', '/dials', input, callOptions);
+      let answer: unknown;
+      try {
+        answer = await call('POST', '/dials', input, callOptions, true);
+      } catch (error) {
+        throw withoutBody(error);
+      }
       if (!isObject(answer) || typeof answer.dialId !== 'string' || !answer.dialId || typeof answer.dialToken !== 'string') {
         throw invalid('POST /dials');
       }

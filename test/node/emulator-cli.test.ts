@@ -82,6 +82,32 @@ describe('voice-agent-emulator CLI', () => {
     }
   });
 
+  test('--idempotency strict answers 409 naming the first dial for a reused key; a bad mode exits 2', async () => {
+    const running = await startCli(['--port', '0', '--idempotency', 'strict']);
+    try {
+      const create = () =>
+        fetch(`${running.ready.apiUrl}/dials`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${running.ready.apiKey}`, 'idempotency-key': 'cli-strict' },
+          body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }),
+        });
+      const first = await create();
+      assert.equal(first.status, 200);
+      const { dialId } = (await first.json()) as { dialId: string };
+      const again = await create();
+      assert.equal(again.status, 409);
+      assert.equal(((await again.json()) as { error: { dialId: string } }).error.dialId, dialId);
+    } finally {
+      assert.equal(await stop(running, 'SIGTERM'), 0);
+    }
+    const bad = spawn(process.execPath, ['--import', 'tsx', CLI, '--idempotency', 'sometimes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(bad, 'exit')) as [number | null];
+    assert.equal(code, 2);
+    assert.match(stderr, /--idempotency must be one of replay, strict/);
+  });
+
   test('a bad option exits 2 with usage on stderr and nothing on stdout', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -119,3 +119,50 @@ describe('idempotent POST /dials', () => {
     assert.deepEqual(new Set(records.map((record: { id: string }) => record.id)), ids);
   });
 });
+
+describe('idempotent POST /dials, strict mode (every reuse of a key is a 409)', () => {
+  let emu: Emulator;
+  const log: string[] = [];
+  const dialsCreated = () => log.filter((line) => / queued \(agent /.test(line)).length;
+  const demo = { callAgentId: 'emu-demo', browserCall: true };
+
+  before(async () => {
+    emu = await startEmulator({ idempotency: 'strict', logger: (line) => log.push(line) });
+  });
+  after(() => emu.close());
+
+  test('a repeat with the same body answers 409 with the first dial\'s dialId and sessionId, and creates nothing', async () => {
+    const first = await createDial(emu, demo, { 'idempotency-key': 'strict-1' });
+    assert.equal(first.status, 200);
+    const before = dialsCreated();
+    for (const body of [demo, { ...demo, callAgentInput: { name: 'Other' } }]) {
+      const repeat = await createDial(emu, body, { 'idempotency-key': 'strict-1' });
+      assert.equal(repeat.status, 409);
+      assert.equal(repeat.body.error.code, 'idempotency_conflict');
+      assert.equal(repeat.body.error.dialId, first.body.dialId);
+      assert.equal(repeat.body.error.sessionId, first.body.sessionId);
+      assert.match(repeat.body.error.message, /already in use/);
+    }
+    assert.equal(dialsCreated(), before);
+  });
+
+  test('20 concurrent requests with one key: one 200, nineteen 409s all naming that dial', async () => {
+    const before = dialsCreated();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => createDial(emu, demo, { 'idempotency-key': 'strict-race' })));
+    const ok = answers.filter((answer) => answer.status === 200);
+    assert.equal(ok.length, 1);
+    for (const answer of answers.filter((item) => item.status !== 200)) {
+      assert.equal(answer.status, 409);
+      assert.equal(answer.body.error.dialId, ok[0]!.body.dialId);
+    }
+    assert.equal(dialsCreated() - before, 1);
+  });
+
+  test('a refused request does not use up its key; no key always creates', async () => {
+    assert.equal((await createDial(emu, { callAgentId: 'nope', browserCall: true }, { 'idempotency-key': 'strict-refused' })).status, 422);
+    assert.equal((await createDial(emu, demo, { 'idempotency-key': 'strict-refused' })).status, 200);
+    const a = await createDial(emu, demo);
+    const b = await createDial(emu, demo);
+    assert.notEqual(a.body.dialId, b.body.dialId);
+  });
+});

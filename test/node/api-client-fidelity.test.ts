@@ -1,0 +1,359 @@
+// Issue 14, one test per correction against the seed document, each through `VoiceAgentApi`
+// against the emulator over HTTP.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import type { Emulator } from '../../src/emulator/index.js';
+import { VoiceAgentApi } from '../../src/server/api/client.js';
+import type { CreateAgentInput, Dial, SystemResultType } from '../../src/server/api/types.js';
+import type { ServiceError } from '../../src/server/service-client.js';
+import { eventually, rejectsWith, startApi } from './api-client-support.js';
+
+const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
+  name,
+  defaultVoiceId: 'emu-voice-espeak-en',
+  defaultVersionedPrompt: { aiModelId: 'emu-model-small', agentType: 'STANDARD', name: `${name} v1`, prompt: 'Be brief.' },
+  ...extra,
+});
+
+/** The service's error body, kept on `cause` by VoiceAgentApi. */
+const errorBody = (error: ServiceError) => (error.cause as { body: { error: { code: string; message: string; field?: string; dialId?: string; sessionId?: string } } }).body.error;
+
+describe('issue 14: seed fidelity', () => {
+  let emu: Emulator;
+  let api: VoiceAgentApi;
+  let fromNumberId: string;
+  before(async () => {
+    ({ emu, api } = await startApi());
+    fromNumberId = (await api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142000' } })).id;
+  });
+  after(() => emu.close());
+
+  const ended = (client: VoiceAgentApi, dialId: string, ms = 4000) =>
+    eventually(async () => {
+      const dial = await client.getDial(dialId);
+      return ['completed', 'failed', 'canceled', 'busy', 'no-answer'].includes(dial.status) ? dial : undefined;
+    }, ms, `dial ${dialId} ended`);
+
+  test('1. dial tasks live at POST /tasks, /tasks/{taskId}/attempt and /tasks/{taskId}/complete', async () => {
+    const task = await api.createDialTask({ callAgentId: 'emu-quick', inputData: { order: 'o-7' }, keyInputs: ['order'] });
+    assert.equal(task.status, 'PENDING');
+    const attempt = await api.createTaskAttempt(task.id, { fromPhoneNumberId: fromNumberId, toNumber: '+15550142001' });
+    assert.deepEqual(Object.keys(attempt).sort(), ['dialId', 'dialToken', 'sessionId', 'telephonyProvider']);
+    const dial = await ended(api, attempt.dialId);
+    assert.equal(dial.dialTaskId, task.id);
+    const done = await api.markTaskComplete(task.id, { dialId: attempt.dialId });
+    assert.deepEqual([done.status, done.completedDialId], ['COMPLETED', attempt.dialId]);
+    // The old convention is gone from the emulator.
+    const old = await fetch(`${emu.apiUrl}/dial_tasks`, { method: 'POST', headers: { authorization: `Bearer ${emu.apiKey}` }, body: '{}' });
+    assert.equal(old.status, 404);
+  });
+
+  test('2. DELETE /eval_configs/{id}/records/{recordId} answers {id}; only under its own config', async () => {
+    const config = await api.createEvalConfig({ name: 'Deletes' });
+    const other = await api.createEvalConfig({ name: 'Other' });
+    const record = await api.createEvalRecord(config.id, { recordType: 'PROMPT', name: 'To delete' });
+    await rejectsWith(api.deleteEvalRecord(other.id, record.id), 'not_found', 404);
+    assert.deepEqual(await api.deleteEvalRecord(config.id, record.id), { id: record.id });
+    assert.deepEqual((await api.listEvalRecords(config.id)).data, []);
+    await rejectsWith(api.deleteEvalRecord(config.id, record.id), 'not_found', 404);
+    await rejectsWith(api.deleteEvalRecord('no-config', record.id), 'not_found', 404);
+  });
+
+  test('3. a rerun answers {numAlerts, results: [{index, accurate, modelOutput, reason}]} and can be re-judged again under its id', async () => {
+    const config = await api.createEvalConfig({ name: 'Rerun twice' });
+    const busy = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550140486', fromNumberId });
+    await ended(api, busy.dialId);
+    const record = await api.createEvalRecord(config.id, { recordType: 'DIAL', dialId: busy.dialId, name: 'Busy line' });
+    const run = await api.runEval(config.id, { callAgentId: 'emu-demo' });
+    const completed = await eventually(async () => {
+      const current = await api.getEvalRun(run.id);
+      return current.status === 'COMPLETED' ? current : undefined;
+    }, 2000, 'the run completed');
+    const result = completed.results!.find((item) => item.evalRecordId === record.id)!;
+    assert.equal(result.numAlerts, 1);
+    for (let round = 0; round < 2; round++) {
+      const rerun = await api.rerunEvalResult(result.id);
+      assert.deepEqual(Object.keys(rerun).sort(), ['numAlerts', 'results']);
+      assert.equal(rerun.numAlerts, 1);
+      for (const item of rerun.results) assert.deepEqual(Object.keys(item).sort(), ['accurate', 'index', 'modelOutput', 'reason']);
+      assert.deepEqual(rerun.results.map((item) => [item.index, item.accurate]), [[0, true], [1, false]]);
+      assert.match(rerun.results[1]!.reason, /busy/);
+    }
+    const after = await api.getEvalRun(run.id);
+    assert.ok(after.results!.some((item) => item.id === result.id), 'the re-judged result kept its id in the run');
+  });
+
+  test('4. agent voicemailConfig, ivrSilenceHangupConfiguration, timeoutMessage and lifecycle overrides are stored and returned as sent', async () => {
+    const voicemailConfig = { detect: true, action: 'LEAVE_MESSAGE', message: 'Call us back.' };
+    const ivrSilenceHangupConfiguration = { type: 'WHOLE_CALL', silenceDurationSeconds: 20 };
+    const lifecycleMessagesOverride = { started: ['Checking.'], waiting: ['Still checking.'], awaitSpeech: ['Go ahead.'] };
+    const agent = await api.createAgent(
+      newAgent('Seed fields', {
+        voicemailConfig,
+        ivrSilenceHangupConfiguration,
+        timeoutMessage: 'We are out of time, goodbye.',
+        linkedFunctionDefinitionInputs: [{ functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride }],
+      }),
+    );
+    for (const read of [agent, await api.getAgent(agent.id)]) {
+      assert.deepEqual(read.voicemailConfig, voicemailConfig);
+      assert.deepEqual(read.ivrSilenceHangupConfiguration, ivrSilenceHangupConfiguration);
+      assert.equal(read.timeoutMessage, 'We are out of time, goodbye.');
+      assert.deepEqual(read.linkedFunctionDefinitions, [{ functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride }]);
+    }
+    const updated = await api.updateAgent(agent.id, { voicemailConfig: null, timeoutMessage: 'Time is up.' });
+    assert.equal(updated.voicemailConfig, null);
+    assert.equal(updated.timeoutMessage, 'Time is up.');
+    assert.deepEqual(updated.ivrSilenceHangupConfiguration, ivrSilenceHangupConfiguration);
+    await rejectsWith(api.updateAgent(agent.id, { voicemailConfig: 'on' as never }), 'bad_request', 400);
+  });
+
+  test('5. flow responses carry openingLineType, outputSchema, conditionType and arrayConditionType; requests may leave them out', async () => {
+    const agent = await api.createAgent(newAgent('Flow fields'));
+    const prompt = await api.createVersionedPrompt(agent.id, {
+      aiModelId: 'emu-model-flow',
+      agentType: 'CUSTOM_FLOW',
+      name: 'flow',
+      flowDefinition: {
+        nodes: [
+          { id: 'a', name: 'A', type: 'say', transitionRules: [{ transitionNodeId: 'b' }, { transitionNodeId: 'c', field: 'answer', value: 'yes' }] },
+          { id: 'b', name: 'B', type: 'prompt', transitionRules: [{ transitionNodeId: 'a', field: 'tags', values: ['x'], arrayConditionType: 'any' }], outputSchema: { type: 'object' } },
+          { id: 'c', name: 'C', type: 'end', transitionRules: [{ conditionType: 'greater', field: 'n', value: 3, transitionNodeId: 'a' }] },
+        ],
+      },
+    });
+    const flow = (await api.getVersionedPrompt(agent.id, prompt.id)).flowDefinition!;
+    assert.equal(flow.openingLineType, 'INBOUND_OUTBOUND');
+    assert.deepEqual(flow.nodes.map((node) => node.outputSchema), [null, { type: 'object' }, null]);
+    assert.deepEqual(
+      flow.nodes.flatMap((node) => node.transitionRules.map((rule) => [rule.conditionType, rule.arrayConditionType])),
+      [['always', null], ['equal', null], ['in', 'any'], ['greater', null]],
+    );
+  });
+
+  test('6. GET /functions?displayName= is an exact match', async () => {
+    assert.deepEqual((await api.listFunctions({ displayName: 'Transfer to front desk' })).data.map((fn) => fn.id), ['emu-function-transfer']);
+    assert.deepEqual((await api.listFunctions({ displayName: 'front desk' })).data, []);
+    assert.deepEqual((await api.listFunctions({ displayName: 'transfer to front desk' })).data, []);
+  });
+
+  describe('7. POST /dials', () => {
+    test('an id that names nothing answers 422 naming the field', async () => {
+      const agent = await api.createAgent(newAgent('Id checks'));
+      const cases: [string, Record<string, unknown>][] = [
+        ['callAgentId', { callAgentId: 'no-such-agent', browserCall: true }],
+        ['fromNumberId', { callAgentId: agent.id, toNumber: '+15550142002', fromNumberId: 'no-such-number' }],
+        ['fromNumberPoolId', { callAgentId: agent.id, toNumber: '+15550142002', fromNumberPoolId: 'no-such-pool' }],
+        ['aiVoiceId', { callAgentId: agent.id, browserCall: true, aiVoiceId: 'no-such-voice' }],
+        ['versionedModelId', { callAgentId: agent.id, browserCall: true, versionedModelId: 'emu-demo-prompt-v1' }],
+        ['callAgentExtractorId', { callAgentId: agent.id, browserCall: true, callAgentExtractorId: 'emu-quick-extractor' }],
+      ];
+      for (const [field, body] of cases) {
+        const error = await rejectsWith(api.createDial(body as never), 'unprocessable', 422);
+        assert.equal(error.status, 422, field);
+      }
+      // The dial client keeps no error body; the field is named in the service's answer.
+      for (const [field, body] of cases) {
+        const response = await fetch(`${emu.apiUrl}/dials`, { method: 'POST', headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const answer = (await response.json()) as { error: { field: string; message: string } };
+        assert.equal(response.status, 422, field);
+        assert.equal(answer.error.field, field);
+        assert.ok(answer.error.message.startsWith(field), answer.error.message);
+      }
+      // The same ids, when they name something, are accepted.
+      const pool = await api.createPhoneNumberPool({ name: 'Outbound', phoneNumberIds: [fromNumberId] });
+      const extractor = await api.createExtractor(agent.id, { name: 'x', extractorFieldsJsonSchema: '{"type":"object"}' });
+      const good = await api.createDial({
+        callAgentId: agent.id,
+        toNumber: '+15550142003',
+        fromNumberPoolId: pool.id,
+        aiVoiceId: 'emu-voice-espeak-de',
+        versionedModelId: agent.defaultVersionedPromptId!,
+        callAgentExtractorId: extractor.id,
+      });
+      const dial = await api.getDial(good.dialId);
+      assert.equal(dial.voiceId, 'emu-voice-espeak-de');
+      await api.hangupDial(good.dialId);
+    });
+
+    test('agentOverrides are applied to the dial\'s agent record, not to the agent', async () => {
+      const agent = await api.createAgent(newAgent('Overridden'));
+      const created = await api.createDial({
+        callAgentId: agent.id,
+        browserCall: true,
+        agentOverrides: {
+          defaultVoiceId: 'emu-voice-espeak-de',
+          language: 'de',
+          maxDurationSeconds: 120,
+          metadata: { campaign: 'spring' },
+          utteranceDetectorConfig: { sensitivity: 'FAST' },
+          silenceHangupConfiguration: { type: 'WHOLE_CALL', silenceDurationSeconds: 9 },
+          timeoutMessage: 'Zeit ist um.',
+          defaultVersionedPrompt: { aiModelId: 'emu-model-large', agentType: 'STANDARD', name: 'override', prompt: 'Sprich Deutsch.' },
+        },
+      });
+      const dial: Dial = await api.getDial(created.dialId);
+      assert.equal(dial.agent!.id, agent.id);
+      assert.equal(dial.agent!.defaultVoiceId, 'emu-voice-espeak-de');
+      assert.equal(dial.voiceId, 'emu-voice-espeak-de');
+      assert.equal(dial.agent!.language, 'de');
+      assert.equal(dial.agent!.maxDurationSeconds, 120);
+      assert.deepEqual(dial.agent!.metadata, { campaign: 'spring' });
+      assert.equal(dial.agent!.utteranceDetectorConfig!.sensitivity, 'FAST');
+      assert.deepEqual(dial.agent!.silenceHangupConfiguration, { type: 'WHOLE_CALL', silenceDurationSeconds: 9 });
+      assert.equal(dial.agent!.timeoutMessage, 'Zeit ist um.');
+      assert.notEqual(dial.agent!.defaultVersionedPromptId, agent.defaultVersionedPromptId);
+      assert.equal(dial.versionedPromptId, dial.agent!.defaultVersionedPromptId);
+      assert.deepEqual(await api.getAgent(agent.id), agent, 'the agent itself is unchanged');
+      await api.hangupDial(created.dialId);
+
+      // An override's scenario drives the dial like any agent's.
+      const busy = await api.createDial({ callAgentId: agent.id, browserCall: true, agentOverrides: { metadata: { scenario: 'emu-busy' } } });
+      assert.equal((await api.getDial(busy.dialId)).systemResultType, 'RATE_LIMITED');
+
+      for (const [field, agentOverrides] of [
+        ['agentOverrides.defaultVoiceId', { defaultVoiceId: 'no-such-voice' }],
+        ['agentOverrides.metadata.scenario', { metadata: { scenario: 'emu-nothing' } }],
+        ['agentOverrides.defaultVersionedPrompt.aiModelId', { defaultVersionedPrompt: { aiModelId: 'no-model', agentType: 'STANDARD', name: 'x' } }],
+      ] as const) {
+        const response = await fetch(`${emu.apiUrl}/dials`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ callAgentId: agent.id, browserCall: true, agentOverrides }),
+        });
+        assert.equal(response.status, 422, field);
+        assert.equal(((await response.json()) as { error: { field: string } }).error.field, field);
+      }
+      await rejectsWith(api.createDial({ callAgentId: agent.id, browserCall: true, agentOverrides: { language: 7 as never } }), 'bad_request', 400);
+    });
+  });
+
+  describe('8. dial statuses', () => {
+    /** How the test makes each seed value, by phone dial; `Record` makes the compiler demand all of them. */
+    const producers: Record<SystemResultType, { agent?: string; toNumber: string; status: string; hangup?: 'before-answer' | 'in-progress'; slow?: true; timeoutMinutes?: number }> = {
+      BUSY: { toNumber: '+15550150486', status: 'busy' },
+      NO_ANSWER: { toNumber: '+15550150408', status: 'no-answer' },
+      FAILED: { toNumber: '+15550150503', status: 'failed' },
+      VOICEMAIL_DETECTED_HANGUP: { toNumber: '+15550150601', status: 'completed' },
+      COUNTERPARTY_HANGUP: { toNumber: '+15550150602', status: 'completed' },
+      TRANSFERRED: { toNumber: '+15550150603', status: 'completed' },
+      AGENT_HANGUP: { toNumber: '+15550150100', status: 'completed' },
+      RATE_LIMITED: { agent: 'emu-busy', toNumber: '+15550150101', status: 'failed' },
+      LONG_SILENCE_HANGUP: { agent: 'emu-silent-user', toNumber: '+15550150102', status: 'completed' },
+      CANCELLED: { toNumber: '+15550150103', status: 'canceled', hangup: 'before-answer', slow: true },
+      USER_HANGUP: { toNumber: '+15550150104', status: 'completed', hangup: 'in-progress', slow: true },
+      TIMEOUT: { toNumber: '+15550150105', status: 'completed', slow: true, timeoutMinutes: 1 },
+    };
+
+    test('a phone dial to a busy line ends busy / BUSY without being answered', async () => {
+      const created = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550160486', fromNumberId });
+      const dial = await ended(api, created.dialId);
+      assert.deepEqual([dial.status, dial.systemResultType, dial.startedAt, dial.durationSeconds], ['busy', 'BUSY', null, 0]);
+      assert.deepEqual(await api.hangupDial(created.dialId), { success: true });
+      assert.equal((await api.getDial(created.dialId)).status, 'busy', 'a busy dial is terminal');
+    });
+
+    test('every systemResultType the seed lists is produced by a scenario or phone-number rule', async () => {
+      // A second emulator whose answered calls last long enough to hang up mid-call, with a minute of 100 ms.
+      const slow = await startApi({ phoneRingMs: 40, phoneTalkMs: 60_000, minuteMs: 100 });
+      try {
+        const slowNumber = (await slow.api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142999' } })).id;
+        const runs = Object.entries(producers).map(async ([expected, how]) => {
+          const client = how.slow ? slow.api : api;
+          const created = await client.createDial({
+            callAgentId: how.agent ?? 'emu-demo',
+            toNumber: how.toNumber,
+            fromNumberId: how.slow ? slowNumber : fromNumberId,
+            ...(how.timeoutMinutes ? { timeoutMinutes: how.timeoutMinutes } : {}),
+          });
+          if (how.hangup === 'before-answer') await client.hangupDial(created.dialId);
+          if (how.hangup === 'in-progress') {
+            await eventually(async () => ((await client.getDial(created.dialId)).status === 'in-progress' ? true : undefined), 3000, 'answered');
+            await client.hangupDial(created.dialId);
+          }
+          const dial = await ended(client, created.dialId, 6000);
+          assert.deepEqual([dial.status, dial.systemResultType], [how.status, expected], how.toNumber);
+        });
+        await Promise.all(runs);
+      } finally {
+        await slow.emu.close();
+      }
+    });
+
+    test('the README has a table saying what produces each systemResultType', async () => {
+      const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+      const start = readme.indexOf('### What ends a dial');
+      assert.notEqual(start, -1, 'README section "What ends a dial"');
+      const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+      for (const [value, how] of Object.entries(producers)) {
+        assert.match(section, new RegExp(`\`${value}\``), value);
+        if (/0486|0408|0503|0601|0602|0603/.test(how.toNumber)) assert.ok(section.includes(how.toNumber.slice(-4)), `${value}: ${how.toNumber.slice(-4)}`);
+      }
+    });
+  });
+
+  describe('9. pagination', () => {
+    test('limit above the emulator\'s cap of 100 answers 100; the default is 100', async () => {
+      const { api: many, emu: manyEmu } = await startApi();
+      try {
+        for (let index = 0; index < 103; index++) await many.createFunction({ name: `f${index}`, description: 'bulk', type: 'api' });
+        assert.equal((await many.listFunctions()).data.length, 100);
+        const capped = await many.listFunctions({ limit: 1000 });
+        assert.equal(capped.data.length, 100);
+        assert.notEqual(capped.cursor, null);
+        const rest = await many.listFunctions({ limit: 1000, cursor: capped.cursor });
+        assert.deepEqual([rest.data.length, rest.cursor], [106 - 100, null]);
+      } finally {
+        await manyEmu.close();
+      }
+    });
+
+    test('cursors are opaque, and a cursor from one listing is refused by another with a clear 400', async () => {
+      const agents = await api.listAgents({ limit: 2 });
+      const cursor = agents.cursor!;
+      assert.ok(!/^\d+$/.test(cursor) && !cursor.includes('"'), 'not a bare offset');
+      assert.equal((await api.listAgents({ limit: 2, cursor })).data.length, 2);
+      const elsewhere = await rejectsWith(api.listModels({ cursor }), 'bad_request', 400);
+      assert.match(errorBody(elsewhere).message, /another listing \(GET \/agents\)/);
+      await rejectsWith(api.listVersionedPrompts('emu-demo', { cursor }), 'bad_request', 400);
+      // The same path with other filters is another listing too.
+      const filtered = await api.listVoices({ limit: 1, name: 'espeak' });
+      await rejectsWith(api.listVoices({ limit: 1, name: 'tone', cursor: filtered.cursor }), 'bad_request', 400);
+      // Tampered, or issued by another emulator process's listing of the same path: refused.
+      const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`;
+      const forged = await rejectsWith(api.listAgents({ cursor: tampered }), 'bad_request', 400);
+      assert.match(errorBody(forged).message, /not one this API issued/);
+      await rejectsWith(api.listAgents({ cursor: '2' }), 'bad_request', 400);
+    });
+  });
+
+  describe('10. idempotency modes', () => {
+    test('replay (default): a reused key with the same body gets the first dial; another body a 409 naming it', async () => {
+      const first = await api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-replay' });
+      const again = await api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-replay' });
+      assert.equal(again.dialId, first.dialId);
+      const conflict = await rejectsWith(api.createDial({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'fidelity-replay' }), 'conflict', 409);
+      assert.deepEqual(conflict.conflictingDial, { dialId: first.dialId, sessionId: first.sessionId });
+      await api.hangupDial(first.dialId);
+    });
+
+    test('strict: every reuse of a key answers 409 naming the first dial (dialId and sessionId)', async () => {
+      const strict = await startApi({ idempotency: 'strict' });
+      try {
+        const first = await strict.api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-strict' });
+        for (const body of [{ callAgentId: 'emu-demo', browserCall: true }, { callAgentId: 'emu-quick', browserCall: true }]) {
+          const conflict = await rejectsWith(strict.api.createDial(body, { idempotencyKey: 'fidelity-strict' }), 'conflict', 409);
+          assert.deepEqual(conflict.conflictingDial, { dialId: first.dialId, sessionId: first.sessionId });
+        }
+        const other = await strict.api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-strict-2' });
+        assert.notEqual(other.dialId, first.dialId);
+        const plain = new VoiceAgentApi({ baseUrl: strict.emu.apiUrl, apiKey: strict.emu.apiKey });
+        const listed = await plain.getDial(first.dialId);
+        assert.equal(listed.status, 'queued', 'the 409s created no dial and touched none');
+      } finally {
+        await strict.emu.close();
+      }
+    });
+  });
+});

@@ -33,7 +33,9 @@ class FakeServiceServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString();
-    const send = (status: number, answer: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    const send = (status: number, answer: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    };
     if (req.url === '/query' && req.method === 'POST') {
       this.queries.push({ authorization: req.headers.authorization, body: JSON.parse(text) as Record<string, unknown> });
       const behaviour = this.graphql;

@@ -28,6 +28,7 @@ export type {
   CallSessionOptions,
   CallState,
   EndReason,
+  NonSpeechLine,
   Speaker,
   TranscriptEntry,
   TranscriptMode,

@@ -14,7 +14,7 @@ import {
   CallTranscriptEvent,
   type CallSessionEvents,
 } from './events.js';
-import type { MediaCallbacks, MediaConnection, MediaDisconnectCause } from './media/livekit-media.js';
+import type { MediaCallbacks, MediaConnection, MediaDisconnectCause, ServiceSession, ServiceSessionCallbacks } from './media/livekit-media.js';
 import { isLive, transition } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
 import type {
@@ -136,6 +136,10 @@ interface ActiveCall {
   dialOver: boolean;
   mic: MediaStreamTrack | null;
   media: MediaConnection | null;
+  /** The service's session protocol (GraphQL), when the companion granted it. */
+  service: ServiceSession | null;
+  /** A service stream (status or live transcript) is gone: the dial is polled once the call is up. */
+  needsPolling: boolean;
   agentPresent: boolean;
   timers: Set<ReturnType<typeof setTimeout>>;
   polling: boolean;
@@ -382,6 +386,8 @@ export class CallSession extends EventTarget implements CallSessionLike {
       dialOver: false,
       mic: null,
       media: null,
+      service: null,
+      needsPolling: false,
       agentPresent: false,
       timers: new Set(),
       polling: false,
@@ -435,10 +441,22 @@ export class CallSession extends EventTarget implements CallSessionLike {
       const token = await call.companion.token(dial, signal);
       if (call.ending) return;
       this.#setState('connecting');
-      const { connectMedia } = await mediaModule.catch((error: unknown) => {
+      const { connectMedia, openServiceSession } = await mediaModule.catch((error: unknown) => {
         throw new CallError('media-failed', 'could not load the media library (livekit-client)', { cause: error });
       });
       if (call.ending) return;
+      if (token.session) {
+        // Subscribed before joining the room, as the service's own client does; the service says
+        // GLOBAL_CALL_CONNECT once both hold, and only then is startDialSession sent.
+        const mode = call.options.transcript ?? DEFAULTS.transcript;
+        call.service = openServiceSession({
+          ...token.session,
+          dialId: dial.dialId,
+          transcript: mode === 'live',
+          requestTimeoutMs: call.options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+          callbacks: this.#serviceCallbacks(call),
+        });
+      }
       const mediaOptions = {
         serverUrl: token.serverUrl,
         participantToken: token.participantToken,
@@ -446,6 +464,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
         muted: this.#muted,
         signal,
         callbacks: this.#mediaCallbacks(call),
+        ...(token.iceServers ? { iceServers: token.iceServers } : {}),
       };
       const { maxReconnectAttempts, mediaConnectTimeoutMs } = call.options;
       const media = await connectMedia({
@@ -458,6 +477,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
         return;
       }
       call.media = media;
+      call.service?.roomJoined();
       // A mute while the room was connecting changed only the raw track.
       await media.setMuted(this.#muted);
       if (call.ending) return;
@@ -547,6 +567,40 @@ export class CallSession extends EventTarget implements CallSessionLike {
     };
   }
 
+  #serviceCallbacks(call: ActiveCall): ServiceSessionCallbacks {
+    const current = () => this.#call === call && !call.ending;
+    return {
+      onDialEnded: (status, systemResultType) => {
+        if (!current()) return;
+        void this.#end(call, { reason: endReasonFromResult(systemResultType, status), fromRecord: true, read: 'poll' });
+      },
+      onStartFailed: (detail) => {
+        if (!current()) return;
+        // Without startDialSession the agent never starts: a silent call helps nobody.
+        void this.#end(call, {
+          reason: this.#connectedAt === null ? 'setup-failed' : 'failed',
+          hangupFirst: true,
+          read: 'poll',
+          error: { code: 'session_start_failed', message: `the calling service did not start the call (${detail})`, recoverable: true },
+        });
+      },
+      onTranscript: (event) => {
+        if (!current()) return;
+        const changed = call.transcript.applyEvent(event);
+        if (changed) this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
+      },
+      onTranscriptLost: () => this.#needPolling(call),
+      onStatusLost: () => this.#needPolling(call),
+    };
+  }
+
+  /** A service stream is gone: the companion's dial record takes over (transcript and end), now or once in the call. */
+  #needPolling(call: ActiveCall): void {
+    if (this.#call !== call || call.ending) return;
+    call.needsPolling = true;
+    if (this.#connectedAt !== null) void this.#pollTranscript(call);
+  }
+
   /** `in-call` once the room is connected and the agent is in it, whichever came last. */
   #maybeConnected(call: ActiveCall): void {
     if (this.#call !== call || call.ending || this.#state !== 'connecting') return;
@@ -557,7 +611,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
     this.#emit(new CallConnectedEvent({ dialId: call.dial.dialId }));
     call.resolveStarted();
     const mode = call.options.transcript ?? DEFAULTS.transcript;
-    if (mode === 'poll') {
+    if (mode === 'poll' || call.needsPolling) {
       void this.#pollTranscript(call);
     } else if (mode === 'live') {
       this.#startTimer(call, call.options.liveTranscriptGraceMs ?? DEFAULTS.liveTranscriptGraceMs, () => {
@@ -577,8 +631,9 @@ export class CallSession extends EventTarget implements CallSessionLike {
       try {
         const record = await call.companion.readDial(dial, signal);
         if (call.ending) return;
-        for (const changed of call.transcript.mergeService(record.transcript)) {
-          this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
+        const changedEntries = call.transcript.mergeService(record.transcript);
+        if (call.options.transcript !== 'off') {
+          for (const changed of changedEntries) this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
         }
         if (isTerminal(record)) {
           void this.#end(call, { reason: 'failed', fromRecord: true, read: 'poll' });
@@ -678,6 +733,8 @@ export class CallSession extends EventTarget implements CallSessionLike {
       result.aiResult = record.aiResult ?? null;
     }
     if (error) result.error = { code: error.code, message: error.message };
+    const nonSpeechLines = call.transcript.nonSpeechLines;
+    if (nonSpeechLines.length > 0) result.nonSpeechLines = nonSpeechLines;
     return result;
   }
 
@@ -697,6 +754,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
     call.tornDown = true;
     this.#clearTimers(call);
     window.removeEventListener('pagehide', this.#onPageHide);
+    call.service?.close();
     if (call.mic) {
       call.mic.removeEventListener('ended', this.#onMicrophoneEnded);
       call.mic.stop();

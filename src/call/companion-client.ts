@@ -9,9 +9,25 @@ export interface DialHandle {
   expiresAt?: string;
 }
 
+/** What the browser needs to run the service's session protocol itself (GraphQL, with the dial token). */
+export interface ServiceSessionGrant {
+  dialToken: string;
+  graphqlUrl: string;
+  sessionId: string;
+}
+
+/** The token route's answer: LiveKit's token-endpoint shape, plus the session grant and ICE servers when sent. */
 export interface MediaToken {
   serverUrl: string;
   participantToken: string;
+  /** Absent from a companion that does not hand out the session protocol: the call then runs without it. */
+  session?: ServiceSessionGrant;
+  iceServers?: RTCIceServer[];
+}
+
+/** The companion validated them; only the shape the browser needs is checked here. */
+function iceServersOf(value: unknown): RTCIceServer[] | undefined {
+  return Array.isArray(value) && value.length > 0 && value.every((server) => typeof server?.urls === 'string' || Array.isArray(server?.urls)) ? (value as RTCIceServer[]) : undefined;
 }
 
 /** The dial record as the companion returns it. */
@@ -84,17 +100,24 @@ export class CompanionClient {
     return result;
   }
 
-  /** `POST /dials/:id/token`: the media server URL and this visitor's participant token. */
+  /** `POST /dials/:id/token`: the media server URL and this visitor's participant token, and the session grant. */
   async token(dial: DialHandle, signal: AbortSignal): Promise<MediaToken> {
     const answer = (await this.#request(`/dials/${encodeURIComponent(dial.dialId)}/token`, {
       method: 'POST',
       headers: { authorization: `Bearer ${dial.handle}` },
       signal,
-    })) as Partial<MediaToken> | null;
+    })) as (Partial<MediaToken> & Partial<ServiceSessionGrant> & { iceServers?: unknown }) | null;
     if (!answer || typeof answer.serverUrl !== 'string' || typeof answer.participantToken !== 'string') {
       throw new CompanionError('invalid-response', 'invalid_response', 'the companion answered the token request without serverUrl and participantToken');
     }
-    return { serverUrl: answer.serverUrl, participantToken: answer.participantToken };
+    const token: MediaToken = { serverUrl: answer.serverUrl, participantToken: answer.participantToken };
+    const { dialToken, graphqlUrl, sessionId } = answer;
+    if (typeof dialToken === 'string' && dialToken && typeof sessionId === 'string' && sessionId && typeof graphqlUrl === 'string' && /^https?:\/\//i.test(graphqlUrl)) {
+      token.session = { dialToken, graphqlUrl, sessionId };
+    }
+    const iceServers = iceServersOf(answer.iceServers);
+    if (iceServers) token.iceServers = iceServers;
+    return token;
   }
 
   /** `GET /dials/:id`: the dial record (status, result, transcript). */

@@ -1,7 +1,10 @@
-// The transcript of one call: live segments (interim, updated in place by segment id until final)
-// merged with the service's transcript lines (polled), ordered and without duplicates. Pure: no
-// timers, no I/O, so every rule here is unit-tested.
-import type { Speaker, TranscriptEntry } from './types.js';
+// The transcript of one call, from up to three sources: the room's `lk.transcription` segments
+// (interim, updated in place by segment id until final), the service's live transcript events
+// (`watchLiveTranscriptEvents`: LIVE updated in place per speaker until its FINAL), and the
+// service's transcript lines (polled). Merged in order and without duplicates: one utterance is
+// one entry, whichever sources report it, with a stable id. Pure: no timers, no I/O, so every rule
+// here is unit-tested.
+import type { NonSpeechLine, Speaker, TranscriptEntry } from './types.js';
 
 /** One `lk.transcription` text stream's state: the whole text so far, not a delta. */
 export interface LiveSegment {
@@ -20,6 +23,18 @@ export interface ServiceLine {
   startTimeMs?: number | null;
   endTimeMs?: number | null;
 }
+
+/** One `watchLiveTranscriptEvents` event (FINAL or LIVE), with the line's role as the service names it. */
+export interface LiveEvent {
+  final: boolean;
+  role: string;
+  text: string;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  functionCalls?: { name: string; arguments: string }[];
+}
+
+const NON_SPEECH_ROLES = new Set(['FUNCTION_RESULT', 'IVR', 'NODE_TRANSITION']);
 
 /** Service lines closer than this to a live entry's start are the same utterance. */
 const SAME_START_MS = 1000;
@@ -53,6 +68,13 @@ export class Transcript {
   #byServiceIndex: string[] = [];
   #serviceBound = new Set<string>();
   #segmentBound = new Set<string>();
+  /** `${speaker}@${startTimeMs}` of a live event -> entry id: one utterance, however often it is sent. */
+  #byEventKey = new Map<string, string>();
+  /** entry id -> the start time its live events carry */
+  #eventStart = new Map<string, number | undefined>();
+  /** speaker -> the entry its LIVE events are filling, until a FINAL closes it */
+  #openEvent = new Map<Speaker, string>();
+  #nonSpeech: NonSpeechLine[] = [];
 
   /** Copies of the entries, in order. */
   get entries(): TranscriptEntry[] {
@@ -63,9 +85,79 @@ export class Transcript {
     return this.#entries.length;
   }
 
-  /** Whether at least one live segment arrived. */
+  /** Whether at least one live segment or live event arrived. */
   get hasLiveSegments(): boolean {
-    return this.#bySegment.size > 0;
+    return this.#bySegment.size > 0 || this.#eventStart.size > 0;
+  }
+
+  /** Copies of the non-speech lines of the live events, in arrival order. */
+  get nonSpeechLines(): NonSpeechLine[] {
+    return this.#nonSpeech.map((line) => ({ ...line, ...(line.functionCalls ? { functionCalls: line.functionCalls.map((call) => ({ ...call })) } : {}) }));
+  }
+
+  /**
+   * Applies one live transcript event. A LIVE event fills its speaker's open entry in place; the
+   * FINAL with the same speaker and start closes it (same id). A repeated FINAL, or a LIVE that
+   * arrives after its FINAL, changes nothing; a FINAL that arrives late is placed by its start
+   * time. An utterance the room's segments or the polled lines already show is bound to that
+   * entry instead of added. Returns a copy of the entry that changed, or null.
+   */
+  applyEvent(event: LiveEvent): TranscriptEntry | null {
+    if (typeof event.text !== 'string') return null;
+    const speaker = event.role === 'AI' || event.role === 'HUMAN' ? event.role : null;
+    if (!speaker) {
+      if (event.final && NON_SPEECH_ROLES.has(event.role)) this.#keepNonSpeech(event);
+      return null;
+    }
+    const start = event.startTimeMs;
+    const key = start === undefined ? null : `${speaker}@${start}`;
+    const keyedId = key ? this.#byEventKey.get(key) : undefined;
+    let entry = keyedId ? this.#find(keyedId) : undefined;
+    if (!entry) {
+      const openId = this.#openEvent.get(speaker);
+      const open = openId ? this.#find(openId) : undefined;
+      const openStart = open ? this.#eventStart.get(open.id) : undefined;
+      if (open && !open.final && (openStart === undefined || start === undefined || openStart === start)) entry = open;
+    }
+    if (!entry) {
+      entry = this.#entries.find(
+        (candidate) =>
+          !this.#eventStart.has(candidate.id) &&
+          candidate.speaker === speaker &&
+          ((start !== undefined && candidate.startTimeMs !== undefined && Math.abs(candidate.startTimeMs - start) <= SAME_START_MS) ||
+            sameUtterance(candidate.text, event.text)),
+      );
+    }
+    if (!entry) {
+      if (!event.text && !event.final) return null;
+      const created: TranscriptEntry = { id: `t${this.#nextId++}`, speaker, text: event.text, final: event.final };
+      if (start !== undefined) created.startTimeMs = start;
+      if (event.endTimeMs !== undefined) created.endTimeMs = event.endTimeMs;
+      this.#insertByStart(created);
+      this.#bindEvent(created.id, speaker, key, start, event.final);
+      return { ...created };
+    }
+    this.#bindEvent(entry.id, speaker, key, start, event.final);
+    // A final line is not reopened by a late or repeated LIVE event.
+    if (entry.final && !event.final) return null;
+    let changed = false;
+    if (entry.text !== event.text && (event.text || event.final)) {
+      entry.text = event.text;
+      changed = true;
+    }
+    if (event.final && !entry.final) {
+      entry.final = true;
+      changed = true;
+    }
+    if (start !== undefined && entry.startTimeMs === undefined) {
+      entry.startTimeMs = start;
+      changed = true;
+    }
+    if (event.endTimeMs !== undefined && entry.endTimeMs !== event.endTimeMs) {
+      entry.endTimeMs = event.endTimeMs;
+      changed = true;
+    }
+    return changed ? { ...entry } : null;
   }
 
   /**
@@ -78,7 +170,7 @@ export class Transcript {
     if (!entry) {
       entry = this.#entries.find(
         (candidate) =>
-          this.#serviceBound.has(candidate.id) &&
+          (this.#serviceBound.has(candidate.id) || this.#eventStart.has(candidate.id)) &&
           !this.#segmentBound.has(candidate.id) &&
           candidate.speaker === segment.speaker &&
           sameUtterance(candidate.text, segment.text),
@@ -197,6 +289,27 @@ export class Transcript {
       if (entry) result.push({ ...entry });
     });
     return result.length > 0 ? result : this.entries;
+  }
+
+  #bindEvent(id: string, speaker: Speaker, key: string | null, start: number | undefined, final: boolean): void {
+    if (key) this.#byEventKey.set(key, id);
+    if (!this.#eventStart.has(id) || this.#eventStart.get(id) === undefined) this.#eventStart.set(id, start);
+    if (final) {
+      if (this.#openEvent.get(speaker) === id) this.#openEvent.delete(speaker);
+    } else {
+      this.#openEvent.set(speaker, id);
+    }
+  }
+
+  #keepNonSpeech(event: LiveEvent): void {
+    const role = event.role as NonSpeechLine['role'];
+    const known = this.#nonSpeech.some((line) => line.role === role && line.text === event.text && line.startTimeMs === event.startTimeMs);
+    if (known) return;
+    const line: NonSpeechLine = { role, text: event.text };
+    if (event.startTimeMs !== undefined) line.startTimeMs = event.startTimeMs;
+    if (event.endTimeMs !== undefined) line.endTimeMs = event.endTimeMs;
+    if (event.functionCalls && event.functionCalls.length > 0) line.functionCalls = event.functionCalls.map((call) => ({ ...call }));
+    this.#nonSpeech.push(line);
   }
 
   #find(id: string): TranscriptEntry | undefined {

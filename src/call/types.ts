@@ -31,6 +31,19 @@ export type EndReason =
   | 'element-removed'
   | 'page-unload';
 
+/**
+ * A line of the service's live transcript that is not speech: a function result, an IVR line or a
+ * node transition (`watchLiveTranscriptEvents` roles other than AI and HUMAN). Not shown, kept in
+ * the result.
+ */
+export interface NonSpeechLine {
+  role: 'FUNCTION_RESULT' | 'IVR' | 'NODE_TRANSITION';
+  text: string;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  functionCalls?: { name: string; arguments: string }[];
+}
+
 export interface CallErrorInfo {
   code: string;
   message: string;
@@ -48,6 +61,8 @@ export interface CallResult {
   transcript: TranscriptEntry[];
   aiResult?: Record<string, unknown> | null;
   error?: CallErrorInfo;
+  /** The service's non-speech transcript lines, in arrival order; present only when some arrived. */
+  nonSpeechLines?: NonSpeechLine[];
 }
 
 export type TranscriptMode = 'live' | 'poll' | 'off';

@@ -20,7 +20,8 @@ function positiveInteger(env: Environment, name: string): number | undefined {
 
 /**
  * Reads: VOICE_AGENT_API_KEY (required), VOICE_AGENT_BASE_URL (required), VOICE_AGENT_AGENT_ID or
- * VOICE_AGENT_AGENTS (JSON name → id), VOICE_AGENT_MEDIA_URL, COMPANION_SECRET (required unless
+ * VOICE_AGENT_AGENTS (JSON name → id), VOICE_AGENT_GRAPHQL_URL (default: the base URL's origin + /query),
+ * VOICE_AGENT_MEDIA_URL (replaces the media url from browserDialToken), COMPANION_SECRET (required unless
  * NODE_ENV=development), COMPANION_ALLOWED_ORIGINS, COMPANION_ALLOWED_INPUTS, COMPANION_TIMEOUT_MINUTES,
  * COMPANION_RATE_LIMIT_PER_ADDRESS, COMPANION_RATE_LIMIT_TOTAL (per minute), COMPANION_TRUST_PROXY=1,
  * COMPANION_BASE_PATH.
@@ -58,6 +59,10 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
     trustProxy: env.COMPANION_TRUST_PROXY === '1' || env.COMPANION_TRUST_PROXY === 'true',
   };
   if (env.COMPANION_SECRET) config.secret = env.COMPANION_SECRET;
+  if (env.VOICE_AGENT_GRAPHQL_URL) {
+    if (!URL.canParse(env.VOICE_AGENT_GRAPHQL_URL)) throw new ConfigError('VOICE_AGENT_GRAPHQL_URL must be an absolute URL, e.g. https://api.example.com/query');
+    config.graphqlUrl = env.VOICE_AGENT_GRAPHQL_URL;
+  }
   if (env.VOICE_AGENT_MEDIA_URL) config.mediaUrl = env.VOICE_AGENT_MEDIA_URL;
   if (env.COMPANION_BASE_PATH) config.basePath = env.COMPANION_BASE_PATH;
   const timeoutMinutes = positiveInteger(env, 'COMPANION_TIMEOUT_MINUTES');

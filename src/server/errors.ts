@@ -11,6 +11,7 @@ export type CompanionErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
+  | 'unsupported_media_provider'
   | 'upstream_timeout'
   | 'internal_error';
 
@@ -25,6 +26,7 @@ export const STATUS_OF: Record<CompanionErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   upstream_error: 502,
+  unsupported_media_provider: 502,
   upstream_timeout: 504,
 };
 

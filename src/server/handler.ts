@@ -2,12 +2,13 @@
 // service's API key and gives visitors signed, expiring handles for the dials they create.
 // Web APIs only, so it mounts in Node (see node.ts), Workers, Deno, Bun and framework route handlers.
 import { BASE_HEADERS, HttpError, errorResponse, jsonResponse } from './errors.js';
-import { createHandleSigner, hmacBase64Url, randomSecret } from './handles.js';
+import { createHandleSigner, hmacBase64Url, randomSecret, type HandleClaims } from './handles.js';
+import { parseIceConfig, type IceServer } from './ice-config.js';
 import { consoleLogger, silentLogger } from './log.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
 import { createMemoryRateLimiter } from './rate-limit.js';
 import type { RateLimiter } from './rate-limit.js';
-import { ServiceError, createServiceClient } from './service-client.js';
+import { ServiceError, createServiceClient, defaultGraphqlUrl } from './service-client.js';
 import type { ServiceClient, ServiceDial } from './service-client.js';
 
 export interface CompanionConfig {
@@ -19,7 +20,9 @@ export interface CompanionConfig {
   agents?: Record<string, string>;
   /** Shorthand for `agents.default`. */
   agentId?: string;
-  /** Media server URL used when the service's token answer carries none. */
+  /** The service's GraphQL endpoint. Default: the origin of `baseUrl` + `/query`. */
+  graphqlUrl?: string;
+  /** Replaces the media server `url` that `browserDialToken` answers (e.g. a media proxy you run). */
   mediaUrl?: string;
   /** Handle signing key, at least 32 characters. Required unless `dev` is true. */
   secret?: string;
@@ -98,10 +101,17 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   }
   const signingSecret = secret;
   const signer = createHandleSigner(signingSecret);
+  let graphqlUrl: string;
+  try {
+    graphqlUrl = config.graphqlUrl ? new URL(config.graphqlUrl).href : defaultGraphqlUrl(config.baseUrl);
+  } catch {
+    throw new TypeError('createCompanionHandler: graphqlUrl (VOICE_AGENT_GRAPHQL_URL), or else baseUrl, must be an absolute URL');
+  }
   const service =
     config.serviceClient ??
     createServiceClient({
       baseUrl: config.baseUrl,
+      graphqlUrl,
       apiKey: config.apiKey,
       timeoutMs: config.upstreamTimeoutMs ?? 10_000,
       ...(config.fetch ? { fetch: config.fetch } : {}),
@@ -226,16 +236,16 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     }
   }
 
-  async function authorize(exchange: Exchange, dialId: string, bodyHandle?: string): Promise<void> {
+  async function authorize(exchange: Exchange, dialId: string, bodyHandle?: string): Promise<HandleClaims> {
     const header = exchange.request.headers.get('authorization');
     let handle = bodyHandle;
     if (header !== null) {
       const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
       handle = match?.[1];
     }
-    if (!handle || !(await signer.verify(handle, dialId, now()))) {
-      throw new HttpError('invalid_handle', 'the handle is missing, malformed, expired or for another dial');
-    }
+    const claims = handle ? await signer.read(handle, dialId, now()) : null;
+    if (!claims) throw new HttpError('invalid_handle', 'the handle is missing, malformed, expired or for another dial');
+    return claims;
   }
 
   async function createDial(exchange: Exchange): Promise<Response> {
@@ -296,25 +306,78 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     }
     exchange.dialId = created.dialId;
     const expiresAtMs = now() + handleLifetimeMs;
-    const handle = await signer.sign(created.dialId, expiresAtMs);
+    const handle = await signer.sign(created.dialId, expiresAtMs, created.sessionId || undefined);
     return jsonResponse(200, { dialId: created.dialId, handle, expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString() });
   }
 
+  /** A failure of the GraphQL step: the service's own messages go to the log, never to the visitor. */
+  function graphqlFailure(error: unknown): HttpError {
+    if (!(error instanceof ServiceError)) throw error;
+    const said = error.serviceMessages.length > 0 ? `; the service said: ${error.serviceMessages.join(' | ')}` : '';
+    const reason = `browserDialToken: ${error.code}: ${error.message}${said}`;
+    if (error.code === 'timeout') return new HttpError('upstream_timeout', 'the calling service did not answer in time', { reason });
+    const hint = error.code === 'network_error' || error.code === 'not_found' ? ' (check VOICE_AGENT_GRAPHQL_URL)' : '';
+    return new HttpError('upstream_error', 'the calling service could not handle the request', { reason: reason + hint });
+  }
+
+  /**
+   * REST `POST /dials/{id}/token` (API key) gives a dial token; the GraphQL mutation
+   * `browserDialToken`, authorised by it, gives the media credentials. The browser gets both: the
+   * media credentials to join the room, and the dial token, GraphQL URL and session id for the
+   * session protocol it runs itself (connectSession, startDialSession, the live transcript).
+   */
   async function token(exchange: Exchange, dialId: string): Promise<Response> {
-    await authorize(exchange, dialId);
-    let answer;
+    const claims = await authorize(exchange, dialId);
+    const sessionId = claims.sessionId;
+    if (!sessionId) {
+      throw new HttpError('invalid_handle', 'this handle predates the session protocol; start a new call', { reason: 'handle without a session id' });
+    }
+    let dialToken: string;
     try {
-      answer = await service.getDialToken(dialId, { signal: exchange.request.signal });
+      dialToken = (await service.getDialToken(dialId, { signal: exchange.request.signal })).dialToken;
     } catch (error) {
       throw upstreamFailure(error, 'token');
     }
-    const serverUrl = answer.url ?? config.mediaUrl;
-    if (!serverUrl) {
-      throw new HttpError('upstream_error', 'the media server is not known', {
-        reason: 'the service sent no media url and VOICE_AGENT_MEDIA_URL (mediaUrl) is not configured',
+    let media;
+    try {
+      media = await service.browserDialToken(dialToken, sessionId, { signal: exchange.request.signal });
+    } catch (error) {
+      throw graphqlFailure(error);
+    }
+    if (media.telephonyProvider !== 'livekit') {
+      const provider = JSON.stringify(media.telephonyProvider.slice(0, 40));
+      throw new HttpError('unsupported_media_provider', `the calling service offers this call over ${provider}; this widget supports only "livekit"`, {
+        reason: `browserDialToken answered telephonyProvider ${provider}`,
       });
     }
-    return jsonResponse(200, { serverUrl, participantToken: answer.dialToken });
+    const serverUrl = config.mediaUrl ?? media.url;
+    if (!serverUrl) {
+      throw new HttpError('upstream_error', 'the media server is not known', {
+        reason: 'browserDialToken sent no url and VOICE_AGENT_MEDIA_URL (mediaUrl) is not configured',
+      });
+    }
+    let iceServers: IceServer[] | null = null;
+    try {
+      iceServers = parseIceConfig(media.iceConfig);
+    } catch (error) {
+      warn(`${error instanceof Error ? error.message : 'iceConfig unreadable'}; joining with the browser's default ICE servers`, dialId);
+    }
+    return jsonResponse(200, {
+      serverUrl,
+      participantToken: media.token,
+      dialToken,
+      graphqlUrl,
+      sessionId,
+      ...(iceServers ? { iceServers } : {}),
+    });
+  }
+
+  function warn(message: string, dialId?: string): void {
+    try {
+      log({ time: new Date(now()).toISOString(), level: 'warn', message, ...(dialId !== undefined ? { dialId } : {}) });
+    } catch {
+      // A broken logger must not break the answer.
+    }
   }
 
   async function read(exchange: Exchange, dialId: string): Promise<Response> {

@@ -1,16 +1,27 @@
 // Dial handles: the visitor's capability for exactly one dial. A handle is
 // `base64url(payload) "." base64url(HMAC-SHA256(secret, payload))` with payload
-// `{"v":1,"d":dialId,"e":expiresAtSeconds}`. WebCrypto only, so it runs in Workers, Deno and Bun.
+// `{"v":1,"d":dialId,"s":sessionId,"e":expiresAtSeconds}`: the dial's session id travels inside
+// the handle, so the token route needs no server-side state (`s` is absent from older handles). WebCrypto only, so it runs in Workers, Deno and Bun.
 // The signature is checked with `crypto.subtle.verify` (constant time) before the payload is parsed.
 
 /** Longest handle accepted; anything longer is refused without touching the key. */
 const MAX_HANDLE_LENGTH = 1024;
 
+/** What a valid handle says. */
+export interface HandleClaims {
+  dialId: string;
+  /** The dial session the service created with the dial, when the handle carries it. */
+  sessionId: string | null;
+  expiresAtMs: number;
+}
+
 export interface HandleSigner {
-  /** A handle for `dialId`, valid until `expiresAtMs` (rounded down to a second). */
-  sign(dialId: string, expiresAtMs: number): Promise<string>;
+  /** A handle for `dialId` (and its session), valid until `expiresAtMs` (rounded down to a second). */
+  sign(dialId: string, expiresAtMs: number, sessionId?: string): Promise<string>;
   /** True when `handle` was signed with this secret, names `dialId` and has not expired at `nowMs`. */
   verify(handle: string, dialId: string, nowMs: number): Promise<boolean>;
+  /** The claims of a handle that `verify` accepts, else null. */
+  read(handle: string, dialId: string, nowMs: number): Promise<HandleClaims | null>;
 }
 
 const encoder = new TextEncoder();
@@ -35,30 +46,37 @@ export function createHandleSigner(secret: string): HandleSigner {
   if (!secret) throw new TypeError('createHandleSigner: a secret is required');
   const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 
+  async function read(handle: string, dialId: string, nowMs: number): Promise<HandleClaims | null> {
+    if (typeof handle !== 'string' || handle.length > MAX_HANDLE_LENGTH) return null;
+    const parts = handle.split('.');
+    if (parts.length !== 2) return null;
+    const payload = base64UrlDecode(parts[0]!);
+    const signature = base64UrlDecode(parts[1]!);
+    if (!payload || !signature || signature.length !== 32) return null;
+    if (!(await crypto.subtle.verify('HMAC', await key, signature, payload))) return null;
+    let claims: unknown;
+    try {
+      claims = JSON.parse(new TextDecoder().decode(payload));
+    } catch {
+      return null;
+    }
+    if (typeof claims !== 'object' || claims === null) return null;
+    const { v, d, s, e } = claims as { v?: unknown; d?: unknown; s?: unknown; e?: unknown };
+    if (v !== 1 || d !== dialId || typeof e !== 'number' || e * 1000 <= nowMs) return null;
+    return { dialId, sessionId: typeof s === 'string' && s ? s : null, expiresAtMs: e * 1000 };
+  }
+
   return {
-    async sign(dialId, expiresAtMs) {
-      const payload = encoder.encode(JSON.stringify({ v: 1, d: dialId, e: Math.floor(expiresAtMs / 1000) }));
+    async sign(dialId, expiresAtMs, sessionId) {
+      const claims = { v: 1, d: dialId, ...(sessionId ? { s: sessionId } : {}), e: Math.floor(expiresAtMs / 1000) };
+      const payload = encoder.encode(JSON.stringify(claims));
       const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await key, payload));
       return `${base64UrlEncode(payload)}.${base64UrlEncode(signature)}`;
     },
     async verify(handle, dialId, nowMs) {
-      if (typeof handle !== 'string' || handle.length > MAX_HANDLE_LENGTH) return false;
-      const parts = handle.split('.');
-      if (parts.length !== 2) return false;
-      const payload = base64UrlDecode(parts[0]!);
-      const signature = base64UrlDecode(parts[1]!);
-      if (!payload || !signature || signature.length !== 32) return false;
-      if (!(await crypto.subtle.verify('HMAC', await key, signature, payload))) return false;
-      let claims: unknown;
-      try {
-        claims = JSON.parse(new TextDecoder().decode(payload));
-      } catch {
-        return false;
-      }
-      if (typeof claims !== 'object' || claims === null) return false;
-      const { v, d, e } = claims as { v?: unknown; d?: unknown; e?: unknown };
-      return v === 1 && d === dialId && typeof e === 'number' && e * 1000 > nowMs;
+      return (await read(handle, dialId, nowMs)) !== null;
     },
+    read,
   };
 }
 

@@ -1,4 +1,6 @@
-// A typed client for the calling service's dial operations (the four the companion needs).
+// A typed client for the calling service's dial operations: the four REST routes the companion
+// needs, and the one GraphQL mutation (`browserDialToken`) that turns a dial token into media
+// credentials, sent exactly as the service's own browser client sends it.
 // Web APIs only (fetch, AbortSignal), so it runs wherever the handler runs. Every call has a
 // timeout and follows the caller's AbortSignal; every failure is a `ServiceError` whose message
 // is written here — an upstream body or a fetch error's text never becomes part of it.
@@ -16,7 +18,8 @@ export type ServiceErrorCode =
   | 'network_error' // no answer at all
   | 'timeout' // no answer within `timeoutMs`
   | 'aborted' // the caller's signal fired
-  | 'invalid_response'; // 2xx with a body that is not the documented shape
+  | 'invalid_response' // 2xx with a body that is not the documented shape
+  | 'graphql_error'; // the GraphQL endpoint answered with `errors` (messages in `serviceMessages`)
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
@@ -30,17 +33,26 @@ export class ServiceError extends Error {
    * answer names one (`dialId`, and `sessionId` if given, at the top level or under `error`).
    */
   readonly conflictingDial: { dialId: string; sessionId: string | null } | null;
+  /** The service's own messages (GraphQL `errors[].message`, shortened): for logs, never for visitors. */
+  readonly serviceMessages: readonly string[];
 
   constructor(
     code: ServiceErrorCode,
     message: string,
-    options: { status?: number; cause?: unknown; retryAfterSeconds?: number | null; conflictingDial?: { dialId: string; sessionId: string | null } | null } = {},
+    options: {
+      status?: number;
+      cause?: unknown;
+      retryAfterSeconds?: number | null;
+      serviceMessages?: readonly string[];
+      conflictingDial?: { dialId: string; sessionId: string | null } | null;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.status = options.status ?? 0;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
     this.conflictingDial = options.conflictingDial ?? null;
+    this.serviceMessages = options.serviceMessages ?? [];
   }
 }
 
@@ -57,11 +69,26 @@ export interface CreateDialOutput {
   dialId: string;
 }
 
+/** `POST /dials/{id}/token`: a fresh dial token; it authorises the GraphQL API for this dial only. */
 export interface DialTokenOutput {
   dialToken: string;
-  /** The media server URL: an extension the emulator sends; the public API may omit it. */
-  url?: string;
 }
+
+/** `browserDialToken`'s answer (`BrowserDialTokenRes`): the media credentials. */
+export interface BrowserDialTokenOutput {
+  /** For `telephonyProvider: "livekit"`, a LiveKit access token. */
+  token: string;
+  /** `livekit`, or another provider (e.g. `vonage`) whose SDK this project does not use. */
+  telephonyProvider: string;
+  /** The media server URL, when the service sends one. */
+  url: string | null;
+  /** A string in the schema; its format is not documented. */
+  iceConfig: string | null;
+}
+
+/** The mutation text the service's own browser client sends, character for character. */
+export const BROWSER_DIAL_TOKEN_MUTATION =
+  'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }';
 
 export interface ServiceTranscriptLine {
   text: string;
@@ -87,6 +114,8 @@ export interface ServiceDial {
 export interface ServiceClientOptions {
   /** The service's API base URL, e.g. `https://api.example.com/api` or the emulator's `apiUrl`. */
   baseUrl: string;
+  /** The service's GraphQL endpoint. Default: the origin of `baseUrl` + `/query`. */
+  graphqlUrl?: string;
   apiKey: string;
   /** Per call, including reading the body. Default 10 000 ms. */
   timeoutMs?: number;
@@ -103,6 +132,8 @@ export interface CallOptions {
 export interface ServiceClient {
   createDial(input: CreateDialInput, options?: CallOptions): Promise<CreateDialOutput>;
   getDialToken(dialId: string, options?: CallOptions): Promise<DialTokenOutput>;
+  /** The GraphQL mutation `browserDialToken` for the dial session, authorised by the dial token. */
+  browserDialToken(dialToken: string, sessionId: string, options?: CallOptions): Promise<BrowserDialTokenOutput>;
   getDial(dialId: string, options?: CallOptions): Promise<ServiceDial>;
   hangupDial(dialId: string, options?: CallOptions): Promise<{ success: boolean }>;
 }
@@ -129,12 +160,26 @@ function withoutBody(error: unknown): unknown {
   return new ServiceError(error.code, error.message, { status: error.status, retryAfterSeconds: error.retryAfterSeconds, conflictingDial });
 }
 
+/** The GraphQL endpoint the service's browser client uses: the API's origin + `/query`. */
+export function defaultGraphqlUrl(baseUrl: string): string {
+  return new URL('/query', baseUrl).href;
+}
+
+/** At most this many characters of each service message reach the log. */
+const SERVICE_MESSAGE_LENGTH = 200;
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (!baseUrl) throw new TypeError('createServiceClient: baseUrl is required');
   if (!options.apiKey) throw new TypeError('createServiceClient: apiKey is required');
+  let graphqlUrl: string;
+  try {
+    graphqlUrl = options.graphqlUrl ? new URL(options.graphqlUrl).href : defaultGraphqlUrl(baseUrl);
+  } catch {
+    throw new TypeError('createServiceClient: graphqlUrl (or baseUrl) is not an absolute URL');
+  }
 
   const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl };
   const call = (method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}, keepErrorBody = false): Promise<unknown> =>
@@ -167,9 +212,39 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async getDialToken(dialId, callOptions) {
       const answer = await call('POST', `${dialPath(dialId)}/token`, undefined, callOptions);
       if (!isObject(answer) || typeof answer.dialToken !== 'string' || !answer.dialToken) throw invalid('POST /dials/:id/token');
-      const result: DialTokenOutput = { dialToken: answer.dialToken };
-      if (typeof answer.url === 'string' && answer.url) result.url = answer.url;
-      return result;
+      return { dialToken: answer.dialToken };
+    },
+    async browserDialToken(dialToken, sessionId, callOptions = {}) {
+      const what = 'GraphQL BrowserDialToken';
+      // The dial token, not the API key, authorises it: the same request the service's browser client makes.
+      const answer = await requestService(
+        { baseUrl: graphqlUrl, apiKey: dialToken, timeoutMs, fetch: fetchImpl },
+        {
+          method: 'POST',
+          path: '',
+          what,
+          body: {
+            operationName: 'BrowserDialToken',
+            query: BROWSER_DIAL_TOKEN_MUTATION,
+            variables: { input: { type: 'DIAL_SESSION', dialSessionId: sessionId, liveListen: false } },
+          },
+          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+        },
+      );
+      if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) {
+        const serviceMessages = answer.errors.map((error: unknown) =>
+          isObject(error) && typeof error.message === 'string' ? error.message.slice(0, SERVICE_MESSAGE_LENGTH) : '(no message)',
+        );
+        throw new ServiceError('graphql_error', `the service answered ${what} with ${answer.errors.length} GraphQL error(s)`, { status: 200, serviceMessages });
+      }
+      const data = isObject(answer) && isObject(answer.data) ? answer.data.browserDialToken : undefined;
+      if (!isObject(data) || typeof data.token !== 'string' || !data.token || typeof data.telephonyProvider !== 'string') throw invalid(what);
+      return {
+        token: data.token,
+        telephonyProvider: data.telephonyProvider,
+        url: typeof data.url === 'string' && data.url ? data.url : null,
+        iceConfig: typeof data.iceConfig === 'string' && data.iceConfig ? data.iceConfig : null,
+      };
     },
     async getDial(dialId, callOptions) {
       const answer = await call('GET', dialPath(dialId), undefined, callOptions);

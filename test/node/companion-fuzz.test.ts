@@ -99,8 +99,12 @@ test('2,000+ seeded malformed requests: no crash, no 5xx, every answer JSON with
   }
   const answered = [...statuses.values()].reduce((sum, count) => sum + count, 0);
   assert.ok(answered >= 2000, `only ${answered} requests were sent`);
-  // Every malformed input failed before the service: only the real dial's reads/token/hangups reach it.
-  for (const call of service.calls.slice(1)) assert.ok(call.path.includes(real.dialId) || call.path === '/dials', call.path);
+  // Every malformed input failed before the service: only the real dial's reads/token/hangups reach it
+  // (and the GraphQL step of its token requests, authorised by that dial's token).
+  for (const call of service.calls.slice(1)) {
+    const forRealDial = call.path === '/query' ? call.headers.get('authorization') === `Bearer token-for-${real.dialId}` : call.path.includes(real.dialId);
+    assert.ok(forRealDial || call.path === '/dials', call.path);
+  }
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createCompanionHandler } from '../../src/server/handler.js';
+import { createHandleSigner } from '../../src/server/handles.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import { API_KEY, BASE, ORIGIN, SECRET, UPSTREAM_MARKER, bearer, body, createDial, expectError, get, guard, makeCompanion, post } from './companion-support.js';
 
@@ -97,28 +98,130 @@ describe('POST /dials', () => {
 });
 
 describe('POST /dials/:id/token', () => {
-  test("answers LiveKit's token-endpoint shape with the service's url", async () => {
-    const { handler } = makeCompanion();
+  const tokenOf = (handler: ReturnType<typeof makeCompanion>['handler'], dial: { dialId: string; handle: string }) =>
+    handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)));
+
+  test("REST token, then browserDialToken with it: LiveKit's shape plus what the browser's session protocol needs", async () => {
+    const { handler, service } = makeCompanion();
     const dial = await createDial(handler);
-    const response = await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)));
+    const response = await tokenOf(handler, dial);
     assert.equal(response.status, 200);
-    assert.deepEqual(await body(response), { serverUrl: 'wss://media.example', participantToken: `token-for-${dial.dialId}` });
+    assert.deepEqual(await body(response), {
+      serverUrl: 'wss://media.example',
+      participantToken: `media-token-for-${dial.dialId}`,
+      dialToken: `token-for-${dial.dialId}`,
+      graphqlUrl: 'https://service.example/query',
+      sessionId: `session-${dial.dialId}`,
+    });
+    const [rest] = service.callsTo('POST', /\/token$/);
+    assert.equal(rest!.headers.get('authorization'), `Bearer ${API_KEY}`);
+    const [graphql] = service.callsTo('POST', /^\/query$/);
+    assert.ok(graphql, 'browserDialToken was sent to the origin of the base URL + /query');
+    assert.equal(graphql.headers.get('authorization'), `Bearer token-for-${dial.dialId}`, 'authorised by the dial token, not the API key');
+    assert.deepEqual(graphql.body, {
+      operationName: 'BrowserDialToken',
+      query: 'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }',
+      variables: { input: { type: 'DIAL_SESSION', dialSessionId: `session-${dial.dialId}`, liveListen: false } },
+    });
   });
 
-  test('falls back to mediaUrl; with neither it is a logged 502', async () => {
+  test('graphqlUrl overrides the default endpoint', async () => {
+    const { handler, service } = makeCompanion({ graphqlUrl: 'https://gql.service.example/query' });
+    const dial = await createDial(handler);
+    const answer = await body(await tokenOf(handler, dial));
+    assert.equal(answer.graphqlUrl, 'https://gql.service.example/query');
+    assert.deepEqual(service.callsTo('POST', /^\/query$/).map((call) => call.url), ['https://gql.service.example/query']);
+  });
+
+  test('mediaUrl overrides the url browserDialToken answers; with neither it is a logged 502', async () => {
     const withMedia = makeCompanion({ mediaUrl: 'ws://127.0.0.1:7880' });
-    withMedia.service.tokenUrl = undefined;
     const dial = await createDial(withMedia.handler);
-    const answer = await body(await withMedia.handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle))));
-    assert.equal(answer.serverUrl, 'ws://127.0.0.1:7880');
+    assert.equal((await body(await tokenOf(withMedia.handler, dial))).serverUrl, 'ws://127.0.0.1:7880');
 
     const without = makeCompanion();
     without.service.tokenUrl = undefined;
     const other = await createDial(without.handler);
-    await expectError(await without.handler(post(`/dials/${other.dialId}/token`, undefined, bearer(other.handle))), 502, 'upstream_error');
+    await expectError(await tokenOf(without.handler, other), 502, 'upstream_error');
     const entry = without.logs.at(-1)!;
     assert.equal(entry.status, 502);
     assert.match(entry.reason ?? '', /VOICE_AGENT_MEDIA_URL/);
+  });
+
+  test('a provider other than livekit is 502 unsupported_media_provider, naming it', async () => {
+    const { handler, service, logs } = makeCompanion();
+    service.provider = 'vonage';
+    const dial = await createDial(handler);
+    const response = await tokenOf(handler, dial);
+    const answer = await body(response);
+    assert.equal(response.status, 502);
+    const error = answer.error as { code: string; message: string };
+    assert.equal(error.code, 'unsupported_media_provider');
+    assert.match(error.message, /"vonage"/);
+    assert.ok(!('participantToken' in answer) && !('dialToken' in answer), 'no credentials with the error');
+    assert.equal(logs.at(-1)!.code, 'unsupported_media_provider');
+  });
+
+  test('GraphQL errors are 502 upstream_error: the service\'s message is logged, not answered', async () => {
+    const { handler, service, logs } = makeCompanion();
+    service.graphqlErrors = [`dial session is not browser-enabled ${UPSTREAM_MARKER}`];
+    const dial = await createDial(handler);
+    const response = await tokenOf(handler, dial);
+    assert.ok(!(await response.clone().text()).includes(UPSTREAM_MARKER));
+    await expectError(response, 502, 'upstream_error');
+    const entry = logs.at(-1)!;
+    assert.match(entry.reason ?? '', /browserDialToken: graphql_error/);
+    assert.ok((entry.reason ?? '').includes(`dial session is not browser-enabled ${UPSTREAM_MARKER}`), 'the service message is in the log');
+  });
+
+  for (const [what, fault, status, code] of [
+    ['unreachable', 'network', 502, 'upstream_error'],
+    ['silent', 'hang', 504, 'upstream_timeout'],
+    ['answering HTTP 500', { status: 500 }, 502, 'upstream_error'],
+    ['answering a body that is not JSON', { status: 200, body: `<html>${UPSTREAM_MARKER}` }, 502, 'upstream_error'],
+    ['answering data without a token', { status: 200, body: JSON.stringify({ data: { browserDialToken: null } }) }, 502, 'upstream_error'],
+  ] as const) {
+    test(`the GraphQL endpoint ${what} → ${status} ${code}; the REST token step was done`, async () => {
+      const { handler, service, logs } = makeCompanion({ upstreamTimeoutMs: 100 });
+      const dial = await createDial(handler);
+      service.faults.push({ match: /^POST \/query$/, fault });
+      const response = await tokenOf(handler, dial);
+      assert.ok(!(await response.clone().text()).includes(UPSTREAM_MARKER));
+      await expectError(response, status, code);
+      assert.equal(service.callsTo('POST', /\/token$/).length, 1);
+      assert.match(logs.at(-1)!.reason ?? '', /^browserDialToken: /);
+    });
+  }
+
+  test('iceConfig: a list of ICE servers reaches the browser; an unreadable one is ignored with a log line that does not quote it', async () => {
+    const { handler, service, logs } = makeCompanion();
+    const dial = await createDial(handler);
+    service.iceConfig = JSON.stringify({ iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }, { urls: 'stun:stun.example' }] });
+    assert.deepEqual((await body(await tokenOf(handler, dial))).iceServers, [
+      { urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' },
+      { urls: 'stun:stun.example' },
+    ]);
+    service.iceConfig = JSON.stringify([{ urls: 'stun:stun.example' }]);
+    assert.deepEqual((await body(await tokenOf(handler, dial))).iceServers, [{ urls: 'stun:stun.example' }]);
+    for (const bad of ['not json CREDENTIAL-XYZ', '{"urls": "CREDENTIAL-XYZ"}', '[{"urls": "http://CREDENTIAL-XYZ"}]', '[]']) {
+      service.iceConfig = bad;
+      const response = await tokenOf(handler, dial);
+      const answer = await body(response);
+      assert.equal(response.status, 200, bad);
+      assert.ok(!('iceServers' in answer), bad);
+      const warning = logs.findLast((entry) => entry.level === 'warn');
+      assert.match(warning?.message ?? '', /iceConfig/);
+      assert.ok(!JSON.stringify(logs).includes('CREDENTIAL-XYZ'));
+    }
+  });
+
+  test('a handle without a session id (signed before the session protocol) is refused before the service is asked', async () => {
+    const { handler, service } = makeCompanion();
+    const dial = await createDial(handler);
+    const signer = createHandleSigner(SECRET);
+    const old = await signer.sign(dial.dialId, Date.UTC(2027, 0, 1));
+    await expectError(await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(old))), 401, 'invalid_handle');
+    assert.equal(service.callsTo('POST', /\/token$/).length, 0);
+    assert.equal((await handler(get(`/dials/${dial.dialId}`, old))).status, 200, 'it still reads the dial');
   });
 });
 

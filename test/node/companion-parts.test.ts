@@ -18,6 +18,13 @@ describe('handles', () => {
     assert.equal(await signer.verify(handle, 'dial-2', now), false);
   });
 
+  test("a handle carries its dial's session id, so the token route needs no server-side state", async () => {
+    const handle = await signer.sign('dial-1', now + 60_000, 'session-9');
+    assert.deepEqual(await signer.read(handle, 'dial-1', now), { dialId: 'dial-1', sessionId: 'session-9', expiresAtMs: now + 60_000 });
+    assert.equal(await signer.read(handle, 'dial-2', now), null);
+    assert.equal((await signer.read(await signer.sign('dial-1', now + 60_000), 'dial-1', now))?.sessionId, null);
+  });
+
   test('any changed byte, another secret or garbage is refused', async () => {
     const handle = await signer.sign('dial-1', now + 60_000);
     for (let i = 0; i < handle.length; i++) {
@@ -84,6 +91,7 @@ describe('config from the environment', () => {
       ...base,
       VOICE_AGENT_AGENTS: '{"sales":"agent-2"}',
       VOICE_AGENT_MEDIA_URL: 'ws://127.0.0.1:2',
+      VOICE_AGENT_GRAPHQL_URL: 'http://127.0.0.1:3/query',
       COMPANION_ALLOWED_ORIGINS: 'https://a.example, https://b.example',
       COMPANION_ALLOWED_INPUTS: 'name,topic',
       COMPANION_RATE_LIMIT_PER_ADDRESS: '3',
@@ -98,6 +106,7 @@ describe('config from the environment', () => {
     assert.equal(config.trustProxy, true);
     assert.equal(config.timeoutMinutes, 5);
     assert.equal(config.mediaUrl, 'ws://127.0.0.1:2');
+    assert.equal(config.graphqlUrl, 'http://127.0.0.1:3/query');
     assert.equal(config.dev, false);
   });
 
@@ -109,6 +118,7 @@ describe('config from the environment', () => {
     assert.throws(() => companionConfigFromEnv({ ...base, VOICE_AGENT_AGENTS: '[1]' }), ConfigError);
     assert.throws(() => companionConfigFromEnv({ ...base, VOICE_AGENT_AGENTS: '{' }), ConfigError);
     assert.throws(() => companionConfigFromEnv({ ...base, COMPANION_RATE_LIMIT_TOTAL: 'lots' }), ConfigError);
+    assert.throws(() => companionConfigFromEnv({ ...base, VOICE_AGENT_GRAPHQL_URL: '/query' }), ConfigError);
   });
 });
 

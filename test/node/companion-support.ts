@@ -14,6 +14,7 @@ export const BASE = 'https://site.example/api/voice-call';
 
 export interface RecordedCall {
   method: string;
+  url: string;
   path: string;
   headers: Headers;
   body: unknown;
@@ -21,13 +22,18 @@ export interface RecordedCall {
 
 export type Fault = { status: number; body?: string; headers?: Record<string, string> } | 'network' | 'hang';
 
-/** An in-memory stand-in for the service's REST API, reachable through `fetch`. */
+/** An in-memory stand-in for the service's REST API and its GraphQL `browserDialToken`, reachable through `fetch`. */
 export class FakeService {
   calls: RecordedCall[] = [];
   dials = new Map<string, Record<string, unknown>>();
-  /** Served instead of the normal answer for the next requests whose path matches. */
+  /** Served instead of the normal answer for the next requests whose path matches (`POST /query` for GraphQL). */
   faults: { match: RegExp; fault: Fault }[] = [];
+  /** What `browserDialToken` answers as `url`, `telephonyProvider` and `iceConfig`. */
   tokenUrl: string | undefined = 'wss://media.example';
+  provider = 'livekit';
+  iceConfig: string | null = null;
+  /** When set, `browserDialToken` answers these GraphQL errors and no data. */
+  graphqlErrors: string[] | null = null;
   #next = 1;
 
   fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -41,7 +47,7 @@ export class FakeService {
     } catch {
       body = text;
     }
-    this.calls.push({ method: request.method, path, headers: request.headers, body });
+    this.calls.push({ method: request.method, url: request.url, path, headers: request.headers, body });
     const fault = this.faults.find((entry) => entry.match.test(`${request.method} ${path}`))?.fault;
     if (fault === 'network') throw new TypeError('fetch failed: connect ECONNREFUSED ' + UPSTREAM_MARKER);
     if (fault === 'hang') {
@@ -50,6 +56,7 @@ export class FakeService {
       });
     }
     if (fault) return new Response(fault.body ?? JSON.stringify({ error: { code: 'x', message: UPSTREAM_MARKER } }), { status: fault.status, headers: fault.headers ?? {} });
+    if (request.method === 'POST' && path === '/query') return this.#graphql(request, body);
     if (request.headers.get('authorization') !== `Bearer ${API_KEY}`) return json(401, { error: { code: 'unauthorized', message: 'bad key' } });
     let match: RegExpExecArray | null;
     if (request.method === 'POST' && path === '/dials') {
@@ -74,7 +81,7 @@ export class FakeService {
     if ((match = /^\/dials\/([^/]+)(\/token|\/hangup)?$/.exec(path))) {
       const dial = this.dials.get(decodeURIComponent(match[1]!));
       if (!dial) return json(404, { error: { code: 'not_found', message: UPSTREAM_MARKER } });
-      if (request.method === 'POST' && match[2] === '/token') return json(200, { dialToken: `token-for-${dial.id}`, ...(this.tokenUrl ? { url: this.tokenUrl } : {}) });
+      if (request.method === 'POST' && match[2] === '/token') return json(200, { dialToken: `token-for-${dial.id}` });
       if (request.method === 'POST' && match[2] === '/hangup') {
         Object.assign(dial, { status: 'canceled', systemResultType: 'CANCELLED' });
         return json(200, { success: true });
@@ -83,6 +90,19 @@ export class FakeService {
     }
     return json(404, { error: { code: 'not_found', message: 'no route' } });
   };
+
+  /** `browserDialToken` only, authorised by a dial token this service gave out (as the service answers: HTTP 200, `errors`). */
+  #graphql(request: Request, body: unknown): Response {
+    const dialId = /^Bearer token-for-(.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+    const dial = dialId ? this.dials.get(dialId) : undefined;
+    if (!dial) return json(200, { errors: [{ message: 'unauthorized' }], data: null });
+    if (this.graphqlErrors) return json(200, { errors: this.graphqlErrors.map((message) => ({ message })), data: null });
+    const input = (body as { variables?: { input?: { dialSessionId?: string } } } | null)?.variables?.input;
+    if (input?.dialSessionId !== `session-${dialId}`) return json(200, { errors: [{ message: 'dial session not found' }], data: null });
+    return json(200, {
+      data: { browserDialToken: { token: `media-token-for-${dialId}`, iceConfig: this.iceConfig, telephonyProvider: this.provider, url: this.tokenUrl ?? null } },
+    });
+  }
 
   callsTo(method: string, pattern: RegExp): RecordedCall[] {
     return this.calls.filter((call) => call.method === method && pattern.test(call.path));

@@ -18,6 +18,10 @@ import { CallError, abortError } from '../errors.js';
 import type { LiveSegment } from '../transcript.js';
 import type { Speaker } from '../types.js';
 
+// The service's session protocol (GraphQL) travels in this chunk too: loaded with the media, not before.
+export { openServiceSession } from './service-session.js';
+export type { ServiceSession, ServiceSessionCallbacks, ServiceSessionOptions, ServiceTranscriptEvent } from './service-session.js';
+
 /** How the room went away: we left, the server ended it, or the network did and retries gave up. */
 export type MediaDisconnectCause = 'client' | 'server' | 'network';
 
@@ -45,6 +49,8 @@ export interface MediaOptions {
   maxReconnectAttempts?: number;
   /** livekit-client's `websocketTimeout` and `peerConnectionTimeout` for the join (its default is 15000 each). */
   connectTimeoutMs?: number;
+  /** ICE servers the service named (`browserDialToken`'s `iceConfig`); without them, the media server's own. */
+  iceServers?: RTCIceServer[];
   /** Aborting it disconnects the room and rejects a pending `connectMedia`. */
   signal: AbortSignal;
   callbacks: MediaCallbacks;
@@ -131,9 +137,11 @@ class LivekitMedia implements MediaConnection {
     signal.addEventListener('abort', this.#onAbort);
     try {
       const timeout = this.#options.connectTimeoutMs;
+      const iceServers = this.#options.iceServers;
       await room.connect(this.#options.serverUrl, this.#options.participantToken, {
         autoSubscribe: true,
         ...(timeout === undefined ? {} : { websocketTimeout: timeout, peerConnectionTimeout: timeout }),
+        ...(iceServers && iceServers.length > 0 ? { rtcConfig: { iceServers } } : {}),
       });
       if (signal.aborted) throw abortError(signal);
       if (this.#options.muted) await this.#localTrack.mute();

@@ -1,0 +1,220 @@
+// The service's browser protocol (research/service-graphql.md), run in the browser with the dial
+// token as the service's own web client runs it: `connectSession` for the dial's status, on
+// `GLOBAL_CALL_CONNECT` one `startDialSession`, and `watchLiveTranscriptEvents` for the live
+// transcript. Subscriptions use graphql-ws (graphql-transport-ws); mutations a plain HTTP POST.
+// Part of the lazily loaded media chunk: a page pays for it only when a call starts.
+import { createClient, type Client } from 'graphql-ws/client';
+
+/** The operation texts the service's own web client sends, character for character. */
+export const CONNECT_SESSION =
+  'subscription ConnectSession($sessionId: ID!) { connectSession(sessionId: $sessionId) { messageType content { __typename ... on DialsUpdatedMessage { contactId dials { id status answerType callDispositionId systemResultType toNumber } contactComplete } ... on DialConnectMessage { dialId } ... on SessionUpdatedMessage { dialSession { id status } reason } } } }';
+export const START_DIAL_SESSION = 'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }';
+export const REFRESH_TRANSCRIPT =
+  'subscription RefreshTranscript($dialId: ID!) { watchLiveTranscriptEvents(dialId: $dialId) { eventType transcriptLine { role speaker text detailType audioStart audioEnd functionCalls { name arguments } } } }';
+
+/** Dial statuses after which the official client stops listening. */
+const TERMINAL_DIAL_STATUSES = new Set(['completed', 'canceled', 'no-answer', 'failed', 'busy']);
+
+/** One `watchLiveTranscriptEvents` event. */
+export interface ServiceTranscriptEvent {
+  final: boolean;
+  role: string;
+  text: string;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  functionCalls?: { name: string; arguments: string }[];
+}
+
+export interface ServiceSessionCallbacks {
+  /** A `SESSION_CONTACT_UPDATE` named this dial with a terminal status. Fires at most once. */
+  onDialEnded(status: string, systemResultType: string | null): void;
+  /** `startDialSession` was not accepted (after one retry): the agent will not start. */
+  onStartFailed(detail: string): void;
+  /** A live transcript event (only when `transcript` is on). */
+  onTranscript(event: ServiceTranscriptEvent): void;
+  /** The transcript subscription could not be opened, or ended early: poll instead. Fires at most once. */
+  onTranscriptLost(detail: string): void;
+  /** The status subscription could not be opened, or ended before the dial did. Fires at most once. */
+  onStatusLost(detail: string): void;
+}
+
+export interface ServiceSessionOptions {
+  /** The service's GraphQL endpoint (HTTP); the WebSocket URL is the same with ws(s). */
+  graphqlUrl: string;
+  dialToken: string;
+  sessionId: string;
+  dialId: string;
+  /** Subscribe to the live transcript too. */
+  transcript: boolean;
+  /** Timeout of one `startDialSession` request. */
+  requestTimeoutMs: number;
+  callbacks: ServiceSessionCallbacks;
+}
+
+export interface ServiceSession {
+  /** The browser is in the media room: if the status stream is gone before `GLOBAL_CALL_CONNECT`, start anyway. */
+  roomJoined(): void;
+  /** `startDialSession` has been sent (or is being sent). */
+  readonly started: boolean;
+  /** Ends both subscriptions and closes the socket; idempotent. */
+  close(): void;
+}
+
+const RETRY_DELAY_MS = 500;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What graphql-ws hands a sink's `error`: a CloseEvent, GraphQL errors, or an Error. */
+function describe(error: unknown): string {
+  if (Array.isArray(error)) return `GraphQL error: ${error.map((item) => (isObject(item) && typeof item.message === 'string' ? item.message : '?')).join('; ')}`;
+  if (isObject(error) && typeof error.code === 'number') return `socket closed (${error.code}${typeof error.reason === 'string' && error.reason ? ` ${error.reason}` : ''})`;
+  if (error instanceof Error) return error.message;
+  return 'the socket could not be opened';
+}
+
+/** Opens the subscriptions at once (as the official client does in `start()`, before it joins the room). */
+export function openServiceSession(options: ServiceSessionOptions): ServiceSession {
+  const { callbacks } = options;
+  let closed = false;
+  let started = false;
+  let joined = false;
+  let statusLost = false;
+  let dialEnded = false;
+  let transcriptLost = false;
+  const stops: (() => void)[] = [];
+  const client: Client = createClient({
+    url: options.graphqlUrl.replace(/^http/i, 'ws'),
+    connectionParams: { authToken: options.dialToken },
+    // A drop is not retried: the transcript falls back to polling through the companion and the
+    // status to the media room and the dial record, so a reconnect could only duplicate them.
+    retryAttempts: 0,
+    lazy: true,
+    lazyCloseTimeout: 0,
+  });
+
+  const start = (): void => {
+    if (started || closed) return;
+    started = true;
+    void sendStart();
+  };
+
+  async function sendStart(): Promise<void> {
+    let detail = '';
+    for (let attempt = 0; attempt < 2 && !closed; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+      detail = await startDialSession();
+      if (!detail || closed) return;
+    }
+    if (!closed) callbacks.onStartFailed(detail);
+  }
+
+  /** '' when the service accepted it, else why not. */
+  async function startDialSession(): Promise<string> {
+    try {
+      const response = await fetch(options.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.dialToken}` },
+        body: JSON.stringify({ operationName: 'StartDialSession', query: START_DIAL_SESSION, variables: { sessionId: options.sessionId } }),
+        signal: AbortSignal.timeout(options.requestTimeoutMs),
+      });
+      if (!response.ok) return `startDialSession answered HTTP ${response.status}`;
+      const answer: unknown = await response.json();
+      if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) return `startDialSession: ${describe(answer.errors)}`;
+      if (!isObject(answer) || !isObject(answer.data) || answer.data.startDialSession !== true) return 'startDialSession answered without data';
+      return '';
+    } catch (error) {
+      return `startDialSession could not be sent (${error instanceof Error ? error.name : 'error'})`;
+    }
+  }
+
+  const loseStatus = (detail: string): void => {
+    if (statusLost || dialEnded || closed) return;
+    statusLost = true;
+    callbacks.onStatusLost(detail);
+    // Without the status stream GLOBAL_CALL_CONNECT cannot come: once in the room, start anyway.
+    if (joined) start();
+  };
+
+  const loseTranscript = (detail: string): void => {
+    if (transcriptLost || closed) return;
+    transcriptLost = true;
+    callbacks.onTranscriptLost(detail);
+  };
+
+  stops.push(
+    client.subscribe(
+      { operationName: 'ConnectSession', query: CONNECT_SESSION, variables: { sessionId: options.sessionId } },
+      {
+        next: (result) => {
+          if (closed) return;
+          const message = isObject(result.data) ? result.data.connectSession : undefined;
+          if (!isObject(message)) {
+            if (result.errors) loseStatus(describe(result.errors));
+            return;
+          }
+          if (message.messageType === 'GLOBAL_CALL_CONNECT') {
+            start();
+          } else if (message.messageType === 'SESSION_CONTACT_UPDATE' && isObject(message.content) && Array.isArray(message.content.dials)) {
+            const dials = message.content.dials.filter(isObject);
+            // The official client reads the update only when it names one dial; ours is a one-dial session.
+            const dial = dials.find((candidate) => candidate.id === options.dialId) ?? (dials.length === 1 ? dials[0] : undefined);
+            const status = typeof dial?.status === 'string' ? dial.status : '';
+            if (!dialEnded && TERMINAL_DIAL_STATUSES.has(status)) {
+              dialEnded = true;
+              callbacks.onDialEnded(status, typeof dial?.systemResultType === 'string' ? dial.systemResultType : null);
+            }
+          }
+        },
+        error: (error) => loseStatus(describe(error)),
+        complete: () => loseStatus('the status stream ended'),
+      },
+    ),
+  );
+
+  if (options.transcript) {
+    stops.push(
+      client.subscribe(
+        { operationName: 'RefreshTranscript', query: REFRESH_TRANSCRIPT, variables: { dialId: options.dialId } },
+        {
+          next: (result) => {
+            if (closed) return;
+            const event = isObject(result.data) ? result.data.watchLiveTranscriptEvents : undefined;
+            if (!isObject(event)) {
+              if (result.errors) loseTranscript(describe(result.errors));
+              return;
+            }
+            const line = event.transcriptLine;
+            if (!isObject(line) || typeof line.text !== 'string' || typeof line.role !== 'string') return;
+            const parsed: ServiceTranscriptEvent = { final: event.eventType === 'FINAL', role: line.role, text: line.text };
+            if (typeof line.audioStart === 'number' && Number.isFinite(line.audioStart)) parsed.startTimeMs = line.audioStart;
+            if (typeof line.audioEnd === 'number' && Number.isFinite(line.audioEnd)) parsed.endTimeMs = line.audioEnd;
+            if (Array.isArray(line.functionCalls)) {
+              parsed.functionCalls = line.functionCalls
+                .filter(isObject)
+                .map((call) => ({ name: String(call.name ?? ''), arguments: String(call.arguments ?? '') }));
+            }
+            callbacks.onTranscript(parsed);
+          },
+          error: (error) => loseTranscript(describe(error)),
+          complete: () => loseTranscript('the transcript stream ended'),
+        },
+      ),
+    );
+  }
+
+  return {
+    roomJoined() {
+      joined = true;
+      if (statusLost) start();
+    },
+    get started() {
+      return started;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const stop of stops) stop();
+      void client.dispose();
+    },
+  };
+}

@@ -1,5 +1,5 @@
 // `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict]`
-// Prints one JSON line {apiUrl, mediaUrl, apiKey} on stdout when ready; logs go to stderr.
+// Prints one JSON line {apiUrl, mediaUrl, apiKey, graphqlUrl} on stdout when ready; logs go to stderr.
 import { parseArgs } from 'node:util';
 import { IDEMPOTENCY_MODES, type IdempotencyMode } from './api/idempotency.js';
 import { startEmulator } from './index.js';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     joinWindowMs: joinWindow === undefined ? undefined : Number(joinWindow),
     idempotency: idempotency as IdempotencyMode | undefined,
   });
-  process.stdout.write(`${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey })}\n`);
+  process.stdout.write(`${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,11 +1,12 @@
 // `voice-agent-call/emulator`: a local stand-in for the Voice Agent Calling Service — its REST
-// API (api/) and a LiveKit-protocol loopback media server with scripted agents (room/, agent/).
-// Everything binds 127.0.0.1.
+// API (api/), its GraphQL browser protocol at `/query` (graphql/) and a LiveKit-protocol loopback
+// media server with scripted agents (room/, agent/). Everything binds 127.0.0.1.
 import type { AddressInfo } from 'node:net';
-import { createApiServer } from './api/server.js';
+import { createApiServer, GRAPHQL_PATH, tokenTtlSeconds } from './api/server.js';
 import { DialStore } from './api/dial-store.js';
 import type { IdempotencyMode } from './api/idempotency.js';
-import { createMediaKeys, verifyParticipantToken } from './media-token.js';
+import { createDialTokenKeys } from './dial-token.js';
+import { createMediaKeys, signParticipantToken, verifyParticipantToken } from './media-token.js';
 import { explainMissingPeer } from './optional-peers.js';
 import type { RoomTimings } from './room/timings.js';
 import type { DialControl, MediaServer } from './seam.js';
@@ -66,7 +67,12 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** Shorter or longer scenario timings for the media room (tests shorten them). */
   roomTimings?: Partial<RoomTimings>;
-  /** Receives one line per request and per dial transition; `false` silences it. Default: stderr. */
+  /**
+   * `iceConfig` of `browserDialToken` answers for LiveKit dials, passed through as given (the
+   * service's format is not known). Default null.
+   */
+  iceConfig?: string | null;
+  /** Receives one line per request, GraphQL operation and dial transition; `false` silences it. Default: stderr. */
   logger?: ((line: string) => void) | false;
 }
 
@@ -75,10 +81,12 @@ export interface Emulator {
   apiUrl: string;
   /** `ws://127.0.0.1:PORT` */
   mediaUrl: string;
+  /** `http://127.0.0.1:PORT/query`: the GraphQL endpoint (HTTP POST; `graphql-transport-ws` at the same path with `ws:`). */
+  graphqlUrl: string;
   apiKey: string;
   /** The dial store, as the media half drives it (tests use it to play the media half). */
   control: DialControl;
-  /** Verifies a participant token issued by this emulator; throws on a bad one. */
+  /** Verifies a media-room participant token issued by this emulator (`browserDialToken`); throws on a bad one. */
   verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
   /** Stops every timer and both servers. */
   close(): Promise<void>;
@@ -93,12 +101,22 @@ async function loadRoom(): Promise<typeof import('./room/server.js')> {
     throw explainMissingPeer(error);
   }
 }
+
+/** The GraphQL endpoint, loaded on start for the same reason (graphql, graphql-ws). */
+async function loadGraphql(): Promise<typeof import('./graphql/endpoint.js')> {
+  try {
+    return await import('./graphql/endpoint.js');
+  } catch (error) {
+    throw explainMissingPeer(error);
+  }
+}
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   if (apiKey === '') throw new Error('apiKey must not be empty');
   const joinWindowMs = options.joinWindowMs ?? 60_000;
   const log = options.logger === false ? () => undefined : (options.logger ?? ((line: string) => process.stderr.write(`[emulator] ${line}\n`)));
   const mediaKeys = createMediaKeys();
+  const dialTokens = createDialTokenKeys();
   const verifyToken = (token: string) => verifyParticipantToken(mediaKeys, token);
   const store = new DialStore({
     joinWindowMs,
@@ -108,17 +126,37 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log,
   });
 
-  const { startMediaServer } = await loadRoom();
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const [{ startMediaServer }, { createGraphqlEndpoint }] = await Promise.all([loadRoom(), loadGraphql()]);
   const media: MediaServer = await startMediaServer(
     { host: HOST, port: options.mediaPort ?? 0, control: store, verifyToken },
     options.roomTimings,
   );
+  const graphql = createGraphqlEndpoint({
+    store,
+    apiKey,
+    dialTokens,
+    maxBodyBytes,
+    log,
+    mediaUrl: () => media.url,
+    iceConfig: options.iceConfig ?? null,
+    // The LiveKit participant token for the dial's room: the only token the room accepts.
+    async issueMediaToken(dialId) {
+      const session = store.session(dialId)!;
+      return signParticipantToken(mediaKeys, {
+        identity: `caller-${dialId.slice(0, 8)}`,
+        name: 'Caller',
+        roomName: session.roomName,
+        ttlSeconds: tokenTtlSeconds(joinWindowMs, session.maxDurationSeconds),
+      });
+    },
+  });
   const server = createApiServer({
     apiKey,
     store,
-    mediaKeys,
-    mediaUrl: () => media.url,
-    maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
+    dialTokens,
+    graphql,
+    maxBodyBytes,
     joinWindowMs,
     evalRunMs: options.evalRunMs ?? 200,
     idempotency: options.idempotency ?? 'replay',
@@ -133,7 +171,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       });
     });
   } catch (error) {
-    await media.close();
+    await Promise.all([media.close(), graphql.close()]);
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -142,6 +180,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   return {
     apiUrl: `http://${HOST}:${port}`,
     mediaUrl: media.url,
+    graphqlUrl: `http://${HOST}:${port}${GRAPHQL_PATH}`,
     apiKey,
     control: store,
     verifyToken,
@@ -150,7 +189,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         store.close();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
-        await Promise.all([stopped, media.close()]);
+        await Promise.all([stopped, media.close(), graphql.close()]);
       })();
       return closing;
     },

@@ -39,8 +39,12 @@ export interface DialControl {
   sessionForRoom(roomName: string): DialSession | undefined;
   /** The browser joined the dial's room: `ringing`/`in-progress`, `startedAt` set. */
   joined(dialId: string): void;
-  /** A line spoken or heard, recorded in the dial's transcript. */
+  /** A line spoken or heard, recorded in the dial's transcript (a FINAL live-transcript event too). */
   addTranscript(dialId: string, line: TranscriptLine): void;
+  /** A line still being spoken or heard, as far as it goes (a LIVE live-transcript event; not recorded). */
+  liveTranscript(dialId: string, line: TranscriptLine): void;
+  /** Resolves once the dial's session was started (`startDialSession`); rejects when `signal` aborts. */
+  sessionStarted(dialId: string, signal: AbortSignal): Promise<void>;
   /** The extractor's result, set by scenarios such as `emu-quick`. */
   setAiResult(dialId: string, aiResult: Record<string, unknown>): void;
   /** Ends the dial (no-op when it is already terminal). */

@@ -78,6 +78,8 @@ interface Exchange {
   request: Request;
   address: string;
   dialId?: string;
+  /** Logged with a successful answer that needs explaining. */
+  reason?: string;
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -219,7 +221,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         // own routes the service refuses because of the dial's state (e.g. a token for an ended dial).
         return new HttpError(
           'duplicate_request',
-          route === 'create' ? 'this Idempotency-Key was already used with a different request' : 'the dial has already ended or cannot do this now',
+          route === 'create' ? 'this Idempotency-Key is already in use for a dial the service did not name' : 'the dial has already ended or cannot do this now',
           { reason },
         );
       case 'rate_limited':
@@ -291,7 +293,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       }
     }
 
-    let created;
+    let created: { dialId: string; sessionId: string };
     try {
       created = await service.createDial(
         { callAgentId, browserCall: true, callAgentInput, timeoutMinutes },
@@ -302,7 +304,13 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         },
       );
     } catch (error) {
-      throw upstreamFailure(error, 'create');
+      // The key is scoped to this client address (HMAC above), so the dial a 409 names is this
+      // visitor's own earlier attempt, e.g. one whose answer was lost: adopt it. A service that
+      // answers a reused key with a 409 instead of a replay then works like one that replays.
+      const named = error instanceof ServiceError && error.code === 'conflict' && idempotencyKey !== null ? error.conflictingDial : null;
+      if (!named?.sessionId) throw upstreamFailure(error, 'create');
+      created = { dialId: named.dialId, sessionId: named.sessionId };
+      exchange.reason = 'adopted the dial named by the service\'s 409 (idempotency key already in use)';
     }
     exchange.dialId = created.dialId;
     const expiresAtMs = now() + handleLifetimeMs;
@@ -475,6 +483,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     if (failure) {
       entry.code = failure.code;
       if (failure.reason !== undefined) entry.reason = failure.reason;
+    } else if (exchange.reason !== undefined) {
+      entry.reason = exchange.reason;
     }
     try {
       log(entry);

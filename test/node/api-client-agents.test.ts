@@ -8,7 +8,7 @@ import { paginate } from '../../src/server/api/paginate.js';
 import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/server/api/types.js';
 import { collect, rejectsWith, startApi } from './api-client-support.js';
 
-const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip'];
+const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip', 'emu-vonage', 'emu-graphql-transcript'];
 
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,

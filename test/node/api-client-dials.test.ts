@@ -45,7 +45,7 @@ describe('VoiceAgentApi: dials and failures', () => {
     assert.equal(repeat.dialId, created.dialId);
     await rejectsWith(api.createDial({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'dial-once-1' }), 'conflict', 409);
     const token = await api.getDialToken(created.dialId);
-    assert.deepEqual(Object.keys(token), ['dialToken']);
+    assert.deepEqual(Object.keys(token), ['dialToken'], 'the service answers the dial token only');
     const dial = await api.getDial(created.dialId);
     assert.equal(dial.status, 'ringing');
     assert.deepEqual(dial.inputs, { name: 'Ada' });

@@ -43,7 +43,7 @@ describe('companion + emulator over HTTP', () => {
     const handler = createCompanionHandler({
       apiKey: emulator.apiKey,
       baseUrl: emulator.apiUrl,
-      agents: { default: 'emu-demo', quick: 'emu-quick', busy: 'emu-busy', missing: 'no-such-agent' },
+      agents: { default: 'emu-demo', quick: 'emu-quick', busy: 'emu-busy', vonage: 'emu-vonage', missing: 'no-such-agent' },
       secret: SECRET,
       allowedOrigins: [SITE],
       allowedInputs: ['name', 'topic'],
@@ -75,10 +75,25 @@ describe('companion + emulator over HTTP', () => {
     assert.equal((record.agent as { id: string }).id, 'emu-demo');
 
     const token = await checkedFetch(`${companion.url}/api/voice-call/dials/${dialId}/token`, { method: 'POST', headers: auth });
-    assert.equal(token.status, 200);
+    assert.equal(token.status, 200, JSON.stringify(token.json));
+    assert.deepEqual(Object.keys(token.json).sort(), ['dialToken', 'graphqlUrl', 'participantToken', 'serverUrl', 'sessionId']);
+    // The media credentials come from browserDialToken: the room's url and a token the room accepts.
     assert.equal(token.json.serverUrl, emulator.mediaUrl);
     const grant = await emulator.verifyToken(token.json.participantToken as string);
     assert.ok(grant.roomName);
+    // The dial token is the service's GraphQL credential for this dial, not a media token.
+    await assert.rejects(emulator.verifyToken(token.json.dialToken as string));
+    assert.equal(token.json.graphqlUrl, emulator.graphqlUrl);
+    const started = await fetch(token.json.graphqlUrl as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token.json.dialToken as string}` },
+      body: JSON.stringify({
+        operationName: 'StartDialSession',
+        query: 'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }',
+        variables: { sessionId: token.json.sessionId },
+      }),
+    });
+    assert.deepEqual(await started.json(), { data: { startDialSession: true } }, 'the dial token and session id the browser gets start the session');
 
     const read = await checkedFetch(`${companion.url}/api/voice-call/dials/${dialId}`, { headers: auth });
     assert.equal(read.status, 200);
@@ -95,6 +110,27 @@ describe('companion + emulator over HTTP', () => {
     const final = await emulatorDial(emulator, dialId);
     assert.equal(final.status, 'canceled');
     assert.equal(final.systemResultType, 'CANCELLED');
+  });
+
+  test('a Vonage dial: 502 unsupported_media_provider naming it, no media credentials', async () => {
+    const created = await checkedFetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent":"vonage"}' });
+    const { dialId, handle } = created.json as { dialId: string; handle: string };
+    const token = await checkedFetch(`${companion.url}/dials/${dialId}/token`, { method: 'POST', headers: { authorization: `Bearer ${handle}` } });
+    assert.equal(token.status, 502);
+    assert.deepEqual(Object.keys(token.json), ['error']);
+    const error = token.json.error as { code: string; message: string };
+    assert.equal(error.code, 'unsupported_media_provider');
+    assert.match(error.message, /"vonage"/);
+  });
+
+  test('a token for a dial that has already ended is refused at the REST step (409), before any GraphQL', async () => {
+    const created = await checkedFetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent":"busy"}' });
+    const { dialId, handle } = created.json as { dialId: string; handle: string };
+    const token = await checkedFetch(`${companion.url}/dials/${dialId}/token`, { method: 'POST', headers: { authorization: `Bearer ${handle}` } });
+    assert.equal(token.status, 409);
+    assert.equal((token.json.error as { code: string }).code, 'duplicate_request');
+    const entry = logs.findLast((line) => line.dialId === dialId && line.route === 'POST /dials/:id/token')!;
+    assert.match(entry.reason ?? '', /^conflict: the service answered POST \/dials\/:id\/token/);
   });
 
   test('sendBeacon-style hangup: handle in a text/plain body', async () => {
@@ -194,7 +230,6 @@ describe('voice-agent-companion CLI', () => {
           PORT: '0',
           VOICE_AGENT_API_KEY: EMULATOR_KEY,
           VOICE_AGENT_BASE_URL: emulator.apiUrl,
-          VOICE_AGENT_MEDIA_URL: emulator.mediaUrl,
           VOICE_AGENT_AGENTS: JSON.stringify({ default: 'emu-demo' }),
           COMPANION_SECRET: SECRET,
           COMPANION_ALLOWED_INPUTS: 'name',

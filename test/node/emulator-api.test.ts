@@ -199,15 +199,14 @@ describe('emulator REST API', () => {
       assertError(await call(emu, 'GET', '/dials/%E0%A4%A'), 404, 'not_found');
     });
 
-    test('POST /dials/{id}/token answers a LiveKit token for the room and the media URL', async () => {
+    test('POST /dials/{id}/token answers exactly { dialToken }, a token the media room does not take', async () => {
       const created = await call(emu, 'POST', '/dials', { body: { callAgentId: 'emu-quick', browserCall: true } });
       const token = await call(emu, 'POST', `/dials/${created.body.dialId}/token`);
       assert.equal(token.status, 200);
-      assert.deepEqual(Object.keys(token.body).sort(), ['dialToken', 'url']);
-      assert.equal(token.body.url, emu.mediaUrl);
-      const claims = await emu.verifyToken(token.body.dialToken);
-      assert.equal(claims.roomName, `dial-${created.body.dialId}`);
-      assert.match(claims.identity, /^caller-/);
+      assert.deepEqual(Object.keys(token.body), ['dialToken']);
+      assert.equal(token.body.dialToken.split('.').length, 3);
+      await assert.rejects(emu.verifyToken(token.body.dialToken));
+      await assert.rejects(emu.verifyToken(created.body.dialToken));
     });
 
     test('POST /dials/{id}/hangup answers { success: true }', async () => {
@@ -225,7 +224,8 @@ describe('emulator REST API', () => {
       assert.deepEqual(Object.keys(answer.body).sort(), ['cursor', 'data']);
       assert.deepEqual(answer.body.data.map((agent: { id: string }) => agent.id), [...SCENARIO_AGENT_IDS]);
       assert.deepEqual([...SCENARIO_AGENT_IDS].sort(), [
-        'emu-agent-leaves', 'emu-blip', 'emu-busy', 'emu-demo', 'emu-drop', 'emu-no-agent', 'emu-quick', 'emu-server-leave', 'emu-silent-user',
+        'emu-agent-leaves', 'emu-blip', 'emu-busy', 'emu-demo', 'emu-drop', 'emu-graphql-transcript', 'emu-no-agent', 'emu-quick',
+        'emu-server-leave', 'emu-silent-user', 'emu-vonage',
       ]);
       for (const agent of answer.body.data) {
         assert.deepEqual(Object.keys(agent).sort(), [...AGENT_FIELDS].sort());
@@ -241,9 +241,12 @@ describe('emulator REST API', () => {
       assert.equal(first.body.data.length, 5);
       assert.equal(typeof first.body.cursor, 'string');
       const second = await call(emu, 'GET', `/agents?limit=5&cursor=${encodeURIComponent(first.body.cursor)}`);
-      assert.equal(second.body.data.length, 4);
-      assert.equal(second.body.cursor, null);
-      const ids = [...first.body.data, ...second.body.data].map((agent: { id: string }) => agent.id);
+      assert.equal(second.body.data.length, 5);
+      assert.equal(typeof second.body.cursor, 'string');
+      const third = await call(emu, 'GET', `/agents?limit=5&cursor=${encodeURIComponent(second.body.cursor)}`);
+      assert.equal(third.body.data.length, 1);
+      assert.equal(third.body.cursor, null);
+      const ids = [...first.body.data, ...second.body.data, ...third.body.data].map((agent: { id: string }) => agent.id);
       assert.deepEqual(ids, [...SCENARIO_AGENT_IDS]);
     });
 

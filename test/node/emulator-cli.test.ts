@@ -45,15 +45,16 @@ describe('voice-agent-emulator CLI', () => {
   test('prints exactly one ready line, serves the API, and exits 0 on SIGTERM', async () => {
     const running = await startCli(['--port', '0']);
     try {
-      assert.deepEqual(Object.keys(running.ready), ['apiUrl', 'mediaUrl', 'apiKey']);
+      assert.deepEqual(Object.keys(running.ready), ['apiUrl', 'mediaUrl', 'apiKey', 'graphqlUrl']);
       assert.match(running.ready.apiUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(running.ready.graphqlUrl, `${running.ready.apiUrl}/query`);
       assert.match(running.ready.mediaUrl!, /^ws:\/\/127\.0\.0\.1:\d+$/);
       assert.notEqual(running.ready.apiUrl!.split(':')[2], '0');
       assert.equal(running.ready.apiKey, 'emu-dev-key');
 
       const agents = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: `Bearer ${running.ready.apiKey}` } });
       assert.equal(agents.status, 200);
-      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 9);
+      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 11);
       const created = await fetch(`${running.ready.apiUrl}/dials`, {
         method: 'POST',
         headers: { authorization: `Bearer ${running.ready.apiKey}` },

@@ -1,4 +1,4 @@
-// The emulator's room packages are optional peers: a missing one gets a message that names it
+// The emulator's room and GraphQL packages are optional peers: a missing one gets a message that names it
 // and says how to install them, instead of a bare "module not found".
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,13 +22,13 @@ async function realImportError(name: string): Promise<unknown> {
   throw new Error(`importing ${name} from an empty folder unexpectedly worked`);
 }
 
-for (const name of ['ws', '@livekit/protocol', '@roamhq/wrtc']) {
+for (const name of ['ws', '@livekit/protocol', '@roamhq/wrtc', 'graphql', 'graphql-ws']) {
   test(`a missing ${name} is named, with the install command`, async () => {
     const original = await realImportError(name);
     const explained = explainMissingPeer(original) as Error;
     assert.notEqual(explained, original);
     assert.match(explained.message, new RegExp(`missing: ${name.replace('/', '\\/')}`));
-    assert.match(explained.message, /npm install --save-dev ws@8 @livekit\/protocol@1\.52\.1 @roamhq\/wrtc@0\.10\.0/);
+    assert.match(explained.message, /npm install --save-dev ws@8 @livekit\/protocol@1\.52\.1 @roamhq\/wrtc@0\.10\.0 graphql@17\.1\.0 graphql-ws@6\.4\.2/);
     assert.equal(explained.cause, original);
   });
 }

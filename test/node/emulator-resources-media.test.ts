@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { encodeJoinRequest } from '../../src/emulator/room/protocol/join-request.js';
 import { VoiceAgentApi } from '../../src/server/api/client.js';
+import { livekitCredentials } from '../support/media-credentials.js';
 
 /** Joins the dial's room and answers the identities of the other participants it is told about, within `ms`. */
 async function othersInRoom(emu: Emulator, token: string, ms: number): Promise<{ identities: Set<string>; names: string[] }> {
@@ -53,8 +54,9 @@ describe('API-created agents in the media room', () => {
   test('an agent naming emu-no-agent: the room opens, the caller is in progress, no agent ever joins; leaving ends USER_HANGUP', async () => {
     const absent = await create('Absent agent', { scenario: 'emu-no-agent', team: 'sales' });
     const dial = await api.createDial({ callAgentId: absent.id, browserCall: true });
-    const token = (await api.getDialToken(dial.dialId)).dialToken;
+    const dialToken = (await api.getDialToken(dial.dialId)).dialToken;
     assert.equal((await api.getDial(dial.dialId)).status, 'ringing');
+    const { token } = await livekitCredentials(emu.graphqlUrl, dialToken, dial.sessionId);
     const room = await othersInRoom(emu, token, 1200);
     assert.equal(room.identities.size, 0, `no agent joins, got ${room.names.join(', ')}`);
     const ended = await api.getDial(dial.dialId);

@@ -1,10 +1,13 @@
-// The dial token is a LiveKit access token for the dial's room, verified by the same code the
-// media server uses (`verifyToken`), and refused when tampered, foreign, expired or not yet valid.
+// The REST dial token is the service's own token for one dial (it authorises GraphQL), never a
+// LiveKit token; the media token comes from GraphQL `browserDialToken` and is verified by the same
+// code the media server uses (`verifyToken`), refused when tampered, foreign, expired or not yet valid.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createMediaKeys, signParticipantToken, verifyParticipantToken } from '../../src/emulator/media-token.js';
+import { createDialTokenKeys, signDialToken, verifyDialToken } from '../../src/emulator/dial-token.js';
+import { graphql, livekitCredentials } from '../support/media-credentials.js';
 
 async function post(emu: Emulator, path: string, body?: unknown): Promise<any> {
   const response = await fetch(emu.apiUrl + path, {
@@ -32,47 +35,75 @@ describe('dial tokens from the REST API', () => {
   });
   after(() => emu.close());
 
-  test("carry LiveKit's claims for the dial's room and verify with verifyToken", async () => {
-    const { dialId } = await post(emu, '/dials', { callAgentId: 'emu-demo', browserCall: true, timeoutMinutes: 10 });
-    const { dialToken, url } = await post(emu, `/dials/${dialId}/token`);
+  test('name the dial and its session, and are not LiveKit tokens: the media verifier refuses them', async () => {
+    const created = await post(emu, '/dials', { callAgentId: 'emu-demo', browserCall: true, timeoutMinutes: 10 });
+    const { dialToken } = await post(emu, `/dials/${created.dialId}/token`);
+    for (const token of [dialToken, created.dialToken]) {
+      const claims = decodeJwt(token);
+      assert.equal(claims.sub, created.dialId);
+      assert.equal(claims['sessionId'], created.sessionId);
+      assert.equal(claims['video'], undefined, 'no LiveKit grant');
+      const now = Math.floor(Date.now() / 1000);
+      assert.ok(claims.exp! >= now + 60 + 600, 'valid for the join window and the whole time cap');
+      await assert.rejects(emu.verifyToken(token));
+    }
+  });
+
+  test("browserDialToken's token carries LiveKit's claims for the dial's room and verifies with verifyToken", async () => {
+    const created = await post(emu, '/dials', { callAgentId: 'emu-demo', browserCall: true, timeoutMinutes: 10 });
+    const { token, url } = await livekitCredentials(emu.graphqlUrl, created.dialToken, created.sessionId);
     assert.equal(url, emu.mediaUrl);
-    assert.deepEqual(decodeProtectedHeader(dialToken), { alg: 'HS256', typ: 'JWT' });
-    const claims = decodeJwt(dialToken);
+    assert.deepEqual(decodeProtectedHeader(token), { alg: 'HS256', typ: 'JWT' });
+    const claims = decodeJwt(token);
     const now = Math.floor(Date.now() / 1000);
     assert.equal(typeof claims.iss, 'string');
     assert.match(claims.sub ?? '', /^caller-/);
     assert.equal(typeof claims.name, 'string');
     assert.ok(claims.nbf! <= now && claims.nbf! >= now - 60);
-    // Valid for the join window and the whole time cap.
     assert.ok(claims.exp! >= now + 60 + 600);
-    assert.deepEqual(claims.video, { room: `dial-${dialId}`, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-    assert.deepEqual(await emu.verifyToken(dialToken), { identity: claims.sub, roomName: `dial-${dialId}` });
+    assert.deepEqual(claims.video, { room: `dial-${created.dialId}`, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+    assert.deepEqual(await emu.verifyToken(token), { identity: claims.sub, roomName: `dial-${created.dialId}` });
   });
 
-  test('the token answered by POST /dials verifies too, for the same room', async () => {
-    const { dialId, dialToken } = await post(emu, '/dials', { callAgentId: 'emu-quick', browserCall: true });
-    assert.equal((await emu.verifyToken(dialToken)).roomName, `dial-${dialId}`);
-  });
-
-  test('a tampered token does not verify', async () => {
-    const { dialId } = await post(emu, '/dials', { callAgentId: 'emu-demo', browserCall: true });
-    const { dialToken } = await post(emu, `/dials/${dialId}/token`);
-    await assert.rejects(emu.verifyToken(tamper(dialToken, 2)));
-    await assert.rejects(emu.verifyToken(tamper(dialToken, 1)));
+  test('a tampered media token does not verify', async () => {
+    const created = await post(emu, '/dials', { callAgentId: 'emu-demo', browserCall: true });
+    const { token } = await livekitCredentials(emu.graphqlUrl, created.dialToken, created.sessionId);
+    await assert.rejects(emu.verifyToken(tamper(token, 2)));
+    await assert.rejects(emu.verifyToken(tamper(token, 1)));
     await assert.rejects(emu.verifyToken('not.a.token'));
     await assert.rejects(emu.verifyToken(''));
   });
 
-  test("another emulator's token does not verify", async () => {
+  test("another emulator's tokens do not verify: neither its media token nor its dial token", async () => {
     const other = await startEmulator({ logger: false });
     try {
-      const { dialId } = await post(other, '/dials', { callAgentId: 'emu-demo', browserCall: true });
-      const { dialToken } = await post(other, `/dials/${dialId}/token`);
-      await other.verifyToken(dialToken);
-      await assert.rejects(emu.verifyToken(dialToken));
+      const created = await post(other, '/dials', { callAgentId: 'emu-demo', browserCall: true });
+      const { token } = await livekitCredentials(other.graphqlUrl, created.dialToken, created.sessionId);
+      await other.verifyToken(token);
+      await assert.rejects(emu.verifyToken(token));
+      const refused = await graphql(emu.graphqlUrl, created.dialToken, 'StartDialSession', { sessionId: created.sessionId });
+      assert.equal(refused.data, undefined);
+      assert.equal(refused.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('dial-token', () => {
+  const keys = createDialTokenKeys();
+
+  test('signs and verifies; refuses an expired, foreign or tampered token', async () => {
+    const token = await signDialToken(keys, { dialId: 'd1', sessionId: 's1' }, 60);
+    assert.deepEqual(await verifyDialToken(keys, token), { dialId: 'd1', sessionId: 's1' });
+    await assert.rejects(verifyDialToken(keys, await signDialToken(keys, { dialId: 'd1', sessionId: 's1' }, -5)), /exp/);
+    await assert.rejects(verifyDialToken(createDialTokenKeys(), token));
+    await assert.rejects(verifyDialToken(keys, tamper(token, 1)));
+  });
+
+  test('a LiveKit participant token signed with the same secret is still not a dial token', async () => {
+    const media = await signParticipantToken({ apiKeyName: 'EMU', secret: keys.secret }, { identity: 'caller-1', name: 'Caller', roomName: 'dial-1', ttlSeconds: 60 });
+    await assert.rejects(verifyDialToken(keys, media));
   });
 });
 

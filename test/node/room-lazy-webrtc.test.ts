@@ -1,25 +1,27 @@
-// REST-only users of the emulator never load libwebrtc: it is imported on the first media session.
+// REST and GraphQL users of the emulator never load libwebrtc: it is imported on the first media session.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { startEmulator } from '../../src/emulator/index.js';
+import { livekitCredentials } from '../support/media-credentials.js';
 
 async function libwebrtcLoaded(): Promise<boolean> {
   // The native binding shows up among the process's mapped files once loaded (Linux).
   return (await readFile('/proc/self/maps', 'utf8')).includes('wrtc');
 }
 
-test('the emulator serves REST and the room HTTP routes without loading libwebrtc', async () => {
+test('the emulator serves REST, GraphQL and the room HTTP routes without loading libwebrtc', async () => {
   const emulator = await startEmulator({ logger: false });
   try {
     const headers = { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' };
     const created = await fetch(`${emulator.apiUrl}/dials`, { method: 'POST', headers, body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }) });
-    const { dialId } = (await created.json()) as { dialId: string };
+    const { dialId, sessionId } = (await created.json()) as { dialId: string; sessionId: string };
     const tokenAnswer = await fetch(`${emulator.apiUrl}/dials/${dialId}/token`, { method: 'POST', headers });
     const { dialToken } = (await tokenAnswer.json()) as { dialToken: string };
+    const { token } = await livekitCredentials(emulator.graphqlUrl, dialToken, sessionId);
     const http = emulator.mediaUrl.replace(/^ws:/, 'http:');
     assert.equal((await fetch(`${http}/`, { method: 'HEAD' })).status, 200);
-    assert.equal((await fetch(`${http}/rtc/v1/validate?access_token=${dialToken}`)).status, 200);
+    assert.equal((await fetch(`${http}/rtc/v1/validate?access_token=${token}`)).status, 200);
     assert.equal(await libwebrtcLoaded(), false);
   } finally {
     await emulator.close();

@@ -11,6 +11,7 @@ import { encodeJoinRequest } from '../../src/emulator/room/protocol/join-request
 import { DisconnectReason } from '../../src/emulator/room/protocol/responses.js';
 import { createMediaKeys, signParticipantToken, verifyParticipantToken } from '../../src/emulator/media-token.js';
 import type { DialControl } from '../../src/emulator/seam.js';
+import { livekitCredentials } from '../support/media-credentials.js';
 
 let emulator: Emulator;
 let httpUrl: string;
@@ -31,10 +32,12 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
   return (await response.json()) as T;
 }
 
-async function newDial(callAgentId = 'emu-no-agent'): Promise<{ dialId: string; token: string }> {
-  const { dialId } = await api<{ dialId: string }>('POST', '/dials', { callAgentId, browserCall: true });
+/** A dial and its LiveKit token, from browserDialToken (the REST dial token does not open the room). */
+async function newDial(callAgentId = 'emu-no-agent'): Promise<{ dialId: string; token: string; dialToken: string }> {
+  const { dialId, sessionId } = await api<{ dialId: string; sessionId: string }>('POST', '/dials', { callAgentId, browserCall: true });
   const { dialToken } = await api<{ dialToken: string }>('POST', `/dials/${dialId}/token`);
-  return { dialId, token: dialToken };
+  const { token } = await livekitCredentials(emulator.graphqlUrl, dialToken, sessionId);
+  return { dialId, token, dialToken };
 }
 
 function dialRecord(dialId: string) {
@@ -130,12 +133,23 @@ describe('HTTP routes', () => {
     assert.ok(!(await validate.text()).includes(forged));
   });
 
+  test("the REST dial token does not open the room (401); browserDialToken's LiveKit token does", async () => {
+    const { token, dialToken } = await newDial();
+    const join = `&join_request=${encodeJoinRequest(new JoinRequest({}))}`;
+    assert.equal((await fetch(`${httpUrl}/rtc/v1/validate?access_token=${dialToken}`)).status, 401);
+    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?access_token=${dialToken}${join}`)).status, 401);
+    assert.equal((await fetch(`${httpUrl}/rtc/v1/validate?access_token=${token}`)).status, 200);
+    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?access_token=${token}${join}`)).status, 101);
+  });
+
   test('an expired token is refused with 401', async () => {
     const keys = createMediaKeys();
     const control: DialControl = {
       sessionForRoom: () => ({ dialId: 'd', roomName: 'r', scenario: 'emu-no-agent', status: 'ringing', maxDurationSeconds: 60 }),
       joined: () => {},
       addTranscript: () => {},
+      liveTranscript: () => {},
+      sessionStarted: () => new Promise(() => {}),
       setAiResult: () => {},
       end: () => {},
       onEnded: () => () => {},
@@ -248,9 +262,9 @@ describe('the time cap', () => {
     try {
       const headers = { authorization: `Bearer ${short.apiKey}`, 'content-type': 'application/json' };
       const created = await fetch(`${short.apiUrl}/dials`, { method: 'POST', headers, body: JSON.stringify({ callAgentId: 'emu-no-agent', browserCall: true, timeoutMinutes: 1 }) });
-      const { dialId } = (await created.json()) as { dialId: string };
-      const { dialToken } = (await (await fetch(`${short.apiUrl}/dials/${dialId}/token`, { method: 'POST', headers })).json()) as { dialToken: string };
-      const query = new URLSearchParams({ access_token: dialToken, join_request: encodeJoinRequest(new JoinRequest({})) });
+      const { dialId, sessionId, dialToken } = (await created.json()) as { dialId: string; sessionId: string; dialToken: string };
+      const { token } = await livekitCredentials(short.graphqlUrl, dialToken, sessionId);
+      const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
       const ws = new WebSocket(`${short.mediaUrl}/rtc/v1?${query}`);
       const responses: SignalResponse[] = [];
       ws.on('message', (data: Buffer) => responses.push(SignalResponse.fromBinary(data)));
@@ -281,6 +295,8 @@ describe('teardown', () => {
       sessionForRoom: (roomName) => (roomName === 'r' ? { dialId: 'd', roomName, scenario: 'emu-no-agent', status, maxDurationSeconds: 60 } : undefined),
       joined: () => (status = 'in-progress'),
       addTranscript: () => {},
+      liveTranscript: () => {},
+      sessionStarted: () => new Promise(() => {}),
       setAiResult: () => {},
       end: (_dialId, end) => {
         ends.push(end.systemResultType);

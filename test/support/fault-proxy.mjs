@@ -8,7 +8,10 @@
 //    with an Idempotency-Key is forwarded after FRONT_HOLD_MS, later ones at once), 429 | 500 | 502 | 504 (an
 //    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
 //    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
-//    on), blackhole (a media URL that accepts TCP and never answers).
+//    on), blackhole (a media URL that accepts TCP and never answers). The pseudo-route `gql`
+//    points the token answer's `graphqlUrl` (the browser's session protocol) elsewhere: `gql-down`
+//    at a closed port, any other `gql-<kind>` at the GraphQL fault proxy (fault-graphql.mjs), e.g.
+//    `gql-drop` cuts its socket after the first transcript event.
 //
 // 2. Behind a second companion (test/support/fault-companion.ts, short upstream timeout) that
 //    talks to a fault upstream here instead of the service: `/__fault-svc/<route>` goes to it.
@@ -17,13 +20,16 @@
 //    422 | 500 (the service's error answer), hang (never answers; the companion times out),
 //    slow (create only: the first attempt is forwarded but answered after the companion gave
 //    up; a retry with the same Idempotency-Key gets the replay). `svc-ok` dials cleanly.
+//    `svc-browserdialtoken-<errors|reset|hang>` injects the fault into the companion's GraphQL
+//    step instead (its GraphQL URL is the GraphQL fault proxy's `/svc/query`).
 //    `/__fault/log` answers both logs: [{ method, path, status, dialId, key, front? }] (status 0:
-//    still under way; -1: no answer).
+//    still under way; -1: no answer); `/__fault/gql-log` the GraphQL fault proxy's.
 //
 // Everything listens on 127.0.0.1 and forwards to the test server itself (whose `/__emu`
 // route adds the emulator's key), so no key passes through here.
 import { createServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
+import { graphqlFaultProxy } from './fault-graphql.mjs';
 import { startChild, stopChild } from './wtr-services.mjs';
 
 export const FRONT_HOLD_MS = 1200;
@@ -63,8 +69,18 @@ export function faultServices() {
   let blackholeUrl = '';
   /** dialId → { route, kind } for dials made through the fault upstream. */
   const dialFaults = new Map();
+  /** sessionId → kind, for dials whose companion GraphQL step (browserDialToken) is faulted. */
+  const sessionFaults = new Map();
   const slowSeen = new Set();
   const log = [];
+  let emulatorOriginPromise = null;
+  /** The emulator's origin, asked of the test server once (it is up by the time a page calls). */
+  const emulatorOrigin = () =>
+    (emulatorOriginPromise ??= fetch(`${selfOrigin}/__services`)
+      .then((answer) => answer.json())
+      .then((services) => new URL(services.apiUrl).origin));
+  const graphql = graphqlFaultProxy({ emulatorOrigin, faultFor: (sessionId) => sessionFaults.get(sessionId) ?? null });
+  let graphqlHost = '';
 
   const track = (server) => {
     servers.push(server);
@@ -136,6 +152,13 @@ export function faultServices() {
         entry.dialId = null;
       }
       if (entry.dialId && fault && fault.route !== 'create') dialFaults.set(entry.dialId, { route: fault.route, kind: fault.kind });
+      if (fault?.route === 'browserdialtoken') {
+        try {
+          sessionFaults.set(JSON.parse(text).sessionId, fault.kind);
+        } catch {
+          // no session: nothing to fault
+        }
+      }
     }
     if (holdAnswer) await wait(SVC_SLOW_MS);
     if (res.destroyed) return;
@@ -158,10 +181,13 @@ export function faultServices() {
       blackholeUrl = `ws://${await listen(blackhole)}`;
       const agents = { ok: 'fault.ok', 'svc-ok': 'fault.ok' };
       for (const route of FAULT_SERVICE_ROUTES) for (const kind of SVC_KINDS) agents[`svc-${route}-${kind}`] = `fault.${route}.${kind}`;
+      for (const kind of ['errors', 'reset', 'hang']) agents[`svc-browserdialtoken-${kind}`] = `fault.browserdialtoken.${kind}`;
+      graphqlHost = await listen(graphql.server);
       const companion = await startChild('test/support/fault-companion.ts', [], {
         PORT: '0',
         VOICE_AGENT_API_KEY: 'fault-upstream-placeholder-key',
         VOICE_AGENT_BASE_URL: `http://${upstreamHost}`,
+        VOICE_AGENT_GRAPHQL_URL: `http://${graphqlHost}/svc/query`,
         VOICE_AGENT_AGENTS: JSON.stringify(agents),
         COMPANION_SECRET: 'fault-tests-secret-0123456789abcdef',
         COMPANION_ALLOWED_ORIGINS: selfOrigin,
@@ -175,6 +201,7 @@ export function faultServices() {
     },
     async serverStop() {
       for (const socket of sockets) socket.destroy();
+      await graphql.close();
       await Promise.all([stopChild(companionChild), ...servers.map((server) => new Promise((resolve) => server.close(() => resolve())))]);
     },
   };
@@ -204,6 +231,11 @@ export function faultServices() {
     if (ctx.path === '/__fault/log') {
       ctx.type = 'json';
       ctx.body = JSON.stringify(log);
+      return undefined;
+    }
+    if (ctx.path === '/__fault/gql-log') {
+      ctx.type = 'json';
+      ctx.body = JSON.stringify(graphql.log);
       return undefined;
     }
     if (ctx.path.startsWith('/__fault-svc/')) {
@@ -272,6 +304,12 @@ export function faultServices() {
       } catch {
         entry.dialId = null;
       }
+    }
+    const graphqlKind = faults.get('gql');
+    if (route === 'token' && answer.status === 200 && graphqlKind) {
+      const token = JSON.parse(answer.text);
+      token.graphqlUrl = graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
+      answer.text = JSON.stringify(token);
     }
     if (route === 'token' && answer.status === 200 && ['badtoken', 'nomedia', 'blackhole'].includes(kind)) {
       const token = JSON.parse(answer.text);

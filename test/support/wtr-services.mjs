@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
-export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip'];
+export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip', 'emu-vonage', 'emu-graphql-transcript'];
 
 /** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */
 export function startChild(script, args = [], env = {}) {
@@ -84,7 +84,6 @@ export function testServices() {
           PORT: '0',
           VOICE_AGENT_API_KEY: apiKey,
           VOICE_AGENT_BASE_URL: emulator.ready.apiUrl,
-          VOICE_AGENT_MEDIA_URL: emulator.ready.mediaUrl,
           VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])])),
           COMPANION_SECRET: 'browser-tests-secret-0123456789abcdef',
           COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
@@ -104,11 +103,12 @@ export function testServices() {
   async function middleware(ctx, next) {
     if (ctx.path.startsWith('/test/fixtures/csp/')) {
       // A strict policy for the CDN test pages: no inline script or style, no eval; the only
-      // other origin allowed is the loopback media room.
+      // other origins allowed are the loopback media room and the emulator's GraphQL endpoint.
       const media = services.mediaUrl ?? 'ws://127.0.0.1';
+      const graphql = services.apiUrl ? new URL(services.apiUrl).origin : 'http://127.0.0.1';
       ctx.set(
         'Content-Security-Policy',
-        `default-src 'self'; connect-src 'self' ${media} ${media.replace(/^ws/, 'http')}; media-src 'self' blob: mediastream:`,
+        `default-src 'self'; connect-src 'self' ${media} ${media.replace(/^ws/, 'http')} ${graphql} ${graphql.replace(/^http/, 'ws')}; media-src 'self' blob: mediastream:`,
       );
     }
     if (ctx.path.startsWith('/api/voice-call/') && services.companionUrl) {

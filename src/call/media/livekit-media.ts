@@ -82,12 +82,23 @@ function isAgent(participant: Participant): boolean {
   return participant.isAgent || participant.kind === ParticipantKind.AGENT || 'lk.agent.state' in participant.attributes;
 }
 
+/**
+ * An agent that says it is still `initializing` (LiveKit Agents' state) is in the room but not
+ * on the call yet: the service's agent waits for `startDialSession`. An agent without the
+ * attribute counts as ready once it is there.
+ */
+function isReady(participant: Participant): boolean {
+  return participant.attributes['lk.agent.state'] !== 'initializing';
+}
+
 class LivekitMedia implements MediaConnection {
   readonly #room: Room;
   readonly #options: MediaOptions;
   readonly #callbacks: MediaCallbacks;
   readonly #localTrack: LocalAudioTrack;
   #agent: RemoteParticipant | null = null;
+  /** `onAgentJoined` was called: the agent is ready (see `isReady`). */
+  #agentAnnounced = false;
   #agentTrack: RemoteTrack | null = null;
   #agentSpeaking = false;
   /** Once the agent reports `lk.agent.state`, active-speaker updates no longer decide speaking. */
@@ -116,7 +127,7 @@ class LivekitMedia implements MediaConnection {
   }
 
   get agentPresent(): boolean {
-    return this.#agent !== null;
+    return this.#agent !== null && this.#agentAnnounced;
   }
 
   async connect(): Promise<void> {
@@ -198,7 +209,7 @@ class LivekitMedia implements MediaConnection {
   readonly #onParticipantConnected = (participant: RemoteParticipant): void => {
     if (this.#agent || !isAgent(participant)) return;
     this.#agent = participant;
-    this.#callbacks.onAgentJoined();
+    this.#announceIfReady();
     for (const publication of participant.trackPublications.values()) {
       if (publication.track && publication.kind === Track.Kind.Audio) this.#useAgentTrack(publication.track);
     }
@@ -214,6 +225,9 @@ class LivekitMedia implements MediaConnection {
       this.#agentTrack = null;
       this.#callbacks.onAgentAudio(null);
     }
+    // An agent that left before it was ready never joined the call: the agent timeout decides.
+    if (!this.#agentAnnounced) return;
+    this.#agentAnnounced = false;
     // A full reconnect first unwinds every remote participant, then emits Reconnecting in the
     // same turn: only an agent that left while the room stays up has really left.
     queueMicrotask(() => {
@@ -229,6 +243,7 @@ class LivekitMedia implements MediaConnection {
       return;
     }
     if (participant !== this.#agent) return;
+    this.#announceIfReady();
     const state = changed['lk.agent.state'];
     if (state !== undefined) this.#setAgentState(state);
   };
@@ -310,6 +325,12 @@ class LivekitMedia implements MediaConnection {
       }
     }
     return senderIdentity === local.identity ? 'HUMAN' : 'AI';
+  }
+
+  #announceIfReady(): void {
+    if (this.#agentAnnounced || !this.#agent || !isReady(this.#agent)) return;
+    this.#agentAnnounced = true;
+    this.#callbacks.onAgentJoined();
   }
 
   #useAgentTrack(track: RemoteTrack): void {

@@ -51,6 +51,11 @@ export const DEFAULT_SCENARIO_TIMINGS: ScenarioTimings = {
 export interface Scenario {
   /** false: the room opens but no agent ever joins. */
   agentJoins: boolean;
+  /**
+   * false: the agent publishes no `lk.transcription` streams in the room; the GraphQL
+   * `watchLiveTranscriptEvents` events are the only live transcript. Default true.
+   */
+  roomTranscript?: boolean;
   run(agent: AgentContext, timings: ScenarioTimings): Promise<void>;
 }
 
@@ -166,6 +171,9 @@ const serverLeave: Scenario = {
   },
 };
 
+/** emu-quick's call without `lk.transcription` in the room: the live transcript comes only over GraphQL. */
+const graphqlTranscript: Scenario = { ...quick, roomTranscript: false };
+
 /** The room opens, but no agent ever joins; the widget gives up. */
 const noAgent: Scenario = {
   agentJoins: false,
@@ -181,7 +189,9 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'emu-agent-leaves': agentLeaves,
   'emu-server-leave': serverLeave,
   'emu-blip': blip,
+  'emu-graphql-transcript': graphqlTranscript,
   // emu-busy never reaches the room: the REST half ends it at creation and the room refuses it.
+  // emu-vonage never gets a LiveKit token (its provider is Vonage), so it never reaches the room.
 };
 
 /** The scenario for an agent id; anything unknown behaves like the demo agent. */

@@ -20,6 +20,10 @@ export const EMU_AGENT_LEAVES = 'emu-agent-leaves';
 export const EMU_SERVER_LEAVE = 'emu-server-leave';
 /** Greets, the connection drops once without a LeaveRequest, the rejoin is accepted and the call goes on like emu-demo. */
 export const EMU_BLIP = 'emu-blip';
+/** The dial's media is Vonage, not LiveKit: `browserDialToken` answers `telephonyProvider: "vonage"` and no URL. */
+export const EMU_VONAGE = 'emu-vonage';
+/** emu-quick without `lk.transcription` in the room: the GraphQL transcript events are the only live transcript. */
+export const EMU_GRAPHQL_TRANSCRIPT = 'emu-graphql-transcript';
 
 export const SCENARIO_AGENT_IDS = [
   EMU_DEMO,
@@ -31,6 +35,8 @@ export const SCENARIO_AGENT_IDS = [
   EMU_AGENT_LEAVES,
   EMU_SERVER_LEAVE,
   EMU_BLIP,
+  EMU_VONAGE,
+  EMU_GRAPHQL_TRANSCRIPT,
 ] as const;
 export type ScenarioAgentId = (typeof SCENARIO_AGENT_IDS)[number];
 
@@ -46,7 +52,14 @@ const names: Record<ScenarioAgentId, string> = {
   'emu-agent-leaves': 'Emulator agent that leaves without a goodbye',
   'emu-server-leave': 'Emulator media server that shuts the room down',
   'emu-blip': 'Emulator agent whose connection drops once and comes back',
+  'emu-vonage': 'Emulator agent on a Vonage media session (not LiveKit)',
+  'emu-graphql-transcript': 'Emulator quick agent with its live transcript over GraphQL only',
 };
+
+/** The media provider `browserDialToken` names for a dial of this scenario. */
+export function telephonyProviderOf(scenario: string): 'livekit' | 'vonage' {
+  return scenario === EMU_VONAGE ? 'vonage' : 'livekit';
+}
 
 function agentRecord(id: ScenarioAgentId): AgentRecord {
   return {

@@ -16,6 +16,9 @@
 //
 // An agent's scenario is its id for the scenario agents, else its `metadata.scenario`, else emu-demo.
 // Terminal dials never change again: a late hangup, transcript line or end is ignored.
+//
+// The GraphQL half watches a dial (`watch`): every status change, the browser joining its room,
+// `startDialSession`, and each transcript line, interim (LIVE) or final (FINAL).
 import { randomUUID } from 'node:crypto';
 import type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from '../seam.js';
 import { EMU_BUSY, EMU_DEMO, EMU_DROP, EMU_NO_AGENT, EMU_QUICK, EMU_SILENT_USER, SCENARIO_AGENT_IDS } from './agents.js';
@@ -37,6 +40,15 @@ export interface DialStoreOptions {
 
 export type EndListener = (dialId: string, end: DialEnd) => void;
 
+/** What happens to one dial, as `watch` reports it. Read the dial's state with `record`. */
+export type DialUpdate =
+  | { kind: 'status' }
+  | { kind: 'joined' }
+  | { kind: 'session-started' }
+  | { kind: 'transcript'; eventType: 'LIVE' | 'FINAL'; line: TranscriptLine };
+
+export type DialWatcher = (update: DialUpdate) => void;
+
 interface Dial {
   id: string;
   scenario: string;
@@ -54,6 +66,12 @@ interface Dial {
   aiResult: Record<string, unknown> | null;
   maxDurationSeconds: number;
   timer: NodeJS.Timeout | null;
+  /** The browser's participant is (or was) in the dial's room. */
+  browserJoined: boolean;
+  /** `startDialSession` arrived: the agent may speak. */
+  sessionStarted: boolean;
+  /** `pauseAI`'s last value (stored only: the scenario agents do not pause). */
+  aiPaused: boolean;
 }
 
 const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
@@ -91,6 +109,9 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 export class DialStore implements DialControl {
   private readonly dials = new Map<string, Dial>();
   private readonly rooms = new Map<string, string>();
+  /** session id → dial id */
+  private readonly sessions = new Map<string, string>();
+  private readonly watchers = new Map<string, Set<DialWatcher>>();
   private readonly endListeners = new Set<EndListener>();
   private readonly options: DialStoreOptions;
 
@@ -119,9 +140,13 @@ export class DialStore implements DialControl {
       aiResult: null,
       maxDurationSeconds: input.timeoutMinutes !== null ? input.timeoutMinutes * 60 : input.agent.maxDurationSeconds,
       timer: null,
+      browserJoined: false,
+      sessionStarted: false,
+      aiPaused: false,
     };
     this.dials.set(id, dial);
     this.rooms.set(dial.roomName, id);
+    this.sessions.set(dial.sessionId, id);
     this.options.log(`dial ${id} queued (agent ${input.agent.id})`);
     if (dial.scenario === EMU_BUSY) {
       this.finish(dial, { status: 'failed', systemResultType: 'RATE_LIMITED' });
@@ -165,10 +190,58 @@ export class DialStore implements DialControl {
     return dial && this.toRecord(dial);
   }
 
+  /** The dial of a dial session (`sessionId` of the create answer). */
+  dialForSession(sessionId: string): string | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  sessionIdOf(dialId: string): string | undefined {
+    return this.dials.get(dialId)?.sessionId;
+  }
+
+  hasBrowserJoined(dialId: string): boolean {
+    return this.dials.get(dialId)?.browserJoined ?? false;
+  }
+
+  /** `startDialSession`: lets the agent speak. false for an ended dial; repeating it changes nothing. */
+  startSession(dialId: string): boolean {
+    const dial = this.dials.get(dialId);
+    if (!dial || isTerminal(dial.status)) return false;
+    if (!dial.sessionStarted) {
+      dial.sessionStarted = true;
+      this.options.log(`dial ${dial.id} session started`);
+      this.emit(dial.id, { kind: 'session-started' });
+    }
+    return true;
+  }
+
+  setAiPaused(dialId: string, paused: boolean): void {
+    const dial = this.dials.get(dialId);
+    if (!dial) return;
+    dial.aiPaused = paused;
+    dial.updatedAt = Date.now();
+  }
+
+  aiPaused(dialId: string): boolean {
+    return this.dials.get(dialId)?.aiPaused ?? false;
+  }
+
+  /** Reports what happens to one dial until the returned function is called. */
+  watch(dialId: string, watcher: DialWatcher): () => void {
+    let set = this.watchers.get(dialId);
+    if (!set) this.watchers.set(dialId, (set = new Set()));
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.watchers.get(dialId) === set) this.watchers.delete(dialId);
+    };
+  }
+
   /** Stops every timer; dials keep their current state. */
   close(): void {
     for (const dial of this.dials.values()) this.disarm(dial);
     this.endListeners.clear();
+    this.watchers.clear();
   }
 
   // ── DialControl (used by the media half) ──
@@ -183,16 +256,41 @@ export class DialStore implements DialControl {
     // A phone dial has no media: a browser in its room does not answer it.
     if (!dial || dial.phone || (dial.status !== 'queued' && dial.status !== 'ringing')) return;
     dial.startedAt = Date.now();
+    dial.browserJoined = true;
     this.setStatus(dial, 'in-progress');
     const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
     this.arm(dial, capMs, { status: 'completed', systemResultType: 'TIMEOUT' });
+    this.emit(dial.id, { kind: 'joined' });
   }
 
   addTranscript(dialId: string, line: TranscriptLine): void {
     const dial = this.dials.get(dialId);
     if (!dial || isTerminal(dial.status)) return;
-    dial.transcript.push({ ...line });
-    dial.updatedAt = Date.now();
+    this.recordLine(dial, line);
+  }
+
+  liveTranscript(dialId: string, line: TranscriptLine): void {
+    const dial = this.dials.get(dialId);
+    if (!dial || isTerminal(dial.status)) return;
+    this.emit(dial.id, { kind: 'transcript', eventType: 'LIVE', line: { ...line } });
+  }
+
+  sessionStarted(dialId: string, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      if (this.dials.get(dialId)?.sessionStarted) return resolve();
+      const onAbort = () => {
+        unwatch();
+        reject(signal.reason);
+      };
+      const unwatch = this.watch(dialId, (update) => {
+        if (update.kind !== 'session-started') return;
+        unwatch();
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   setAiResult(dialId: string, aiResult: Record<string, unknown>): void {
@@ -221,6 +319,23 @@ export class DialStore implements DialControl {
     dial.status = status;
     dial.updatedAt = Date.now();
     this.options.log(`dial ${dial.id} ${status}`);
+    this.emit(dial.id, { kind: 'status' });
+  }
+
+  private recordLine(dial: Dial, line: TranscriptLine): void {
+    dial.transcript.push({ ...line });
+    dial.updatedAt = Date.now();
+    this.emit(dial.id, { kind: 'transcript', eventType: 'FINAL', line: { ...line } });
+  }
+
+  private emit(dialId: string, update: DialUpdate): void {
+    for (const watcher of [...(this.watchers.get(dialId) ?? [])]) {
+      try {
+        watcher(update);
+      } catch (error) {
+        this.options.log(`a watcher of dial ${dialId} threw: ${String(error)}`);
+      }
+    }
   }
 
   /** One timer per dial: the join window before the join, the time cap after it. */
@@ -262,7 +377,7 @@ export class DialStore implements DialControl {
     this.setStatus(dial, 'in-progress');
     const talkMs = this.options.phoneTalkMs ?? 3000;
     const line = (speaker: 'AI' | 'HUMAN', text: string, startTimeMs: number, endTimeMs: number) =>
-      dial.transcript.push({ speaker, text, detailType: null, startTimeMs, endTimeMs });
+      this.recordLine(dial, { speaker, text, detailType: null, startTimeMs, endTimeMs });
     line('AI', 'Hello, this is the emulator calling. This phone call has no audio.', 0, Math.min(1500, talkMs));
     line('HUMAN', '(emulated phone call: no media)', Math.min(1500, talkMs), Math.min(2000, talkMs));
     const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
@@ -300,6 +415,7 @@ export class DialStore implements DialControl {
     dial.status = end.status;
     dial.systemResultType = end.systemResultType;
     this.options.log(`dial ${dial.id} ${end.status} (${end.systemResultType})`);
+    this.emit(dial.id, { kind: 'status' });
     for (const listener of [...this.endListeners]) {
       try {
         listener(dial.id, { ...end });

@@ -75,10 +75,9 @@ export interface CreateDialOutput {
   dialId: string;
 }
 
-/** `POST /dials/{id}/token` answer; `url` is the emulator's extension (the media server URL). */
+/** `POST /dials/{id}/token` answer, exactly as the service gives it: the media credentials come from GraphQL `browserDialToken`. */
 export interface DialTokenOutput {
   dialToken: string;
-  url: string;
 }
 
 /** The seed's `{ data, cursor }` pagination envelope. */

@@ -1,8 +1,10 @@
 // The REST half's HTTP server: auth, body limits, routing and JSON answers. Route handlers are
-// small; dial state lives in DialStore, parsing in dial-input.ts.
+// small; dial state lives in DialStore, parsing in dial-input.ts. `/query` (HTTP and WebSocket)
+// goes to the GraphQL endpoint, which has its own auth (dial tokens as well as the API key).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { signParticipantToken, type MediaKeys } from '../media-token.js';
+import type { Duplex } from 'node:stream';
+import { signDialToken, type DialTokenKeys } from '../dial-token.js';
 import { parseCreateDial, MAX_IDEMPOTENCY_KEY_LENGTH } from './dial-input.js';
 import { isTerminal, type DialStore } from './dial-store.js';
 import { ApiError, badRequest, notFound } from './errors.js';
@@ -14,9 +16,13 @@ import { BinaryAnswer } from './resources/route.js';
 export interface ApiServerOptions {
   apiKey: string;
   store: DialStore;
-  mediaKeys: MediaKeys;
-  /** The media server's URL, answered as `url` by the token route. */
-  mediaUrl: () => string;
+  /** Signs the service's dial tokens (not LiveKit tokens). */
+  dialTokens: DialTokenKeys;
+  /** The GraphQL endpoint at `/query`, when the emulator serves one. */
+  graphql?: {
+    handleRequest(request: IncomingMessage, response: ServerResponse): void;
+    handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  };
   /** Largest accepted request body. */
   maxBodyBytes: number;
   /** How long the join window lasts, so a token outlives it. */
@@ -39,6 +45,9 @@ interface Context {
 }
 
 type Handler = (context: Context) => Promise<unknown>;
+
+/** Where the service serves GraphQL: the API origin's `/query`. */
+export const GRAPHQL_PATH = '/query';
 
 /** Voice clips are larger than JSON bodies. */
 const MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
@@ -78,9 +87,10 @@ export function createApiServer(options: ApiServerOptions): Server {
   const workspace = new Workspace(options.store, (dialId) => issueToken(options, dialId), { evalRunMs: options.evalRunMs ?? 200 });
   const routes: Route[] = [...dialRoutes, ...resourceRoutes(workspace).map(serverRoute)];
   const expectedKey = digest(options.apiKey);
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === GRAPHQL_PATH && options.graphql) return options.graphql.handleRequest(request, response);
     handle(request, response, url)
       .then((body) => send(response, 200, body))
       .catch((error: unknown) => {
@@ -93,6 +103,12 @@ export function createApiServer(options: ApiServerOptions): Server {
         options.log(`${request.method} ${url.pathname} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
       });
   });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (pathname === GRAPHQL_PATH && options.graphql) return options.graphql.handleUpgrade(request, socket, head);
+    socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
+  return server;
 
   async function handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<unknown> {
     if (!authorized(request.headers.authorization)) {
@@ -249,7 +265,7 @@ async function dialToken({ request, params, options }: Context): Promise<DialTok
   }
   const token = await issueToken(options, dialId);
   options.store.tokenIssued(dialId);
-  return { dialToken: token, url: options.mediaUrl() };
+  return { dialToken: token };
 }
 
 async function hangupDial({ request, params, options }: Context) {
@@ -260,15 +276,15 @@ async function hangupDial({ request, params, options }: Context) {
   return { success: true };
 }
 
-/** A LiveKit token for the dial's room, valid for the join window plus the whole time cap. */
+/** The service's dial token for the dial and its session, valid for the join window plus the whole time cap. */
 async function issueToken(options: ApiServerOptions, dialId: string): Promise<string> {
   const session = options.store.session(dialId);
-  if (!session) throw notFound('no such dial');
-  const ttlSeconds = Math.ceil(options.joinWindowMs / 1000) + session.maxDurationSeconds + 60;
-  return signParticipantToken(options.mediaKeys, {
-    identity: `caller-${dialId.slice(0, 8)}`,
-    name: 'Caller',
-    roomName: session.roomName,
-    ttlSeconds,
-  });
+  const sessionId = options.store.sessionIdOf(dialId);
+  if (!session || sessionId === undefined) throw notFound('no such dial');
+  return signDialToken(options.dialTokens, { dialId, sessionId }, tokenTtlSeconds(options.joinWindowMs, session.maxDurationSeconds));
+}
+
+/** How long a dial's tokens (dial and media) stay valid: the join window, the time cap and a minute. */
+export function tokenTtlSeconds(joinWindowMs: number, maxDurationSeconds: number): number {
+  return Math.ceil(joinWindowMs / 1000) + maxDurationSeconds + 60;
 }

@@ -1,6 +1,8 @@
 // The scripted agent as a participant of the room: its voice (audio + live transcript + the
 // dial's transcript), its ears (caller turns from the microphone level) and its state attribute.
 // It is the `AgentContext` the scenario scripts run against; the session owns the connection.
+// Like the service's agent as its own browser client drives it, it stays silent until the
+// dial's session is started (`startDialSession`): until then it is `initializing`.
 import { randomBytes } from 'node:crypto';
 import type { ParticipantInfo } from '@livekit/protocol';
 import type { DialControl, SystemResultType } from '../seam.js';
@@ -52,13 +54,18 @@ export class AgentParticipant implements AgentContext {
   readonly #port: AgentSessionPort;
   readonly #abort = new AbortController();
   readonly #turns: TurnDetector;
+  /** Whether lines also go out as `lk.transcription` streams (the GraphQL events always do). */
+  readonly #roomTranscript: boolean;
   #started = false;
+  /** The dial's session was started: the agent has spoken or may speak. */
+  #sessionStarted = false;
   /** Set while the agent listens; nobody listens while it talks. */
   #ear: ((turnStarted: boolean) => void) | undefined;
 
   constructor(port: AgentSessionPort) {
     this.#port = port;
     this.#turns = new TurnDetector(port.timings.turn, performance.now());
+    this.#roomTranscript = scenarioFor(port.scenario).roomTranscript ?? true;
     this.description = {
       sid: newId('PA'),
       identity: AGENT_IDENTITY,
@@ -78,13 +85,20 @@ export class AgentParticipant implements AgentContext {
     return this.#port.rejoined;
   }
 
-  /** Runs the scenario once the caller can hear and read it (the reliable data channel is open). */
+  /**
+   * Called once the caller can hear and read the agent (the reliable data channel is open); the
+   * scenario runs once the dial's session is started too.
+   */
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    this.#setState('listening');
-    scenarioFor(this.#port.scenario)
-      .run(this, this.#port.timings)
+    this.#port.control
+      .sessionStarted(this.#port.dialId, this.signal)
+      .then(() => {
+        this.#sessionStarted = true;
+        this.#setState('listening');
+        return scenarioFor(this.#port.scenario).run(this, this.#port.timings);
+      })
       .catch((error: unknown) => {
         if (this.signal.aborted) return;
         process.stderr.write(`voice-agent-emulator: agent ${this.#port.scenario}: ${String(error)}\n`);
@@ -97,9 +111,12 @@ export class AgentParticipant implements AgentContext {
     this.#port.peer()?.stopSpeaking();
   }
 
-  /** A last line after the script stopped (the time cap); resolves when it was said or cut off. */
-  sayLastLine(text: string): Promise<void> {
-    return this.#speak(text);
+  /**
+   * A last line after the script stopped (the time cap); resolves when it was said or cut off.
+   * An agent whose session never started stays silent.
+   */
+  async sayLastLine(text: string): Promise<void> {
+    if (this.#sessionStarted) await this.#speak(text);
   }
 
   /** One 10 ms frame of the caller's microphone. */
@@ -141,6 +158,7 @@ export class AgentParticipant implements AgentContext {
       const turnEnded = (durationMs: number) => {
         const text = `(caller spoke, ${(durationMs / 1000).toFixed(1)} s)`;
         this.#publishCallerLine(segmentId, text, true);
+        // The FINAL event comes from the dial's transcript line.
         this.#port.control.addTranscript(this.#port.dialId, {
           text,
           speaker: 'HUMAN',
@@ -153,7 +171,9 @@ export class AgentParticipant implements AgentContext {
         if (!turnStarted) return;
         segmentId = newId('SG');
         turnStartMs = this.#port.sinceJoin();
-        this.#publishCallerLine(segmentId, '(caller speaking…)', false);
+        const text = '(caller speaking…)';
+        this.#publishCallerLine(segmentId, text, false);
+        this.#port.control.liveTranscript(this.#port.dialId, { text, speaker: 'HUMAN', startTimeMs: turnStartMs, endTimeMs: turnStartMs });
       };
       // Turns end on the clock (hangover, maximum length), and muted tracks send no frames at all.
       const clock = setInterval(() => {
@@ -212,7 +232,9 @@ export class AgentParticipant implements AgentContext {
       const due = Math.min(words.length - 1, Math.floor((playedMs / durationMs) * words.length) + 1);
       if (due > shown) {
         shown = due;
-        this.#publish(segmentId, this.description.trackSid, words[due - 1]!, false);
+        const text = words[due - 1]!;
+        this.#publish(segmentId, this.description.trackSid, text, false);
+        this.#port.control.liveTranscript(this.#port.dialId, { text, speaker: 'AI', startTimeMs, endTimeMs: this.#port.sinceJoin() });
       }
     });
     const spoken = completed ? text : (words[shown - 1] ?? '');
@@ -229,6 +251,7 @@ export class AgentParticipant implements AgentContext {
   }
 
   #publish(segmentId: string, trackSid: string, text: string, final: boolean): void {
+    if (!this.#roomTranscript) return;
     const peer = this.#port.peer();
     const packets = transcriptionPackets({
       streamId: newId('TS'),

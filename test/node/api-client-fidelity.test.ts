@@ -231,7 +231,10 @@ describe('issue 14: seed fidelity', () => {
 
   describe('8. dial statuses', () => {
     /** How the test makes each seed value, by phone dial; `Record` makes the compiler demand all of them. */
-    const producers: Record<SystemResultType, { agent?: string; toNumber: string; status: string; hangup?: 'before-answer' | 'in-progress'; slow?: true; timeoutMinutes?: number }> = {
+    const producers: Record<
+      SystemResultType,
+      { agent?: string; toNumber: string; status: string; hangup?: 'before-answer' | 'in-progress'; on?: 'slow' | 'ringing'; timeoutMinutes?: number }
+    > = {
       BUSY: { toNumber: '+15550150486', status: 'busy' },
       NO_ANSWER: { toNumber: '+15550150408', status: 'no-answer' },
       FAILED: { toNumber: '+15550150503', status: 'failed' },
@@ -241,9 +244,9 @@ describe('issue 14: seed fidelity', () => {
       AGENT_HANGUP: { toNumber: '+15550150100', status: 'completed' },
       RATE_LIMITED: { agent: 'emu-busy', toNumber: '+15550150101', status: 'failed' },
       LONG_SILENCE_HANGUP: { agent: 'emu-silent-user', toNumber: '+15550150102', status: 'completed' },
-      CANCELLED: { toNumber: '+15550150103', status: 'canceled', hangup: 'before-answer', slow: true },
-      USER_HANGUP: { toNumber: '+15550150104', status: 'completed', hangup: 'in-progress', slow: true },
-      TIMEOUT: { toNumber: '+15550150105', status: 'completed', slow: true, timeoutMinutes: 1 },
+      CANCELLED: { toNumber: '+15550150103', status: 'canceled', hangup: 'before-answer', on: 'ringing' },
+      USER_HANGUP: { toNumber: '+15550150104', status: 'completed', hangup: 'in-progress', on: 'slow' },
+      TIMEOUT: { toNumber: '+15550150105', status: 'completed', on: 'slow', timeoutMinutes: 1 },
     };
 
     test('a phone dial to a busy line ends busy / BUSY without being answered', async () => {
@@ -255,16 +258,21 @@ describe('issue 14: seed fidelity', () => {
     });
 
     test('every systemResultType the seed lists is produced by a scenario or phone-number rule', async () => {
-      // A second emulator whose answered calls last long enough to hang up mid-call, with a minute of 100 ms.
+      // Two more emulators: one whose answered calls last long enough to hang up mid-call (and a
+      // minute lasts 100 ms), one whose calls ring for a minute (a hangup surely comes first).
       const slow = await startApi({ phoneRingMs: 40, phoneTalkMs: 60_000, minuteMs: 100 });
+      const ringing = await startApi({ phoneRingMs: 60_000 });
       try {
-        const slowNumber = (await slow.api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142999' } })).id;
+        const numbers = {
+          slow: (await slow.api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142999' } })).id,
+          ringing: (await ringing.api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142998' } })).id,
+        };
         const runs = Object.entries(producers).map(async ([expected, how]) => {
-          const client = how.slow ? slow.api : api;
+          const client = how.on ? { slow, ringing }[how.on].api : api;
           const created = await client.createDial({
             callAgentId: how.agent ?? 'emu-demo',
             toNumber: how.toNumber,
-            fromNumberId: how.slow ? slowNumber : fromNumberId,
+            fromNumberId: how.on ? numbers[how.on] : fromNumberId,
             ...(how.timeoutMinutes ? { timeoutMinutes: how.timeoutMinutes } : {}),
           });
           if (how.hangup === 'before-answer') await client.hangupDial(created.dialId);
@@ -277,7 +285,7 @@ describe('issue 14: seed fidelity', () => {
         });
         await Promise.all(runs);
       } finally {
-        await slow.emu.close();
+        await Promise.all([slow.emu.close(), ringing.emu.close()]);
       }
     });
 

@@ -133,12 +133,18 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
         assert.deepEqual(await slow.hangupDial(answered.dialId), { success: true });
         const done = await slow.getDial(answered.dialId);
         assert.deepEqual([done.status, done.systemResultType], ['completed', 'USER_HANGUP']);
-        const early = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007778', fromNumberId });
-        await slow.hangupDial(early.dialId);
-        const canceled = await slow.getDial(early.dialId);
-        assert.deepEqual([canceled.status, canceled.systemResultType], ['canceled', 'CANCELLED']);
       } finally {
         await slowEmu.close();
+      }
+      // Rings for a minute: the hangup surely comes before the answer.
+      const { api: ringing, emu: ringingEmu } = await startApi({ phoneRingMs: 60_000 });
+      try {
+        const early = await ringing.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007778', fromNumberId: await outbound(ringing) });
+        await ringing.hangupDial(early.dialId);
+        const canceled = await ringing.getDial(early.dialId);
+        assert.deepEqual([canceled.status, canceled.systemResultType], ['canceled', 'CANCELLED']);
+      } finally {
+        await ringingEmu.close();
       }
     });
 

@@ -488,6 +488,25 @@ describe('fault matrix: media, call and visitor races', function () {
     expect(new Set(creates.map((entry) => entry.key)).size, 'one Idempotency-Key').to.equal(1);
   });
 
+  // The service may replay a reused key (the emulator's default) or refuse it with a 409 naming
+  // the first dial (`--idempotency strict`); the companion adopts a named dial, so both work.
+  for (const mode of ['replay', 'strict'] as const) {
+    it(`the create's answer is lost (service ${mode}s a reused key): the retry with the same key gets the one dial, and the call goes on`, async () => {
+      // The proxy forwards the first attempt at once and holds its answer 1.2 s; the page gives up at 0.6 s.
+      const endpoint = mode === 'strict' ? '/__fault-strict/dials-lateonce' : front('dials-lateonce');
+      const session = newSession(harness, endpoint, 'emu-demo', { requestTimeoutMs: 600 });
+      const seen = record(session);
+      await session.start();
+      expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
+      await session.hangup();
+      await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1, emulator: mode === 'strict' ? '/__emu-strict' : '/__emu' });
+      const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
+      expect(creates.map((entry) => entry.status), 'POST /dials attempts').to.deep.equal([200, 200]);
+      expect(new Set(creates.map((entry) => entry.key)).size, 'one Idempotency-Key').to.equal(1);
+      expect(creates[1]!.dialId, 'the retry learned the first dial').to.equal(creates[0]!.dialId);
+    });
+  }
+
   it('two calls on one page at once: both connect, each ends once, two dials both terminal', async () => {
     const other = document.createElement('div');
     document.body.append(other);

@@ -7,7 +7,7 @@ import { until } from './until.js';
 
 /** How long a dial may stay non-terminal on the emulator after the call ended (bounded poll). */
 export const DIAL_TERMINAL_WITHIN_MS = 10000;
-const TERMINAL = ['completed', 'failed', 'canceled', 'no-answer'];
+const TERMINAL = ['completed', 'failed', 'canceled', 'busy', 'no-answer'];
 
 const realGetUserMedia = navigator.mediaDevices.getUserMedia;
 
@@ -78,8 +78,9 @@ export async function faultLog(): Promise<LogEntry[]> {
   return (await fetch('/__fault/log')).json();
 }
 
-export async function emulatorDial(dialId: string): Promise<{ status: string; systemResultType: string | null }> {
-  const response = await fetch(`/__emu/dials/${encodeURIComponent(dialId)}`);
+/** `emulator`: `/__emu`, or `/__emu-strict` for the emulator in strict idempotency mode. */
+export async function emulatorDial(dialId: string, emulator = '/__emu'): Promise<{ status: string; systemResultType: string | null }> {
+  const response = await fetch(`${emulator}/dials/${encodeURIComponent(dialId)}`);
   expect(response.status, `emulator GET /dials/${dialId}`).to.equal(200);
   return response.json();
 }
@@ -90,6 +91,8 @@ export interface Expected {
   code: string | null;
   /** Dials the emulator must hold for this cell (default: whatever the widget or the proxies saw). */
   dials?: number;
+  /** Where the cell's dials live (default `/__emu`). */
+  emulator?: string;
 }
 
 /**
@@ -115,7 +118,7 @@ export async function expectCleanEnd(harness: Harness, session: { readonly state
   for (const entry of entries) if (entry.dialId) dialIds.add(entry.dialId);
   if (expected.dials !== undefined) expect(dialIds.size, `dials created: ${[...dialIds].join(', ')}`).to.equal(expected.dials);
   for (const dialId of dialIds) {
-    await until(async () => TERMINAL.includes((await emulatorDial(dialId)).status), DIAL_TERMINAL_WITHIN_MS, `dial ${dialId} terminal`);
+    await until(async () => TERMINAL.includes((await emulatorDial(dialId, expected.emulator)).status), DIAL_TERMINAL_WITHIN_MS, `dial ${dialId} terminal`);
   }
   // Still exactly one, after everything settled.
   expect(seen.ended, summary).to.have.length(1);

@@ -5,10 +5,13 @@
 //    `/api/voice-call/<route>` unless `<spec>` (a `+`-list of `<route>-<kind>`) says otherwise.
 //    route: dials | token | read | hangup; kind: reset (connection closed: unreachable), hang
 //    (never answers), hold (answers after FRONT_HOLD_MS, forwarded), holdonce (the first request
-//    with an Idempotency-Key is forwarded after FRONT_HOLD_MS, later ones at once), 429 | 500 | 502 | 504 (an
+//    with an Idempotency-Key is forwarded after FRONT_HOLD_MS, later ones at once), lateonce (the
+//    first request with an Idempotency-Key is forwarded at once, its answer held FRONT_HOLD_MS:
+//    the dial exists, the page does not learn it), 429 | 500 | 502 | 504 (an
 //    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
 //    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
-//    on), blackhole (a media URL that accepts TCP and never answers). The pseudo-route `gql`
+//    on), blackhole (a media URL that accepts TCP and never answers).
+//    `/__fault-strict/<spec>/<route>` is the same in front of the strict companion (wtr-services.mjs). The pseudo-route `gql`
 //    points the token answer's `graphqlUrl` (the browser's session protocol) elsewhere: `gql-down`
 //    at a closed port, any other `gql-<kind>` at the GraphQL fault proxy (fault-graphql.mjs), e.g.
 //    `gql-drop` cuts its socket after the first transcript event.
@@ -227,6 +230,7 @@ export function faultServices() {
   }
 
   const heldOnce = new Set();
+  const lateOnce = new Set();
   async function middleware(ctx, next) {
     if (ctx.path === '/__fault/log') {
       ctx.type = 'json';
@@ -242,19 +246,20 @@ export function faultServices() {
       reply(ctx, await forward(ctx, faultCompanionUrl + ctx.url.slice('/__fault-svc'.length)));
       return undefined;
     }
-    const match = /^\/__fault\/([^/]+)(\/.*)$/.exec(ctx.path);
+    const match = /^\/__fault(-strict)?\/([^/]+)(\/.*)$/.exec(ctx.path);
     if (!match) return next();
+    const [, strict, spec, path] = match;
     const faults = new Map(
-      decodeURIComponent(match[1])
+      decodeURIComponent(spec)
         .split('+')
         .map((item) => item.split('-'))
         .filter((parts) => parts.length === 2),
     );
-    const rest = ctx.url.slice(`/__fault/${match[1]}`.length);
-    const route = routeOf(ctx.method, match[2]);
+    const rest = ctx.url.slice(`/__fault${strict ?? ''}/${spec}`.length);
+    const route = routeOf(ctx.method, path);
     const kind = faults.get(route);
-    const target = `${selfOrigin}/api/voice-call${rest}`;
-    const entry = { method: ctx.method, path: match[2], status: 0, dialId: null, key: ctx.request.headers['idempotency-key'] ?? null, front: true };
+    const target = `${selfOrigin}/api/voice-call${strict ?? ''}${rest}`;
+    const entry = { method: ctx.method, path, status: 0, dialId: null, key: ctx.request.headers['idempotency-key'] ?? null, front: true };
     if (route === 'dials') log.push(entry);
     if (kind === 'reset') {
       entry.status = -1;
@@ -310,6 +315,10 @@ export function faultServices() {
       const token = JSON.parse(answer.text);
       token.graphqlUrl = graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
       answer.text = JSON.stringify(token);
+    }
+    if (kind === 'lateonce' && !lateOnce.has(entry.key)) {
+      lateOnce.add(entry.key);
+      await wait(FRONT_HOLD_MS);
     }
     if (route === 'token' && answer.status === 200 && ['badtoken', 'nomedia', 'blackhole'].includes(kind)) {
       const token = JSON.parse(answer.text);

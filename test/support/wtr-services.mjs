@@ -2,6 +2,8 @@
 // browser tests. The page reaches them same-origin, as a site would:
 //   /api/voice-call/*  -> the companion (agent names map to the emulator's scenario agents)
 //   /__emu/*           -> the emulator's REST API, with its API key added (test-only shortcut)
+//   /api/voice-call-strict/*, /__emu-strict/* -> the same for a second emulator started with
+//                         `--idempotency strict` (every reused key is a 409), behind its own companion
 //   /__services        -> JSON { apiUrl, mediaUrl, companionUrl } (never the key)
 // The emulator runs in a child because libwebrtc crashes a process that exits naturally.
 import { spawn } from 'node:child_process';
@@ -70,6 +72,7 @@ async function forward(ctx, prefix, target, extraHeaders = {}) {
 export function testServices() {
   const services = {};
   let emulatorKey = '';
+  const strict = { apiUrl: '', key: '', companionUrl: '' };
   const children = [];
   const plugin = {
     name: 'voice-agent-test-services',
@@ -94,6 +97,22 @@ export function testServices() {
         });
         children.push(companion.child);
         services.companionUrl = companion.ready.url;
+        // The fault matrix runs the create-retry cell against a strict service too (issue 14).
+        const strictEmulator = await startChild('src/emulator/cli.ts', ['--port', '0', '--idempotency', 'strict']);
+        children.push(strictEmulator.child);
+        Object.assign(strict, { apiUrl: strictEmulator.ready.apiUrl, key: strictEmulator.ready.apiKey });
+        const strictCompanion = await startChild('src/server/cli.ts', [], {
+          PORT: '0',
+          VOICE_AGENT_API_KEY: strict.key,
+          VOICE_AGENT_BASE_URL: strict.apiUrl,
+          VOICE_AGENT_AGENTS: JSON.stringify({ default: 'emu-demo', 'emu-demo': 'emu-demo' }),
+          COMPANION_SECRET: 'browser-tests-strict-secret-0123456789abcdef',
+          COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
+          COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
+          COMPANION_RATE_LIMIT_TOTAL: '100000',
+        });
+        children.push(strictCompanion.child);
+        strict.companionUrl = strictCompanion.ready.url;
       }
     },
     async serverStop() {
@@ -113,6 +132,12 @@ export function testServices() {
     }
     if (ctx.path.startsWith('/api/voice-call/') && services.companionUrl) {
       return forward(ctx, '/api/voice-call', services.companionUrl);
+    }
+    if (ctx.path.startsWith('/api/voice-call-strict/') && strict.companionUrl) {
+      return forward(ctx, '/api/voice-call-strict', strict.companionUrl);
+    }
+    if (ctx.path.startsWith('/__emu-strict/') && strict.apiUrl) {
+      return forward(ctx, '/__emu-strict', strict.apiUrl, { authorization: `Bearer ${strict.key}` });
     }
     if (ctx.path.startsWith('/__emu/')) {
       return forward(ctx, '/__emu', services.apiUrl, { authorization: `Bearer ${emulatorKey}` });

@@ -576,9 +576,10 @@ export class CallSession extends EventTarget implements CallSessionLike {
       },
       onStartFailed: (detail) => {
         if (!current()) return;
-        // Without startDialSession the agent never starts: a silent call helps nobody.
+        // Without startDialSession the agent never starts: the call was never set up, whether or
+        // not an agent is already in the room. A silent call helps nobody.
         void this.#end(call, {
-          reason: this.#connectedAt === null ? 'setup-failed' : 'failed',
+          reason: 'setup-failed',
           hangupFirst: true,
           read: 'poll',
           error: { code: 'session_start_failed', message: `the calling service did not start the call (${detail})`, recoverable: true },

@@ -136,6 +136,7 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
         if (event?.eventType === 'FINAL' && heldLive.has(role)) {
           client.send(heldLive.get(role));
           heldLive.delete(role);
+          log.push({ kind, transport: 'ws', op: 'RefreshTranscript', action: 'replayed a LIVE after its FINAL' });
         }
         return undefined;
       }

@@ -4,6 +4,11 @@
 // transcript. Subscriptions use graphql-ws (graphql-transport-ws); mutations a plain HTTP POST.
 // Part of the lazily loaded media chunk: a page pays for it only when a call starts.
 import { createClient, type Client } from 'graphql-ws/client';
+import type { LiveSegment } from '../transcript.js';
+import type { NonSpeechLine } from '../types.js';
+import { LiveEventSegments, type ServiceTranscriptEvent } from './live-events.js';
+
+export type { ServiceTranscriptEvent };
 
 /** The operation texts the service's own web client sends, character for character. */
 export const CONNECT_SESSION =
@@ -15,23 +20,13 @@ export const REFRESH_TRANSCRIPT =
 /** Dial statuses after which the official client stops listening. */
 const TERMINAL_DIAL_STATUSES = new Set(['completed', 'canceled', 'no-answer', 'failed', 'busy']);
 
-/** One `watchLiveTranscriptEvents` event. */
-export interface ServiceTranscriptEvent {
-  final: boolean;
-  role: string;
-  text: string;
-  startTimeMs?: number;
-  endTimeMs?: number;
-  functionCalls?: { name: string; arguments: string }[];
-}
-
 export interface ServiceSessionCallbacks {
   /** A `SESSION_CONTACT_UPDATE` named this dial with a terminal status. Fires at most once. */
   onDialEnded(status: string, systemResultType: string | null): void;
   /** `startDialSession` was not accepted (after one retry): the agent will not start. */
   onStartFailed(detail: string): void;
-  /** A live transcript event (only when `transcript` is on). */
-  onTranscript(event: ServiceTranscriptEvent): void;
+  /** A live transcript event as the segment it updates (only when `transcript` is on; not for non-speech lines). */
+  onTranscript(segment: LiveSegment): void;
   /** The transcript subscription could not be opened, or ended early: poll instead. Fires at most once. */
   onTranscriptLost(detail: string): void;
   /** The status subscription could not be opened, or ended before the dial did. Fires at most once. */
@@ -56,6 +51,8 @@ export interface ServiceSession {
   roomJoined(): void;
   /** `startDialSession` has been sent (or is being sent). */
   readonly started: boolean;
+  /** The live transcript's FUNCTION_RESULT, IVR and NODE_TRANSITION lines so far (kept after `close`). */
+  readonly nonSpeechLines: NonSpeechLine[];
   /** Ends both subscriptions and closes the socket; idempotent. */
   close(): void;
 }
@@ -82,6 +79,7 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   let dialEnded = false;
   let transcriptLost = false;
   const stops: (() => void)[] = [];
+  const liveEvents = new LiveEventSegments();
   const client: Client = createClient({
     url: options.graphqlUrl.replace(/^http/i, 'ws'),
     connectionParams: { authToken: options.dialToken },
@@ -193,7 +191,8 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
                 .filter(isObject)
                 .map((call) => ({ name: String(call.name ?? ''), arguments: String(call.arguments ?? '') }));
             }
-            callbacks.onTranscript(parsed);
+            const segment = liveEvents.toSegment(parsed);
+            if (segment) callbacks.onTranscript(segment);
           },
           error: (error) => loseTranscript(describe(error)),
           complete: () => loseTranscript('the transcript stream ended'),
@@ -209,6 +208,9 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
     },
     get started() {
       return started;
+    },
+    get nonSpeechLines() {
+      return liveEvents.nonSpeechLines;
     },
     close() {
       if (closed) return;

@@ -576,17 +576,18 @@ export class CallSession extends EventTarget implements CallSessionLike {
       },
       onStartFailed: (detail) => {
         if (!current()) return;
-        // Without startDialSession the agent never starts: a silent call helps nobody.
+        // Without startDialSession the agent never starts: the call was never set up, whether or
+        // not an agent is already in the room. A silent call helps nobody.
         void this.#end(call, {
-          reason: this.#connectedAt === null ? 'setup-failed' : 'failed',
+          reason: 'setup-failed',
           hangupFirst: true,
           read: 'poll',
           error: { code: 'session_start_failed', message: `the calling service did not start the call (${detail})`, recoverable: true },
         });
       },
-      onTranscript: (event) => {
+      onTranscript: (segment) => {
         if (!current()) return;
-        const changed = call.transcript.applyEvent(event);
+        const changed = call.transcript.applySegment(segment);
         if (changed) this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
       },
       onTranscriptLost: () => this.#needPolling(call),
@@ -733,8 +734,8 @@ export class CallSession extends EventTarget implements CallSessionLike {
       result.aiResult = record.aiResult ?? null;
     }
     if (error) result.error = { code: error.code, message: error.message };
-    const nonSpeechLines = call.transcript.nonSpeechLines;
-    if (nonSpeechLines.length > 0) result.nonSpeechLines = nonSpeechLines;
+    const nonSpeechLines = call.service?.nonSpeechLines;
+    if (nonSpeechLines?.length) result.nonSpeechLines = nonSpeechLines;
     return result;
   }
 

@@ -1,12 +1,11 @@
-// The transcript of one call, from up to three sources: the room's `lk.transcription` segments
-// (interim, updated in place by segment id until final), the service's live transcript events
-// (`watchLiveTranscriptEvents`: LIVE updated in place per speaker until its FINAL), and the
-// service's transcript lines (polled). Merged in order and without duplicates: one utterance is
-// one entry, whichever sources report it, with a stable id. Pure: no timers, no I/O, so every rule
-// here is unit-tested.
-import type { NonSpeechLine, Speaker, TranscriptEntry } from './types.js';
+// The transcript of one call: live segments (interim, updated in place by segment id until final)
+// merged with the service's transcript lines (polled), ordered and without duplicates. Live
+// segments come from two sources: the room's `lk.transcription` streams and the service's live
+// transcript events (turned into segments in the media chunk, media/live-events.ts); the same
+// utterance from both is one entry. Pure: no timers, no I/O, so every rule here is unit-tested.
+import type { Speaker, TranscriptEntry } from './types.js';
 
-/** One `lk.transcription` text stream's state: the whole text so far, not a delta. */
+/** One live segment's state (an `lk.transcription` text stream, or a service event): the whole text so far. */
 export interface LiveSegment {
   segmentId: string;
   speaker: Speaker;
@@ -14,6 +13,8 @@ export interface LiveSegment {
   final: boolean;
   startTimeMs?: number;
   endTimeMs?: number;
+  /** Where it comes from: the room (default) or the service's live events. */
+  source?: 'room' | 'service';
 }
 
 /** A line of the service's dial transcript (`GET /dials/:id`). */
@@ -23,18 +24,6 @@ export interface ServiceLine {
   startTimeMs?: number | null;
   endTimeMs?: number | null;
 }
-
-/** One `watchLiveTranscriptEvents` event (FINAL or LIVE), with the line's role as the service names it. */
-export interface LiveEvent {
-  final: boolean;
-  role: string;
-  text: string;
-  startTimeMs?: number;
-  endTimeMs?: number;
-  functionCalls?: { name: string; arguments: string }[];
-}
-
-const NON_SPEECH_ROLES = new Set(['FUNCTION_RESULT', 'IVR', 'NODE_TRANSITION']);
 
 /** Service lines closer than this to a live entry's start are the same utterance. */
 const SAME_START_MS = 1000;
@@ -67,14 +56,8 @@ export class Transcript {
   /** index in the service transcript -> entry id */
   #byServiceIndex: string[] = [];
   #serviceBound = new Set<string>();
-  #segmentBound = new Set<string>();
-  /** `${speaker}@${startTimeMs}` of a live event -> entry id: one utterance, however often it is sent. */
-  #byEventKey = new Map<string, string>();
-  /** entry id -> the start time its live events carry */
-  #eventStart = new Map<string, number | undefined>();
-  /** speaker -> the entry its LIVE events are filling, until a FINAL closes it */
-  #openEvent = new Map<Speaker, string>();
-  #nonSpeech: NonSpeechLine[] = [];
+  /** entry id -> the sources whose segments are bound to it */
+  #segmentBound = new Map<string, string[]>();
 
   /** Copies of the entries, in order. */
   get entries(): TranscriptEntry[] {
@@ -85,79 +68,9 @@ export class Transcript {
     return this.#entries.length;
   }
 
-  /** Whether at least one live segment or live event arrived. */
+  /** Whether at least one live segment arrived. */
   get hasLiveSegments(): boolean {
-    return this.#bySegment.size > 0 || this.#eventStart.size > 0;
-  }
-
-  /** Copies of the non-speech lines of the live events, in arrival order. */
-  get nonSpeechLines(): NonSpeechLine[] {
-    return this.#nonSpeech.map((line) => ({ ...line, ...(line.functionCalls ? { functionCalls: line.functionCalls.map((call) => ({ ...call })) } : {}) }));
-  }
-
-  /**
-   * Applies one live transcript event. A LIVE event fills its speaker's open entry in place; the
-   * FINAL with the same speaker and start closes it (same id). A repeated FINAL, or a LIVE that
-   * arrives after its FINAL, changes nothing; a FINAL that arrives late is placed by its start
-   * time. An utterance the room's segments or the polled lines already show is bound to that
-   * entry instead of added. Returns a copy of the entry that changed, or null.
-   */
-  applyEvent(event: LiveEvent): TranscriptEntry | null {
-    if (typeof event.text !== 'string') return null;
-    const speaker = event.role === 'AI' || event.role === 'HUMAN' ? event.role : null;
-    if (!speaker) {
-      if (event.final && NON_SPEECH_ROLES.has(event.role)) this.#keepNonSpeech(event);
-      return null;
-    }
-    const start = event.startTimeMs;
-    const key = start === undefined ? null : `${speaker}@${start}`;
-    const keyedId = key ? this.#byEventKey.get(key) : undefined;
-    let entry = keyedId ? this.#find(keyedId) : undefined;
-    if (!entry) {
-      const openId = this.#openEvent.get(speaker);
-      const open = openId ? this.#find(openId) : undefined;
-      const openStart = open ? this.#eventStart.get(open.id) : undefined;
-      if (open && !open.final && (openStart === undefined || start === undefined || openStart === start)) entry = open;
-    }
-    if (!entry) {
-      entry = this.#entries.find(
-        (candidate) =>
-          !this.#eventStart.has(candidate.id) &&
-          candidate.speaker === speaker &&
-          ((start !== undefined && candidate.startTimeMs !== undefined && Math.abs(candidate.startTimeMs - start) <= SAME_START_MS) ||
-            sameUtterance(candidate.text, event.text)),
-      );
-    }
-    if (!entry) {
-      if (!event.text && !event.final) return null;
-      const created: TranscriptEntry = { id: `t${this.#nextId++}`, speaker, text: event.text, final: event.final };
-      if (start !== undefined) created.startTimeMs = start;
-      if (event.endTimeMs !== undefined) created.endTimeMs = event.endTimeMs;
-      this.#insertByStart(created);
-      this.#bindEvent(created.id, speaker, key, start, event.final);
-      return { ...created };
-    }
-    this.#bindEvent(entry.id, speaker, key, start, event.final);
-    // A final line is not reopened by a late or repeated LIVE event.
-    if (entry.final && !event.final) return null;
-    let changed = false;
-    if (entry.text !== event.text && (event.text || event.final)) {
-      entry.text = event.text;
-      changed = true;
-    }
-    if (event.final && !entry.final) {
-      entry.final = true;
-      changed = true;
-    }
-    if (start !== undefined && entry.startTimeMs === undefined) {
-      entry.startTimeMs = start;
-      changed = true;
-    }
-    if (event.endTimeMs !== undefined && entry.endTimeMs !== event.endTimeMs) {
-      entry.endTimeMs = event.endTimeMs;
-      changed = true;
-    }
-    return changed ? { ...entry } : null;
+    return this.#bySegment.size > 0;
   }
 
   /**
@@ -166,19 +79,25 @@ export class Transcript {
    */
   applySegment(segment: LiveSegment): TranscriptEntry | null {
     const knownId = this.#bySegment.get(segment.segmentId);
+    const source = segment.source ?? 'room';
+    const start = segment.startTimeMs;
     let entry = knownId ? this.#find(knownId) : undefined;
     if (!entry) {
-      entry = this.#entries.find(
-        (candidate) =>
-          (this.#serviceBound.has(candidate.id) || this.#eventStart.has(candidate.id)) &&
-          !this.#segmentBound.has(candidate.id) &&
+      // The same utterance already shown by the polled lines or by the other live source.
+      entry = this.#entries.find((candidate) => {
+        const sources = this.#segmentBound.get(candidate.id);
+        return (
+          (this.#serviceBound.has(candidate.id) || sources !== undefined) &&
+          !sources?.includes(source) &&
           candidate.speaker === segment.speaker &&
-          sameUtterance(candidate.text, segment.text),
-      );
+          ((start !== undefined && candidate.startTimeMs !== undefined && Math.abs(candidate.startTimeMs - start) <= SAME_START_MS) ||
+            sameUtterance(candidate.text, segment.text))
+        );
+      });
       if (entry) {
         this.#bySegment.set(segment.segmentId, entry.id);
-        this.#segmentBound.add(entry.id);
-        // The service's line is already the final text: a live interim must not replace it.
+        this.#segmentBound.set(entry.id, [...(this.#segmentBound.get(entry.id) ?? []), source]);
+        // Already final (a polled line, or the other source's final): a live interim must not replace it.
         if (entry.final && !segment.final) return null;
       }
     }
@@ -190,11 +109,12 @@ export class Transcript {
         text: segment.text,
         final: segment.final,
       };
-      if (segment.startTimeMs !== undefined) created.startTimeMs = segment.startTimeMs;
+      if (start !== undefined) created.startTimeMs = start;
       if (segment.endTimeMs !== undefined) created.endTimeMs = segment.endTimeMs;
-      this.#entries.push(created);
+      // A segment with a start time (a service event that arrived late) goes where it was said.
+      this.#insertByStart(created);
       this.#bySegment.set(segment.segmentId, created.id);
-      this.#segmentBound.add(created.id);
+      this.#segmentBound.set(created.id, [source]);
       return { ...created };
     }
     if (entry.final && !segment.final) return null;
@@ -289,27 +209,6 @@ export class Transcript {
       if (entry) result.push({ ...entry });
     });
     return result.length > 0 ? result : this.entries;
-  }
-
-  #bindEvent(id: string, speaker: Speaker, key: string | null, start: number | undefined, final: boolean): void {
-    if (key) this.#byEventKey.set(key, id);
-    if (!this.#eventStart.has(id) || this.#eventStart.get(id) === undefined) this.#eventStart.set(id, start);
-    if (final) {
-      if (this.#openEvent.get(speaker) === id) this.#openEvent.delete(speaker);
-    } else {
-      this.#openEvent.set(speaker, id);
-    }
-  }
-
-  #keepNonSpeech(event: LiveEvent): void {
-    const role = event.role as NonSpeechLine['role'];
-    const known = this.#nonSpeech.some((line) => line.role === role && line.text === event.text && line.startTimeMs === event.startTimeMs);
-    if (known) return;
-    const line: NonSpeechLine = { role, text: event.text };
-    if (event.startTimeMs !== undefined) line.startTimeMs = event.startTimeMs;
-    if (event.endTimeMs !== undefined) line.endTimeMs = event.endTimeMs;
-    if (event.functionCalls && event.functionCalls.length > 0) line.functionCalls = event.functionCalls.map((call) => ({ ...call }));
-    this.#nonSpeech.push(line);
   }
 
   #find(id: string): TranscriptEntry | undefined {

@@ -3,6 +3,7 @@ import { endReasonFromResult } from '../../src/call/call-session.js';
 import { IllegalTransitionError } from '../../src/call/errors.js';
 import { CallEndedEvent, CallStateEvent } from '../../src/call/events.js';
 import { TRANSITIONS, canTransition, transition } from '../../src/call/states.js';
+import { LiveEventSegments, type ServiceTranscriptEvent } from '../../src/call/media/live-events.js';
 import { Transcript } from '../../src/call/transcript.js';
 import type { CallState } from '../../src/call/types.js';
 
@@ -152,60 +153,70 @@ describe('Transcript', () => {
   });
 });
 
-describe('Transcript: the service live events (watchLiveTranscriptEvents)', () => {
+describe('Transcript: the service live events (watchLiveTranscriptEvents, through LiveEventSegments)', () => {
+  /** A call's Transcript fed with service events the way the media chunk feeds it. */
+  const feed = () => {
+    const t = new Transcript();
+    const events = new LiveEventSegments();
+    const apply = (event: ServiceTranscriptEvent) => {
+      const segment = events.toSegment(event);
+      return segment ? t.applySegment(segment) : null;
+    };
+    return { t, events, apply };
+  };
   const live = (role: string, text: string, startTimeMs: number, endTimeMs?: number) => ({ final: false, role, text, startTimeMs, ...(endTimeMs === undefined ? {} : { endTimeMs }) });
   const final = (role: string, text: string, startTimeMs: number, endTimeMs?: number) => ({ ...live(role, text, startTimeMs, endTimeMs), final: true });
 
   it('shows a LIVE line in place until its FINAL, with one id', () => {
-    const t = new Transcript();
-    const first = t.applyEvent(live('AI', 'Hello', 0))!;
-    expect(t.applyEvent(live('AI', 'Hello, I am', 0))!.id).to.equal(first.id);
-    const closed = t.applyEvent(final('AI', 'Hello, I am the agent.', 0, 1800))!;
+    const { t, apply } = feed();
+    const first = apply(live('AI', 'Hello', 0))!;
+    expect(apply(live('AI', 'Hello, I am', 0))!.id).to.equal(first.id);
+    const closed = apply(final('AI', 'Hello, I am the agent.', 0, 1800))!;
     expect(closed).to.deep.equal({ id: first.id, speaker: 'AI', text: 'Hello, I am the agent.', final: true, startTimeMs: 0, endTimeMs: 1800 });
     expect(t.hasLiveSegments).to.equal(true);
     expect(t.size).to.equal(1);
   });
 
   it('a repeated FINAL, or a LIVE that arrives after its FINAL, changes nothing', () => {
-    const t = new Transcript();
-    t.applyEvent(final('AI', 'Hello there.', 0, 900));
-    expect(t.applyEvent(final('AI', 'Hello there.', 0, 900))).to.equal(null);
-    expect(t.applyEvent(live('AI', 'Hello', 0))).to.equal(null);
-    expect(t.applyEvent(final('AI', 'Hello there.', 0, 900))).to.equal(null);
+    const { t, apply } = feed();
+    apply(final('AI', 'Hello there.', 0, 900));
+    expect(apply(final('AI', 'Hello there.', 0, 900))).to.equal(null);
+    expect(apply(live('AI', 'Hello', 0))).to.equal(null);
+    expect(apply(final('AI', 'Hello there.', 0, 900))).to.equal(null);
     expect(t.entries.map((e) => [e.text, e.final])).to.deep.equal([['Hello there.', true]]);
   });
 
   it('places a FINAL that arrives late by its start time; the next LIVE line is not taken over', () => {
-    const t = new Transcript();
-    t.applyEvent(live('AI', 'First thing', 0));
-    t.applyEvent(final('HUMAN', '(caller spoke, 1.0 s)', 2000, 3000));
+    const { t, apply } = feed();
+    apply(live('AI', 'First thing', 0));
+    apply(final('HUMAN', '(caller spoke, 1.0 s)', 2000, 3000));
     // Out of order: the agent's next utterance goes live before its previous one is final.
-    const next = t.applyEvent(live('AI', 'Second', 4000))!;
-    const late = t.applyEvent(final('AI', 'First thing, said.', 0, 1500))!;
+    const next = apply(live('AI', 'Second', 4000))!;
+    const late = apply(final('AI', 'First thing, said.', 0, 1500))!;
     expect(late.id).to.not.equal(next.id);
-    expect(t.applyEvent(final('AI', 'Second thing.', 4000, 5000))!.id).to.equal(next.id);
+    expect(apply(final('AI', 'Second thing.', 4000, 5000))!.id).to.equal(next.id);
     expect(t.entries.map((e) => [e.speaker, e.text, e.final])).to.deep.equal([
       ['AI', 'First thing, said.', true],
       ['HUMAN', '(caller spoke, 1.0 s)', true],
       ['AI', 'Second thing.', true],
     ]);
     // A FINAL whose LIVE never came, earlier than everything, goes first.
-    t.applyEvent(final('HUMAN', '(caller spoke, 0.2 s)', -500, -300));
+    apply(final('HUMAN', '(caller spoke, 0.2 s)', -500, -300));
     expect(t.entries[0]!.text).to.equal('(caller spoke, 0.2 s)');
     expect(new Set(t.entries.map((e) => e.id)).size).to.equal(t.size);
   });
 
   it('the same utterance from lk.transcription and from the live events is one entry, whichever comes first', () => {
-    const t = new Transcript();
+    const { t, apply } = feed();
     const segment = t.applySegment({ segmentId: 'seg-1', speaker: 'AI', text: 'Hello, how', final: false })!;
-    expect(t.applyEvent(live('AI', 'Hello, how can', 0))!.id).to.equal(segment.id);
+    expect(apply(live('AI', 'Hello, how can', 0))!.id).to.equal(segment.id);
     t.applySegment({ segmentId: 'seg-1', speaker: 'AI', text: 'Hello, how can I help?', final: true });
-    expect(t.applyEvent(live('AI', 'Hello, how can I', 0))).to.equal(null, 'a LIVE event does not reopen the final line');
-    t.applyEvent(final('AI', 'Hello, how can I help?', 0, 2000));
+    expect(apply(live('AI', 'Hello, how can I', 0))).to.equal(null, 'a LIVE event does not reopen the final line');
+    apply(final('AI', 'Hello, how can I help?', 0, 2000));
     // The other way round: the event first, then the room's segments.
-    const event = t.applyEvent(live('HUMAN', '(caller', 3000))!;
+    const event = apply(live('HUMAN', '(caller', 3000))!;
     expect(t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke', final: false })!.id).to.equal(event.id);
-    t.applyEvent(final('HUMAN', '(caller spoke, 1.1 s)', 3000, 4100));
+    apply(final('HUMAN', '(caller spoke, 1.1 s)', 3000, 4100));
     expect(t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke, 1.1 s)', final: true })).to.equal(null);
     expect(t.entries.map((e) => [e.id, e.speaker, e.text, e.final])).to.deep.equal([
       [segment.id, 'AI', 'Hello, how can I help?', true],
@@ -214,9 +225,9 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents)', () =
   });
 
   it('polled lines bind to the entries the live events made', () => {
-    const t = new Transcript();
-    const a = t.applyEvent(final('AI', 'Hello.', 100, 900))!;
-    const h = t.applyEvent(final('HUMAN', '(caller spoke, 1.0 s)', 1500, 2500))!;
+    const { t, apply } = feed();
+    const a = apply(final('AI', 'Hello.', 100, 900))!;
+    const h = apply(final('HUMAN', '(caller spoke, 1.0 s)', 1500, 2500))!;
     expect(t.mergeService([
       { speaker: 'AI', text: 'Hello.', startTimeMs: 100, endTimeMs: 900 },
       { speaker: 'HUMAN', text: '(caller spoke, 1.0 s)', startTimeMs: 1500, endTimeMs: 2500 },
@@ -225,14 +236,14 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents)', () =
   });
 
   it('FUNCTION_RESULT, IVR and NODE_TRANSITION lines are not speech: kept aside once each', () => {
-    const t = new Transcript();
-    expect(t.applyEvent({ ...final('FUNCTION_RESULT', '{"booked":true}', 500, 600), functionCalls: [{ name: 'book', arguments: '{}' }] })).to.equal(null);
-    t.applyEvent(final('FUNCTION_RESULT', '{"booked":true}', 500, 600));
-    t.applyEvent(live('IVR', 'press one', 700));
-    t.applyEvent(final('NODE_TRANSITION', 'greeting -> booking', 800, 800));
-    t.applyEvent(final('SOMETHING_NEW', 'ignored', 900, 900));
+    const { t, apply, events } = feed();
+    expect(apply({ ...final('FUNCTION_RESULT', '{"booked":true}', 500, 600), functionCalls: [{ name: 'book', arguments: '{}' }] })).to.equal(null);
+    apply(final('FUNCTION_RESULT', '{"booked":true}', 500, 600));
+    apply(live('IVR', 'press one', 700));
+    apply(final('NODE_TRANSITION', 'greeting -> booking', 800, 800));
+    apply(final('SOMETHING_NEW', 'ignored', 900, 900));
     expect(t.size).to.equal(0);
-    expect(t.nonSpeechLines).to.deep.equal([
+    expect(events.nonSpeechLines).to.deep.equal([
       { role: 'FUNCTION_RESULT', text: '{"booked":true}', startTimeMs: 500, endTimeMs: 600, functionCalls: [{ name: 'book', arguments: '{}' }] },
       { role: 'NODE_TRANSITION', text: 'greeting -> booking', startTimeMs: 800, endTimeMs: 800 },
     ]);

@@ -1,7 +1,10 @@
 // The emulator's loopback room in real Chromium with the unmodified livekit-client `Room` (no
-// widget): each scenario agent, through the REST half (dial → token → connect), as a caller would
-// notice it — the agent's voice, the live transcript, how the call ends, and the dial record.
+// widget): each scenario agent, the way the service's own browser client reaches it (REST dial →
+// GraphQL: connectSession, browserDialToken → connect → startDialSession on GLOBAL_CALL_CONNECT),
+// as a caller would notice it — the agent's voice, the live transcript, how the call ends, and the
+// dial record.
 import { expect } from '@open-wc/testing';
+import { createClient, type Client } from 'graphql-ws/client';
 import {
   ConnectionError,
   ConnectionErrorReason,
@@ -13,6 +16,7 @@ import {
   type RemoteParticipant,
   type RemoteTrack,
 } from 'livekit-client';
+import { OPERATIONS, livekitCredentials, startDialSession } from '../support/media-credentials.js';
 
 interface DialRecord {
   status: string;
@@ -39,10 +43,31 @@ async function emu<T>(path: string, init: RequestInit = {}): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function newDial(callAgentId: string): Promise<{ dialId: string; token: string; url: string }> {
-  const { dialId } = await emu<{ dialId: string }>('/dials', { method: 'POST', body: JSON.stringify({ callAgentId, browserCall: true }) });
-  const { dialToken, url } = await emu<{ dialToken: string; url: string }>(`/dials/${dialId}/token`, { method: 'POST' });
-  return { dialId, token: dialToken, url };
+interface Dial {
+  dialId: string;
+  sessionId: string;
+  /** The service's dial token: it authorises GraphQL for this dial, not the media room. */
+  dialToken: string;
+  graphqlUrl: string;
+  /** The LiveKit token and URL from browserDialToken. */
+  token: string;
+  url: string;
+}
+
+interface TranscriptEvent {
+  eventType: 'LIVE' | 'FINAL';
+  transcriptLine: { role: string; text: string; audioStart: number; audioEnd: number };
+}
+
+let graphqlUrl: Promise<string> | undefined;
+
+/** A browser dial and its media credentials, as the service's own browser client gets them. */
+async function newDial(callAgentId: string): Promise<Dial> {
+  graphqlUrl ??= fetch('/__services').then(async (response) => ((await response.json()) as { graphqlUrl: string }).graphqlUrl);
+  const created = await emu<{ dialId: string; sessionId: string; dialToken: string }>('/dials', { method: 'POST', body: JSON.stringify({ callAgentId, browserCall: true }) });
+  const url = await graphqlUrl;
+  const media = await livekitCredentials(url, created.dialToken, created.sessionId);
+  return { ...created, graphqlUrl: url, ...media };
 }
 
 const dialRecord = (dialId: string) => emu<DialRecord>(`/dials/${dialId}`);
@@ -61,6 +86,13 @@ async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined
 class Call {
   readonly room = new Room();
   readonly segments: Segment[] = [];
+  /** connectSession's message types, in order. */
+  readonly sessionMessages: string[] = [];
+  /** watchLiveTranscriptEvents' events, in order. */
+  readonly transcriptEvents: TranscriptEvent[] = [];
+  #gql: Client | undefined;
+  #dial: Dial | undefined;
+  #sessionStarted = false;
   readonly agentStates: string[] = [];
   readonly disconnected: Promise<DisconnectReason | undefined>;
   reconnecting = false;
@@ -98,8 +130,43 @@ class Call {
     });
   }
 
-  async connect(url: string, token: string, microphone = true): Promise<void> {
-    await this.room.connect(url, token);
+  /**
+   * Follows the dial over GraphQL as the official client does: connectSession, and on
+   * GLOBAL_CALL_CONNECT one startDialSession (unless `start` is false); the live transcript too.
+   */
+  follow(dial: Dial, { start = true } = {}): void {
+    this.#dial = dial;
+    this.#gql = createClient({ url: dial.graphqlUrl.replace(/^http/, 'ws'), connectionParams: { authToken: dial.dialToken }, retryAttempts: 0 });
+    const ignore = { error: () => {}, complete: () => {} };
+    this.#gql.subscribe<{ connectSession: { messageType: string } }>(
+      { query: OPERATIONS.ConnectSession, variables: { sessionId: dial.sessionId } },
+      {
+        ...ignore,
+        next: ({ data }) => {
+          const type = data?.connectSession.messageType;
+          if (!type) return;
+          this.sessionMessages.push(type);
+          if (type === 'GLOBAL_CALL_CONNECT' && start) void this.startSession();
+        },
+      },
+    );
+    this.#gql.subscribe<{ watchLiveTranscriptEvents: TranscriptEvent }>(
+      { query: OPERATIONS.RefreshTranscript, variables: { dialId: dial.dialId } },
+      { ...ignore, next: ({ data }) => data && this.transcriptEvents.push(data.watchLiveTranscriptEvents) },
+    );
+  }
+
+  /** startDialSession, once. */
+  async startSession(): Promise<void> {
+    if (this.#sessionStarted || !this.#dial) return;
+    this.#sessionStarted = true;
+    await startDialSession(this.#dial.graphqlUrl, this.#dial.dialToken, this.#dial.sessionId);
+  }
+
+  /** Follows the dial (see `follow`), joins its room and publishes the microphone. */
+  async connect(dial: Dial, microphone = true): Promise<void> {
+    if (!this.#gql) this.follow(dial);
+    await this.room.connect(dial.url, dial.token);
     if (microphone) await this.room.localParticipant.setMicrophoneEnabled(true);
   }
 
@@ -127,6 +194,7 @@ class Call {
   async close(): Promise<void> {
     this.#audio?.remove();
     await this.room.disconnect();
+    await this.#gql?.dispose();
   }
 }
 
@@ -162,10 +230,11 @@ afterEach(async () => {
 
 describe('loopback room: emu-quick', () => {
   it('greets with real audio, streams the transcript, hangs up by itself within ~4 s and sets the result', async () => {
-    const { dialId, token, url } = await newDial('emu-quick');
+    const dial = await newDial('emu-quick');
+    const { dialId } = dial;
     const call = newCall();
     const connectStart = performance.now();
-    await call.connect(url, token);
+    await call.connect(dial);
     const agent = await eventually(() => call.agent, 3000, 'the agent track');
     expect(agent.isAgent).to.equal(true);
 
@@ -196,11 +265,76 @@ describe('loopback room: emu-quick', () => {
   });
 });
 
+describe("loopback room: the service's browser protocol", () => {
+  it('the agent waits for startDialSession: in the room but silent until it is sent, then it greets', async () => {
+    const dial = await newDial('emu-quick');
+    const call = newCall();
+    call.follow(dial, { start: false });
+    await call.connect(dial);
+    await eventually(() => call.agent, 3000, 'the agent in the room');
+    await eventually(() => call.sessionMessages.includes('GLOBAL_CALL_CONNECT') || undefined, 3000, 'GLOBAL_CALL_CONNECT');
+    // The absence of speech: listen for a while, as a caller would.
+    let loudest = 0;
+    for (const until = performance.now() + 2000; performance.now() < until; ) {
+      loudest = Math.max(loudest, (await call.inboundAudio()).audioLevel);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(loudest, 'no voice before startDialSession').to.be.lessThan(0.01);
+    expect(call.segments).to.have.length(0);
+    expect(call.transcriptEvents).to.have.length(0);
+    expect(call.agentStates).to.not.include('speaking');
+
+    await call.startSession();
+    await eventually(async () => ((await call.inboundAudio()).audioLevel > 0.01 ? true : undefined), 5000, 'the greeting, audible');
+    await eventually(() => call.finals(call.agentTrack?.sid)[0], 5000, 'the greeting in lk.transcription');
+    expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
+  });
+
+  it('watchLiveTranscriptEvents carries the lines of lk.transcription: LIVE versions, then one FINAL per line', async () => {
+    const dial = await newDial('emu-quick');
+    const call = newCall();
+    await call.connect(dial);
+    const micSid = call.micTrackSid;
+    await call.disconnected;
+    // The status comes over GraphQL's own socket: the room's LeaveRequest may come first.
+    await eventually(() => call.sessionMessages.length >= 4 && call.sessionMessages.at(-1) === 'SESSION_CONTACT_UPDATE' ? true : undefined, 3000, 'the terminal status');
+    const agentTrackSid = call.agentTrack!.sid!;
+    const finalsOf = (role: string) => call.transcriptEvents.filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === role);
+    const finals = finalsOf('AI');
+    expect(finals.map((event) => event.transcriptLine.text)).to.deep.equal(call.finals(agentTrackSid).map((segment) => segment.text));
+    // The caller's turns (the fake microphone beeps) go out both ways too.
+    expect(finalsOf('HUMAN').map((event) => event.transcriptLine.text)).to.deep.equal(call.finals(micSid).map((segment) => segment.text));
+    const firstFinal = call.transcriptEvents.indexOf(finals[0]!);
+    const lives = call.transcriptEvents.slice(0, firstFinal);
+    expect(lives.length, 'LIVE before the FINAL').to.be.greaterThan(0);
+    for (const live of lives) {
+      expect(live.eventType).to.equal('LIVE');
+      expect(finals[0]!.transcriptLine.text.startsWith(live.transcriptLine.text)).to.equal(true);
+    }
+    expect(finals[0]!.transcriptLine.audioEnd).to.be.greaterThan(finals[0]!.transcriptLine.audioStart);
+  });
+
+  it('emu-graphql-transcript: no lk.transcription in the room, the GraphQL events are the live transcript', async () => {
+    const dial = await newDial('emu-graphql-transcript');
+    const call = newCall();
+    await call.connect(dial);
+    await eventually(async () => ((await call.inboundAudio()).audioLevel > 0.01 ? true : undefined), 5000, 'the greeting, audible');
+    expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
+    expect(call.segments).to.have.length(0);
+    const finals = () => call.transcriptEvents.filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === 'AI').map((event) => event.transcriptLine.text);
+    await eventually(() => (finals().length >= 2 ? true : undefined), 3000, 'the goodbye over GraphQL');
+    expect(finals()).to.deep.equal(['Hi, quick test call.', 'Thanks, goodbye!']);
+    const record = await dialRecord(dial.dialId);
+    expect([record.status, record.systemResultType]).to.deep.equal(['completed', 'AGENT_HANGUP']);
+  });
+});
+
 describe('loopback room: emu-demo', () => {
   it('answers each detected caller turn, and the caller leaving ends the dial USER_HANGUP', async () => {
-    const { dialId, token, url } = await newDial('emu-demo');
+    const dial = await newDial('emu-demo');
+    const { dialId } = dial;
     const call = newCall();
-    await call.connect(url, token);
+    await call.connect(dial);
     const micSid = await eventually(() => call.micTrackSid, 3000, 'the published microphone');
     // The fake microphone beeps on: a turn is detected, announced for the caller's track, and answered.
     const heard = await eventually(() => call.finals(micSid)[0], 9000, 'a caller turn');
@@ -221,9 +355,10 @@ describe('loopback room: emu-demo', () => {
   });
 
   it('a REST hangup mid-call ends the room for the caller', async () => {
-    const { dialId, token, url } = await newDial('emu-demo');
+    const dial = await newDial('emu-demo');
+    const { dialId } = dial;
     const call = newCall();
-    await call.connect(url, token);
+    await call.connect(dial);
     await eventually(() => call.segments[0], 3000, 'the greeting to start');
     await emu(`/dials/${dialId}/hangup`, { method: 'POST' });
     expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
@@ -234,9 +369,10 @@ describe('loopback room: emu-demo', () => {
 
 describe('loopback room: emu-silent-user', () => {
   it('hangs up LONG_SILENCE_HANGUP once the caller has been muted for 3 s', async () => {
-    const { dialId, token, url } = await newDial('emu-silent-user');
+    const dial = await newDial('emu-silent-user');
+    const { dialId } = dial;
     const call = newCall();
-    await call.connect(url, token);
+    await call.connect(dial);
     await eventually(() => call.finals(call.agentTrack?.sid)[0], 4000, 'the greeting');
     await call.room.localParticipant.setMicrophoneEnabled(false);
     const mutedAt = performance.now();
@@ -250,9 +386,10 @@ describe('loopback room: emu-silent-user', () => {
 
 describe('loopback room: emu-drop', () => {
   it('drops the media connection without a goodbye, refuses to come back, and the dial fails', async () => {
-    const { dialId, token, url } = await newDial('emu-drop');
+    const dial = await newDial('emu-drop');
+    const { dialId } = dial;
     const call = newCall();
-    await call.connect(url, token);
+    await call.connect(dial);
     await eventually(() => call.finals(call.agentTrack?.sid)[0], 5000, 'the greeting');
     const reason = await call.disconnected;
     expect(call.reconnecting, 'the client tried to get the call back').to.equal(true);
@@ -268,9 +405,10 @@ describe('loopback room: emu-drop', () => {
 
 describe('loopback room: emu-no-agent', () => {
   it('opens the room, but no agent ever joins', async () => {
-    const { dialId, token, url } = await newDial('emu-no-agent');
+    const dial = await newDial('emu-no-agent');
+    const { dialId } = dial;
     const call = newCall();
-    await call.connect(url, token);
+    await call.connect(dial);
     expect(call.room.state).to.equal('connected');
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the absence of an event: give it time to (not) happen
     expect(call.room.remoteParticipants.size).to.equal(0);
@@ -286,18 +424,19 @@ describe('loopback room: emu-no-agent', () => {
 });
 
 describe('loopback room: refusals', () => {
-  it('refuses a bad token: ConnectionError NotAllowed', async () => {
-    const { token, url } = await newDial('emu-demo');
-    const call = newCall();
-    const forged = `${token.slice(0, -6)}AAAAAA`;
-    let error: unknown;
-    try {
-      await call.room.connect(url, forged);
-    } catch (caught) {
-      error = caught;
+  it('refuses a bad token, and the REST dial token: ConnectionError NotAllowed', async () => {
+    const { token, url, dialToken } = await newDial('emu-demo');
+    for (const refused of [`${token.slice(0, -6)}AAAAAA`, dialToken]) {
+      const call = newCall();
+      let error: unknown;
+      try {
+        await call.room.connect(url, refused);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).to.be.instanceOf(ConnectionError);
+      expect((error as ConnectionError).reason).to.equal(ConnectionErrorReason.NotAllowed);
     }
-    expect(error).to.be.instanceOf(ConnectionError);
-    expect((error as ConnectionError).reason).to.equal(ConnectionErrorReason.NotAllowed);
   });
 });
 
@@ -306,10 +445,12 @@ describe('loopback room: timing', () => {
     const connectMs: number[] = [];
     const firstAudioMs: number[] = [];
     for (let run = 0; run < 10; run++) {
-      const { dialId, token, url } = await newDial('emu-demo');
+      const dial = await newDial('emu-demo');
+      const { dialId } = dial;
       const call = newCall();
       const start = performance.now();
-      await call.room.connect(url, token);
+      call.follow(dial);
+      await call.room.connect(dial.url, dial.token);
       connectMs.push(performance.now() - start);
       // As the widget does; Chromium also measures received audio only once its audio device runs.
       await call.room.localParticipant.setMicrophoneEnabled(true);

@@ -65,7 +65,8 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
       if (fault) entry.action = `injected ${fault}`;
       if (fault === 'errors') return answer(200, { errors: [{ message: 'injected fault: dial session not browser-enabled' }], data: null });
       if (fault === 'reset') return void req.socket.destroy();
-      if (fault === 'hang') return void res.once('close', () => (entry.action = 'held until the caller gave up'));
+      // Held until the caller gives up and closes the connection.
+      if (fault === 'hang') return undefined;
     }
     const headers = { 'content-type': req.headers['content-type'] ?? 'application/json' };
     if (req.headers.authorization) headers.authorization = req.headers.authorization;
@@ -136,6 +137,7 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
         if (event?.eventType === 'FINAL' && heldLive.has(role)) {
           client.send(heldLive.get(role));
           heldLive.delete(role);
+          log.push({ kind, transport: 'ws', op: 'RefreshTranscript', action: 'replayed a LIVE after its FINAL' });
         }
         return undefined;
       }

@@ -20,7 +20,7 @@ import type { Speaker } from '../types.js';
 
 // The service's session protocol (GraphQL) travels in this chunk too: loaded with the media, not before.
 export { openServiceSession } from './service-session.js';
-export type { ServiceSession, ServiceSessionCallbacks, ServiceSessionOptions, ServiceTranscriptEvent } from './service-session.js';
+export type { ServiceSession, ServiceSessionCallbacks, ServiceSessionOptions } from './service-session.js';
 
 /** How the room went away: we left, the server ended it, or the network did and retries gave up. */
 export type MediaDisconnectCause = 'client' | 'server' | 'network';

@@ -4,6 +4,11 @@
 // transcript. Subscriptions use graphql-ws (graphql-transport-ws); mutations a plain HTTP POST.
 // Part of the lazily loaded media chunk: a page pays for it only when a call starts.
 import { createClient, type Client } from 'graphql-ws/client';
+import type { LiveSegment } from '../transcript.js';
+import type { NonSpeechLine } from '../types.js';
+import { LiveEventSegments, type ServiceTranscriptEvent } from './live-events.js';
+
+export type { ServiceTranscriptEvent };
 
 /** The operation texts the service's own web client sends, character for character. */
 export const CONNECT_SESSION =
@@ -15,27 +20,17 @@ export const REFRESH_TRANSCRIPT =
 /** Dial statuses after which the official client stops listening. */
 const TERMINAL_DIAL_STATUSES = new Set(['completed', 'canceled', 'no-answer', 'failed', 'busy']);
 
-/** One `watchLiveTranscriptEvents` event. */
-export interface ServiceTranscriptEvent {
-  final: boolean;
-  role: string;
-  text: string;
-  startTimeMs?: number;
-  endTimeMs?: number;
-  functionCalls?: { name: string; arguments: string }[];
-}
-
 export interface ServiceSessionCallbacks {
   /** A `SESSION_CONTACT_UPDATE` named this dial with a terminal status. Fires at most once. */
   onDialEnded(status: string, systemResultType: string | null): void;
   /** `startDialSession` was not accepted (after one retry): the agent will not start. */
   onStartFailed(detail: string): void;
-  /** A live transcript event (only when `transcript` is on). */
-  onTranscript(event: ServiceTranscriptEvent): void;
+  /** A live transcript event as the segment it updates (only when `transcript` is on; not for non-speech lines). */
+  onTranscript(segment: LiveSegment): void;
   /** The transcript subscription could not be opened, or ended early: poll instead. Fires at most once. */
-  onTranscriptLost(detail: string): void;
+  onTranscriptLost(): void;
   /** The status subscription could not be opened, or ended before the dial did. Fires at most once. */
-  onStatusLost(detail: string): void;
+  onStatusLost(): void;
 }
 
 export interface ServiceSessionOptions {
@@ -54,8 +49,8 @@ export interface ServiceSessionOptions {
 export interface ServiceSession {
   /** The browser is in the media room: if the status stream is gone before `GLOBAL_CALL_CONNECT`, start anyway. */
   roomJoined(): void;
-  /** `startDialSession` has been sent (or is being sent). */
-  readonly started: boolean;
+  /** The live transcript's FUNCTION_RESULT, IVR and NODE_TRANSITION lines so far (kept after `close`). */
+  readonly nonSpeechLines: NonSpeechLine[];
   /** Ends both subscriptions and closes the socket; idempotent. */
   close(): void;
 }
@@ -63,14 +58,6 @@ export interface ServiceSession {
 const RETRY_DELAY_MS = 500;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** What graphql-ws hands a sink's `error`: a CloseEvent, GraphQL errors, or an Error. */
-function describe(error: unknown): string {
-  if (Array.isArray(error)) return `GraphQL error: ${error.map((item) => (isObject(item) && typeof item.message === 'string' ? item.message : '?')).join('; ')}`;
-  if (isObject(error) && typeof error.code === 'number') return `socket closed (${error.code}${typeof error.reason === 'string' && error.reason ? ` ${error.reason}` : ''})`;
-  if (error instanceof Error) return error.message;
-  return 'the socket could not be opened';
-}
 
 /** Opens the subscriptions at once (as the official client does in `start()`, before it joins the room). */
 export function openServiceSession(options: ServiceSessionOptions): ServiceSession {
@@ -82,6 +69,7 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   let dialEnded = false;
   let transcriptLost = false;
   const stops: (() => void)[] = [];
+  const liveEvents = new LiveEventSegments();
   const client: Client = createClient({
     url: options.graphqlUrl.replace(/^http/i, 'ws'),
     connectionParams: { authToken: options.dialToken },
@@ -119,7 +107,8 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
       });
       if (!response.ok) return `startDialSession answered HTTP ${response.status}`;
       const answer: unknown = await response.json();
-      if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) return `startDialSession: ${describe(answer.errors)}`;
+      // The service's own words stay out of the message: it may reach a page's UI.
+      if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) return 'startDialSession answered GraphQL errors';
       if (!isObject(answer) || !isObject(answer.data) || answer.data.startDialSession !== true) return 'startDialSession answered without data';
       return '';
     } catch (error) {
@@ -127,18 +116,18 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
     }
   }
 
-  const loseStatus = (detail: string): void => {
+  const loseStatus = (): void => {
     if (statusLost || dialEnded || closed) return;
     statusLost = true;
-    callbacks.onStatusLost(detail);
+    callbacks.onStatusLost();
     // Without the status stream GLOBAL_CALL_CONNECT cannot come: once in the room, start anyway.
     if (joined) start();
   };
 
-  const loseTranscript = (detail: string): void => {
+  const loseTranscript = (): void => {
     if (transcriptLost || closed) return;
     transcriptLost = true;
-    callbacks.onTranscriptLost(detail);
+    callbacks.onTranscriptLost();
   };
 
   stops.push(
@@ -149,7 +138,7 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
           if (closed) return;
           const message = isObject(result.data) ? result.data.connectSession : undefined;
           if (!isObject(message)) {
-            if (result.errors) loseStatus(describe(result.errors));
+            if (result.errors) loseStatus();
             return;
           }
           if (message.messageType === 'GLOBAL_CALL_CONNECT') {
@@ -165,8 +154,8 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
             }
           }
         },
-        error: (error) => loseStatus(describe(error)),
-        complete: () => loseStatus('the status stream ended'),
+        error: loseStatus,
+        complete: loseStatus,
       },
     ),
   );
@@ -180,7 +169,7 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
             if (closed) return;
             const event = isObject(result.data) ? result.data.watchLiveTranscriptEvents : undefined;
             if (!isObject(event)) {
-              if (result.errors) loseTranscript(describe(result.errors));
+              if (result.errors) loseTranscript();
               return;
             }
             const line = event.transcriptLine;
@@ -193,10 +182,11 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
                 .filter(isObject)
                 .map((call) => ({ name: String(call.name ?? ''), arguments: String(call.arguments ?? '') }));
             }
-            callbacks.onTranscript(parsed);
+            const segment = liveEvents.toSegment(parsed);
+            if (segment) callbacks.onTranscript(segment);
           },
-          error: (error) => loseTranscript(describe(error)),
-          complete: () => loseTranscript('the transcript stream ended'),
+          error: loseTranscript,
+          complete: loseTranscript,
         },
       ),
     );
@@ -207,8 +197,8 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
       joined = true;
       if (statusLost) start();
     },
-    get started() {
-      return started;
+    get nonSpeechLines() {
+      return liveEvents.nonSpeechLines;
     },
     close() {
       if (closed) return;

@@ -211,8 +211,9 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
 
   const subscriptions: Record<string, Resolver> = {
     /**
-     * SESSION_CONTACT_UPDATE on every status change of the dial (the terminal one ends the stream);
-     * GLOBAL_CALL_CONNECT once both the subscription is open and the browser is in the room.
+     * SESSION_CONTACT_UPDATE with the dial's status at once (so a subscriber knows where the dial
+     * stands and that it is subscribed), then on every status change (the terminal one ends the
+     * stream); GLOBAL_CALL_CONNECT once both the subscription is open and the browser is in the room.
      */
     connectSession(_root, { sessionId }: { sessionId: string }, { principal }) {
       const dialId = authorizeSession(principal, sessionId);
@@ -236,9 +237,8 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
         if (update.kind === 'status') contactUpdate();
         else if (update.kind === 'joined') connect();
       });
-      // A session that has already ended says so at once.
-      if (isTerminal(store.session(dialId)!.status)) contactUpdate();
-      else connect();
+      contactUpdate();
+      connect();
       return stream;
     },
     /** Every line the agent says and every caller turn it detects: LIVE while under way, then FINAL. */

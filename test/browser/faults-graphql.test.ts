@@ -85,6 +85,29 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
 
   // ---- the browser's steps ----
 
+  it("the service's ICE servers (the token answer's iceServers) reach livekit-client's peer connections; the call goes through", async () => {
+    const Real = window.RTCPeerConnection;
+    const configs: (RTCConfiguration | undefined)[] = [];
+    window.RTCPeerConnection = class extends Real {
+      constructor(config?: RTCConfiguration) {
+        configs.push(config);
+        super(config);
+      }
+    };
+    try {
+      const session = newSession(harness, front('token-ice'), 'emu-demo');
+      const seen = record(session);
+      await session.start();
+      expect(session.state).to.equal('in-call');
+      await session.hangup();
+      await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    } finally {
+      window.RTCPeerConnection = Real;
+    }
+    expect(configs.length, 'peer connections made').to.be.greaterThan(0);
+    for (const config of configs) expect(config?.iceServers).to.deep.equal([{ urls: 'stun:127.0.0.1:3478' }]);
+  });
+
   it('GraphQL endpoint unreachable from the browser: setup-failed (session_start_failed), the agent never heard', async () => {
     const session = newSession(harness, front('gql-down'), 'emu-demo');
     const seen = record(session);

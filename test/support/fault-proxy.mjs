@@ -8,7 +8,8 @@
 //    with an Idempotency-Key is forwarded after FRONT_HOLD_MS, later ones at once), 429 | 500 | 502 | 504 (an
 //    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
 //    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
-//    on), blackhole (a media URL that accepts TCP and never answers). The pseudo-route `gql`
+//    on), blackhole (a media URL that accepts TCP and never answers), ice (adds `iceServers`, as the
+//    companion does when the service sends an `iceConfig`). The pseudo-route `gql`
 //    points the token answer's `graphqlUrl` (the browser's session protocol) elsewhere: `gql-down`
 //    at a closed port, any other `gql-<kind>` at the GraphQL fault proxy (fault-graphql.mjs), e.g.
 //    `gql-drop` cuts its socket after the first transcript event.
@@ -309,6 +310,12 @@ export function faultServices() {
     if (route === 'token' && answer.status === 200 && graphqlKind) {
       const token = JSON.parse(answer.text);
       token.graphqlUrl = graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
+      answer.text = JSON.stringify(token);
+    }
+    if (route === 'token' && answer.status === 200 && kind === 'ice') {
+      // ICE servers as the companion hands them on from browserDialToken's iceConfig.
+      const token = JSON.parse(answer.text);
+      token.iceServers = [{ urls: 'stun:127.0.0.1:3478' }];
       answer.text = JSON.stringify(token);
     }
     if (route === 'token' && answer.status === 200 && ['badtoken', 'nomedia', 'blackhole'].includes(kind)) {

@@ -1,9 +1,9 @@
-// `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N]`
+// `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--ice-config TEXT]`
 // Prints one JSON line {apiUrl, mediaUrl, apiKey, graphqlUrl} on stdout when ready; logs go to stderr.
 import { parseArgs } from 'node:util';
 import { startEmulator } from './index.js';
 
-const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N]';
+const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--ice-config TEXT]';
 
 function portOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
       'media-port': { type: 'string' },
       'api-key': { type: 'string' },
       'join-window-ms': { type: 'string' },
+      'ice-config': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     mediaPort: portOption(values['media-port'], '--media-port'),
     apiKey: values['api-key'] ?? process.env.VOICE_AGENT_EMULATOR_API_KEY,
     joinWindowMs: joinWindow === undefined ? undefined : Number(joinWindow),
+    iceConfig: values['ice-config'],
   });
   process.stdout.write(`${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`);
 

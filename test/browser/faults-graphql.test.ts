@@ -116,6 +116,22 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     expect(session.result?.transcript, 'nothing was said').to.deep.equal([]);
   });
 
+  it('subscriptions cannot be opened (WebSocket refused, HTTP fine): startDialSession once in the room, the transcript by polling, the call goes on', async () => {
+    const session = newSession(harness, front('gql-wsdown'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
+    const seen = record(session);
+    const events = transcriptEvents(session);
+    await session.start();
+    await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
+    expect(
+      events.some((event) => event.state === 'in-call' && event.changed.final && event.changed.text === QUICK_GREETING),
+      'the greeting reached the transcript during the call',
+    ).to.equal(true);
+    const log = await newLog();
+    expect(log.map((entry) => entry.action)).to.include('refused the socket');
+    expect(log.filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal(['forwarded']);
+    expectNoDuplicates(session.result!.transcript);
+  });
+
   it('startDialSession answering errors: retried once, then setup-failed (session_start_failed)', async () => {
     const session = newSession(harness, front('gql-starterr'), 'emu-demo');
     const seen = record(session);

@@ -1,5 +1,7 @@
 // The baseline: a bare livekit-client page doing the least a call needs, with no widget: the two
-// companion round trips, Room.connect, the microphone published, the agent's first audio.
+// companion round trips, Room.connect, the microphone published, startDialSession (the service's
+// agent speaks only after it; sent at once, without waiting for connectSession's
+// GLOBAL_CALL_CONNECT as the widget does), the agent's first audio.
 import { Room, RoomEvent } from '/node_modules/livekit-client/dist/livekit-client.esm.mjs';
 
 window.baselineCall = async (agent) => {
@@ -31,9 +33,19 @@ window.baselineCall = async (agent) => {
   const t3 = performance.now();
   if (room.remoteParticipants.size > 0) agentAt ??= t3;
   const published = room.localParticipant.publishTrack(mic);
+  const started = fetch(token.graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token.dialToken}` },
+    body: JSON.stringify({
+      operationName: 'StartDialSession',
+      query: 'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }',
+      variables: { sessionId: token.sessionId },
+    }),
+  });
   const deadline = performance.now() + 20000;
   while (!('firstAudio' in bench.marks) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   await published.catch(() => undefined);
+  await started.catch(() => undefined);
   const result = {
     dialMs: t1 - t0,
     tokenMs: t2 - t1,

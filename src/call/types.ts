@@ -74,7 +74,10 @@ export interface CallSessionOptions {
   agent?: string;
   inputs?: Record<string, string>;
   transcript?: TranscriptMode;
-  /** No agent in the room within this time of the room being up → `agent-unavailable` (default 15000). */
+  /**
+   * No agent on the call (in the room, and not `initializing`) within this time of the room being
+   * up → `agent-unavailable` (default 15000).
+   */
   agentTimeoutMs?: number;
   /**
    * Joining the media room (signal connection, then the peer connection) may take at most this

@@ -1,10 +1,10 @@
-// `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict]`
+// `voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict] [--ice-config TEXT]`
 // Prints one JSON line {apiUrl, mediaUrl, apiKey, graphqlUrl} on stdout when ready; logs go to stderr.
 import { parseArgs } from 'node:util';
 import { IDEMPOTENCY_MODES, type IdempotencyMode } from './api/idempotency.js';
 import { startEmulator } from './index.js';
 
-const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict]';
+const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict] [--ice-config TEXT]';
 
 function portOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
       'api-key': { type: 'string' },
       'join-window-ms': { type: 'string' },
       idempotency: { type: 'string' },
+      'ice-config': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     apiKey: values['api-key'] ?? process.env.VOICE_AGENT_EMULATOR_API_KEY,
     joinWindowMs: joinWindow === undefined ? undefined : Number(joinWindow),
     idempotency: idempotency as IdempotencyMode | undefined,
+    iceConfig: values['ice-config'],
   });
   process.stdout.write(`${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`);
 

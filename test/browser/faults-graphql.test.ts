@@ -85,12 +85,51 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
 
   // ---- the browser's steps ----
 
+  it("the service's ICE servers (the token answer's iceServers) reach livekit-client's peer connections; the call goes through", async () => {
+    const Real = window.RTCPeerConnection;
+    const configs: (RTCConfiguration | undefined)[] = [];
+    window.RTCPeerConnection = class extends Real {
+      constructor(config?: RTCConfiguration) {
+        configs.push(config);
+        super(config);
+      }
+    };
+    try {
+      const session = newSession(harness, front('token-ice'), 'emu-demo');
+      const seen = record(session);
+      await session.start();
+      expect(session.state).to.equal('in-call');
+      await session.hangup();
+      await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    } finally {
+      window.RTCPeerConnection = Real;
+    }
+    expect(configs.length, 'peer connections made').to.be.greaterThan(0);
+    for (const config of configs) expect(config?.iceServers).to.deep.equal([{ urls: 'stun:127.0.0.1:3478' }]);
+  });
+
   it('GraphQL endpoint unreachable from the browser: setup-failed (session_start_failed), the agent never heard', async () => {
     const session = newSession(harness, front('gql-down'), 'emu-demo');
     const seen = record(session);
     await session.start();
     await expectCleanEnd(harness, session, seen, { reason: 'setup-failed', code: 'session_start_failed', dials: 1 });
     expect(session.result?.transcript, 'nothing was said').to.deep.equal([]);
+  });
+
+  it('subscriptions cannot be opened (WebSocket refused, HTTP fine): startDialSession once in the room, the transcript by polling, the call goes on', async () => {
+    const session = newSession(harness, front('gql-wsdown'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
+    const seen = record(session);
+    const events = transcriptEvents(session);
+    await session.start();
+    await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
+    expect(
+      events.some((event) => event.state === 'in-call' && event.changed.final && event.changed.text === QUICK_GREETING),
+      'the greeting reached the transcript during the call',
+    ).to.equal(true);
+    const log = await newLog();
+    expect(log.map((entry) => entry.action)).to.include('refused the socket');
+    expect(log.filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal(['forwarded']);
+    expectNoDuplicates(session.result!.transcript);
   });
 
   it('startDialSession answering errors: retried once, then setup-failed (session_start_failed)', async () => {

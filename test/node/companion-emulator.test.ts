@@ -112,6 +112,22 @@ describe('companion + emulator over HTTP', () => {
     assert.equal(final.systemResultType, 'CANCELLED');
   });
 
+  test("the service's iceConfig reaches the visitor as iceServers", async () => {
+    const withIce = await startEmulator({ logger: false, iceConfig: JSON.stringify({ iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }] }) });
+    try {
+      const handler = createCompanionHandler({ apiKey: withIce.apiKey, baseUrl: withIce.apiUrl, agentId: 'emu-demo', secret: SECRET, logger: false });
+      const created = await handler(new Request('http://site.example/dials', { method: 'POST' }));
+      const { dialId, handle } = (await created.json()) as { dialId: string; handle: string };
+      const token = await handler(new Request(`http://site.example/dials/${dialId}/token`, { method: 'POST', headers: { authorization: `Bearer ${handle}` } }));
+      const answer = (await token.json()) as Record<string, unknown>;
+      assert.equal(token.status, 200, JSON.stringify(answer));
+      assert.deepEqual(answer.iceServers, [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }]);
+      await handler(new Request(`http://site.example/dials/${dialId}/hangup`, { method: 'POST', headers: { authorization: `Bearer ${handle}` } }));
+    } finally {
+      await withIce.close();
+    }
+  });
+
   test('a Vonage dial: 502 unsupported_media_provider naming it, no media credentials', async () => {
     const created = await checkedFetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent":"vonage"}' });
     const { dialId, handle } = created.json as { dialId: string; handle: string };

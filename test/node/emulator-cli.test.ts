@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
+import { mediaCredentials } from '../support/media-credentials.js';
 
 const CLI = 'src/emulator/cli.ts';
 
@@ -107,6 +108,20 @@ describe('voice-agent-emulator CLI', () => {
     const [code] = (await once(bad, 'exit')) as [number | null];
     assert.equal(code, 2);
     assert.match(stderr, /--idempotency must be one of replay, strict/);
+  });
+
+  test("--ice-config is what browserDialToken answers as iceConfig; the GraphQL endpoint is at graphqlUrl", async () => {
+    const iceConfig = '{"iceServers":[{"urls":"stun:127.0.0.1:3478"}]}';
+    const running = await startCli(['--ice-config', iceConfig]);
+    try {
+      const headers = { authorization: `Bearer ${running.ready.apiKey}`, 'content-type': 'application/json' };
+      const created = await fetch(`${running.ready.apiUrl}/dials`, { method: 'POST', headers, body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }) });
+      const { dialToken, sessionId } = (await created.json()) as { dialToken: string; sessionId: string };
+      assert.equal((await mediaCredentials(running.ready.graphqlUrl!, dialToken, sessionId)).iceConfig, iceConfig);
+    } finally {
+      assert.equal(await stop(running, 'SIGTERM'), 0);
+    }
+    assert.match(running.stderr(), /graphql http mutation BrowserDialToken/);
   });
 
   test('a bad option exits 2 with usage on stderr and nothing on stdout', async () => {

@@ -7,13 +7,14 @@
 //   nostart        StartDialSession swallowed: answered `true`, never forwarded (the emulator never sees it)
 //   drop           the socket is cut (TCP reset) right after the first transcript event reaches the page
 //   dup            every transcript event is sent twice, and each LIVE event once more after its FINAL
+//   wsdown         the WebSocket upgrade is refused (subscriptions cannot be opened); HTTP is relayed
 //   svc            the fault companion's browserDialToken: `faultFor(sessionId)` may say errors | reset | hang
 //   none           relayed as is
 // Everything it did is in `log`: [{ kind, transport, op, action }].
 import { createServer } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 
-export const GRAPHQL_FAULT_KINDS = ['connecterr', 'transcripterr', 'starterr', 'nostart', 'drop', 'dup', 'svc', 'none'];
+export const GRAPHQL_FAULT_KINDS = ['connecterr', 'transcripterr', 'starterr', 'nostart', 'drop', 'dup', 'wsdown', 'svc', 'none'];
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -170,6 +171,10 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
   server.on('upgrade', (req, socket, head) => {
     const kind = /^\/([a-z]+)\/query$/.exec(req.url ?? '')?.[1];
     if (!kind || !GRAPHQL_FAULT_KINDS.includes(kind)) return void socket.destroy();
+    if (kind === 'wsdown') {
+      log.push({ kind, transport: 'ws', op: null, action: 'refused the socket' });
+      return void socket.destroy();
+    }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     emulatorOrigin().then(

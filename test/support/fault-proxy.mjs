@@ -10,7 +10,8 @@
 //    the dial exists, the page does not learn it), 429 | 500 | 502 | 504 (an
 //    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
 //    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
-//    on), blackhole (a media URL that accepts TCP and never answers).
+//    on), blackhole (a media URL that accepts TCP and never answers), ice (adds `iceServers`, as the
+//    companion does when the service sends an `iceConfig`).
 //    `/__fault-strict/<spec>/<route>` is the same in front of the strict companion (wtr-services.mjs). The pseudo-route `gql`
 //    points the token answer's `graphqlUrl` (the browser's session protocol) elsewhere: `gql-down`
 //    at a closed port, any other `gql-<kind>` at the GraphQL fault proxy (fault-graphql.mjs), e.g.
@@ -319,6 +320,12 @@ export function faultServices() {
     if (kind === 'lateonce' && !lateOnce.has(entry.key)) {
       lateOnce.add(entry.key);
       await wait(FRONT_HOLD_MS);
+    }
+    if (route === 'token' && answer.status === 200 && kind === 'ice') {
+      // ICE servers as the companion hands them on from browserDialToken's iceConfig.
+      const token = JSON.parse(answer.text);
+      token.iceServers = [{ urls: 'stun:127.0.0.1:3478' }];
+      answer.text = JSON.stringify(token);
     }
     if (route === 'token' && answer.status === 200 && ['badtoken', 'nomedia', 'blackhole'].includes(kind)) {
       const token = JSON.parse(answer.text);

@@ -237,6 +237,11 @@ export class DialStore implements DialControl {
     };
   }
 
+  /** How many watchers a dial has (tests check that subscriptions let go). */
+  watcherCount(dialId: string): number {
+    return this.watchers.get(dialId)?.size ?? 0;
+  }
+
   /** Stops every timer; dials keep their current state. */
   close(): void {
     for (const dial of this.dials.values()) this.disarm(dial);

@@ -14,7 +14,6 @@ import {
   validate,
   type DocumentNode,
   type ExecutionResult,
-  type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
@@ -134,10 +133,10 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
 
   // ── WebSocket ──
 
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxBodyBytes });
   const server = useServer<Record<string, unknown>, { principal: Principal }>(
     {
-      schema: schema as GraphQLSchema,
+      schema,
       async onConnect(ctx) {
         const principal = await authenticate(ctx.connectionParams?.['authToken']);
         if (!principal) {
@@ -147,7 +146,12 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
         ctx.extra.principal = principal;
         return true;
       },
-      context: (ctx): GraphqlContext => ({ principal: ctx.extra.principal! }),
+      context(ctx): GraphqlContext {
+        // graphql-ws takes no operation before `onConnect` accepted the connection.
+        const { principal } = ctx.extra;
+        if (!principal) throw new Error('an operation before the connection was accepted');
+        return { principal };
+      },
       onSubscribe(ctx, _id, payload) {
         try {
           logOperation('ws', parse(payload.query), payload.operationName, ctx.extra.principal);

@@ -2,7 +2,7 @@
 // (research/service-graphql.md): exactly that SDL subset, with resolvers over the dial store.
 // Built with `graphql` itself; the transports (HTTP POST, graphql-transport-ws) live in endpoint.ts.
 import { randomBytes } from 'node:crypto';
-import { GraphQLError, buildSchema, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { GraphQLError, buildSchema, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { telephonyProviderOf } from '../api/agents.js';
 import { isTerminal, type DialStore } from '../api/dial-store.js';
 import type { DialRecord } from '../api/records.js';
@@ -123,6 +123,13 @@ export interface LiveTranscriptEvent {
   };
 }
 
+/** A root field of the SDL, to attach its resolver to; throws when the SDL lacks it. */
+function field(type: GraphQLObjectType | null | undefined, name: string): GraphQLField<unknown, GraphqlContext> {
+  const found = type?.getFields()[name];
+  if (!found) throw new Error(`the schema has no root field ${name}`);
+  return found;
+}
+
 function fail(message: string, code: string): never {
   throw new GraphQLError(message, { extensions: { code } });
 }
@@ -172,6 +179,12 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
     return dialId;
   }
 
+  function sessionOf(dialId: string) {
+    const session = store.session(dialId);
+    if (!session) fail('no such dial', 'NOT_FOUND');
+    return session;
+  }
+
   function dialOf(dialId: string): GraphqlDial {
     const record = store.record(dialId);
     if (!record) fail('no such dial', 'NOT_FOUND');
@@ -184,7 +197,7 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
       if (input.type !== 'DIAL_SESSION' || input.liveListen === true) fail('the emulator offers only DIAL_SESSION tokens without liveListen', 'BAD_USER_INPUT');
       if (input.dialSessionId == null) fail('dialSessionId is required for a DIAL_SESSION token', 'BAD_USER_INPUT');
       const dialId = authorizeSession(principal, input.dialSessionId);
-      const session = store.session(dialId)!;
+      const session = sessionOf(dialId);
       if (isTerminal(session.status)) fail(`the dial has already ended (${session.status})`, 'FAILED_PRECONDITION');
       const provider = telephonyProviderOf(session.scenario);
       store.tokenIssued(dialId);
@@ -247,20 +260,19 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
       const stream = new EventStream<LiveTranscriptEvent>(() => unwatch());
       const unwatch = store.watch(dialId, (update) => {
         if (update.kind === 'transcript') stream.push(transcriptEvent(update.eventType, update.line));
-        else if (update.kind === 'status' && isTerminal(store.session(dialId)!.status)) stream.end();
+        else if (update.kind === 'status' && isTerminal(sessionOf(dialId).status)) stream.end();
       });
-      if (isTerminal(store.session(dialId)!.status)) stream.end();
+      if (isTerminal(sessionOf(dialId).status)) stream.end();
       return stream;
     },
   };
 
-  const mutationFields = schema.getMutationType()!.getFields();
-  for (const [name, resolve] of Object.entries(mutations)) mutationFields[name]!.resolve = resolve;
-  const subscriptionFields = schema.getSubscriptionType()!.getFields();
+  for (const [name, resolve] of Object.entries(mutations)) field(schema.getMutationType(), name).resolve = resolve;
   for (const [name, subscribe] of Object.entries(subscriptions)) {
-    subscriptionFields[name]!.subscribe = subscribe;
-    subscriptionFields[name]!.resolve = (event: unknown) => event;
+    const subscription = field(schema.getSubscriptionType(), name);
+    subscription.subscribe = subscribe;
+    subscription.resolve = (event: unknown) => event;
   }
-  schema.getQueryType()!.getFields()['emulator']!.resolve = () => 'voice-agent-emulator';
+  field(schema.getQueryType(), 'emulator').resolve = () => 'voice-agent-emulator';
   return schema;
 }

@@ -59,7 +59,7 @@ export class Workspace {
   readonly dials: DialStore;
   /** How long an evaluation run stays PENDING. */
   readonly evalRunMs: number;
-  /** Signs a dial token (a LiveKit access token for the dial's room). */
+  /** Signs the service's dial token for a dial (it authorises GraphQL for the dial; not a media token). */
   readonly issueDialToken: (dialId: string) => Promise<string>;
 
   constructor(dials: DialStore, issueDialToken: (dialId: string) => Promise<string>, options: { evalRunMs?: number } = {}) {

@@ -82,6 +82,8 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** Replaces the global fetch (tests, instrumented fetches). */
   fetch?: typeof fetch;
+  /** Longest answer read from the service, default 2 MiB (a long call's full transcript is a few hundred KB). */
+  maxResponseBytes?: number;
 }
 
 export interface CallOptions {
@@ -104,7 +106,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   if (!baseUrl) throw new TypeError('createServiceClient: baseUrl is required');
   if (!options.apiKey) throw new TypeError('createServiceClient: apiKey is required');
 
-  const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl };
+  const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl, maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024 };
   const call = (method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}): Promise<unknown> =>
     requestService(transport, {
       method,

@@ -10,6 +10,8 @@ export interface ServiceTransport {
   apiKey: string;
   timeoutMs: number;
   fetch: typeof fetch;
+  /** Longest answer read, in bytes; a longer one fails as `invalid_response`. Default 8 MiB (64 MiB for binary answers). */
+  maxResponseBytes?: number;
 }
 
 export interface ServiceRequest {
@@ -50,6 +52,40 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
   }
 }
 
+const DEFAULT_MAX_JSON_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BINARY_BYTES = 64 * 1024 * 1024;
+
+/** The body's bytes, or a ServiceError as soon as it passes `limit` (declared or streamed): a huge answer never fills memory. */
+async function readBody(response: Response, limit: number, what: string): Promise<Uint8Array> {
+  const tooLarge = () => new ServiceError('invalid_response', `the service's answer to ${what} is larger than ${limit} bytes`, { status: response.status });
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 /** The answer's parsed JSON (null for an empty body), or its bytes when `binary`. */
 export async function requestService(transport: ServiceTransport, request: ServiceRequest): Promise<unknown> {
   const { what, signal } = request;
@@ -75,9 +111,12 @@ export async function requestService(transport: ServiceTransport, request: Servi
   const url = transport.baseUrl + request.path + (search.size > 0 ? `?${search}` : '');
   try {
     const response = await transport.fetch(url, { method: request.method, headers, body, signal: combined, redirect: 'error' });
-    if (response.ok && request.binary) return await response.arrayBuffer();
+    if (response.ok && request.binary) {
+      const bytes = await readBody(response, transport.maxResponseBytes ?? DEFAULT_MAX_BINARY_BYTES, what);
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    }
     // Read the body under the same signal: a service that sends headers and then stalls times out too.
-    const parsed = parseJson(await response.text());
+    const parsed = parseJson(new TextDecoder().decode(await readBody(response, transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES, what)));
     if (!response.ok) {
       const retryAfter = Number(response.headers.get('retry-after'));
       throw new ServiceError(STATUS_CODES[response.status] ?? 'server_error', `the service answered ${what} with HTTP ${response.status}`, {

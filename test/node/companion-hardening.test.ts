@@ -1,6 +1,9 @@
 // The attack run of issue 15, finding by finding, through the handler with `new Request(...)`
 // (the socket-level findings are in companion-sockets.test.ts).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { createInterface } from 'node:readline';
 import { describe, test } from 'node:test';
 import { addressKey, clampRetryAfter, isRebindingSafeHostname, mediaUrlProblem, normalizeOrigin, serviceUrlProblem } from '../../src/server/checks.js';
 import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromEnv } from '../../src/server/env.js';
@@ -401,5 +404,76 @@ describe('12. a visitor leaving mid-create', () => {
       logs.map((entry) => [entry.level, entry.status, entry.code]),
       [['info', 499, 'client_closed']],
     );
+  });
+});
+
+describe('2 and 11. through the CLI', () => {
+  const cliEnv = (overrides: Record<string, string>) => ({
+    ...process.env,
+    PORT: '0',
+    NODE_ENV: 'production',
+    VOICE_AGENT_API_KEY: API_KEY,
+    VOICE_AGENT_BASE_URL: 'http://127.0.0.1:9/api',
+    VOICE_AGENT_AGENT_ID: 'agent-1',
+    COMPANION_SECRET: SECRET,
+    ...overrides,
+  });
+
+  /** Runs the CLI until it prints its ready line (then `whenReady` runs and the CLI is stopped) or exits. */
+  async function runCli(overrides: Record<string, string>, whenReady?: (url: string) => Promise<void>): Promise<{ code: number | null; stderr: string; ready: boolean }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], { env: cliEnv(overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const line = await Promise.race([new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)), exited.then(() => null)]);
+    if (line === null) return { code: await exited, stderr, ready: false };
+    try {
+      await whenReady?.((JSON.parse(line) as { url: string }).url);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    return { code: await exited, stderr, ready: true };
+  }
+
+  test('refuses to start on each weak setting, naming the variable and never printing a secret', { timeout: 60_000 }, async () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ COMPANION_TRUST_PROXY: 'maybe' }, /COMPANION_TRUST_PROXY/],
+      [{ COMPANION_ALLOWED_ORIGINS: '*' }, /COMPANION_ALLOWED_ORIGINS.*"\*" is not supported/],
+      [{ VOICE_AGENT_BASE_URL: 'http://api.example.com/api' }, /VOICE_AGENT_BASE_URL is plain http/],
+      [{ VOICE_AGENT_BASE_URL: 'file:///etc' }, /VOICE_AGENT_BASE_URL/],
+      [{ COMPANION_SECRET: API_KEY }, /COMPANION_SECRET.*API key/],
+      [{ COMPANION_SECRET: ' '.repeat(40) }, /COMPANION_SECRET/],
+      [{ COMPANION_HEADERS_TIMEOUT_MS: '60000' }, /COMPANION_HEADERS_TIMEOUT_MS/],
+    ];
+    const results = await Promise.all(cases.map(([overrides]) => runCli(overrides)));
+    results.forEach((result, index) => {
+      const [overrides, message] = cases[index]!;
+      assert.equal(result.ready, false, JSON.stringify(overrides));
+      assert.equal(result.code, 1, JSON.stringify(overrides));
+      assert.match(result.stderr, message);
+      assert.ok(!result.stderr.includes(SECRET) && !result.stderr.includes(API_KEY), 'a secret was printed');
+    });
+  });
+
+  test('warns about an exposed HOST without a public origin, and applies the server timeouts from the environment', { timeout: 60_000 }, async () => {
+    const result = await runCli({ HOST: '0.0.0.0', COMPANION_HEADERS_TIMEOUT_MS: '300', COMPANION_REQUEST_TIMEOUT_MS: '600' }, async (url) => {
+      const port = Number(new URL(url).port);
+      const socket = connect({ port, host: '127.0.0.1' });
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write('POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+      await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      assert.match(answer, /^HTTP\/1\.1 408/);
+    });
+    assert.equal(result.ready, true, result.stderr);
+    const warnings = result.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as CompanionLogEntry)
+      .filter((entry) => entry.level === 'warn');
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!.message ?? '', /HOST=0\.0\.0\.0 without COMPANION_PUBLIC_ORIGIN/);
   });
 });

@@ -105,7 +105,12 @@ interface RequestOrigin {
 }
 
 const MIN_SECRET_LENGTH = 32;
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:+/=-]{1,255}$/;
+const BODY_FIELDS = new Set(['agent', 'inputs']);
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+/** An `X-Forwarded-Host` value: a host name or bracketed IPv6 literal, with an optional port. */
 const FORWARDED_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 /** What an adapter must know of a handler's config: its logger, and whether a proxy sits in front. */
 export interface HandlerTraits {
   log: CompanionLogger;
@@ -117,9 +122,6 @@ const handlerTraits = new WeakMap<CompanionHandler, HandlerTraits>();
 export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
   return handlerTraits.get(handler);
 }
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:+/=-]{1,255}$/;
-const BODY_FIELDS = new Set(['agent', 'inputs']);
-const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 export function createCompanionHandler(config: CompanionConfig): CompanionHandler {
   const log: CompanionLogger = config.logger === false ? silentLogger : (config.logger ?? consoleLogger);
@@ -226,7 +228,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       const proto = lastForwarded(request, 'x-forwarded-proto')?.toLowerCase();
       if (proto === 'https' || proto === 'http') scheme = `${proto}:`;
       const forwardedHost = lastForwarded(request, 'x-forwarded-host');
-      if (forwardedHost && FORWARDED_HOST.test(forwardedHost)) host = new URL(`${scheme}//${forwardedHost}`).host;
+      if (forwardedHost && FORWARDED_HOST.test(forwardedHost) && URL.canParse(`${scheme}//${forwardedHost}`)) host = new URL(`${scheme}//${forwardedHost}`).host;
     }
     const configured = publicOriginOfHost.get(host);
     if (configured) return { origin: configured, host, hostAllowed: true };

@@ -46,7 +46,10 @@ describe('1. same-origin HTTPS behind a TLS proxy', () => {
     // A client-sent value before the proxy's own does not decide.
     const spoofed = { origin: 'http://evil.example', 'x-forwarded-proto': 'http, https', 'x-forwarded-host': 'evil.example, site.example' };
     await expectError(await trusted.handler(overHttp('site.example', '/dials', spoofed), { clientAddress: '10.0.0.3' }), 403, 'origin_not_allowed');
-    assert.equal(trusted.service.calls.length, 2);
+    // A malformed forwarded host is ignored, never a 500.
+    const odd = { origin: SITE, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'site.example:99999' };
+    assert.equal((await trusted.handler(overHttp('site.example', '/dials', odd), { clientAddress: '10.0.0.4' })).status, 200);
+    assert.equal(trusted.service.calls.length, 3);
   });
 
   test('several public origins: each is served, and a page on one may call another (CORS)', async () => {

@@ -13,6 +13,7 @@ import type { CompanionLogEntry } from '../../src/server/log.js';
 import { listen } from '../../src/server/node.js';
 import type { CompanionServer, NodeServerLimits } from '../../src/server/node.js';
 import { ServiceError } from '../../src/server/service-client.js';
+import { readCappedBody } from '../../src/server/service-request.js';
 import { API_KEY, FakeService, SECRET } from './companion-support.js';
 
 interface Started {
@@ -301,6 +302,29 @@ describe('9. answers from the service are size-capped', () => {
       await companion.close();
       await upstream.stop();
     }
+  });
+});
+
+describe('9. readCappedBody, for fetch and Node stream bodies alike', () => {
+  test('stops an endless Node stream past the cap and destroys it', async () => {
+    const { Readable } = await import('node:stream');
+    let produced = 0;
+    const endless = Readable.from(
+      (function* () {
+        for (;;) {
+          produced++;
+          yield new Uint8Array(64 * 1024);
+        }
+      })(),
+    );
+    await assert.rejects(readCappedBody(endless, null, 1024 * 1024, 'GET /dials/:id', 200), /larger than 1048576 bytes/);
+    assert.ok(endless.destroyed);
+    assert.ok(produced < 64, `${produced} chunks produced`);
+    const small = await readCappedBody(Readable.from([new Uint8Array([1, 2]), new Uint8Array([3])]), '3', 10, 'x', 200);
+    assert.deepEqual([...small], [1, 2, 3]);
+    const declared = Readable.from([new Uint8Array(1)]);
+    await assert.rejects(readCappedBody(declared, String(200 * 1024 * 1024), 1024, 'x', 200), /larger than/);
+    assert.ok(declared.destroyed);
   });
 });
 

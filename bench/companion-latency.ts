@@ -30,7 +30,7 @@ async function measure(label: string, url: string, headers: Record<string, strin
 
 const emulator = await startEmulator({ logger: false });
 const companion = await listen(
-  createCompanionHandler({ apiKey: emulator.apiKey, baseUrl: emulator.apiUrl, agentId: 'emu-demo', secret: 'bench-secret-bench-secret-0123456789', logger: false, rateLimit: { perAddress: 1e9, total: 1e9 } }),
+  createCompanionHandler({ apiKey: emulator.apiKey, baseUrl: emulator.apiUrl, agentId: 'emu-demo', secret: 'bench-secret-bench-secret-0123456789', logger: false, rateLimit: { perAddress: 1e9, total: 1e9, perDial: 1e9, readsPerAddress: 1e9 } }),
   { port: 0 },
 );
 try {

@@ -81,7 +81,8 @@ async function main(): Promise<void> {
   const companionEnv: Record<string, string> = {
     PORT: '0',
     COMPANION_SECRET: process.env.COMPANION_SECRET ?? randomBytes(32).toString('hex'),
-    COMPANION_ALLOWED_ORIGINS: process.env.COMPANION_ALLOWED_ORIGINS ?? demoOrigin,
+    // The page calls the companion through Vite's proxy, same-origin as on a real site: no allow-list.
+    COMPANION_ALLOWED_ORIGINS: process.env.COMPANION_ALLOWED_ORIGINS ?? '',
     COMPANION_ALLOWED_INPUTS: process.env.COMPANION_ALLOWED_INPUTS ?? 'name,topic',
   };
   let mode: string;

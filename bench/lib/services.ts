@@ -158,5 +158,7 @@ export function companionEnv(emulator: EmulatorReady, origin: string): Record<st
     COMPANION_ALLOWED_INPUTS: 'name,topic',
     COMPANION_RATE_LIMIT_PER_ADDRESS: '100000000',
     COMPANION_RATE_LIMIT_TOTAL: '100000000',
+    COMPANION_RATE_LIMIT_PER_DIAL: '100000000',
+    COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000000',
   };
 }

@@ -1,21 +1,19 @@
 // `voice-agent-companion`: the companion endpoint as a process. Config from the environment
 // (CONTRACT.md §2); one JSON line `{"url":…}` on stdout once listening; logs on stderr.
-import { ConfigError, companionConfigFromEnv } from './env.js';
+import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromEnv } from './env.js';
 import { createCompanionHandler } from './handler.js';
+import { consoleLogger } from './log.js';
 import { listen } from './node.js';
 
 async function main(): Promise<void> {
   let config;
+  let listenOptions;
   try {
     config = companionConfigFromEnv(process.env);
+    listenOptions = listenOptionsFromEnv(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`voice-agent-companion: ${error.message}\n`);
-    process.exit(1);
-  }
-  const port = process.env.PORT ? Number(process.env.PORT) : 8787;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write('voice-agent-companion: PORT must be a port number (0 picks a free one)\n');
     process.exit(1);
   }
   let handler;
@@ -25,7 +23,8 @@ async function main(): Promise<void> {
     process.stderr.write(`voice-agent-companion: ${error instanceof Error ? error.message : 'invalid configuration'}\n`);
     process.exit(1);
   }
-  const server = await listen(handler, { port, host: process.env.HOST || '127.0.0.1' });
+  for (const message of configWarnings(config, listenOptions)) consoleLogger({ time: new Date().toISOString(), level: 'warn', message });
+  const server = await listen(handler, listenOptions);
   process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
   let stopping = false;
   const stop = () => {

@@ -1,6 +1,8 @@
 // Companion config from environment variables (CONTRACT.md §2). Takes the variables as a plain
 // object, so Workers (`env`), Deno (`Deno.env.toObject()`) and Node (`process.env`) can all use it.
+import { isLoopbackHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
 import type { CompanionConfig } from './handler.js';
+import type { NodeServerLimits } from './node.js';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -18,19 +20,49 @@ function positiveInteger(env: Environment, name: string): number | undefined {
   return parsed;
 }
 
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+const FALSE_WORDS = new Set(['', '0', 'false', 'no', 'off']);
+
+/** A yes/no variable: only clear words, so a typo cannot silently mean "no". */
+function flag(env: Environment, name: string): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (TRUE_WORDS.has(value)) return true;
+  if (FALSE_WORDS.has(value)) return false;
+  throw new ConfigError(`${name} must be 1/true/yes/on or 0/false/no/off, not ${JSON.stringify(env[name])}`);
+}
+
+function origins(env: Environment, name: string): string[] {
+  try {
+    return list(env[name]).map((origin) => normalizeOrigin(origin, name));
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : `${name} is not a comma list of origins`);
+  }
+}
+
 /**
- * Reads: VOICE_AGENT_API_KEY (required), VOICE_AGENT_BASE_URL (required), VOICE_AGENT_AGENT_ID or
- * VOICE_AGENT_AGENTS (JSON name → id), VOICE_AGENT_GRAPHQL_URL (default: the base URL's origin + /query),
- * VOICE_AGENT_MEDIA_URL (replaces the media url from browserDialToken), COMPANION_SECRET (required unless
- * NODE_ENV=development), COMPANION_ALLOWED_ORIGINS, COMPANION_ALLOWED_INPUTS, COMPANION_TIMEOUT_MINUTES,
- * COMPANION_RATE_LIMIT_PER_ADDRESS, COMPANION_RATE_LIMIT_TOTAL (per minute), COMPANION_TRUST_PROXY=1,
- * COMPANION_BASE_PATH.
+ * Reads: VOICE_AGENT_API_KEY (required), VOICE_AGENT_BASE_URL (required; https unless on loopback
+ * or NODE_ENV=development), VOICE_AGENT_AGENT_ID or VOICE_AGENT_AGENTS (JSON name → id),
+ * VOICE_AGENT_GRAPHQL_URL (default: the base URL's origin + /query), VOICE_AGENT_MEDIA_URL
+ * (replaces the media url from browserDialToken), COMPANION_SECRET (required unless
+ * NODE_ENV=development), COMPANION_ALLOWED_ORIGINS, COMPANION_PUBLIC_ORIGIN, COMPANION_ALLOWED_INPUTS,
+ * COMPANION_TIMEOUT_MINUTES, COMPANION_RATE_LIMIT_PER_ADDRESS, COMPANION_RATE_LIMIT_TOTAL,
+ * COMPANION_RATE_LIMIT_PER_DIAL, COMPANION_RATE_LIMIT_READS_PER_ADDRESS (per minute),
+ * COMPANION_TRUST_PROXY (1/true/yes/on or 0/false/no/off), COMPANION_BASE_PATH.
+ * Weak values are refused with a ConfigError naming the variable.
  */
 export function companionConfigFromEnv(env: Environment): CompanionConfig {
   const apiKey = env.VOICE_AGENT_API_KEY;
-  if (!apiKey) throw new ConfigError('VOICE_AGENT_API_KEY is required');
+  if (!apiKey || apiKey.trim() === '') throw new ConfigError('VOICE_AGENT_API_KEY is required');
   const baseUrl = env.VOICE_AGENT_BASE_URL;
   if (!baseUrl) throw new ConfigError('VOICE_AGENT_BASE_URL is required (the service API base URL, or the emulator apiUrl)');
+  const dev = env.NODE_ENV === 'development';
+  const baseUrlProblem = serviceUrlProblem(baseUrl);
+  if (baseUrlProblem && 'fatal' in baseUrlProblem) throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.fatal}`);
+  if (baseUrlProblem && !dev) throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.insecure} (allowed only with NODE_ENV=development)`);
+  if (env.VOICE_AGENT_MEDIA_URL) {
+    const problem = mediaUrlProblem(env.VOICE_AGENT_MEDIA_URL);
+    if (problem) throw new ConfigError(`VOICE_AGENT_MEDIA_URL ${problem}`);
+  }
   let agents: Record<string, string> = {};
   if (env.VOICE_AGENT_AGENTS) {
     let parsed: unknown;
@@ -46,18 +78,23 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   }
   if (env.VOICE_AGENT_AGENT_ID) agents = { default: env.VOICE_AGENT_AGENT_ID, ...agents };
   if (Object.keys(agents).length === 0) throw new ConfigError('set VOICE_AGENT_AGENT_ID or VOICE_AGENT_AGENTS');
-  const dev = env.NODE_ENV === 'development';
   if (!env.COMPANION_SECRET && !dev) throw new ConfigError('COMPANION_SECRET is required (at least 32 characters); only NODE_ENV=development makes a random one');
+  if (env.COMPANION_SECRET) {
+    const problem = secretProblem(env.COMPANION_SECRET, apiKey, 32);
+    if (problem) throw new ConfigError(`COMPANION_SECRET: ${problem}`);
+  }
 
   const config: CompanionConfig = {
     apiKey,
     baseUrl,
     agents,
     dev,
-    allowedOrigins: list(env.COMPANION_ALLOWED_ORIGINS),
+    allowedOrigins: origins(env, 'COMPANION_ALLOWED_ORIGINS'),
     allowedInputs: list(env.COMPANION_ALLOWED_INPUTS),
-    trustProxy: env.COMPANION_TRUST_PROXY === '1' || env.COMPANION_TRUST_PROXY === 'true',
+    trustProxy: flag(env, 'COMPANION_TRUST_PROXY'),
   };
+  const publicOrigins = origins(env, 'COMPANION_PUBLIC_ORIGIN');
+  if (publicOrigins.length > 0) config.publicOrigin = publicOrigins;
   if (env.COMPANION_SECRET) config.secret = env.COMPANION_SECRET;
   if (env.VOICE_AGENT_GRAPHQL_URL) {
     if (!URL.canParse(env.VOICE_AGENT_GRAPHQL_URL)) throw new ConfigError('VOICE_AGENT_GRAPHQL_URL must be an absolute URL, e.g. https://api.example.com/query');
@@ -67,12 +104,66 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   if (env.COMPANION_BASE_PATH) config.basePath = env.COMPANION_BASE_PATH;
   const timeoutMinutes = positiveInteger(env, 'COMPANION_TIMEOUT_MINUTES');
   if (timeoutMinutes !== undefined) config.timeoutMinutes = timeoutMinutes;
-  const perAddress = positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_ADDRESS');
-  const total = positiveInteger(env, 'COMPANION_RATE_LIMIT_TOTAL');
-  if (perAddress !== undefined || total !== undefined) {
-    config.rateLimit = {};
-    if (perAddress !== undefined) config.rateLimit.perAddress = perAddress;
-    if (total !== undefined) config.rateLimit.total = total;
+  const limits = {
+    perAddress: positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_ADDRESS'),
+    total: positiveInteger(env, 'COMPANION_RATE_LIMIT_TOTAL'),
+    perDial: positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_DIAL'),
+    readsPerAddress: positiveInteger(env, 'COMPANION_RATE_LIMIT_READS_PER_ADDRESS'),
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== undefined) config.rateLimit = { ...config.rateLimit, [name]: value };
   }
   return config;
+}
+
+export interface ListenEnvironment extends NodeServerLimits {
+  port: number;
+  host: string;
+}
+
+/**
+ * Reads the Node server's settings: PORT (default 8787; 0 picks a free one), HOST (default
+ * 127.0.0.1), COMPANION_HEADERS_TIMEOUT_MS, COMPANION_REQUEST_TIMEOUT_MS,
+ * COMPANION_KEEP_ALIVE_TIMEOUT_MS, COMPANION_MAX_CONNECTIONS, COMPANION_MAX_CONNECTIONS_PER_ADDRESS.
+ */
+export function listenOptionsFromEnv(env: Environment): ListenEnvironment {
+  const port = env.PORT ? Number(env.PORT) : 8787;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('PORT must be a port number (0 picks a free one)');
+  const options: ListenEnvironment = { port, host: env.HOST || '127.0.0.1' };
+  const atLeastOne = (name: string) => {
+    const value = positiveInteger(env, name);
+    if (value === 0) throw new ConfigError(`${name} must be a whole number ≥ 1`);
+    return value;
+  };
+  const headersTimeoutMs = atLeastOne('COMPANION_HEADERS_TIMEOUT_MS');
+  const requestTimeoutMs = atLeastOne('COMPANION_REQUEST_TIMEOUT_MS');
+  const keepAliveTimeoutMs = atLeastOne('COMPANION_KEEP_ALIVE_TIMEOUT_MS');
+  const maxConnections = atLeastOne('COMPANION_MAX_CONNECTIONS');
+  const maxConnectionsPerAddress = positiveInteger(env, 'COMPANION_MAX_CONNECTIONS_PER_ADDRESS');
+  if (headersTimeoutMs !== undefined) options.headersTimeoutMs = headersTimeoutMs;
+  if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs;
+  if (keepAliveTimeoutMs !== undefined) options.keepAliveTimeoutMs = keepAliveTimeoutMs;
+  if (maxConnections !== undefined) options.maxConnections = maxConnections;
+  if (maxConnectionsPerAddress !== undefined) options.maxConnectionsPerAddress = maxConnectionsPerAddress;
+  if ((options.headersTimeoutMs ?? 10_000) > (options.requestTimeoutMs ?? 30_000)) {
+    throw new ConfigError('COMPANION_HEADERS_TIMEOUT_MS must not exceed COMPANION_REQUEST_TIMEOUT_MS (default 30000)');
+  }
+  return options;
+}
+
+/** Settings that work but deserve a second look, one sentence each (the CLI logs them at warn). */
+export function configWarnings(config: CompanionConfig, listenOptions: { host: string }): string[] {
+  const warnings: string[] = [];
+  const exposed = !isLoopbackHostname(listenOptions.host);
+  if (exposed && !config.publicOrigin && !config.trustProxy) {
+    warnings.push(
+      `HOST=${listenOptions.host} without COMPANION_PUBLIC_ORIGIN: over plain http only IP addresses and loopback names are served; set COMPANION_PUBLIC_ORIGIN to the origin visitors use`,
+    );
+  }
+  if (exposed && config.trustProxy) {
+    warnings.push(
+      `COMPANION_TRUST_PROXY with HOST=${listenOptions.host}: a client that reaches this port without the proxy chooses its own address and origin; listen on loopback or firewall the port`,
+    );
+  }
+  return warnings;
 }

@@ -5,6 +5,7 @@ export type CompanionErrorCode =
   | 'invalid_request'
   | 'invalid_handle'
   | 'origin_not_allowed'
+  | 'host_not_allowed'
   | 'not_found'
   | 'method_not_allowed'
   | 'duplicate_request'
@@ -13,17 +14,21 @@ export type CompanionErrorCode =
   | 'upstream_error'
   | 'unsupported_media_provider'
   | 'upstream_timeout'
-  | 'internal_error';
+  | 'internal_error'
+  | 'client_closed';
 
 export const STATUS_OF: Record<CompanionErrorCode, number> = {
   invalid_request: 400,
   invalid_handle: 401,
   origin_not_allowed: 403,
+  host_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   duplicate_request: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  // nginx's code for "the client went away first": nobody reads this answer, it is for the log.
+  client_closed: 499,
   internal_error: 500,
   upstream_error: 502,
   unsupported_media_provider: 502,

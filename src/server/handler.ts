@@ -1,6 +1,7 @@
 // The companion endpoint: one Web-standard `(Request) => Promise<Response>` handler that holds the
 // service's API key and gives visitors signed, expiring handles for the dials they create.
 // Web APIs only, so it mounts in Node (see node.ts), Workers, Deno, Bun and framework route handlers.
+import { addressKey, clampRetryAfter, isDialId, isRebindingSafeHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
 import { BASE_HEADERS, HttpError, errorResponse, jsonResponse } from './errors.js';
 import { createHandleSigner, hmacBase64Url, randomSecret, type HandleClaims } from './handles.js';
 import { parseIceConfig, type IceServer } from './ice-config.js';
@@ -28,8 +29,16 @@ export interface CompanionConfig {
   secret?: string;
   /** Development mode: without a `secret`, a random one is made (handles die with the process). */
   dev?: boolean;
-  /** Origins allowed to call cross-origin (CORS). Same-origin requests need no entry. */
+  /** Origins allowed to call cross-origin (CORS). Same-origin requests need no entry. `*` is refused. */
   allowedOrigins?: string[];
+  /**
+   * The origin(s) visitors reach this endpoint on, e.g. `https://shop.example`. When set, only these
+   * hosts are served (plus IP literals and loopback names) and a page on one of them is same-origin,
+   * whatever scheme the request arrived with (TLS ended at a proxy). Without it, a request's own
+   * origin comes from its URL (or, with `trustProxy`, `X-Forwarded-Proto`/`X-Forwarded-Host`), and
+   * over plain http only IP literals and loopback names are served (DNS rebinding).
+   */
+  publicOrigin?: string | string[];
   /** Keys of `inputs` that reach the service as `callAgentInput`; others are dropped. */
   allowedInputs?: string[];
   /** Longest input value, default 500 characters. */
@@ -47,11 +56,20 @@ export interface CompanionConfig {
   maxBodyBytes?: number;
   /** Timeout of each call to the service, default 10 000 ms. */
   upstreamTimeoutMs?: number;
-  /** Dial creations allowed per minute: per client address (default 10) and in total (default 100). */
-  rateLimit?: { perAddress?: number; total?: number; windowMs?: number };
+  /**
+   * Requests allowed per window (default one minute). Dial creations per client address (default 10)
+   * and in total (default 100); token, read and hang-up calls per dial (default 60: a call polls its
+   * dial every 2 s and asks for 1-3 tokens, about 34 a minute); token and read calls per client
+   * address (default 300: ten calls at once from one address). IPv6 addresses count by their /64.
+   */
+  rateLimit?: { perAddress?: number; total?: number; windowMs?: number; perDial?: number; readsPerAddress?: number };
   /** Replace the in-memory limiters, e.g. with a Redis-backed `RateLimiter` shared by instances. */
-  rateLimiters?: { perAddress?: RateLimiter; total?: RateLimiter };
-  /** Take the client address from the last `X-Forwarded-For` hop (only behind a proxy you run). */
+  rateLimiters?: { perAddress?: RateLimiter; total?: RateLimiter; perDial?: RateLimiter; readsPerAddress?: RateLimiter };
+  /**
+   * Behind a proxy you run: the client address from the last `X-Forwarded-For` hop, the request's
+   * scheme and host from the last `X-Forwarded-Proto` / `X-Forwarded-Host`. Never without a proxy that
+   * sets these itself: clients could then choose their own address.
+   */
   trustProxy?: boolean;
   /** Replaces fetch for calls to the service. */
   fetch?: typeof fetch;
@@ -77,16 +95,38 @@ type Route =
 interface Exchange {
   request: Request;
   address: string;
+  /** The address as rate limits count it (IPv6 by /64). */
+  addressKey: string;
   dialId?: string;
   /** Logged with a successful answer that needs explaining. */
   reason?: string;
 }
 
+/** Where a request was sent, as the browser saw it. */
+interface RequestOrigin {
+  origin: string;
+  host: string;
+  hostAllowed: boolean;
+}
+
 const MIN_SECRET_LENGTH = 32;
-const DIAL_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:+/=-]{1,255}$/;
 const BODY_FIELDS = new Set(['agent', 'inputs']);
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+/** An `X-Forwarded-Host` value: a host name or bracketed IPv6 literal, with an optional port. */
+const FORWARDED_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** What an adapter must know of a handler's config: its logger, and whether a proxy sits in front. */
+export interface HandlerTraits {
+  log: CompanionLogger;
+  trustProxy: boolean;
+}
+const handlerTraits = new WeakMap<CompanionHandler, HandlerTraits>();
+
+/** The traits of a handler made by `createCompanionHandler` (undefined for any other function). */
+export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
+  return handlerTraits.get(handler);
+}
 
 export function createCompanionHandler(config: CompanionConfig): CompanionHandler {
   const log: CompanionLogger = config.logger === false ? silentLogger : (config.logger ?? consoleLogger);
@@ -98,8 +138,19 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     if (!config.dev) throw new TypeError('createCompanionHandler: a secret (COMPANION_SECRET) is required outside dev mode');
     secret = randomSecret();
     log({ time: new Date(now()).toISOString(), level: 'warn', message: 'dev mode: no secret configured, signing handles with a random one; handles stop working when the process restarts' });
-  } else if (secret.length < MIN_SECRET_LENGTH) {
-    throw new TypeError(`createCompanionHandler: the secret must be at least ${MIN_SECRET_LENGTH} characters`);
+  } else {
+    const problem = secretProblem(secret, config.apiKey, MIN_SECRET_LENGTH);
+    if (problem) throw new TypeError(`createCompanionHandler: ${problem}`);
+  }
+  if (!config.serviceClient) {
+    const problem = serviceUrlProblem(config.baseUrl);
+    if (problem && 'fatal' in problem) throw new TypeError(`createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.fatal}`);
+    if (problem && !config.dev) throw new TypeError(`createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.insecure} (allowed only in dev mode)`);
+    if (problem) warn(`dev mode: the service base URL (VOICE_AGENT_BASE_URL) ${problem.insecure}`);
+  }
+  if (config.mediaUrl !== undefined) {
+    const problem = mediaUrlProblem(config.mediaUrl);
+    if (problem) throw new TypeError(`createCompanionHandler: the media URL (VOICE_AGENT_MEDIA_URL) ${problem}`);
   }
   const signingSecret = secret;
   const signer = createHandleSigner(signingSecret);
@@ -118,7 +169,15 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       timeoutMs: config.upstreamTimeoutMs ?? 10_000,
       ...(config.fetch ? { fetch: config.fetch } : {}),
     });
-  const allowedOrigins = new Set((config.allowedOrigins ?? []).map((origin) => origin.trim().replace(/\/+$/, '')).filter(Boolean));
+  const allowedOrigins = new Set(
+    (config.allowedOrigins ?? []).filter((origin) => origin.trim() !== '').map((origin) => normalizeOrigin(origin, 'createCompanionHandler: allowedOrigins (COMPANION_ALLOWED_ORIGINS)')),
+  );
+  const publicOrigins = (config.publicOrigin === undefined ? [] : Array.isArray(config.publicOrigin) ? config.publicOrigin : [config.publicOrigin])
+    .filter((origin) => origin.trim() !== '')
+    .map((origin) => normalizeOrigin(origin, 'createCompanionHandler: publicOrigin (COMPANION_PUBLIC_ORIGIN)'));
+  const publicOriginOfHost = new Map(publicOrigins.map((origin) => [new URL(origin).host, origin]));
+  // A page on any public origin may call: across them (www. and bare domain) it is CORS.
+  for (const origin of publicOrigins) allowedOrigins.add(origin);
   const allowedInputs = new Set(config.allowedInputs ?? []);
   const maxInputLength = config.maxInputLength ?? 500;
   const timeoutMinutes = config.timeoutMinutes ?? 10;
@@ -129,6 +188,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   const windowMs = config.rateLimit?.windowMs ?? 60_000;
   const perAddress = config.rateLimiters?.perAddress ?? createMemoryRateLimiter({ limit: config.rateLimit?.perAddress ?? 10, windowMs, now });
   const total = config.rateLimiters?.total ?? createMemoryRateLimiter({ limit: config.rateLimit?.total ?? 100, windowMs, now });
+  const perDial = config.rateLimiters?.perDial ?? createMemoryRateLimiter({ limit: config.rateLimit?.perDial ?? 60, windowMs, now });
+  const readsPerAddress = config.rateLimiters?.readsPerAddress ?? createMemoryRateLimiter({ limit: config.rateLimit?.readsPerAddress ?? 300, windowMs, now });
   const basePath = config.basePath ? '/' + config.basePath.replace(/^\/+|\/+$/g, '') : null;
 
   function matchRoute(pathname: string): Route | null {
@@ -156,18 +217,64 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': 'Retry-After' };
   }
 
-  function originAllowed(request: Request, url: URL): boolean {
+  function originAllowed(request: Request, own: RequestOrigin): boolean {
     const origin = request.headers.get('origin');
-    return origin === null || origin === url.origin || allowedOrigins.has(origin);
+    return origin === null || origin === own.origin || allowedOrigins.has(origin);
+  }
+
+  /** The last value of a header a trusted proxy sets (it overwrites or appends, so its own value is last). */
+  const lastForwarded = (request: Request, name: string) => (request.headers.get(name) ?? '').split(',').map((hop) => hop.trim()).filter(Boolean).at(-1);
+
+  /**
+   * The origin the request was sent to and whether its host is served. A configured public origin
+   * wins; otherwise the URL's (or the trusted proxy's) scheme and host. Over plain http, a host
+   * name is served only when configured or when a browser cannot be tricked into sending it (IP
+   * literals, loopback names): otherwise a page on an attacker's name that resolves to this server
+   * would be "same-origin" (DNS rebinding). Over https the certificate binds the name.
+   */
+  function requestOrigin(request: Request, url: URL): RequestOrigin {
+    let scheme = url.protocol;
+    let host = url.host;
+    if (config.trustProxy) {
+      const proto = lastForwarded(request, 'x-forwarded-proto')?.toLowerCase();
+      if (proto === 'https' || proto === 'http') scheme = `${proto}:`;
+      const forwardedHost = lastForwarded(request, 'x-forwarded-host');
+      if (forwardedHost && FORWARDED_HOST.test(forwardedHost) && URL.canParse(`${scheme}//${forwardedHost}`)) host = new URL(`${scheme}//${forwardedHost}`).host;
+    }
+    const configured = publicOriginOfHost.get(host);
+    if (configured) return { origin: configured, host, hostAllowed: true };
+    const hostname = new URL(`${scheme}//${host}`).hostname;
+    const hostAllowed = isRebindingSafeHostname(hostname) || (publicOrigins.length === 0 && scheme === 'https:');
+    return { origin: `${scheme}//${host}`, host, hostAllowed };
   }
 
   function clientAddress(request: Request, context: CompanionRequestContext | undefined): string {
     if (config.trustProxy) {
-      const hops = (request.headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
-      const last = hops.at(-1);
+      const last = lastForwarded(request, 'x-forwarded-for');
       if (last) return last;
     }
     return context?.clientAddress || 'unknown';
+  }
+
+  /** Counts the request against each limiter in turn; the first that refuses answers 429. */
+  async function limit(message: string, checks: ReadonlyArray<readonly [RateLimiter, string, string]>): Promise<void> {
+    for (const [limiter, key, name] of checks) {
+      const verdict = await limiter.take(key);
+      if (!verdict.allowed) {
+        throw new HttpError('rate_limited', message, {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
+          reason: `${name} limit`,
+        });
+      }
+    }
+  }
+
+  /** Token, read and hang-up: counted per dial, and token and read per client address too. */
+  async function limitDialCall(exchange: Exchange, dialId: string, route: 'token' | 'read' | 'hangup'): Promise<void> {
+    await limit('too many requests for this call; try again later', [
+      [perDial, dialId, 'per-dial'],
+      ...(route === 'hangup' ? [] : ([[readsPerAddress, exchange.addressKey, 'reads-per-address']] as const)),
+    ]);
   }
 
   async function readBody(request: Request): Promise<string> {
@@ -214,6 +321,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     if (!(error instanceof ServiceError)) throw error;
     const reason = `${error.code}: ${error.message}`;
     switch (error.code) {
+      case 'aborted':
+        return new HttpError('client_closed', 'the client closed the connection', { reason });
       case 'not_found':
         return new HttpError('not_found', 'no such dial', { reason });
       case 'conflict':
@@ -227,7 +336,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       case 'rate_limited':
         return new HttpError('rate_limited', 'the calling service is busy; try again later', {
           reason,
-          headers: { 'retry-after': String(error.retryAfterSeconds ?? 30) },
+          headers: { 'retry-after': String(clampRetryAfter(error.retryAfterSeconds)) },
         });
       case 'timeout':
         return new HttpError('upstream_timeout', 'the calling service did not answer in time', { reason });
@@ -280,18 +389,10 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       throw new HttpError('invalid_request', 'Idempotency-Key must be 1-255 characters of A-Z a-z 0-9 . _ : + / = -');
     }
 
-    for (const [limiter, key] of [
-      [perAddress, exchange.address],
-      [total, 'total'],
-    ] as const) {
-      const verdict = await limiter.take(key);
-      if (!verdict.allowed) {
-        throw new HttpError('rate_limited', 'too many calls started; try again later', {
-          headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
-          reason: key === 'total' ? 'total limit' : 'per-address limit',
-        });
-      }
-    }
+    await limit('too many calls started; try again later', [
+      [perAddress, exchange.addressKey, 'per-address'],
+      [total, 'total', 'total'],
+    ]);
 
     let created: { dialId: string; sessionId: string };
     try {
@@ -311,6 +412,14 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       if (!named?.sessionId) throw upstreamFailure(error, 'create');
       created = { dialId: named.dialId, sessionId: named.sessionId };
       exchange.reason = 'adopted the dial named by the service\'s 409 (idempotency key already in use)';
+    }
+    if (!isDialId(created.dialId)) {
+      // No handle is signed for an id the companion's own routes refuse: the visitor could never
+      // hang that dial up. Cancel it instead of leaving it to run to its time cap.
+      await service.hangupDial(created.dialId).catch(() => {});
+      throw new HttpError('upstream_error', 'the calling service could not handle the request', {
+        reason: 'the service answered POST /dials with a dial id the companion cannot route; the dial was hung up',
+      });
     }
     exchange.dialId = created.dialId;
     const expiresAtMs = now() + handleLifetimeMs;
@@ -340,6 +449,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     if (!sessionId) {
       throw new HttpError('invalid_handle', 'this handle predates the session protocol; start a new call', { reason: 'handle without a session id' });
     }
+    await limitDialCall(exchange, dialId, 'token');
     let dialToken: string;
     try {
       dialToken = (await service.getDialToken(dialId, { signal: exchange.request.signal })).dialToken;
@@ -364,6 +474,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         reason: 'browserDialToken sent no url and VOICE_AGENT_MEDIA_URL (mediaUrl) is not configured',
       });
     }
+    const problem = mediaUrlProblem(serverUrl);
+    if (problem) throw new HttpError('upstream_error', 'the media server is not known', { reason: `the service's media url ${problem}` });
     let iceServers: IceServer[] | null = null;
     try {
       iceServers = parseIceConfig(media.iceConfig);
@@ -390,6 +502,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
 
   async function read(exchange: Exchange, dialId: string): Promise<Response> {
     await authorize(exchange, dialId);
+    await limitDialCall(exchange, dialId, 'read');
     let dial: ServiceDial;
     try {
       dial = await service.getDial(dialId, { signal: exchange.request.signal });
@@ -410,6 +523,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       }
     }
     await authorize(exchange, dialId, bodyHandle);
+    await limitDialCall(exchange, dialId, 'hangup');
     let answer;
     try {
       answer = await service.hangupDial(dialId, { signal: exchange.request.signal });
@@ -419,9 +533,10 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     return jsonResponse(200, { success: answer.success });
   }
 
-  return async function handle(request, context) {
+  const handler: CompanionHandler = async function handle(request, context) {
     const started = now();
-    const exchange: Exchange = { request, address: clientAddress(request, context) };
+    const address = clientAddress(request, context);
+    const exchange: Exchange = { request, address, addressKey: addressKey(address) };
     let route: Route | null = null;
     let response: Response;
     let failure: HttpError | undefined;
@@ -429,7 +544,13 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     try {
       const url = new URL(request.url);
       route = matchRoute(url.pathname);
-      if (!originAllowed(request, url)) throw new HttpError('origin_not_allowed', 'this origin may not use the endpoint');
+      const own = requestOrigin(request, url);
+      if (!own.hostAllowed) {
+        throw new HttpError('host_not_allowed', 'this host name is not served here', {
+          reason: `Host ${JSON.stringify(own.host.slice(0, 100))} is not a public origin's host (COMPANION_PUBLIC_ORIGIN), an IP address or a loopback name`,
+        });
+      }
+      if (!originAllowed(request, own)) throw new HttpError('origin_not_allowed', 'this origin may not use the endpoint');
       cors = corsHeaders(request);
       if (!route) throw new HttpError('not_found', 'no such route');
       if (request.method === 'OPTIONS') {
@@ -459,7 +580,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         } catch {
           throw new HttpError('not_found', 'no such dial');
         }
-        if (!DIAL_ID.test(dialId)) throw new HttpError('not_found', 'no such dial');
+        if (!isDialId(dialId)) throw new HttpError('not_found', 'no such dial');
         exchange.dialId = dialId;
         response = await (route.name === 'token' ? token : route.name === 'read' ? read : hangup)(exchange, dialId);
       }
@@ -468,12 +589,16 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       failure =
         error instanceof HttpError
           ? error
-          : new HttpError('internal_error', 'the companion failed to handle the request', { reason: error instanceof Error ? error.name : 'unknown error' });
+          : request.signal.aborted
+            ? // e.g. the body stream failing because the visitor went away: not the companion's fault
+              new HttpError('client_closed', 'the client closed the connection', { reason: error instanceof Error ? error.name : 'unknown error' })
+            : new HttpError('internal_error', 'the companion failed to handle the request', { reason: error instanceof Error ? error.name : 'unknown error' });
       response = errorResponse(failure, cors);
     }
     const entry: CompanionLogEntry = {
       time: new Date(started).toISOString(),
-      level: response.status >= 500 ? 'error' : 'info',
+      // A visitor leaving mid-request is ordinary traffic, not an outage.
+      level: response.status >= 500 && failure?.code !== 'client_closed' ? 'error' : 'info',
       route: route?.pattern ?? '-',
       method: request.method,
       status: response.status,
@@ -493,6 +618,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     }
     return response;
   };
+  handlerTraits.set(handler, { log, trustProxy: config.trustProxy === true });
+  return handler;
 }
 
 /** The dial as visitors see it: status, result, times and transcript — nothing else of the record. */

@@ -3,7 +3,7 @@
 export { createCompanionHandler } from './handler.js';
 export type { CompanionConfig, CompanionHandler, CompanionRequestContext } from './handler.js';
 export { createNodeListener, listen } from './node.js';
-export type { CompanionServer, NodeListenerOptions } from './node.js';
+export type { CompanionServer, NodeListenerOptions, NodeServerLimits } from './node.js';
 export { createServiceClient, ServiceError } from './service-client.js';
 export type {
   CallOptions,
@@ -20,8 +20,8 @@ export { createMemoryRateLimiter } from './rate-limit.js';
 export type { MemoryRateLimiterOptions, RateLimiter, RateLimitResult } from './rate-limit.js';
 export { createHandleSigner } from './handles.js';
 export type { HandleSigner } from './handles.js';
-export { companionConfigFromEnv, ConfigError } from './env.js';
-export type { Environment } from './env.js';
+export { companionConfigFromEnv, configWarnings, ConfigError, listenOptionsFromEnv } from './env.js';
+export type { Environment, ListenEnvironment } from './env.js';
 export { consoleLogger, silentLogger } from './log.js';
 export type { CompanionLogEntry, CompanionLogger } from './log.js';
 export type { CompanionErrorCode } from './errors.js';

@@ -2,13 +2,39 @@
 // Thin on purpose: every decision lives in the handler. `node:http` is imported only inside
 // `listen`, so importing `voice-agent-call/server` stays free of Node built-ins (Workers, Deno).
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { addressKey } from './checks.js';
 import { HttpError, errorResponse } from './errors.js';
+import { traitsOf } from './handler.js';
 import type { CompanionHandler } from './handler.js';
+import { consoleLogger } from './log.js';
+import type { CompanionLogEntry, CompanionLogger } from './log.js';
 
 export interface NodeListenerOptions {
   /** Bodies above this are refused with 413 before the handler runs. Default 16 KiB. */
   maxBodyBytes?: number;
+  /**
+   * Where the adapter logs what never reaches the handler (methods fetch cannot carry, visitors
+   * leaving while their body is read). Default: the handler's own logger.
+   */
+  logger?: CompanionLogger | false;
+}
+
+/** How long a connection may take, and how many there may be: slow or piled-up clients cannot hold the server. */
+export interface NodeServerLimits {
+  /** Time to receive a request's headers, default 10 000 ms (Node's own: 60 s, checked every 30 s). */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included, default 30 000 ms (Node's own: 300 s). ≥ headersTimeoutMs. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, default 5 000 ms. */
+  keepAliveTimeoutMs?: number;
+  /** Open connections at most; past it new ones are closed at once. Default 1 000. */
+  maxConnections?: number;
+  /**
+   * Open connections per client address (IPv6 by /64) at most, default 64; 0 turns it off. Off by
+   * default when the handler has `trustProxy`: every connection then comes from the proxy.
+   */
+  maxConnectionsPerAddress?: number;
 }
 
 /** Connection-level headers: they describe this hop, not the request. */
@@ -17,10 +43,33 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
 /** Bodies this far over the limit are not drained to answer politely: the connection is closed. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
+/** Methods a fetch `Request` cannot carry: answered here, since the handler cannot see them. */
+const UNREPRESENTABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 export function createNodeListener(handler: CompanionHandler, options: NodeListenerOptions = {}): RequestListener {
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const logger = options.logger === false ? () => {} : (options.logger ?? traitsOf(handler)?.log ?? consoleLogger);
+  const log = (entry: CompanionLogEntry) => {
+    try {
+      logger(entry);
+    } catch {
+      // A broken logger must not break the answer.
+    }
+  };
   return (req, res) => {
-    void serve(handler, req, res, maxBodyBytes).catch(() => {
+    const started = Date.now();
+    const entry = (level: CompanionLogEntry['level'], status: number, code: string, reason: string): CompanionLogEntry => ({
+      time: new Date(started).toISOString(),
+      level,
+      route: '-',
+      method: req.method ?? '-',
+      status,
+      durationMs: Date.now() - started,
+      code,
+      reason,
+    });
+    void serve(handler, req, res, maxBodyBytes, (level, status, code, reason) => log(entry(level, status, code, reason))).catch((error: unknown) => {
+      log(entry('error', 500, 'internal_error', `the Node adapter failed: ${error instanceof Error ? error.name : 'unknown error'}`));
       if (!res.headersSent) res.writeHead(500, { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify({ error: { code: 'internal_error', message: 'the companion failed to handle the request' } }));
     });
@@ -42,8 +91,15 @@ async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer |
   return size > limit ? null : Buffer.concat(chunks);
 }
 
-async function serve(handler: CompanionHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
+type AdapterLog = (level: CompanionLogEntry['level'], status: number, code: string, reason: string) => void;
+
+async function serve(handler: CompanionHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, log: AdapterLog): Promise<void> {
   const method = req.method ?? 'GET';
+  if (UNREPRESENTABLE_METHODS.has(method)) {
+    log('info', 405, 'method_not_allowed', `${method} is never served`);
+    await send(res, errorResponse(new HttpError('method_not_allowed', 'use GET, POST or OPTIONS', { headers: { allow: 'GET, POST, OPTIONS' } })), true);
+    return;
+  }
   const host = req.headers.host && /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost';
   let url: URL;
   try {
@@ -54,7 +110,14 @@ async function serve(handler: CompanionHandler, req: IncomingMessage, res: Serve
   const declared = Number(req.headers['content-length']);
   let body: Buffer | null = null;
   if (method !== 'GET' && method !== 'HEAD') {
-    body = Number.isFinite(declared) && declared > maxBodyBytes + DRAIN_LIMIT_BYTES ? null : await readCapped(req, maxBodyBytes);
+    try {
+      body = Number.isFinite(declared) && declared > maxBodyBytes + DRAIN_LIMIT_BYTES ? null : await readCapped(req, maxBodyBytes);
+    } catch (error) {
+      // The visitor went away (or the request timeout cut a slow body) before it was all sent.
+      if (!req.socket.destroyed && !req.destroyed) throw error;
+      log('info', 499, 'client_closed', 'the connection closed while the request body was read');
+      return;
+    }
     if (body === null) {
       await send(res, errorResponse(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)), true);
       return;
@@ -102,11 +165,35 @@ export interface CompanionServer {
   close(): Promise<void>;
 }
 
-/** Starts an HTTP server for `handler` on `host` (default 127.0.0.1) and `port` (0 = any free port). */
-export async function listen(handler: CompanionHandler, options: NodeListenerOptions & { port?: number; host?: string } = {}): Promise<CompanionServer> {
+/**
+ * Starts an HTTP server for `handler` on `host` (default 127.0.0.1) and `port` (0 = any free port),
+ * with the timeouts and connection caps of `NodeServerLimits`.
+ */
+export async function listen(handler: CompanionHandler, options: NodeListenerOptions & NodeServerLimits & { port?: number; host?: string } = {}): Promise<CompanionServer> {
   const host = options.host ?? '127.0.0.1';
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  const maxConnections = options.maxConnections ?? 1000;
+  const perAddress = options.maxConnectionsPerAddress ?? (traitsOf(handler)?.trustProxy ? 0 : 64);
+  for (const [name, value] of Object.entries({ headersTimeout, requestTimeout, keepAliveTimeout, maxConnections })) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`listen: ${name} must be a whole number ≥ 1`);
+  }
+  if (!Number.isInteger(perAddress) || perAddress < 0) throw new RangeError('listen: maxConnectionsPerAddress must be a whole number ≥ 0');
+  if (headersTimeout > requestTimeout) throw new RangeError('listen: headersTimeoutMs must not exceed requestTimeoutMs');
   const { createServer } = await import('node:http');
-  const server = createServer(createNodeListener(handler, options));
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node checks both timeouts on this interval (default 30 s, which would stretch a 10 s timeout to 40 s).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+    createNodeListener(handler, options),
+  );
+  server.keepAliveTimeout = keepAliveTimeout;
+  server.maxConnections = maxConnections;
+  if (perAddress > 0) capConnectionsPerAddress(server, perAddress);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -115,6 +202,7 @@ export async function listen(handler: CompanionHandler, options: NodeListenerOpt
     });
   });
   const { port } = server.address() as AddressInfo;
+
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,
@@ -125,4 +213,23 @@ export async function listen(handler: CompanionHandler, options: NodeListenerOpt
         server.closeAllConnections();
       }),
   };
+}
+
+/** Closes a new connection at once when its address (IPv6 by /64) already holds `limit` open ones. */
+function capConnectionsPerAddress(server: Server, limit: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const key = addressKey(socket.remoteAddress ?? 'unknown');
+    const count = open.get(key) ?? 0;
+    if (count >= limit) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left === 0) open.delete(key);
+      else open.set(key, left);
+    });
+  });
 }

@@ -121,6 +121,8 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** Replaces the global fetch (tests, instrumented fetches). */
   fetch?: typeof fetch;
+  /** Longest answer read from the service, default 2 MiB (a long call's full transcript is a few hundred KB). */
+  maxResponseBytes?: number;
 }
 
 export interface CallOptions {
@@ -181,7 +183,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     throw new TypeError('createServiceClient: graphqlUrl (or baseUrl) is not an absolute URL');
   }
 
-  const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl };
+  const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl, maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024 };
   const call = (method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}, keepErrorBody = false): Promise<unknown> =>
     requestService(transport, {
       method,
@@ -218,7 +220,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const what = 'GraphQL BrowserDialToken';
       // The dial token, not the API key, authorises it: the same request the service's browser client makes.
       const answer = await requestService(
-        { baseUrl: graphqlUrl, apiKey: dialToken, timeoutMs, fetch: fetchImpl },
+        { ...transport, baseUrl: graphqlUrl, apiKey: dialToken },
         {
           method: 'POST',
           path: '',

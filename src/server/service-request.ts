@@ -10,6 +10,8 @@ export interface ServiceTransport {
   apiKey: string;
   timeoutMs: number;
   fetch: typeof fetch;
+  /** Longest answer read, in bytes; a longer one fails as `invalid_response`. Default 8 MiB (64 MiB for binary answers). */
+  maxResponseBytes?: number;
 }
 
 export interface ServiceRequest {
@@ -50,6 +52,61 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
   }
 }
 
+const DEFAULT_MAX_JSON_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BINARY_BYTES = 64 * 1024 * 1024;
+
+type BodyChunks = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** The chunks of a fetch body (a web stream) or a Node stream (undici); leaving the loop early cancels the body. */
+async function* chunksOf(body: BodyChunks): AsyncGenerator<Uint8Array> {
+  if (Symbol.asyncIterator in body) {
+    yield* body as AsyncIterable<Uint8Array>;
+    return;
+  }
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * An answer's bytes, read up to `limit`: past it (declared in Content-Length, or streamed) the body
+ * is cancelled and a ServiceError thrown, so a huge or endless answer never fills memory.
+ */
+export async function readCappedBody(body: BodyChunks | null, declaredLength: string | null, limit: number, what: string, status: number): Promise<Uint8Array> {
+  const tooLarge = () => new ServiceError('invalid_response', `the service's answer to ${what} is larger than ${limit} bytes`, { status });
+  const chunks: Uint8Array[] = [];
+  let size = Number(declaredLength ?? NaN);
+  if (Number.isFinite(size) && size > limit) {
+    // Not read at all: a web stream is cancelled, a Node stream destroyed.
+    const unread = body as { cancel?: () => Promise<void>; destroy?: () => void } | null;
+    if (typeof unread?.cancel === 'function') await unread.cancel().catch(() => {});
+    else unread?.destroy?.();
+    throw tooLarge();
+  }
+  size = 0;
+  if (body) {
+    for await (const chunk of chunksOf(body)) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 /** The answer's parsed JSON (null for an empty body), or its bytes when `binary`. */
 export async function requestService(transport: ServiceTransport, request: ServiceRequest): Promise<unknown> {
   const { what, signal } = request;
@@ -75,9 +132,13 @@ export async function requestService(transport: ServiceTransport, request: Servi
   const url = transport.baseUrl + request.path + (search.size > 0 ? `?${search}` : '');
   try {
     const response = await transport.fetch(url, { method: request.method, headers, body, signal: combined, redirect: 'error' });
-    if (response.ok && request.binary) return await response.arrayBuffer();
+    const declared = response.headers.get('content-length');
+    if (response.ok && request.binary) {
+      const bytes = await readCappedBody(response.body, declared, transport.maxResponseBytes ?? DEFAULT_MAX_BINARY_BYTES, what, response.status);
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    }
     // Read the body under the same signal: a service that sends headers and then stalls times out too.
-    const parsed = parseJson(await response.text());
+    const parsed = parseJson(new TextDecoder().decode(await readCappedBody(response.body, declared, transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES, what, response.status)));
     if (!response.ok) {
       const retryAfter = Number(response.headers.get('retry-after'));
       throw new ServiceError(STATUS_CODES[response.status] ?? 'server_error', `the service answered ${what} with HTTP ${response.status}`, {

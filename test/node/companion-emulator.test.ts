@@ -115,7 +115,7 @@ describe('companion + emulator over HTTP', () => {
   test("the service's iceConfig reaches the visitor as iceServers", async () => {
     const withIce = await startEmulator({ logger: false, iceConfig: JSON.stringify({ iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }] }) });
     try {
-      const handler = createCompanionHandler({ apiKey: withIce.apiKey, baseUrl: withIce.apiUrl, agentId: 'emu-demo', secret: SECRET, logger: false });
+      const handler = createCompanionHandler({ apiKey: withIce.apiKey, baseUrl: withIce.apiUrl, agentId: 'emu-demo', secret: SECRET, publicOrigin: 'http://site.example', logger: false });
       const created = await handler(new Request('http://site.example/dials', { method: 'POST' }));
       const { dialId, handle } = (await created.json()) as { dialId: string; handle: string };
       const token = await handler(new Request(`http://site.example/dials/${dialId}/token`, { method: 'POST', headers: { authorization: `Bearer ${handle}` } }));

@@ -198,6 +198,8 @@ export function faultServices() {
         COMPANION_ALLOWED_INPUTS: 'name,topic',
         COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
         COMPANION_RATE_LIMIT_TOTAL: '100000',
+        COMPANION_RATE_LIMIT_PER_DIAL: '100000',
+        COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
         FAULT_UPSTREAM_TIMEOUT_MS: '1500',
       });
       companionChild = companion.child;

@@ -94,6 +94,8 @@ export function testServices() {
           // Every test page calls from 127.0.0.1; the limits themselves are tested in node.
           COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
           COMPANION_RATE_LIMIT_TOTAL: '100000',
+          COMPANION_RATE_LIMIT_PER_DIAL: '100000',
+          COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
         });
         children.push(companion.child);
         services.companionUrl = companion.ready.url;

@@ -1,0 +1,393 @@
+// The socket-level findings of issue 15 over real TCP on loopback: slow and piled-up connections,
+// methods fetch cannot carry, Host headers, a huge answer from the service, a visitor leaving.
+// Counts and timeouts are small, so every test finishes in seconds.
+import assert from 'node:assert/strict';
+import { createServer, request as httpRequest } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { describe, test } from 'node:test';
+import { createCompanionHandler } from '../../src/server/handler.js';
+import type { CompanionConfig } from '../../src/server/handler.js';
+import type { CompanionLogEntry } from '../../src/server/log.js';
+import { listen } from '../../src/server/node.js';
+import type { CompanionServer, NodeServerLimits } from '../../src/server/node.js';
+import { ServiceError } from '../../src/server/service-client.js';
+import { readCappedBody } from '../../src/server/service-request.js';
+import { API_KEY, FakeService, SECRET } from './companion-support.js';
+
+interface Started {
+  companion: CompanionServer;
+  port: number;
+  service: FakeService;
+  logs: CompanionLogEntry[];
+  /** Resolves once `count` entries have been logged. */
+  logged(count: number): Promise<void>;
+}
+
+async function start(config: Partial<CompanionConfig> = {}, limits: NodeServerLimits = {}): Promise<Started> {
+  const service = new FakeService();
+  const logs: CompanionLogEntry[] = [];
+  const waiters = new Set<() => void>();
+  const handler = createCompanionHandler({
+    apiKey: API_KEY,
+    baseUrl: 'https://service.example/api',
+    agentId: 'agent-default',
+    secret: SECRET,
+    fetch: service.fetch,
+    logger: (entry) => {
+      logs.push(entry);
+      for (const waiter of waiters) waiter();
+    },
+    ...config,
+  });
+  const companion = await listen(handler, { port: 0, ...limits });
+  const logged = (count: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (logs.length < count) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  return { companion, port: (companion.server.address() as AddressInfo).port, service, logs, logged };
+}
+
+/** A raw TCP client: what it received, and a promise that settles when the server closed it. */
+function rawClient(port: number, localAddress = '127.0.0.1'): { socket: Socket; connected: Promise<void>; closed: Promise<string> } {
+  const socket = connect({ port, host: '127.0.0.1', localAddress });
+  let data = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (data += chunk));
+  socket.on('error', () => {});
+  const connected = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(data)));
+  return { socket, connected, closed };
+}
+
+/** Resolves once `server` has accepted `count` more connections. */
+function accepted(server: Server, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const onConnection = () => {
+      if (++seen === count) {
+        server.off('connection', onConnection);
+        resolve();
+      }
+    };
+    server.on('connection', onConnection);
+  });
+}
+
+/** An HTTP request with headers fetch would not let us set (Host). */
+function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const SLOW_HEADERS = 'POST /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ';
+
+describe('2. slow connections', () => {
+  test('a connection cap and a headers timeout: slow clients are cut off and the endpoint serves again', { timeout: 30_000 }, async (t) => {
+    const { companion, port } = await start({}, { headersTimeoutMs: 1500, requestTimeoutMs: 2000, maxConnections: 20, maxConnectionsPerAddress: 0 });
+    try {
+      const allIn = accepted(companion.server, 20);
+      const slow = Array.from({ length: 20 }, () => rawClient(port));
+      await Promise.all(slow.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
+      await allIn;
+      const started = performance.now();
+      // The 21st is closed at once, unread: the cap holds the file descriptors, not the clients.
+      const dropped = new Promise<void>((resolve) => companion.server.once('drop', () => resolve()));
+      const extra = rawClient(port);
+      await dropped;
+      assert.equal(await extra.closed, '');
+      // Every slow client is answered 408 and closed at the headers timeout (Node's default: 60 s + up to 30 s).
+      for (const answer of await Promise.all(slow.map((client) => client.closed))) assert.match(answer, /^HTTP\/1\.1 408/);
+      t.diagnostic(`20 slow clients closed ${Math.round(performance.now() - started)} ms after the 20th was accepted (headersTimeout 1500 ms)`);
+      const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
+      assert.equal(normal.status, 200);
+    } finally {
+      await companion.close();
+    }
+  });
+
+  test('a trickling body is cut off at the request timeout', { timeout: 20_000 }, async () => {
+    const { companion, port } = await start({}, { headersTimeoutMs: 500, requestTimeoutMs: 1000 });
+    try {
+      const client = rawClient(port);
+      await client.connected;
+      client.socket.write('POST /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n');
+      // One byte every 100 ms: the body would take 100 s; Node's default lets it run 300 s.
+      const trickle = setInterval(() => client.socket.writable && client.socket.write(' '), 100);
+      try {
+        assert.match(await client.closed, /^HTTP\/1\.1 408/);
+      } finally {
+        clearInterval(trickle);
+      }
+    } finally {
+      await companion.close();
+    }
+  });
+
+  test('one address cannot take every connection: per-address cap, other addresses still served', { timeout: 20_000 }, async () => {
+    const { companion, port } = await start({}, { maxConnections: 100, maxConnectionsPerAddress: 5, headersTimeoutMs: 10_000 });
+    try {
+      const allIn = accepted(companion.server, 5);
+      const hogs = Array.from({ length: 5 }, () => rawClient(port, '127.0.0.2'));
+      await Promise.all(hogs.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
+      await allIn;
+      const sixth = rawClient(port, '127.0.0.2');
+      assert.equal(await sixth.closed, '', 'the sixth connection from 127.0.0.2 is closed unanswered');
+      const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
+      assert.equal(normal.status, 200);
+      for (const client of hogs) client.socket.destroy();
+    } finally {
+      await companion.close();
+    }
+  });
+
+  test('an idle keep-alive connection is closed at keepAliveTimeout', { timeout: 20_000 }, async () => {
+    const { companion, port } = await start({}, { keepAliveTimeoutMs: 300 });
+    try {
+      const client = rawClient(port);
+      await client.connected;
+      client.socket.write('GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+      assert.match(await client.closed, /^HTTP\/1\.1 404/);
+    } finally {
+      await companion.close();
+    }
+  });
+
+  test('listen refuses inconsistent limits', async () => {
+    const handler = createCompanionHandler({ apiKey: API_KEY, baseUrl: 'https://s.example', agentId: 'a', secret: SECRET, logger: false });
+    await assert.rejects(listen(handler, { headersTimeoutMs: 5000, requestTimeoutMs: 1000 }), /headersTimeoutMs/);
+    await assert.rejects(listen(handler, { maxConnections: 0 }), /maxConnections/);
+  });
+});
+
+describe('6. TRACE and other methods fetch cannot carry', () => {
+  test('are answered 405 with Allow and logged through the handler logger', async () => {
+    const { companion, port, logs, service } = await start();
+    try {
+      for (const method of ['TRACE']) {
+        const client = rawClient(port);
+        await client.connected;
+        client.socket.write(`${method} /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+        const answer = await client.closed;
+        assert.match(answer, /^HTTP\/1\.1 405/, method);
+        assert.match(answer, /allow: GET, POST, OPTIONS/i);
+        assert.match(answer, /"method_not_allowed"/);
+      }
+      assert.deepEqual(
+        logs.map((entry) => [entry.level, entry.method, entry.status, entry.code]),
+        [['info', 'TRACE', 405, 'method_not_allowed']],
+      );
+      assert.equal(service.calls.length, 0);
+    } finally {
+      await companion.close();
+    }
+  });
+});
+
+describe('1 and 7. Host and origin over the Node adapter', () => {
+  test('a rebinding Host is refused; the real hosts are served', async () => {
+    const { companion, port, service } = await start();
+    try {
+      const rebound = await send(port, 'POST', '/api/voice-call/dials', { host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, '{}');
+      assert.equal(rebound.status, 403);
+      assert.equal((rebound.json.error as { code: string }).code, 'host_not_allowed');
+      assert.equal(service.calls.length, 0);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+        const ok = await send(port, 'POST', '/api/voice-call/dials', { host, origin: `http://${host}` }, '{}');
+        assert.equal(ok.status, 200, host);
+      }
+    } finally {
+      await companion.close();
+    }
+  });
+
+  test('a same-origin page on https behind a TLS proxy: with publicOrigin, or trusted X-Forwarded-Proto', async () => {
+    const page = { host: 'site.example', origin: 'https://site.example' };
+    const bare = await start();
+    const configured = await start({ publicOrigin: 'https://site.example' });
+    const proxied = await start({ trustProxy: true });
+    try {
+      assert.equal((await send(bare.port, 'POST', '/api/voice-call/dials', page, '{}')).status, 403);
+      assert.equal((await send(configured.port, 'POST', '/api/voice-call/dials', page, '{}')).status, 200);
+      assert.equal((await send(proxied.port, 'POST', '/api/voice-call/dials', { ...page, 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.3' }, '{}')).status, 200);
+      assert.equal((await send(bare.port, 'POST', '/api/voice-call/dials', { ...page, 'x-forwarded-proto': 'https' }, '{}')).status, 403, 'not without trustProxy');
+    } finally {
+      await Promise.all([bare.companion.close(), configured.companion.close(), proxied.companion.close()]);
+    }
+  });
+});
+
+describe('9. answers from the service are size-capped', () => {
+  /** A service whose dial record is endless (chunked) or declares 200 MB; counts what it managed to send. */
+  async function hugeService(declared: boolean): Promise<{ url: string; sent: () => number; closed: Promise<void>; stop(): Promise<void> }> {
+    let sent = 0;
+    let markClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (markClosed = resolve));
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.method === 'POST' && req.url === '/dials') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ dialId: 'd-1', dialToken: 't', sessionId: 's' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(200 * 1024 * 1024) } : {}) });
+      res.on('close', markClosed);
+      res.write('{"id":"d-1","status":"queued","pad":"');
+      const pump = () => {
+        while (!res.destroyed && sent < 200 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      sent: () => sent,
+      closed,
+      stop: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    };
+  }
+
+  test('an endless dial record is cut off after the cap: 502, and the service stops sending', { timeout: 30_000 }, async (t) => {
+    const upstream = await hugeService(false);
+    const { companion, port, logs } = await start({ baseUrl: upstream.url, fetch: globalThis.fetch, upstreamTimeoutMs: 20_000 });
+    try {
+      const created = await send(port, 'POST', '/dials', {}, '{}');
+      const handle = created.json.handle as string;
+      const answer = await send(port, 'GET', '/dials/d-1', { authorization: `Bearer ${handle}` });
+      assert.equal(answer.status, 502);
+      assert.equal((answer.json.error as { code: string }).code, 'upstream_error');
+      assert.match(logs.at(-1)?.reason ?? '', /larger than 2097152 bytes/);
+      await upstream.closed;
+      t.diagnostic(`the service had written ${(upstream.sent() / 1024 / 1024).toFixed(1)} MiB of 200 MiB when the companion closed the connection`);
+      assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
+    } finally {
+      await companion.close();
+      await upstream.stop();
+    }
+  });
+
+  test('a declared Content-Length over the cap is refused without reading it', { timeout: 30_000 }, async () => {
+    const upstream = await hugeService(true);
+    const { companion, port, logs } = await start({ baseUrl: upstream.url, fetch: globalThis.fetch, upstreamTimeoutMs: 20_000 });
+    try {
+      const created = await send(port, 'POST', '/dials', {}, '{}');
+      const answer = await send(port, 'GET', '/dials/d-1', { authorization: `Bearer ${created.json.handle as string}` });
+      assert.equal(answer.status, 502);
+      assert.match(logs.at(-1)?.reason ?? '', /larger than 2097152 bytes/);
+      await upstream.closed;
+      assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
+    } finally {
+      await companion.close();
+      await upstream.stop();
+    }
+  });
+});
+
+describe('9. readCappedBody, for fetch and Node stream bodies alike', () => {
+  test('stops an endless Node stream past the cap and destroys it', async () => {
+    const { Readable } = await import('node:stream');
+    let produced = 0;
+    const endless = Readable.from(
+      (function* () {
+        for (;;) {
+          produced++;
+          yield new Uint8Array(64 * 1024);
+        }
+      })(),
+    );
+    await assert.rejects(readCappedBody(endless, null, 1024 * 1024, 'GET /dials/:id', 200), /larger than 1048576 bytes/);
+    assert.ok(endless.destroyed);
+    assert.ok(produced < 64, `${produced} chunks produced`);
+    const small = await readCappedBody(Readable.from([new Uint8Array([1, 2]), new Uint8Array([3])]), '3', 10, 'x', 200);
+    assert.deepEqual([...small], [1, 2, 3]);
+    const declared = Readable.from([new Uint8Array(1)]);
+    await assert.rejects(readCappedBody(declared, String(200 * 1024 * 1024), 1024, 'x', 200), /larger than/);
+    assert.ok(declared.destroyed);
+  });
+});
+
+describe('12. a visitor closing the connection', () => {
+  test('mid-create is logged at info as client_closed, not as an error-level 502', { timeout: 20_000 }, async () => {
+    let reached!: () => void;
+    const reachedService = new Promise<void>((resolve) => (reached = resolve));
+    let logged!: () => void;
+    const entryWritten = new Promise<void>((resolve) => (logged = resolve));
+    const never = () => Promise.reject(new Error('not used'));
+    const logs: CompanionLogEntry[] = [];
+    const handler = createCompanionHandler({
+      apiKey: API_KEY,
+      baseUrl: 'https://service.example/api',
+      agentId: 'a',
+      secret: SECRET,
+      logger: (entry) => (logs.push(entry), logged()),
+      serviceClient: {
+        createDial: (_input, options) =>
+          new Promise((_, reject) => {
+            reached();
+            options?.signal?.addEventListener('abort', () => reject(new ServiceError('aborted', 'POST /dials was aborted')), { once: true });
+          }),
+        getDialToken: never,
+        getDial: never,
+        hangupDial: never,
+        browserDialToken: never,
+      },
+    });
+    const companion = await listen(handler, { port: 0 });
+    try {
+      const port = (companion.server.address() as AddressInfo).port;
+      const client = rawClient(port);
+      await client.connected;
+      client.socket.write('POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+      await reachedService;
+      client.socket.destroy();
+      await entryWritten;
+      assert.deepEqual(
+        logs.map((entry) => [entry.level, entry.status, entry.code]),
+        [['info', 499, 'client_closed']],
+      );
+    } finally {
+      await companion.close();
+    }
+  });
+
+  test('while the body is still being sent, too', { timeout: 20_000 }, async () => {
+    const { companion, port, logs, logged } = await start();
+    try {
+      const client = rawClient(port);
+      await client.connected;
+      const bodyStarted = new Promise<void>((resolve) => companion.server.once('request', (req) => req.once('data', () => resolve())));
+      client.socket.write('POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"agent":');
+      await bodyStarted;
+      client.socket.destroy();
+      await logged(1);
+      assert.deepEqual(
+        logs.map((entry) => [entry.level, entry.status, entry.code]),
+        [['info', 499, 'client_closed']],
+      );
+    } finally {
+      await companion.close();
+    }
+  });
+});

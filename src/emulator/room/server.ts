@@ -74,6 +74,7 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
   const host = {
     control,
     timings: roomTimings,
+    lingering: new Set<Promise<void>>(),
     closed(session: Session, how: Dropped | undefined) {
       const roomName = session.dial.roomName;
       if (active.get(roomName) === session) active.delete(roomName);
@@ -167,6 +168,7 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
     url: `ws://${options.host}:${port}`,
     async close() {
       for (const session of [...active.values()]) session.shutdown();
+      await Promise.all(host.lingering);
       for (const timer of graceTimers) clearTimeout(timer);
       graceTimers.clear();
       awaitingRejoin.clear();

@@ -30,6 +30,8 @@ export interface SessionHost {
    * `for good` (refuse the room from now on) or `once` (take the caller's rejoin as the same dial).
    */
   closed(session: Session, dropped: Dropped | undefined): void;
+  /** Work still finishing after `closed` (the goodbye leaving, then the peer closing); awaited on shutdown. */
+  lingering: Set<Promise<void>>;
 }
 
 export type Dropped = 'for good' | 'once';
@@ -276,8 +278,24 @@ export class Session {
     if (options.dropped) {
       this.#ws.terminate();
     } else if (options.leaveReason !== undefined && this.#ws.readyState === this.#ws.OPEN) {
-      this.#send(leave(options.leaveReason));
-      setTimeout(() => this.#ws.close(), this.#host.timings.leaveCloseDelayMs).unref();
+      // What the agent sent last (a goodbye's final transcription) reaches the caller before the
+      // LeaveRequest, as a real room delivers it; the peer connection closes after both.
+      const peer = this.#peer;
+      const leaveReason = options.leaveReason;
+      const { leaveCloseDelayMs } = this.#host.timings;
+      const goodbye = (peer ? peer.drained(leaveCloseDelayMs * 4) : Promise.resolve())
+        .then(() => {
+          if (this.#ws.readyState === this.#ws.OPEN) this.#send(leave(leaveReason));
+          return new Promise<void>((resolve) => setTimeout(resolve, leaveCloseDelayMs).unref());
+        })
+        .finally(() => {
+          this.#ws.close();
+          peer?.close();
+          this.#host.lingering.delete(goodbye);
+        });
+      this.#host.lingering.add(goodbye);
+      this.#host.closed(this, options.dropped);
+      return;
     } else {
       this.#ws.close();
     }

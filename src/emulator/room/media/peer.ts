@@ -124,6 +124,18 @@ export class Peer {
   }
 
   /**
+   * Resolves once `_reliable` has handed everything sent so far to the transport (or at `maxMs`):
+   * closing the peer connection earlier discards what is still queued, e.g. a goodbye's final
+   * transcription segment sent just before the agent hangs up.
+   */
+  async drained(maxMs: number): Promise<void> {
+    const deadline = performance.now() + maxMs;
+    while (!this.#closed && this.#reliable?.readyState === 'open' && this.#reliable.bufferedAmount > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /**
    * Plays 48 kHz mono PCM as the agent's voice. Resolves true when the last frame went out, false
    * when it was cut off (`stopSpeaking`, `close`). `progress` sees the milliseconds played so far.
    */

@@ -16,8 +16,8 @@ export type {
   ServiceErrorCode,
   ServiceTranscriptLine,
 } from './service-client.js';
-export { createMemoryRateLimiter } from './rate-limit.js';
-export type { MemoryRateLimiterOptions, RateLimiter, RateLimitResult } from './rate-limit.js';
+export { createMemoryRateLimiter, createRedisRateLimiters } from './rate-limit.js';
+export type { CompanionRateLimiters, MemoryRateLimiterOptions, RateLimiter, RateLimitResult, RedisRateLimitOptions } from './rate-limit.js';
 export { createHandleSigner } from './handles.js';
 export type { HandleSigner } from './handles.js';
 export { companionConfigFromEnv, ConfigError } from './env.js';

@@ -168,6 +168,11 @@ describe('module boundaries', () => {
       const nodeOnly = /\bnode:|\bprocess\.|\bBuffer\b/.test(source.replace(/\/\/.*$/gm, ''));
       if (!['node.ts', 'cli.ts'].includes(file)) assert.equal(nodeOnly, false, `${file} uses a Node-only API`);
     }
+    // On Node the service calls go through undici, loaded by a name in a variable so that bundlers
+    // for Workers leave it out (there fetch does the calls).
+    const requestSource = await readFile(new URL('service-request.ts', directory), 'utf8');
+    assert.match(requestSource, /const UNDICI = 'undici'/);
+    assert.doesNotMatch(requestSource, /import\s*\(\s*(\/\*.*?\*\/\s*)?['"]undici/);
     // node.ts loads node:http lazily, so importing the public module pulls in no Node built-in.
     const nodeSource = await readFile(new URL('node.ts', directory), 'utf8');
     assert.doesNotMatch(nodeSource, /^import\s+(?!type)[^;]*['"]node:/m);

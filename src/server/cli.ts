@@ -3,7 +3,7 @@
 import { ConfigError, companionConfigFromEnv } from './env.js';
 import type { CompanionConfig } from './handler.js';
 import { createCompanionHandler } from './handler.js';
-import { consoleLogger } from './log.js';
+import { createBufferedLogger, type CompanionLogger } from './log.js';
 import { listen } from './node.js';
 import { createRedisRateLimiters } from './rate-limit.js';
 
@@ -11,7 +11,7 @@ import { createRedisRateLimiters } from './rate-limit.js';
  * COMPANION_REDIS_URL: every instance counts the rate limits in one Redis (ioredis, an optional
  * peer). COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what happens while it is down.
  */
-async function useRedisLimits(config: CompanionConfig): Promise<(() => void) | undefined> {
+async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger): Promise<(() => void) | undefined> {
   const url = process.env.COMPANION_REDIS_URL;
   if (!url) return undefined;
   const onStoreError = process.env.COMPANION_RATE_LIMIT_ON_STORE_ERROR || 'closed';
@@ -28,7 +28,7 @@ async function useRedisLimits(config: CompanionConfig): Promise<(() => void) | u
   const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
   // The limiters log when the store stops and starts answering; the URL may hold a password, so it is never logged.
   client.on('error', () => {});
-  config.rateLimiters = createRedisRateLimiters(client, { ...config.rateLimit, onStoreError, logger: consoleLogger });
+  config.rateLimiters = createRedisRateLimiters(client, { ...config.rateLimit, onStoreError, logger });
   return () => client.disconnect();
 }
 
@@ -46,9 +46,13 @@ async function main(): Promise<void> {
     process.stderr.write('voice-agent-companion: PORT must be a port number (0 picks a free one)\n');
     process.exit(1);
   }
+  // One write per batch of log lines instead of a blocking write per request (see log.ts).
+  const logger = createBufferedLogger((text) => process.stderr.write(text));
+  process.on('exit', () => logger.flush());
+  config.logger = logger;
   let closeRedis: (() => void) | undefined;
   try {
-    closeRedis = await useRedisLimits(config);
+    closeRedis = await useRedisLimits(config, logger);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`voice-agent-companion: ${error.message}\n`);

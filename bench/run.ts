@@ -3,14 +3,17 @@
 // not already in one, this script re-runs itself inside one (`unshare -n`, as root; `unshare -rn`
 // otherwise). Pick benchmarks by name: `npm run bench -- weight companion talk endurance`.
 // Knobs (environment): BENCH_CALLS (time-to-talk calls, default 20), BENCH_CYCLES (call cycles,
-// default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md).
+// default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
+// BENCH_COMPARE_REF (a git ref whose companion runs side by side with this tree's).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { join, resolve } from 'node:path';
+import { companionLimits } from './companion-limits.js';
 import { companionLoad } from './companion-load.js';
 import { endurance } from './endurance.js';
 import { CHROMIUM } from './lib/browser.js';
+import { checkoutRef } from './lib/git-ref.js';
 import { LOG_FILE, ROOT, startServices } from './lib/services.js';
 import { table, type BenchSection } from './lib/stats.js';
 import { pageWeight } from './page-weight.js';
@@ -53,8 +56,16 @@ if (run.includes('weight')) {
   sections.push(await pageWeight());
 }
 if (run.includes('companion')) {
-  log('companion overhead');
-  sections.push(await companionLoad());
+  // BENCH_COMPARE_REF=<git ref>: that version's companion and limiter run side by side with this tree's.
+  const before = process.env.BENCH_COMPARE_REF ? checkoutRef(process.env.BENCH_COMPARE_REF) : undefined;
+  try {
+    log('companion overhead');
+    sections.push(await companionLoad({ before }));
+    log('rate limits');
+    sections.push(await companionLimits({ before }));
+  } finally {
+    before?.remove();
+  }
 }
 if (run.includes('talk') || run.includes('endurance')) {
   const services = await startServices();

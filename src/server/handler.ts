@@ -9,6 +9,7 @@ import { createMemoryRateLimiter } from './rate-limit.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ServiceError, createServiceClient } from './service-client.js';
 import type { ServiceClient, ServiceDial } from './service-client.js';
+import { cacheVerifications } from './verify-cache.js';
 
 export interface CompanionConfig {
   /** The service's API key. Never leaves the server. */
@@ -97,7 +98,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     throw new TypeError(`createCompanionHandler: the secret must be at least ${MIN_SECRET_LENGTH} characters`);
   }
   const signingSecret = secret;
-  const signer = createHandleSigner(signingSecret);
+  const signer = cacheVerifications(createHandleSigner(signingSecret));
   const service =
     config.serviceClient ??
     createServiceClient({

@@ -3,7 +3,7 @@
 // `listen`, so importing `voice-agent-call/server` stays free of Node built-ins (Workers, Deno).
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpError, errorResponse } from './errors.js';
+import { HttpError, JSON_TEXT, errorResponse } from './errors.js';
 import type { CompanionHandler } from './handler.js';
 
 export interface NodeListenerOptions {
@@ -89,7 +89,8 @@ async function send(res: ServerResponse, response: Response, closeAfter: boolean
     headers[name] = value;
   });
   if (closeAfter) headers.connection = 'close';
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  const text = JSON_TEXT.get(response);
+  const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);

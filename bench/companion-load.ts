@@ -5,6 +5,7 @@
 // ref. Two measurements per route: sequential latency (one request at a time, alternating the
 // targets one by one; p50/p99) gives the added latency; autocannon with 10 connections gives req/s.
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RefTree } from './lib/git-ref.js';
 import { companionEnv, startChild, stopChild, type Child, type EmulatorReady } from './lib/services.js';
@@ -12,6 +13,8 @@ import { fixed, percentile, table, type BenchSection } from './lib/stats.js';
 
 export interface Target {
   label: string;
+  /** The process that answers (its CPU time is read from /proc under load). */
+  pid?: number;
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
@@ -36,7 +39,21 @@ export async function alternating(targets: readonly Target[], count: number, war
   return samples;
 }
 
+/** CPU time (user + system) a process has used so far, in ms; Linux only (/proc), NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // utime and stime are fields 14 and 15 of the line (12 and 13 after the command name), in ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export interface LoadResult {
+  /** CPU time of the answering process per request, µs: unlike req/s, hardly moved by other work on the machine. */
+  cpuUs: number;
   rps: number;
   p50: number;
   p99: number;
@@ -45,12 +62,14 @@ export interface LoadResult {
 
 /** autocannon against each target in turn, `rounds` times, so a slow patch of the shared machine hits every target. */
 async function load(targets: readonly Target[], seconds: number, rounds: number): Promise<LoadResult[]> {
-  const results = targets.map(() => ({ rps: 0, p50: 0, p99: 0, failures: 0 }));
+  const results = targets.map(() => ({ cpuUs: 0, rps: 0, p50: 0, p99: 0, failures: 0 }));
   for (let round = 0; round < rounds; round++) {
     for (let t = 0; t < targets.length; t++) {
       const target = targets[t]!;
+      const cpuBefore = cpuMs(target.pid);
       const result = await autocannon({ url: target.url, method: target.method, headers: target.headers, connections: 10, duration: seconds, ...(target.body !== undefined ? { body: target.body } : {}) });
       const sum = results[t]!;
+      sum.cpuUs += ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total / rounds;
       sum.rps += result.requests.average / rounds;
       sum.p50 += result.latency.p50 / rounds;
       sum.p99 += result.latency.p99 / rounds;
@@ -96,12 +115,12 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       { name: 'GET /dials/:id', id: 'read', method: 'GET' as const, path: (id: string) => `/dials/${id}` },
     ]) {
       const targets: Target[] = [
-        { label: 'emulator directly', url: apiUrl + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${apiKey}` } },
-        { label: 'bare proxy (http + undici Pool)', url: bare.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${BEARER}` } },
+        { label: 'emulator directly', pid: emulator.child.pid, url: apiUrl + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${apiKey}` } },
+        { label: 'bare proxy (http + undici Pool)', pid: bare.child.pid, url: bare.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${BEARER}` } },
         ...(before && beforeDial
-          ? [{ label: `companion before (${options.before!.commit})`, url: before.ready.url + route.path(beforeDial.dialId), method: route.method, headers: { authorization: `Bearer ${beforeDial.handle}` } }]
+          ? [{ label: `companion before (${options.before!.commit})`, pid: before.child.pid, url: before.ready.url + route.path(beforeDial.dialId), method: route.method, headers: { authorization: `Bearer ${beforeDial.handle}` } }]
           : []),
-        { label: 'companion', url: companion.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${dial.handle}` } },
+        { label: 'companion', pid: companion.child.pid, url: companion.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${dial.handle}` } },
       ];
       const samples = await alternating(targets, count);
       const direct50 = percentile(samples[0]!, 50);
@@ -114,9 +133,19 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       });
       const results = await load(targets, seconds, rounds);
       const bareRps = results[1]!.rps;
+      const bareCpu = results[1]!.cpuUs;
       targets.forEach((target, t) => {
         const result = results[t]!;
-        loadRows.push([`${route.name}, ${target.label}`, fixed(result.rps, 0), t === 0 ? '' : fixed(result.rps / bareRps, 2), fixed(result.p50, 2), fixed(result.p99, 2), String(result.failures)]);
+        loadRows.push([
+          `${route.name}, ${target.label}`,
+          fixed(result.rps, 0),
+          t === 0 ? '' : fixed(result.rps / bareRps, 2),
+          fixed(result.cpuUs, 0),
+          t === 0 ? '' : fixed(bareCpu / result.cpuUs, 2),
+          fixed(result.p50, 2),
+          fixed(result.p99, 2),
+          String(result.failures),
+        ]);
       });
       const companionAdded = added.at(-1)!;
       const ratio = results.at(-1)!.rps / bareRps;
@@ -124,7 +153,7 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       headline.push({
         id: `companion-ratio-${route.id}`,
         metric: `companion ÷ bare proxy, req/s (${route.name})`,
-        measured: `${fixed(ratio, 2)}${was(results[2]!.rps / bareRps, 2)}`,
+        measured: `${fixed(ratio, 2)}; by CPU per request ${fixed(bareCpu / results.at(-1)!.cpuUs, 2)}${before ? ` (before: ${fixed(results[2]!.rps / bareRps, 2)}; ${fixed(bareCpu / results[2]!.cpuUs, 2)})` : ''}`,
         target: '≥ 0.8',
         verdict: ratio >= 0.8 ? 'met' : `missed by ${fixed(0.8 - ratio, 2)}`,
       });
@@ -143,9 +172,9 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       '',
       table(['route, target', 'p50 ms', 'p99 ms', 'added p50', 'added p99'], sequentialRows),
       '',
-      `Load: autocannon, 10 connections, ${seconds} s per target, ${rounds} rounds with the targets in turn (req/s and latencies are the rounds' mean). "÷ bare" is req/s over the bare proxy's. The machine has 2 cores shared by the target, the emulator behind it and the load generator (and other work: see the note at the top).`,
+      `Load: autocannon, 10 connections, ${seconds} s per target, ${rounds} rounds with the targets in turn (req/s and latencies are the rounds' mean). "÷ bare" is req/s over the bare proxy's. "CPU µs/req" is the CPU time (user + system, from /proc) the answering process spent per request under that load, its own process only (not the emulator behind it): other work on the machine moves req/s a lot and this little, and "bare CPU ÷ this" is the req/s ratio the two would reach each on a core of its own. The machine has 2 cores shared by the target, the emulator behind it and the load generator (and other work: see the note at the top).`,
       '',
-      table(['route, target', 'req/s', '÷ bare', 'p50 ms', 'p99 ms', 'non-2xx/errors'], loadRows),
+      table(['route, target', 'req/s', '÷ bare', 'CPU µs/req', 'bare CPU ÷ this', 'p50 ms', 'p99 ms', 'non-2xx/errors'], loadRows),
     ].join('\n');
     return { title: 'Companion overhead', markdown, headline };
   } finally {

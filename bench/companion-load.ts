@@ -166,7 +166,7 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       });
     }
     const markdown = [
-      `Every target runs as its own Node process on loopback: the emulator (CLI), the bare proxy (\`bench/bare-proxy.ts\`: Node \`http\` + one undici Pool, checks a fixed bearer and relays the answer, nothing else), ${before ? `the companion at commit ${options.before!.commit} (before), ` : ''}and the companion (CLI, this tree). Same emulator, same dial, same run.`,
+      `Every target runs as its own Node process on loopback: the emulator (CLI), the bare proxy (\`bench/bare-proxy.ts\`: Node \`http\` + one undici Pool, checks a fixed bearer and relays the answer, nothing else), ${before ? `the companion at commit ${options.before!.commit} (before), ` : ''}and the companion (CLI, this tree). Same emulator, same dial, same run. Every request carries the same handle, as a visitor's polling does: after its first check the companion trusts it from its verification cache (a handle's first request pays a WebCrypto HMAC).`,
       '',
       `Sequential: ${count} requests per target after 100 warm-up, the targets alternating one request at a time; times in ms (performance.now() in the client). "Added" is the target's minus the emulator's.`,
       '',

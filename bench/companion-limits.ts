@@ -120,7 +120,7 @@ export async function companionLimits(options: { before?: RefTree; sequential?: 
     }
     parts.push(
       '',
-      `**Dial creations per second** (POST /dials, autocannon, 10 connections in all, ${seconds} s each, limits set far above the load). Two companions behind one Redis share the machine's 2 cores with the emulator, redis-server and the load generator, so this shows that sharing a limit costs no throughput here, not how far it scales on more cores.`,
+      `**Dial creations per second** (POST /dials, autocannon, 10 connections in all, ${seconds} s each, limits set far above the load). Two companions behind one Redis share the machine's 2 cores with the emulator, redis-server and the load generator: a second process adds no core here, so this row shows what two instances on one Redis cost together, not how far they scale on more cores.`,
       '',
       table(['setup', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/errors'], rows),
     );

@@ -110,7 +110,7 @@ export interface RedisRateLimitOptions {
   total?: number;
   /** Token and read requests per dial and window, default 60. */
   perDial?: number;
-  /** Token and read requests per address and window, default 120. */
+  /** Token and read requests per address and window, default 300. */
   readsPerAddress?: number;
   /** Window length in whole seconds' worth of ms, default 60 000. */
   windowMs?: number;
@@ -126,7 +126,7 @@ export interface RedisRateLimitOptions {
 }
 
 /** The limits the handler applies when none are configured; shared so Redis and memory agree. */
-export const DEFAULT_RATE_LIMITS = { perAddress: 10, total: 100, perDial: 60, readsPerAddress: 120, windowMs: 60_000 } as const;
+export const DEFAULT_RATE_LIMITS = { perAddress: 10, total: 100, perDial: 60, readsPerAddress: 300, windowMs: 60_000 } as const;
 
 /** Retry-After sent while the store is unreachable and limits fail closed. */
 const STORE_DOWN_RETRY_SECONDS = 10;

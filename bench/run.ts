@@ -187,7 +187,7 @@ const markdown = [
   ...notes,
   '',
   ...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
-  `Reproduce: \`npm install\`, the system packages \`.ci/run\` installs (chromium, espeak-ng, sox, iproute2, util-linux), then \`npm run bench\` (or \`npm run bench -- weight companion talk endurance\` for a subset). Children's logs: \`${LOG_FILE}\`.`,
+  `Reproduce: \`npm install\`, the system packages \`.ci/run\` installs (chromium, espeak-ng, sox, iproute2, util-linux, redis-server), then \`npm run bench\` (or \`npm run bench -- weight companion talk endurance\` for a subset; \`BENCH_COMPARE_REF=<git ref>\` adds that version's companion and limiter side by side). Children's logs: \`${LOG_FILE}\`.`,
   '',
 ].join('\n');
 const out = resolve(ROOT, process.env.BENCH_OUT ?? 'BENCHMARKS.md');

@@ -95,6 +95,8 @@ function loadUndici(): Promise<FastPath | null> {
       );
   return loadingFastPath.then((loaded) => (fastPath = loaded));
 }
+// Started when this module loads, so the first call rarely waits for it.
+void loadUndici();
 
 /** The answer's parsed JSON (null for an empty body), or its bytes when `binary`. */
 export async function requestService(transport: ServiceTransport, request: ServiceRequest): Promise<unknown> {
@@ -117,10 +119,6 @@ export async function requestService(transport: ServiceTransport, request: Servi
     }
     if (search.size > 0) url += `?${search}`;
   }
-  // A fetch the caller passed (or a patched global one) is always used as given.
-  const useUndici = typeof body !== 'object' || body === null;
-  const fast = useUndici && transport.fetch === NATIVE_FETCH && globalThis.fetch === NATIVE_FETCH ? (fastPath === undefined ? await loadUndici() : fastPath) : null;
-  if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted before it was sent`, { cause: signal.reason });
   // A plain timer rather than AbortSignal.timeout: Node's is unref'd, so a process with nothing
   // else to do would exit instead of timing out.
   let timedOut = false;
@@ -132,6 +130,11 @@ export async function requestService(transport: ServiceTransport, request: Servi
   const onCallerAbort = () => abortUpstream();
   signal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
+    // A fetch the caller passed (or a patched global one) is always used as given.
+    const useUndici = typeof body !== 'object' || body === null;
+    const fast = useUndici && transport.fetch === NATIVE_FETCH && globalThis.fetch === NATIVE_FETCH ? (fastPath === undefined ? await loadUndici() : fastPath) : null;
+    // Loading undici (once per process) counts against the call's time, as the caller sees it.
+    if (timedOut || signal?.aborted) throw new DOMException('cancelled before it was sent', 'AbortError');
     let answer: UpstreamAnswer;
     if (fast) {
       // undici takes any EventTarget as its signal; a bare one costs far less than an AbortController.

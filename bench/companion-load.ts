@@ -1,103 +1,183 @@
 // Companion overhead: the token and read routes through the companion (its CLI, one Node process,
-// so one core) vs the same calls straight to the emulator. Two measurements per route, side by side
-// in one run: sequential latency (one request at a time, performance.now(), p50/p99) gives the
-// added latency; autocannon with 10 connections gives requests/s.
+// so one core) side by side with the same calls straight to the emulator and through a bare
+// reverse proxy (bench/bare-proxy.ts: Node http + an undici Pool, the physical limit of a Node
+// pass-through here), and, when BENCH_COMPARE_REF names a git ref, through the companion of that
+// ref. Two measurements per route: sequential latency (one request at a time, alternating the
+// targets one by one; p50/p99) gives the added latency; autocannon with 10 connections gives req/s.
 import autocannon from 'autocannon';
-import { companionEnv, startChild, stopChild, type EmulatorReady } from './lib/services.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RefTree } from './lib/git-ref.js';
+import { companionEnv, startChild, stopChild, type Child, type EmulatorReady } from './lib/services.js';
 import { fixed, percentile, table, type BenchSection } from './lib/stats.js';
 
-interface Target {
+export interface Target {
   label: string;
+  /** The process that answers (its CPU time is read from /proc under load). */
+  pid?: number;
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
+  body?: string;
 }
 
-async function once(target: Target): Promise<number> {
+export async function once(target: Target): Promise<number> {
   const started = performance.now();
-  const response = await fetch(target.url, { method: target.method, headers: target.headers });
+  const response = await fetch(target.url, { method: target.method, headers: target.headers, ...(target.body !== undefined ? { body: target.body } : {}) });
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${target.label}: HTTP ${response.status}`);
   return performance.now() - started;
 }
 
-/** `count` requests to each target, alternating one by one, so noise from the neighbours lands on both sides. */
-async function alternating(a: Target, b: Target, count: number): Promise<[number[], number[]]> {
-  for (let i = 0; i < 100; i++) {
-    await once(a);
-    await once(b);
-  }
-  const first: number[] = [];
-  const second: number[] = [];
+/** `count` requests to each target, one target after the other, so noise from the neighbours lands on all of them. */
+export async function alternating(targets: readonly Target[], count: number, warmup = 100): Promise<number[][]> {
+  for (let i = 0; i < warmup; i++) for (const target of targets) await once(target);
+  const samples = targets.map((): number[] => []);
   for (let i = 0; i < count; i++) {
-    first.push(await once(a));
-    second.push(await once(b));
+    for (let t = 0; t < targets.length; t++) samples[t]!.push(await once(targets[t]!));
   }
-  return [first, second];
+  return samples;
 }
 
-export async function companionLoad(options: { sequential?: number; seconds?: number } = {}): Promise<BenchSection> {
-  const count = options.sequential ?? 1000;
-  const seconds = options.seconds ?? 4;
-  const emulator = await startChild<EmulatorReady>('src/emulator/cli.ts', ['--port', '0']);
-  const companion = await startChild<{ url: string }>('src/server/cli.ts', [], companionEnv(emulator.ready, 'http://127.0.0.1')).catch(async (error: unknown) => {
-    await stopChild(emulator.child);
-    throw error;
-  });
+/** CPU time (user + system) a process has used so far, in ms; Linux only (/proc), NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
   try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // utime and stime are fields 14 and 15 of the line (12 and 13 after the command name), in ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export interface LoadResult {
+  /** CPU time of the answering process per request, µs: unlike req/s, hardly moved by other work on the machine. */
+  cpuUs: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/** autocannon against each target in turn, `rounds` times, so a slow patch of the shared machine hits every target. */
+async function load(targets: readonly Target[], seconds: number, rounds: number): Promise<LoadResult[]> {
+  const results = targets.map(() => ({ cpuUs: 0, rps: 0, p50: 0, p99: 0, failures: 0 }));
+  for (let round = 0; round < rounds; round++) {
+    for (let t = 0; t < targets.length; t++) {
+      const target = targets[t]!;
+      const cpuBefore = cpuMs(target.pid);
+      const result = await autocannon({ url: target.url, method: target.method, headers: target.headers, connections: 10, duration: seconds, ...(target.body !== undefined ? { body: target.body } : {}) });
+      const sum = results[t]!;
+      sum.cpuUs += ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total / rounds;
+      sum.rps += result.requests.average / rounds;
+      sum.p50 += result.latency.p50 / rounds;
+      sum.p99 += result.latency.p99 / rounds;
+      sum.failures += result.non2xx + result.errors + result.timeouts;
+    }
+  }
+  return results;
+}
+
+const BEARER = 'bare-proxy-bearer-0123456789';
+
+async function createDial(base: string): Promise<{ dialId: string; handle: string }> {
+  const response = await fetch(`${base}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent":"emu-demo"}' });
+  if (response.status !== 200) throw new Error(`creating a dial through ${base}: HTTP ${response.status}`);
+  return (await response.json()) as { dialId: string; handle: string };
+}
+
+export async function companionLoad(options: { sequential?: number; seconds?: number; rounds?: number; before?: RefTree } = {}): Promise<BenchSection> {
+  const count = options.sequential ?? 1000;
+  const seconds = options.seconds ?? 3;
+  const rounds = options.rounds ?? 2;
+  const children: Child<unknown>[] = [];
+  const start = async <Ready>(script: string, env: Record<string, string>): Promise<Child<Ready>> => {
+    const child = await startChild<Ready>(script, [], env);
+    children.push(child);
+    return child;
+  };
+  try {
+    const emulator = await start<EmulatorReady>('src/emulator/cli.ts', {});
     const { apiUrl, apiKey } = emulator.ready;
-    const base = companion.ready.url;
-    const created = (await (await fetch(`${base}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent":"emu-demo"}' })).json()) as {
-      dialId: string;
-      handle: string;
-    };
-    const direct = { authorization: `Bearer ${apiKey}` };
-    const viaCompanion = { authorization: `Bearer ${created.handle}` };
-    const routes: Array<{ route: string; direct: Target; companion: Target }> = [
-      {
-        route: 'POST /dials/:id/token',
-        direct: { label: 'direct token', url: `${apiUrl}/dials/${created.dialId}/token`, method: 'POST', headers: direct },
-        companion: { label: 'companion token', url: `${base}/dials/${created.dialId}/token`, method: 'POST', headers: viaCompanion },
-      },
-      {
-        route: 'GET /dials/:id',
-        direct: { label: 'direct get', url: `${apiUrl}/dials/${created.dialId}`, method: 'GET', headers: direct },
-        companion: { label: 'companion get', url: `${base}/dials/${created.dialId}`, method: 'GET', headers: viaCompanion },
-      },
-    ];
-    const rows: string[][] = [];
+    const env = companionEnv(emulator.ready, 'http://127.0.0.1');
+    const companion = await start<{ url: string }>('src/server/cli.ts', env);
+    const before = options.before ? await start<{ url: string }>(join(options.before.root, 'src/server/cli.ts'), env) : null;
+    const bare = await start<{ url: string }>('bench/bare-proxy.ts', { BARE_UPSTREAM: apiUrl, BARE_API_KEY: apiKey, BARE_BEARER: BEARER });
+    const dial = await createDial(companion.ready.url);
+    const beforeDial = before ? await createDial(before.ready.url) : null;
+
+    const sequentialRows: string[][] = [];
     const loadRows: string[][] = [];
     const headline: BenchSection['headline'] = [];
-    for (const route of routes) {
-      const [d, c] = await alternating(route.direct, route.companion, count);
-      const added50 = percentile(c, 50) - percentile(d, 50);
-      const added99 = percentile(c, 99) - percentile(d, 99);
-      rows.push([`${route.route}, emulator directly`, fixed(percentile(d, 50), 3), fixed(percentile(d, 99), 3), '']);
-      rows.push([`${route.route}, through the companion`, fixed(percentile(c, 50), 3), fixed(percentile(c, 99), 3), '']);
-      rows.push([`${route.route}, **added**`, `**${fixed(added50, 3)}**`, `**${fixed(added99, 3)}**`, added50 <= 1 ? 'met (≤ 1 ms at p50)' : `missed by ${fixed(added50 - 1, 3)} ms`]);
-      headline.push({ id: route.route.startsWith('POST') ? 'companion-token' : 'companion-read', metric: `companion adds, p50 (${route.route})`, measured: `${fixed(added50, 3)} ms`, target: '≤ 1 ms', verdict: added50 <= 1 ? 'met' : `missed by ${fixed(added50 - 1, 3)} ms` });
-      for (const target of [route.direct, route.companion]) {
-        const result = await autocannon({ url: target.url, method: target.method, headers: target.headers, connections: 10, duration: seconds });
+    for (const route of [
+      { name: 'POST /dials/:id/token', id: 'token', method: 'POST' as const, path: (id: string) => `/dials/${id}/token` },
+      { name: 'GET /dials/:id', id: 'read', method: 'GET' as const, path: (id: string) => `/dials/${id}` },
+    ]) {
+      const targets: Target[] = [
+        { label: 'emulator directly', pid: emulator.child.pid, url: apiUrl + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${apiKey}` } },
+        { label: 'bare proxy (http + undici Pool)', pid: bare.child.pid, url: bare.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${BEARER}` } },
+        ...(before && beforeDial
+          ? [{ label: `companion before (${options.before!.commit})`, pid: before.child.pid, url: before.ready.url + route.path(beforeDial.dialId), method: route.method, headers: { authorization: `Bearer ${beforeDial.handle}` } }]
+          : []),
+        { label: 'companion', pid: companion.child.pid, url: companion.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${dial.handle}` } },
+      ];
+      const samples = await alternating(targets, count);
+      const direct50 = percentile(samples[0]!, 50);
+      const direct99 = percentile(samples[0]!, 99);
+      const added = targets.map((_, t) => percentile(samples[t]!, 50) - direct50);
+      targets.forEach((target, t) => {
+        const p50 = percentile(samples[t]!, 50);
+        const p99 = percentile(samples[t]!, 99);
+        sequentialRows.push([`${route.name}, ${target.label}`, fixed(p50, 3), fixed(p99, 3), t === 0 ? '' : fixed(p50 - direct50, 3), t === 0 ? '' : fixed(p99 - direct99, 3)]);
+      });
+      const results = await load(targets, seconds, rounds);
+      const bareRps = results[1]!.rps;
+      const bareCpu = results[1]!.cpuUs;
+      targets.forEach((target, t) => {
+        const result = results[t]!;
         loadRows.push([
-          `${route.route}, ${target === route.direct ? 'emulator directly' : 'through the companion'}`,
-          fixed(result.requests.average, 0),
-          fixed(result.latency.p50, 2),
-          fixed(result.latency.p99, 2),
-          String(result.non2xx + result.errors + result.timeouts),
+          `${route.name}, ${target.label}`,
+          fixed(result.rps, 0),
+          t === 0 ? '' : fixed(result.rps / bareRps, 2),
+          fixed(result.cpuUs, 0),
+          t === 0 ? '' : fixed(bareCpu / result.cpuUs, 2),
+          fixed(result.p50, 2),
+          fixed(result.p99, 2),
+          String(result.failures),
         ]);
-      }
+      });
+      const companionAdded = added.at(-1)!;
+      const ratio = results.at(-1)!.rps / bareRps;
+      const was = (value: number, digits: number, unit = '') => (before ? ` (before: ${fixed(value, digits)}${unit})` : '');
+      headline.push({
+        id: `companion-ratio-${route.id}`,
+        metric: `companion ÷ bare proxy, req/s (${route.name})`,
+        measured: `${fixed(ratio, 2)}; by CPU per request ${fixed(bareCpu / results.at(-1)!.cpuUs, 2)}${before ? ` (before: ${fixed(results[2]!.rps / bareRps, 2)}; ${fixed(bareCpu / results[2]!.cpuUs, 2)})` : ''}`,
+        target: '≥ 0.8',
+        verdict: ratio >= 0.8 ? 'met' : `missed by ${fixed(0.8 - ratio, 2)}`,
+      });
+      headline.push({
+        id: `companion-${route.id}`,
+        metric: `companion adds, p50 (${route.name})`,
+        measured: `${fixed(companionAdded, 3)} ms${was(added[2]!, 3, ' ms')}`,
+        target: '≤ 0.5 ms',
+        verdict: companionAdded <= 0.5 ? 'met' : `missed by ${fixed(companionAdded - 0.5, 3)} ms`,
+      });
     }
     const markdown = [
-      `Companion and emulator run as their CLIs (one Node process each, loopback). Sequential: ${count} requests per side after 100 warm-up, alternating direct and through the companion one by one; times in ms (performance.now()).`,
+      `Every target runs as its own Node process on loopback: the emulator (CLI), the bare proxy (\`bench/bare-proxy.ts\`: Node \`http\` + one undici Pool, checks a fixed bearer and relays the answer, nothing else), ${before ? `the companion at commit ${options.before!.commit} (before), ` : ''}and the companion (CLI, this tree). Same emulator, same dial, same run. Every request carries the same handle, as a visitor's polling does: after its first check the companion trusts it from its verification cache (a handle's first request pays a WebCrypto HMAC).`,
       '',
-      table(['route', 'p50 ms', 'p99 ms', 'target'], rows),
+      `Sequential: ${count} requests per target after 100 warm-up, the targets alternating one request at a time; times in ms (performance.now() in the client). "Added" is the target's minus the emulator's.`,
       '',
-      `Load: autocannon, 10 connections, ${seconds} s per row (the companion is one Node process, so one core; the emulator behind it is another process, and the load generator a third, on this 2-core machine).`,
+      table(['route, target', 'p50 ms', 'p99 ms', 'added p50', 'added p99'], sequentialRows),
       '',
-      table(['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/errors'], loadRows),
+      `Load: autocannon, 10 connections, ${seconds} s per target, ${rounds} rounds with the targets in turn (req/s and latencies are the rounds' mean). "÷ bare" is req/s over the bare proxy's. "CPU µs/req" is the CPU time (user + system, from /proc) the answering process spent per request under that load, its own process only (not the emulator behind it): other work on the machine moves req/s a lot and this little, and "bare CPU ÷ this" is the req/s ratio the two would reach each on a core of its own. The machine has 2 cores shared by the target, the emulator behind it and the load generator (and other work: see the note at the top).`,
+      '',
+      table(['route, target', 'req/s', '÷ bare', 'CPU µs/req', 'bare CPU ÷ this', 'p50 ms', 'p99 ms', 'non-2xx/errors'], loadRows),
     ].join('\n');
     return { title: 'Companion overhead', markdown, headline };
   } finally {
-    await Promise.all([stopChild(companion.child), stopChild(emulator.child)]);
+    await Promise.all(children.map((child) => stopChild(child.child)));
   }
 }

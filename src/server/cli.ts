@@ -1,9 +1,36 @@
 // `voice-agent-companion`: the companion endpoint as a process. Config from the environment
 // (CONTRACT.md §2); one JSON line `{"url":…}` on stdout once listening; logs on stderr.
 import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromEnv } from './env.js';
+import type { CompanionConfig } from './handler.js';
 import { createCompanionHandler } from './handler.js';
-import { consoleLogger } from './log.js';
+import { createBufferedLogger, type CompanionLogger } from './log.js';
 import { listen } from './node.js';
+import { createRedisRateLimiters } from './rate-limit.js';
+
+/**
+ * COMPANION_REDIS_URL: every instance counts the rate limits in one Redis (ioredis, an optional
+ * peer). COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what happens while it is down.
+ */
+async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger): Promise<(() => void) | undefined> {
+  const url = process.env.COMPANION_REDIS_URL;
+  if (!url) return undefined;
+  const onStoreError = process.env.COMPANION_RATE_LIMIT_ON_STORE_ERROR || 'closed';
+  if (onStoreError !== 'closed' && onStoreError !== 'open') throw new ConfigError('COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open');
+  if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol)) throw new ConfigError('COMPANION_REDIS_URL must be a redis:// or rediss:// URL');
+  let Redis: typeof import('ioredis').Redis;
+  try {
+    ({ Redis } = await import('ioredis'));
+  } catch {
+    throw new ConfigError('COMPANION_REDIS_URL needs the ioredis package: npm install ioredis');
+  }
+  // No offline queue: while the connection is down a take fails at once (and the limiters answer
+  // as configured) instead of waiting for a reconnect; ioredis keeps reconnecting on its own.
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
+  // The limiters log when the store stops and starts answering; the URL may hold a password, so it is never logged.
+  client.on('error', () => {});
+  config.rateLimiters = createRedisRateLimiters(client, { ...config.rateLimit, onStoreError, logger });
+  return () => client.disconnect();
+}
 
 async function main(): Promise<void> {
   let config;
@@ -16,6 +43,18 @@ async function main(): Promise<void> {
     process.stderr.write(`voice-agent-companion: ${error.message}\n`);
     process.exit(1);
   }
+  // One write per batch of log lines instead of a blocking write per request (see log.ts).
+  const logger = createBufferedLogger((text) => process.stderr.write(text));
+  process.on('exit', () => logger.flush());
+  config.logger = logger;
+  let closeRedis: (() => void) | undefined;
+  try {
+    closeRedis = await useRedisLimits(config, logger);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`voice-agent-companion: ${error.message}\n`);
+    process.exit(1);
+  }
   let handler;
   try {
     handler = createCompanionHandler(config);
@@ -23,13 +62,14 @@ async function main(): Promise<void> {
     process.stderr.write(`voice-agent-companion: ${error instanceof Error ? error.message : 'invalid configuration'}\n`);
     process.exit(1);
   }
-  for (const message of configWarnings(config, listenOptions)) consoleLogger({ time: new Date().toISOString(), level: 'warn', message });
+  for (const message of configWarnings(config, listenOptions)) logger({ time: new Date().toISOString(), level: 'warn', message });
   const server = await listen(handler, listenOptions);
   process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    closeRedis?.();
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

@@ -58,11 +58,20 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
+/**
+ * The text of each answer made by `jsonResponse`, so the Node adapter sends it as it is instead of
+ * reading it back through the Response's body stream (a tenth of a read's CPU under load).
+ */
+export const JSON_TEXT = new WeakMap<Response, string>();
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body);
+  const response = new Response(text, {
     status,
     headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers },
   });
+  JSON_TEXT.set(response, text);
+  return response;
 }
 
 export function errorResponse(error: HttpError, headers: Record<string, string> = {}): Response {

@@ -11,6 +11,7 @@ import { createMemoryRateLimiter } from './rate-limit.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ServiceError, createServiceClient, defaultGraphqlUrl } from './service-client.js';
 import type { ServiceClient, ServiceDial } from './service-client.js';
+import { cacheVerifications } from './verify-cache.js';
 
 export interface CompanionConfig {
   /** The service's API key. Never leaves the server. */
@@ -153,7 +154,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     if (problem) throw new TypeError(`createCompanionHandler: the media URL (VOICE_AGENT_MEDIA_URL) ${problem}`);
   }
   const signingSecret = secret;
-  const signer = createHandleSigner(signingSecret);
+  const signer = cacheVerifications(createHandleSigner(signingSecret));
   let graphqlUrl: string;
   try {
     graphqlUrl = config.graphqlUrl ? new URL(config.graphqlUrl).href : defaultGraphqlUrl(config.baseUrl);

@@ -85,8 +85,16 @@ export function randomSecret(): string {
   return base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
 }
 
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
 /** HMAC-SHA256 of `message` under `secret`, base64url — used to derive scoped idempotency keys. */
 export async function hmacBase64Url(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return base64UrlEncode(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message))));
+  // Imported once per secret (there is one per handler), not once per call.
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    if (hmacKeys.size >= 16) hmacKeys.clear();
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    hmacKeys.set(secret, key);
+  }
+  return base64UrlEncode(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(message))));
 }

@@ -16,14 +16,14 @@ export type {
   ServiceErrorCode,
   ServiceTranscriptLine,
 } from './service-client.js';
-export { createMemoryRateLimiter } from './rate-limit.js';
-export type { MemoryRateLimiterOptions, RateLimiter, RateLimitResult } from './rate-limit.js';
+export { createMemoryRateLimiter, createRedisRateLimiters } from './rate-limit.js';
+export type { CompanionRateLimiters, MemoryRateLimiterOptions, RateLimiter, RateLimitResult, RedisRateLimitOptions } from './rate-limit.js';
 export { createHandleSigner } from './handles.js';
 export type { HandleSigner } from './handles.js';
 export { companionConfigFromEnv, configWarnings, ConfigError, listenOptionsFromEnv } from './env.js';
 export type { Environment, ListenEnvironment } from './env.js';
-export { consoleLogger, silentLogger } from './log.js';
-export type { CompanionLogEntry, CompanionLogger } from './log.js';
+export { consoleLogger, createBufferedLogger, silentLogger } from './log.js';
+export type { BufferedLogger, CompanionLogEntry, CompanionLogger } from './log.js';
 export type { CompanionErrorCode } from './errors.js';
 export { VoiceAgentApi } from './api/client.js';
 export type { RequestOptions, VoiceAgentApiOptions } from './api/client.js';

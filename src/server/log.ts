@@ -25,3 +25,40 @@ export const consoleLogger: CompanionLogger = (entry) => {
 };
 
 export const silentLogger: CompanionLogger = () => {};
+
+export interface BufferedLogger extends CompanionLogger {
+  /** Writes what is buffered now (call it before the process exits). */
+  flush(): void;
+}
+
+/**
+ * JSON lines collected and handed to `write` in one piece every `intervalMs` (default 100) or once
+ * `maxBytes` (default 64 KiB) are waiting; warnings and errors go out at once, after what is
+ * buffered. On Node, stderr to a file or pipe is a blocking write per call: one per request was
+ * a sixth of the companion's CPU under load, one per batch is noise.
+ */
+export function createBufferedLogger(write: (text: string) => void, options: { intervalMs?: number; maxBytes?: number } = {}): BufferedLogger {
+  const intervalMs = options.intervalMs ?? 100;
+  const maxBytes = options.maxBytes ?? 64 * 1024;
+  let buffered = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (buffered === '') return;
+    const text = buffered;
+    buffered = '';
+    write(text);
+  };
+  const logger = (entry: CompanionLogEntry) => {
+    buffered += JSON.stringify(entry) + '\n';
+    if (entry.level !== 'info' || buffered.length >= maxBytes) {
+      flush();
+    } else if (timer === undefined) {
+      timer = setTimeout(flush, intervalMs);
+      // Where timers can be unref'd (Node), a pending flush does not keep the process alive.
+      (timer as { unref?: () => void }).unref?.();
+    }
+  };
+  return Object.assign(logger, { flush });
+}

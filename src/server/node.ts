@@ -4,7 +4,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { addressKey } from './checks.js';
-import { HttpError, errorResponse } from './errors.js';
+import { HttpError, JSON_TEXT, errorResponse } from './errors.js';
 import { traitsOf } from './handler.js';
 import type { CompanionHandler } from './handler.js';
 import { consoleLogger } from './log.js';
@@ -152,7 +152,8 @@ async function send(res: ServerResponse, response: Response, closeAfter: boolean
     headers[name] = value;
   });
   if (closeAfter) headers.connection = 'close';
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  const text = JSON_TEXT.get(response);
+  const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);

@@ -469,16 +469,18 @@ describe('upstream failures', () => {
 });
 
 describe('rate limits', () => {
-  test('per client address, with Retry-After, and independent of other addresses', async () => {
-    const { handler, service, clock } = makeCompanion({ rateLimit: { perAddress: 2, total: 100 } });
+  test('per client address, with Retry-After, and independent of other addresses', async (t) => {
+    // The limiter (rate-limiter-flexible) reads Date.now() and expires keys with timers: move both.
+    t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.UTC(2026, 0, 1) });
+    const { handler, service } = makeCompanion({ rateLimit: { perAddress: 2, total: 100 }, now: Date.now });
     await createDial(handler, { context: { clientAddress: '10.0.0.1' } });
     await createDial(handler, { context: { clientAddress: '10.0.0.1' } });
-    clock.now += 15_000;
+    t.mock.timers.tick(15_000);
     const refused = await handler(post('/dials', {}), { clientAddress: '10.0.0.1' });
     await expectError(refused, 429, 'rate_limited');
     assert.equal(refused.headers.get('retry-after'), '45');
     await createDial(handler, { context: { clientAddress: '10.0.0.2' } });
-    clock.now += 45_000;
+    t.mock.timers.tick(45_000);
     await createDial(handler, { context: { clientAddress: '10.0.0.1' } });
     assert.equal(service.callsTo('POST', /^\/dials$/).length, 4);
   });

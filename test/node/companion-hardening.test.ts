@@ -91,8 +91,10 @@ describe('4. IPv6 addresses are limited by /64', () => {
 });
 
 describe('5. token and read are limited per dial and per address', () => {
-  test('one handle cannot hammer the service: 60 calls a minute per dial, then 429 with Retry-After', async () => {
-    const { handler, service, clock } = makeCompanion();
+  test('one handle cannot hammer the service: 60 calls a minute per dial, then 429 with Retry-After', async (t) => {
+    // The limiter (rate-limiter-flexible) reads Date.now() and expires keys with timers: move both.
+    t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.UTC(2026, 0, 1) });
+    const { handler, service } = makeCompanion({ now: Date.now });
     const dial = await createDial(handler);
     const statuses: number[] = [];
     for (let i = 0; i < 70; i++) {
@@ -106,7 +108,7 @@ describe('5. token and read are limited per dial and per address', () => {
     assert.equal(refused.headers.get('retry-after'), '60');
     // Each of the 6 token calls served is two service calls: REST token, then GraphQL browserDialToken.
     assert.equal(service.calls.length, 1 + 60 + 6, 'refused calls never reach the service');
-    clock.now += 60_000;
+    t.mock.timers.tick(60_000);
     assert.equal((await handler(get(`/dials/${dial.dialId}`, dial.handle), { clientAddress: '203.0.113.7' })).status, 200);
   });
 
@@ -120,13 +122,14 @@ describe('5. token and read are limited per dial and per address', () => {
     assert.equal((await handler(get(`/dials/${one.dialId}`, one.handle), { clientAddress: '198.51.100.1' })).status, 200);
   });
 
-  test('a real 10-minute call is never limited: a read every 2 s, 3 tokens, a hang-up', async () => {
-    const { handler, clock } = makeCompanion();
+  test('a real 10-minute call is never limited: a read every 2 s, 3 tokens, a hang-up', async (t) => {
+    t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.UTC(2026, 0, 1) });
+    const { handler } = makeCompanion({ now: Date.now });
     const dial = await createDial(handler);
     const statuses = new Set<number>();
     for (let token = 0; token < 3; token++) statuses.add((await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)), { clientAddress: '203.0.113.7' })).status);
     for (let second = 0; second < 600; second += 2) {
-      clock.now += 2000;
+      t.mock.timers.tick(2000);
       statuses.add((await handler(get(`/dials/${dial.dialId}`, dial.handle), { clientAddress: '203.0.113.7' })).status);
     }
     statuses.add((await handler(post(`/dials/${dial.dialId}/hangup`, undefined, bearer(dial.handle)), { clientAddress: '203.0.113.7' })).status);

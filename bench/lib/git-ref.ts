@@ -1,0 +1,23 @@
+// Another version of the package, side by side in the same run: `git archive <ref>` of src/ and
+// package.json into a temporary folder that uses this tree's node_modules.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './services.js';
+
+export interface RefTree {
+  /** The commit, short. */
+  commit: string;
+  /** The folder holding `src/` and `package.json` of that commit. */
+  root: string;
+  remove(): void;
+}
+
+export function checkoutRef(ref: string): RefTree {
+  const commit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', `${ref}^{commit}`], { encoding: 'utf8' }).trim();
+  const root = mkdtempSync(join(tmpdir(), `vac-bench-${commit}-`));
+  execFileSync('sh', ['-c', `git -C "$1" archive "$2" src package.json | tar -x -C "$3"`, 'sh', ROOT, commit, root]);
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  return { commit, root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}

@@ -1,0 +1,193 @@
+// One limit across instances: companion processes (the real CLI) sharing one real redis-server,
+// and what they do when Redis goes away. Needs the `redis-server` binary (Debian package).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import type { CompanionLogEntry } from '../../src/server/log.js';
+import { createRedisRateLimiters } from '../../src/server/rate-limit.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { SECRET } from './companion-support.js';
+
+interface CompanionProcess {
+  url: string;
+  child: ChildProcess;
+  logs: CompanionLogEntry[];
+  /** Resolves with the first log entry (past or future) that matches. */
+  logged(match: (entry: CompanionLogEntry) => boolean): Promise<CompanionLogEntry>;
+  stop(): Promise<void>;
+}
+
+async function startCompanion(emulator: Emulator, env: Record<string, string>): Promise<CompanionProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      VOICE_AGENT_API_KEY: emulator.apiKey,
+      VOICE_AGENT_BASE_URL: emulator.apiUrl,
+      VOICE_AGENT_AGENT_ID: 'emu-demo',
+      COMPANION_SECRET: SECRET,
+      COMPANION_TRUST_PROXY: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: CompanionLogEntry[] = [];
+  const waiting: Array<{ match: (entry: CompanionLogEntry) => boolean; resolve: (entry: CompanionLogEntry) => void }> = [];
+  let stderr = '';
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    stderr += line + '\n';
+    let entry: CompanionLogEntry;
+    try {
+      entry = JSON.parse(line) as CompanionLogEntry;
+    } catch {
+      return;
+    }
+    logs.push(entry);
+    for (const waiter of waiting.filter((w) => w.match(entry))) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve(entry);
+    }
+  });
+  const ready = await new Promise<{ url: string }>((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the companion exited (${code}) before it was ready: ${stderr}`));
+    child.once('exit', onExit);
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      child.off('exit', onExit);
+      resolve(JSON.parse(line) as { url: string });
+    });
+  });
+  return {
+    url: ready.url,
+    child,
+    logs,
+    logged: (match) => {
+      const found = logs.find(match);
+      return found ? Promise.resolve(found) : new Promise((resolve) => waiting.push({ match, resolve }));
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const createDial = (companion: CompanionProcess, address: string) =>
+  fetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: '{}' });
+
+describe('rate limits shared through Redis', () => {
+  let emulator: Emulator;
+  let redis: RedisServer;
+  const companions: CompanionProcess[] = [];
+
+  before(async () => {
+    emulator = await startEmulator({ logger: false });
+    redis = await startRedisServer();
+  });
+  after(async () => {
+    await Promise.all(companions.map((companion) => companion.stop()));
+    await redis.stop();
+    await emulator.close();
+  });
+
+  test('two companion processes on one Redis give exactly the configured dials per window across both; Redis gone → closed by default, open when configured, a log line, no crash', async () => {
+    const env = { COMPANION_REDIS_URL: redis.url, COMPANION_RATE_LIMIT_PER_ADDRESS: '2', COMPANION_RATE_LIMIT_TOTAL: '5' };
+    const [a, b] = await Promise.all([startCompanion(emulator, env), startCompanion(emulator, env)]);
+    companions.push(a!, b!);
+
+    // One address, one process after the other: its limit of 2 holds across both.
+    assert.equal((await createDial(a!, '198.51.100.9')).status, 200);
+    assert.equal((await createDial(b!, '198.51.100.9')).status, 200);
+    assert.equal((await createDial(a!, '198.51.100.9')).status, 429);
+    // Then 12 creations at once, 4 from each of three more addresses, alternating between the two
+    // processes: each address may pass 2 (6 in all), and the total of 5, 2 of them used, cuts that to 3.
+    const addresses = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
+    const attempts = Array.from({ length: 12 }, (_, i) => ({ companion: i % 2 === 0 ? a! : b!, address: addresses[i % 3]! }));
+    const answers = await Promise.all(attempts.map(async ({ companion, address }) => ({ address, response: await createDial(companion, address) })));
+    const created = answers.filter(({ response }) => response.status === 200);
+    assert.equal(created.length, 3, `statuses: ${answers.map(({ response }) => response.status).join(' ')}`);
+    for (const address of addresses) assert.ok(created.filter((answer) => answer.address === address).length <= 2, address);
+    for (const { response } of answers.filter(({ response }) => response.status !== 200)) {
+      assert.equal(response.status, 429);
+      assert.ok(Number(response.headers.get('retry-after')) >= 1);
+    }
+    const dial = (await created[0]!.response.json()) as { dialId: string; handle: string };
+    const instance = created[0]!.response.url.startsWith(a!.url) ? a! : b!;
+
+    // Redis dies mid-test: the default is to fail closed, with one clear log line; the process lives on.
+    await redis.stop();
+    const refused = await createDial(instance, '203.0.113.50');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '10');
+    const line = await instance.logged((entry) => entry.code === 'rate_limit_store_unreachable');
+    assert.equal(line.level, 'error');
+    assert.match(line.message!, /unreachable: failing closed/);
+    assert.ok(!JSON.stringify(line).includes(redis.url), 'the Redis URL (it may hold a password) is not logged');
+    assert.equal(instance.child.exitCode, null);
+    const token = await fetch(`${instance.url}/dials/${dial.dialId}/token`, { method: 'POST', headers: { authorization: `Bearer ${dial.handle}` } });
+    // The token and read routes are limited too (per dial and per address), so they fail closed as well.
+    assert.equal(token.status, 429, 'every limited route fails closed');
+    assert.equal(instance.logs.filter((entry) => entry.code === 'rate_limit_store_unreachable').length, 1, 'one line per outage, not per request');
+
+    // The same outage with COMPANION_RATE_LIMIT_ON_STORE_ERROR=open: dials go through, counted per instance.
+    const open = await startCompanion(emulator, { ...env, COMPANION_RATE_LIMIT_ON_STORE_ERROR: 'open' });
+    companions.push(open);
+    assert.equal((await createDial(open, '203.0.113.60')).status, 200);
+    assert.equal((await createDial(open, '203.0.113.60')).status, 200);
+    assert.equal((await createDial(open, '203.0.113.60')).status, 429, 'the per-address limit still holds inside the instance');
+    assert.match((await open.logged((entry) => entry.code === 'rate_limit_store_unreachable')).message!, /failing open/);
+    assert.equal(open.child.exitCode, null);
+  });
+
+  test('a bad COMPANION_RATE_LIMIT_ON_STORE_ERROR or COMPANION_REDIS_URL stops the CLI with a clear message', async () => {
+    for (const [env, message] of [
+      [{ COMPANION_REDIS_URL: 'redis://127.0.0.1:1', COMPANION_RATE_LIMIT_ON_STORE_ERROR: 'maybe' }, /COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open/],
+      [{ COMPANION_REDIS_URL: 'http://127.0.0.1:1' }, /COMPANION_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    ] as const) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+        env: { ...process.env, PORT: '0', VOICE_AGENT_API_KEY: 'k', VOICE_AGENT_BASE_URL: emulator.apiUrl, VOICE_AGENT_AGENT_ID: 'emu-demo', COMPANION_SECRET: SECRET, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      assert.equal(code, 1);
+      assert.match(stderr, message);
+    }
+  });
+});
+
+describe('createRedisRateLimiters', () => {
+  let redis: RedisServer;
+  let client: Redis;
+  before(async () => {
+    redis = await startRedisServer();
+    client = new Redis(redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    await once(client, 'ready');
+  });
+  after(async () => {
+    client.disconnect();
+    await redis.stop();
+  });
+
+  test('makes the four limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
+    const limiters = createRedisRateLimiters(client, { perAddress: 3, total: 4, perDial: 5, readsPerAddress: 6, keyPrefix: `test-${Date.now()}` });
+    assert.deepEqual(Object.keys(limiters).sort(), ['perAddress', 'perDial', 'readsPerAddress', 'total']);
+    for (const [name, limit] of [['perAddress', 3], ['total', 4], ['perDial', 5], ['readsPerAddress', 6]] as const) {
+      const verdicts = await Promise.all(Array.from({ length: 10 }, () => limiters[name].take('same-key')));
+      assert.equal(verdicts.filter((verdict) => verdict.allowed).length, limit, name);
+      for (const verdict of verdicts.filter((v) => !v.allowed)) assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= 60);
+      assert.equal((await limiters[name].take('another-key')).allowed, true, `${name} counts per key`);
+    }
+  });
+
+  test('refuses a window that Redis cannot expire by the second', () => {
+    assert.throws(() => createRedisRateLimiters(client, { windowMs: 1500 }), RangeError);
+    assert.throws(() => createRedisRateLimiters(client, { onStoreError: 'sometimes' as 'open' }), TypeError);
+  });
+});

@@ -283,10 +283,13 @@ export class Session {
       const peer = this.#peer;
       const leaveReason = options.leaveReason;
       const { leaveCloseDelayMs } = this.#host.timings;
+      // Once handed over, the data still crosses SCTP: like a real service, which removes the room a
+      // moment after the agent's last words, the LeaveRequest follows after a short pause.
       const goodbye = (peer ? peer.drained(leaveCloseDelayMs * 4) : Promise.resolve())
+        .then(() => (peer ? new Promise((resolve) => setTimeout(resolve, leaveCloseDelayMs)) : undefined))
         .then(() => {
           if (this.#ws.readyState === this.#ws.OPEN) this.#send(leave(leaveReason));
-          return new Promise<void>((resolve) => setTimeout(resolve, leaveCloseDelayMs).unref());
+          return new Promise<void>((resolve) => setTimeout(resolve, leaveCloseDelayMs));
         })
         .finally(() => {
           this.#ws.close();

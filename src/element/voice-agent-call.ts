@@ -31,6 +31,17 @@ const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'conn
 /** The default factory: a `CallSession` from the call chunk (the element calls factories only once it has loaded). */
 const defaultSessionFactory: CallSessionFactory = (options) => new (loadedCall()!.CallSession)(options);
 
+/**
+ * The call chunk did not load (offline, a deploy replaced it): `call-error` with code
+ * `load_failed`, as a plain CustomEvent (the event classes are in that chunk). No session, so no
+ * `call-ended`: the call never left idle, and clicking again tries the load again.
+ */
+function reportLoadFailure(element: HTMLElement, error: unknown): void {
+  const message = `could not load the call logic: ${error instanceof Error ? error.message : String(error)}`;
+  const detail = { code: 'load_failed', message, recoverable: true };
+  element.dispatchEvent(new CustomEvent('call-error', { detail, bubbles: true, composed: true }));
+}
+
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */
 function nextFrame(): Promise<void> {
   return new Promise((resolve) => {
@@ -350,11 +361,7 @@ export class VoiceAgentCall extends LitElement {
       if (handover) releaseGesture(handover);
       this._preparing = false;
       this._pendingStart = null;
-      // No session, so no call-ended: the call never left idle. Clicking again tries the load again.
-      const message = `could not load the call logic: ${error instanceof Error ? error.message : String(error)}`;
-      this.dispatchEvent(
-        new CustomEvent('call-error', { detail: { code: 'load_failed', message, recoverable: true }, bubbles: true, composed: true }),
-      );
+      reportLoadFailure(this, error);
       return;
     }
     const started = this._startNow(module, handover);

@@ -95,15 +95,6 @@ function minifyTemplates(): Plugin {
   };
 }
 
-/** Modules of the idle entry or of a chunk of their own (media, languages); every other module of src/call and src/element is call logic or in-call UI. */
-const NOT_IN_CALL = /[\\/]src[\\/](call[\\/](media[\\/]|media-loader\.ts|gesture\.ts|types\.ts)|element[\\/](voice-agent-call|call-loader|icons|styles|strings-idle|strings-ar)\.ts)/;
-
-function inCallChunk(id: string): boolean {
-  if (/[\\/]src[\\/](call|element)[\\/]/.test(id)) return !NOT_IN_CALL.test(id);
-  // Lit's directives (repeat, guard, if-defined): only the in-call UI uses them.
-  return /[\\/]node_modules[\\/](lit-html[\\/](directive|directive-helpers|directives[\\/])|lit[\\/]directives[\\/])/.test(id);
-}
-
 export default defineConfig({
   configFile: false,
   publicDir: false,
@@ -130,20 +121,6 @@ export default defineConfig({
         format: 'es',
         entryFileNames: 'voice-agent-call.js',
         chunkFileNames: 'chunks/[name]-[hash].js',
-        codeSplitting: {
-          groups: [
-            {
-              // One call chunk, loaded with one request. The call logic and the media module share
-              // a module (errors.ts: the error classes both throw and check); left alone, the
-              // bundler makes it a third chunk the call chunk imports statically, one more round
-              // trip on the click. Grouped, it sits in the call chunk and the media chunk imports
-              // it from there (the two load side by side).
-              name: 'in-call',
-              test: inCallChunk,
-              includeDependenciesRecursively: false,
-            },
-          ],
-        },
       },
     },
   },

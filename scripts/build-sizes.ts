@@ -40,6 +40,7 @@ function loadsWhen(file: string): string {
   if (file === ENTRY) return 'with the script tag';
   if (/^chunks\/in-call-/.test(file)) return 'call chunk: on intent (pointer/focus on the call button or launcher), in idle time with `preload="idle"`, or on the click';
   if (/^chunks\/livekit-media-/.test(file)) return 'media chunk (livekit-client): at the same moments, beside the call chunk';
+  if (/^chunks\/errors-/.test(file)) return 'the error classes both of those use: fetched beside them';
   if (/^chunks\/strings-/.test(file)) return 'a language: when `lang` asks for it';
   return 'lazily';
 }
@@ -142,7 +143,7 @@ export function cdnSizes(): CdnSizes {
   const unreached = all.filter((file) => !initial.has(file) && !lazy.has(file));
   if (unreached.length > 0) throw new Error(`built files no import reaches: ${unreached.join(', ')}`);
   // The call chunk first, then the media chunk, then languages: the order they load in.
-  const rank = (file: string): number => ['chunks/in-call-', 'chunks/livekit-media-', 'chunks/strings-'].findIndex((prefix) => file.startsWith(prefix)) >>> 0;
+  const rank = (file: string): number => ['chunks/in-call-', 'chunks/livekit-media-', 'chunks/errors-', 'chunks/strings-'].findIndex((prefix) => file.startsWith(prefix)) >>> 0;
   return { initial: [...initial].map(measure), lazy: [...lazy].sort((a, b) => rank(a) - rank(b)).map(measure) };
 }
 

@@ -5,8 +5,18 @@ export type MediaModule = typeof import('./media/livekit-media.js');
 
 let mediaModule: Promise<MediaModule> | null = null;
 
+/**
+ * The call chunk and the media chunk share the error classes (errors.ts), which the bundler puts
+ * in a small chunk of its own that each of them imports. Asking for it when either starts loading
+ * fetches it beside them, not only once one of them has arrived (a round trip more on the click).
+ */
+export function warmErrors(): void {
+  import('./errors.js').catch(() => undefined);
+}
+
 export function loadMedia(): Promise<MediaModule> {
   if (!mediaModule) {
+    warmErrors();
     const loading = import('./media/livekit-media.js');
     mediaModule = loading;
     // A failed load (offline, a deploy replaced the chunk) is tried again by the next call.

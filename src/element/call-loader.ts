@@ -1,6 +1,8 @@
 // How the idle entry reaches the call: one dynamic import of the call chunk (in-call.ts: the
 // call logic, the in-call UI and its styles, the rest of the English strings). Shared by every
 // element on the page; a failed load is tried again by the next request.
+import { warmErrors } from '../call/media-loader.js';
+
 export type CallModule = typeof import('./in-call.js');
 /** What `loadCallApi()` resolves to: the call logic for use without the element. */
 export type CallApi = CallModule['api'];
@@ -16,6 +18,7 @@ export function loadedCall(): CallModule | null {
 export function loadCall(): Promise<CallModule> {
   if (module) return Promise.resolve(module);
   if (!loading) {
+    warmErrors();
     const attempt = import('./in-call.js').then((loaded) => (module = loaded));
     loading = attempt;
     attempt.catch(() => {

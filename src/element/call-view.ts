@@ -26,8 +26,22 @@ const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 /** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
 const TRANSCRIPT_WINDOW = 100;
 
+/** The next frame, or a short timeout where frames do not come (a hidden tab). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      cancelAnimationFrame(frame);
+      resolve();
+    };
+    const timer = setTimeout(done, 100);
+    const frame = requestAnimationFrame(done);
+  });
+}
+
 export interface CallViewHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly isUpdatePending: boolean;
   readonly muted: boolean;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
@@ -46,6 +60,8 @@ export class CallView implements ReactiveController {
   private readonly _host: CallViewHost;
   private readonly _hooks: CallViewHooks;
   private _styled = false;
+  /** Only transcript lines asked for the pending update: it waits for the next frame. */
+  private _transcriptOnly = false;
   private _stuckToBottom = true;
   private _unseen = false;
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
@@ -86,7 +102,25 @@ export class CallView implements ReactiveController {
     else adoptStyles(root, [callStyles]);
   }
 
+  /**
+   * Lit renders once per microtask; transcript lines can arrive many times a frame (interim
+   * segments), so an update only they asked for waits for the next frame and renders them at once.
+   * The element awaits this before each update.
+   */
+  gate(): Promise<void> | null {
+    const wait = this._transcriptOnly;
+    this._transcriptOnly = false;
+    return wait ? nextFrame() : null;
+  }
+
+  /** Something besides transcript lines asked for the update: it renders at once. */
+  fullUpdate(): void {
+    this._transcriptOnly = false;
+  }
+
   private _onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
+    if (type !== 'call-transcript') this._transcriptOnly = false;
+    else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     this._hooks.onSessionEvent(type, event);
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
@@ -160,14 +194,16 @@ export class CallView implements ReactiveController {
   private readonly _onEarlierClick = async (): Promise<void> => {
     const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
     if (!log) return;
-    // The first line shown stays where it is on screen (whatever the browser's scroll anchoring did).
+    // The first line shown stays where it is on screen (whatever the browser's scroll anchoring
+    // did). Layout positions, not on-screen boxes: a line still sliding in (its entry animation is a
+    // transform) would otherwise move the correction by a few pixels.
     const anchor = log.querySelector<HTMLElement>('.entry');
-    const anchorTop = anchor?.getBoundingClientRect().top ?? 0;
+    const anchorTop = anchor ? anchor.offsetTop - log.scrollTop : 0;
     this._firstShown = Math.max(0, this._firstShown - TRANSCRIPT_WINDOW);
     this._windowSize = this._renderedEntries().length - this._firstShown;
     this._hooks.invalidate();
     await this._host.updateComplete;
-    if (anchor) log.scrollTop += anchor.getBoundingClientRect().top - anchorTop;
+    if (anchor) log.scrollTop = anchor.offsetTop - anchorTop;
     // All lines shown, the button is gone: focus stays where the visitor was, on the log.
     if (!this._host.renderRoot.querySelector('.earlier')) log.focus();
   };

@@ -42,19 +42,6 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
   element.dispatchEvent(new CustomEvent('call-error', { detail, bubbles: true, composed: true }));
 }
 
-/** The next frame, or a short timeout where frames do not come (a hidden tab). */
-function nextFrame(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      cancelAnimationFrame(frame);
-      resolve();
-    };
-    const timer = setTimeout(done, 100);
-    const frame = requestAnimationFrame(done);
-  });
-}
-
 /**
  * A calling widget for an AI voice agent: one button starts a browser call through your
  * companion endpoint, shows what is happening, the live transcript and the result.
@@ -196,8 +183,6 @@ export class VoiceAgentCall extends LitElement {
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
   private _pendingMuted: boolean | null = null;
   private _focusWasInside = false;
-  /** Only transcript lines asked for the pending update: it waits for the next frame. */
-  private _transcriptOnly = false;
   private _preloadRequested = false;
   private _idlePreload: (() => void) | null = null;
   /** The in-call part (call chunk): made with the session. */
@@ -287,20 +272,19 @@ export class VoiceAgentCall extends LitElement {
   }
 
   override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: Parameters<LitElement['requestUpdate']>[2]): void {
-    if (name !== undefined) this._transcriptOnly = false;
+    if (name !== undefined) this._view?.fullUpdate();
     super.requestUpdate(name, oldValue, options);
   }
 
   /**
-   * Lit renders once per microtask; transcript lines can arrive many times a frame (interim
-   * segments), so an update only they asked for waits for the next frame and renders them at once.
-   * A built-in language other than English is loaded before the element renders in it.
+   * A built-in language other than English is loaded before the element renders in it; an update
+   * only transcript lines asked for waits for the next frame (the view's `gate()`).
    */
   protected override async scheduleUpdate(): Promise<void> {
     const language = loadLanguage(this._lang);
     if (language) await language;
-    if (this._transcriptOnly) await nextFrame();
-    this._transcriptOnly = false;
+    const gate = this._view?.gate();
+    if (gate) await gate;
     super.scheduleUpdate();
   }
 
@@ -347,16 +331,15 @@ export class VoiceAgentCall extends LitElement {
   private async _startAfterLoad(): Promise<void> {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
     let handover: Required<CallHandover> | null = null;
-    if (own) {
-      handover = captureGesture(this.shadowRoot ?? document.body);
-      // The media chunk loads beside the call chunk, not after it.
-      loadMedia().catch(() => undefined);
-    }
+    if (own) handover = captureGesture(this.shadowRoot ?? document.body);
+    // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
+    const call = loadCall();
+    if (own) loadMedia().catch(() => undefined);
     if (this._layout === 'floating') this.open = true;
     this._preparing = true;
     let module: CallModule;
     try {
-      module = await loadCall();
+      module = await call;
     } catch (error) {
       if (handover) releaseGesture(handover);
       this._preparing = false;
@@ -407,11 +390,6 @@ export class VoiceAgentCall extends LitElement {
   }
 
   private _onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
-    if (type === 'call-transcript') {
-      if (!this.isUpdatePending) this._transcriptOnly = true;
-      return;
-    }
-    this._transcriptOnly = false;
     if (type === 'call-state') {
       this._reflectState();
       if (!RESTING.has(this.state) && this._layout === 'floating') this.open = true;

@@ -129,6 +129,9 @@ describe('<voice-agent-call> long transcript', () => {
     await el.updateComplete;
     const anchor = entries(el)[0]!;
     expect(anchor.textContent).to.equal(`Assistant: Line ${total - WINDOW} of the conversation`);
+    // Lines slide in by a few pixels when they arrive (a short transform animation): measure where
+    // the line rests, not where it is mid-slide.
+    await Promise.all(el.shadowRoot!.getAnimations().map((animation) => animation.finished));
     const top = anchor.getBoundingClientRect().top;
 
     earlierButton(el)!.focus();

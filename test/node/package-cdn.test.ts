@@ -20,12 +20,12 @@ function lazyChunk(pattern: RegExp): string {
   return matches[0]!.file;
 }
 
-test('the entry loads nothing else up front; the call, livekit-client and Arabic are one lazy chunk each', () => {
+test('the entry loads nothing else up front; the call, livekit-client, their shared error classes and Arabic are one lazy chunk each', () => {
   const sizes = cdnSizes();
   assert.deepEqual(sizes.initial.map((size) => size.file), ['voice-agent-call.js']);
   assert.deepEqual(
     sizes.lazy.map((size) => size.file.replace(/-[\w-]{8}\.js$/, '')),
-    ['chunks/in-call', 'chunks/livekit-media', 'chunks/strings-ar'],
+    ['chunks/in-call', 'chunks/livekit-media', 'chunks/errors', 'chunks/strings-ar'],
   );
   const entry = read('voice-agent-call.js');
   const call = read(lazyChunk(/^chunks\/in-call-/));
@@ -42,8 +42,13 @@ test('the entry loads nothing else up front; the call, livekit-client and Arabic
     assert.ok(call.includes(marker), `the call chunk contains ${JSON.stringify(marker)}`);
   }
   assert.ok(arabic.includes('ابدأ المكالمة') && !entry.includes('ابدأ المكالمة') && !call.includes('ابدأ المكالمة'), 'Arabic only in its chunk');
-  // The call chunk loads in one round trip: it imports only the entry (already loaded).
-  assert.deepEqual([...call.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1]), ['../voice-agent-call.js']);
+  // The call chunk loads in one round trip: it imports only the entry (already loaded) and the
+  // error classes, whose chunk the entry asks for beside it (as it does for the media chunk).
+  const errors = lazyChunk(/^chunks\/errors-/);
+  const importsOf = (source: string): string[] => [...source.matchAll(/\bfrom\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g)].map((m) => m[1]!).sort();
+  assert.deepEqual(importsOf(call), ['../voice-agent-call.js', `./${errors.slice('chunks/'.length)}`].sort());
+  assert.deepEqual(importsOf(media), [`./${errors.slice('chunks/'.length)}`]);
+  assert.ok(entry.includes(`import(\`./${errors}\`)`) || entry.includes(`import("./${errors}")`), 'the entry asks for the errors chunk itself');
 });
 
 test('the idle entry is at most 12 KB gzip (-9)', () => {

@@ -214,9 +214,10 @@ export class VoiceAgentCall extends LitElement {
    * unlock happen here, inside the click, and the session takes them over once it has loaded.
    */
   start(): Promise<void> {
+    if (this._pendingStart) return this._pendingStart;
     const module = loadedCall();
     if (module) return this._startNow(module);
-    this._pendingStart ??= this._startAfterLoad();
+    this._pendingStart = this._startAfterLoad();
     return this._pendingStart;
   }
 
@@ -345,6 +346,13 @@ export class VoiceAgentCall extends LitElement {
       this._preparing = false;
       this._pendingStart = null;
       reportLoadFailure(this, error);
+      return;
+    }
+    if (!this.isConnected) {
+      // Removed while the chunk loaded: no call for an element that is gone.
+      if (handover) releaseGesture(handover);
+      this._preparing = false;
+      this._pendingStart = null;
       return;
     }
     const started = this._startNow(module, handover);

@@ -82,3 +82,26 @@ test('gzip sizes of the lazy chunks stay within budget', () => {
   assert.ok(gzip(/^chunks\/in-call-/) < 20 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
   assert.ok(gzip(/^chunks\/livekit-media-/) < 200 * 1024, `media chunk gzip ${gzip(/^chunks\/livekit-media-/)} B`);
 });
+
+test('the npm build splits the same way: define.js reaches the call logic and other languages only through import()', () => {
+  const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+  const statics = new Set<string>();
+  const dynamics = new Set<string>();
+  const visit = (file: string): void => {
+    if (statics.has(file)) return;
+    statics.add(file);
+    assert.ok(existsSync(DIST + file), `dist/${file} is missing: run \`npm run build\` first`);
+    const source = readFileSync(DIST + file, 'utf8');
+    const resolve = (specifier: string): string => new URL(specifier, `file:///${file}`).pathname.slice(1);
+    for (const m of source.matchAll(/^import\s[^;]*?from\s*'(\.{1,2}\/[^']+)'|^import\s*'(\.{1,2}\/[^']+)'/gm)) visit(resolve((m[1] ?? m[2])!));
+    for (const m of source.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) dynamics.add(resolve(m[1]!));
+  };
+  visit('define.js');
+  assert.ok(statics.has('element/voice-agent-call.js') && statics.has('element/styles.js'), 'the walk follows static imports');
+  for (const lazy of ['call/call-session.js', 'call/companion-client.js', 'call/transcript.js', 'element/in-call.js', 'element/call-view.js', 'element/strings.js', 'element/strings-ar.js', 'call/media/livekit-media.js']) {
+    assert.ok(!statics.has(lazy), `define.js does not import ${lazy} statically`);
+  }
+  for (const lazy of ['element/in-call.js', 'element/strings-ar.js', 'call/media/livekit-media.js']) {
+    assert.ok(dynamics.has(lazy), `${lazy} is imported with import()`);
+  }
+});

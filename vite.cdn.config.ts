@@ -1,23 +1,99 @@
 // The CDN build: dist/cdn/voice-agent-call.js, one ES module for a `<script type="module">` that
-// registers <voice-agent-call> and exports the public API. livekit-client stays out of it: the
-// call session imports the media module dynamically, so it becomes a separate chunk that the
-// browser fetches (next to the entry, by URL relative to it) only when the first call starts.
-import { defineConfig, type Plugin } from 'vite';
+// registers <voice-agent-call>. It holds only what the idle card needs (Lit, the element shell,
+// idle styles, the idle card's English strings); the rest are lazy chunks the browser fetches
+// next to the entry (by URL relative to it): the call chunk (call logic, in-call UI and styles,
+// the rest of English) on intent, in idle time or on the click; the media chunk (livekit-client)
+// and the small chunk of error classes both share beside it; other languages when `lang` asks
+// for one. scripts/build-sizes.ts measures each; test/node/package-cdn.test.ts holds the entry to
+// 12 KB gzip.
+import MagicString from 'magic-string';
+import { defineConfig, parseAst, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 const ENTRY_ID = 'virtual:voice-agent-call-cdn';
 const RESOLVED_ENTRY_ID = `\0${ENTRY_ID}`;
 const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
-/** The entry: everything `voice-agent-call` exports, plus the registration of the tag. */
+/**
+ * The entry: the element, its registration, and loaders for the rest. `CallSession` and the
+ * event classes stay lazy: `await loadCallApi()` gives them to a page that uses them directly.
+ */
 function cdnEntry(): Plugin {
   return {
     name: 'voice-agent-call-cdn-entry',
     resolveId: (id) => (id === ENTRY_ID ? RESOLVED_ENTRY_ID : undefined),
     load: (id) =>
       id === RESOLVED_ENTRY_ID
-        ? `export * from ${JSON.stringify(src('index.ts'))};\nexport { TAG_NAME, defineVoiceAgentCall } from ${JSON.stringify(src('define.ts'))};\n`
+        ? [
+            `export { TAG_NAME, VoiceAgentCall, defineVoiceAgentCall } from ${JSON.stringify(src('define.ts'))};`,
+            `export { VERSION } from ${JSON.stringify(src('version.ts'))};`,
+            `export { preloadMedia } from ${JSON.stringify(src('call/media-loader.ts'))};`,
+            `export { loadCallApi } from ${JSON.stringify(src('element/call-loader.ts'))};`,
+            '',
+          ].join('\n')
         : undefined,
+  };
+}
+
+interface Node {
+  type: string;
+  [key: string]: unknown;
+}
+interface TemplateElement {
+  start: number;
+  end: number;
+}
+
+/** CSS without comments and without the whitespace the source keeps for reading. */
+export function minifyCss(css: string): string {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .replace(/;}/g, '}')
+    .trim();
+}
+
+/** Markup whose line breaks and indentation are only for reading: each run with a line break becomes one space, none between tags. */
+export function minifyMarkup(markup: string): string {
+  return markup.replace(/\s*\n\s*/g, ' ').replace(/>\s+</g, '><');
+}
+
+/**
+ * Lit's templates and styles are template literals, which the JS minifier keeps verbatim: this
+ * drops their comments, indentation and line breaks in the element's modules (the static parts
+ * of `html`, `svg` and `css` literals only; a `css` literal with `${}` is left alone). Whitespace
+ * inside a line is kept, so text and inline spacing render as before.
+ */
+function minifyTemplates(): Plugin {
+  return {
+    name: 'voice-agent-call-minify-templates',
+    transform(code, id) {
+      if (!/[\\/]src[\\/]element[\\/][\w-]+\.ts$/.test(id) || !/\b(html|svg|css)`/.test(code)) return undefined;
+      const out = new MagicString(code);
+      const visit = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(visit);
+        if (!node || typeof node !== 'object') return;
+        const n = node as Node;
+        if (n.type === 'TaggedTemplateExpression') {
+          const tag = n.tag as Node;
+          const quasis = (n.quasi as { quasis: TemplateElement[] }).quasis;
+          const name = tag.type === 'Identifier' ? (tag.name as string) : '';
+          const minify = name === 'css' ? (quasis.length === 1 ? minifyCss : null) : name === 'html' || name === 'svg' ? minifyMarkup : null;
+          if (minify) {
+            for (const quasi of quasis) {
+              const raw = code.slice(quasi.start, quasi.end);
+              const small = minify(raw);
+              if (small !== raw) out.overwrite(quasi.start, quasi.end, small || ' ');
+            }
+          }
+        }
+        for (const value of Object.values(n)) if (value && typeof value === 'object') visit(value);
+      };
+      visit(parseAst(code));
+      return out.hasChanged() ? { code: out.toString(), map: out.generateMap({ hires: true, source: id }) } : undefined;
+    },
   };
 }
 
@@ -26,7 +102,7 @@ export default defineConfig({
   publicDir: false,
   clearScreen: false,
   logLevel: 'warn',
-  plugins: [cdnEntry()],
+  plugins: [cdnEntry(), minifyTemplates()],
   // livekit-client and its dependencies test NODE_ENV; a script tag has no `process`.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {

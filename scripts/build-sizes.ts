@@ -1,33 +1,119 @@
-// Measures the CDN build: what a page downloads before the first click (the entry and anything it
-// imports statically) and what the first call adds (the lazily imported chunks), raw, gzip -9
-// and brotli -11. Prints a table and writes dist/cdn/sizes.json.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Measures the CDN build: what a page downloads before any interaction (the idle entry and
+// anything it imports statically) and each lazily imported chunk (when it loads, and which
+// modules fill it), raw, gzip -9 and brotli -11. Prints a table and writes dist/cdn/sizes.json.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const CDN = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
 const ENTRY = 'voice-agent-call.js';
 
+/** The idle entry's budget, gzip -9 (issue 16): the package test fails above it. */
+export const IDLE_ENTRY_BUDGET_GZIP = 12 * 1024;
+
+/** One source module's share of a built file: the minified bytes its source map gives it. */
+export interface ModuleShare {
+  /** `src/…` for the package's own modules, the package name for a dependency. */
+  module: string;
+  bytes: number;
+}
+
 export interface FileSize {
   file: string;
   bytes: number;
   gzip: number;
   brotli: number;
+  /** When a page loads it. */
+  loads?: string;
+  /** Its largest modules, largest first (from its source map). */
+  modules?: ModuleShare[];
 }
 export interface CdnSizes {
-  /** Loaded by the script tag, before any call. */
+  /** Loaded by the script tag, before any interaction. */
   initial: FileSize[];
-  /** Loaded when the first call starts. */
+  /** Loaded later: the call chunk, the media chunk, other languages. */
   lazy: FileSize[];
+}
+
+/** When each kind of lazy chunk loads, by its name. */
+function loadsWhen(file: string): string {
+  if (file === ENTRY) return 'with the script tag';
+  if (/^chunks\/in-call-/.test(file)) return 'call chunk: on intent (pointer/focus on the call button or launcher), in idle time with `preload="idle"`, or on the click';
+  if (/^chunks\/livekit-media-/.test(file)) return 'media chunk (livekit-client): at the same moments, beside the call chunk';
+  if (/^chunks\/errors-/.test(file)) return 'the error classes both of those use: fetched beside them';
+  if (/^chunks\/strings-/.test(file)) return 'a language: when `lang` asks for it';
+  return 'lazily';
+}
+
+/** Minified bytes per source module, from the file's source map (null without one). */
+export function moduleShares(file: string, top = 8): ModuleShare[] | null {
+  if (!existsSync(`${CDN}${file}.map`)) return null;
+  const code = readFileSync(CDN + file, 'utf8');
+  const map = JSON.parse(readFileSync(`${CDN}${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
+  const lines = code.split('\n');
+  const bytes = new Map<string, number>();
+  const name = (source: string): string =>
+    source.includes('node_modules/')
+      ? (source.split('node_modules/').pop()!.match(/^(@[^/]+\/[^/]+|[^/]+)/)?.[1] ?? source)
+      : source.replace(/^.*?\bsrc\//, 'src/');
+  let sourceIndex = 0;
+  map.mappings.split(';').forEach((line, lineIndex) => {
+    let column = 0;
+    const points: Array<[number, number]> = [];
+    for (const segment of line ? line.split(',') : []) {
+      const fields = decodeVlq(segment);
+      column += fields[0]!;
+      if (fields.length > 1) {
+        sourceIndex += fields[1]!;
+        points.push([column, sourceIndex]);
+      } else {
+        points.push([column, -1]);
+      }
+    }
+    points.forEach(([start, source], i) => {
+      if (source < 0) return;
+      const end = i + 1 < points.length ? points[i + 1]![0] : lines[lineIndex]!.length;
+      const key = name(map.sources[source]!);
+      bytes.set(key, (bytes.get(key) ?? 0) + end - start);
+    });
+  });
+  return [...bytes]
+    .map(([module, size]) => ({ module, bytes: size }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, top);
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** One source-map segment's fields (base64 VLQ). */
+function decodeVlq(segment: string): number[] {
+  const fields: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    if (digit & 32) {
+      shift += 5;
+    } else {
+      fields.push(value & 1 ? -(value >> 1) : value >> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return fields;
 }
 
 function measure(file: string): FileSize {
   const content = readFileSync(CDN + file);
+  const modules = moduleShares(file);
   return {
     file,
     bytes: content.length,
     gzip: gzipSync(content, { level: 9 }).length,
     brotli: brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    loads: loadsWhen(file),
+    ...(modules ? { modules } : {}),
   };
 }
 
@@ -56,23 +142,37 @@ export function cdnSizes(): CdnSizes {
   const all = readdirSync(CDN, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
   const unreached = all.filter((file) => !initial.has(file) && !lazy.has(file));
   if (unreached.length > 0) throw new Error(`built files no import reaches: ${unreached.join(', ')}`);
-  return { initial: [...initial].map(measure), lazy: [...lazy].map(measure) };
+  // The call chunk first, then the media chunk, then languages: the order they load in.
+  const rank = (file: string): number => ['chunks/in-call-', 'chunks/livekit-media-', 'chunks/errors-', 'chunks/strings-'].findIndex((prefix) => file.startsWith(prefix)) >>> 0;
+  return { initial: [...initial].map(measure), lazy: [...lazy].sort((a, b) => rank(a) - rank(b)).map(measure) };
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 
+/** `chunks/in-call-Ab12.js` → `chunks/in-call-[hash].js`. */
+export const unhashed = (file: string): string => file.replace(/-[\w-]{8}\.js$/, '-[hash].js');
+
+/** The largest modules of a file, e.g. "lit-html 6.9 KiB, src/element/voice-agent-call.ts 6.0 KiB". */
+export function contents(size: FileSize, top = 5): string {
+  return (size.modules ?? [])
+    .slice(0, top)
+    .map((share) => `${share.module} ${kb(share.bytes)}`)
+    .join(', ');
+}
+
 export function sizesTable(sizes: CdnSizes): string {
-  const rows = [
-    '| file | loaded | raw | gzip | brotli |',
-    '|---|---|---:|---:|---:|',
-    ...sizes.initial.map((size) => [size, 'with the script tag'] as const),
-    ...sizes.lazy.map((size) => [size, 'on the first call'] as const),
-  ].map((row) => (typeof row === 'string' ? row : `| \`${row[0].file.replace(/-[\w-]{8}\.js$/, '-[hash].js')}\` | ${row[1]} | ${kb(row[0].bytes)} | ${kb(row[0].gzip)} | ${kb(row[0].brotli)} |`));
-  return rows.join('\n');
+  const rows = [...sizes.initial, ...sizes.lazy].map(
+    (size) => `| \`${unhashed(size.file)}\` | ${size.loads ?? ''} | ${kb(size.bytes)} | ${kb(size.gzip)} | ${kb(size.brotli)} | ${contents(size)} |`,
+  );
+  return ['| file | loaded | raw | gzip | brotli | largest modules (minified) |', '|---|---|---:|---:|---:|---|', ...rows].join('\n');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const sizes = cdnSizes();
   writeFileSync(`${CDN}sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
   console.log(sizesTable(sizes));
+  const entry = sizes.initial.find((size) => size.file === ENTRY)!;
+  if (entry.gzip > IDLE_ENTRY_BUDGET_GZIP) {
+    console.warn(`the idle entry is ${entry.gzip} B gzip, over its ${IDLE_ENTRY_BUDGET_GZIP} B budget (test/node/package-cdn.test.ts fails)`);
+  }
 }

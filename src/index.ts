@@ -1,6 +1,8 @@
 // Public browser-side API. Importing this module has no side effects: it defines no element
-// (import `voice-agent-call/define` for that).
-export const VERSION = '0.1.0';
+// (import `voice-agent-call/define` for that). It imports the call logic and every language
+// statically, for code that uses them directly; the element alone (`voice-agent-call/define`)
+// loads them lazily, so a bundle of only the element keeps them in lazy chunks.
+export { VERSION } from './version.js';
 
 export { VoiceAgentCall } from './element/voice-agent-call.js';
 export type {
@@ -11,6 +13,7 @@ export type {
   VoiceAgentCallTheme,
 } from './element/voice-agent-call.js';
 export { CallSession, preloadMedia } from './call/call-session.js';
+export type { CallHandover } from './call/gesture.js';
 export {
   CallConnectedEvent,
   CallEndedEvent,
@@ -19,7 +22,9 @@ export {
   CallStateEvent,
   CallTranscriptEvent,
 } from './call/events.js';
-export { builtInStrings, resolveStrings } from './element/strings.js';
+export { loadCallApi } from './element/call-loader.js';
+export type { CallApi } from './element/call-loader.js';
+export { builtInStrings, resolveStrings } from './element/languages.js';
 export type { VoiceAgentCallStringKey, VoiceAgentCallStrings } from './element/strings.js';
 export type {
   CallErrorInfo,

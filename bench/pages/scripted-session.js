@@ -58,6 +58,12 @@ class ScriptedSession extends EventTarget {
 let current = null;
 ELEMENT.sessionFactory = () => (current = new ScriptedSession());
 
+/** The session the click made: at once when the element's call chunk had loaded, else with its first call-state. */
+function sessionMade() {
+  if (current) return Promise.resolve(current);
+  return new Promise((resolve) => document.querySelector('voice-agent-call').addEventListener('call-state', () => resolve(current), { once: true }));
+}
+
 const LINES = [
   'Thanks for calling. How can I help you today?',
   'I would like to check the status of my order from last week, please.',
@@ -71,7 +77,7 @@ const LINES = [
  * per entry, `stepMs` of real time apart. Resolves when the last one is final.
  */
 window.streamTranscript = async (count, callMinutes, stepMs) => {
-  const session = current;
+  const session = await sessionMade();
   const span = (callMinutes * 60000) / count;
   for (let i = 0; i < count; i++) {
     const text = LINES[i % LINES.length];
@@ -89,7 +95,7 @@ window.scriptedReady = true;
  * and times each update from the session event to the element's finished render.
  */
 window.pacedUpdates = async (count, gapMs) => {
-  const session = current;
+  const session = await sessionMade();
   const element = document.querySelector('voice-agent-call');
   const durations = [];
   const first = session.transcript.length;

@@ -15,6 +15,8 @@ import {
   type CallSessionEvents,
 } from './events.js';
 import type { MediaCallbacks, MediaConnection, MediaDisconnectCause, ServiceSession, ServiceSessionCallbacks } from './media/livekit-media.js';
+import { createAudio, requestMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
+import { loadMedia, type MediaModule } from './media-loader.js';
 import { isLive, transition } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
 import type {
@@ -27,30 +29,8 @@ import type {
   TranscriptEntry,
 } from './types.js';
 
-type MediaModule = typeof import('./media/livekit-media.js');
-
-/** The one import of the media module (livekit-client), shared by every CallSession and `preloadMedia`. */
-let mediaModule: Promise<MediaModule> | null = null;
-
-function loadMedia(): Promise<MediaModule> {
-  if (!mediaModule) {
-    const loading = import('./media/livekit-media.js');
-    mediaModule = loading;
-    // A failed load (offline, a deploy replaced the chunk) is tried again by the next call.
-    loading.catch(() => {
-      if (mediaModule === loading) mediaModule = null;
-    });
-  }
-  return mediaModule;
-}
-
-/**
- * Starts loading the media module (livekit-client, the lazy chunk) before a call, e.g. when the
- * visitor shows intent. Idempotent: the chunk is fetched once, and the next call uses it.
- */
-export function preloadMedia(): Promise<void> {
-  return loadMedia().then(() => undefined);
-}
+export { preloadMedia } from './media-loader.js';
+export { MICROPHONE_CONSTRAINTS, type CallHandover } from './gesture.js';
 
 const DEFAULTS = {
   transcript: 'live',
@@ -63,13 +43,6 @@ const DEFAULTS = {
 
 /** How often the final dial record is read while it is not terminal yet. */
 const RESULT_POLL_MS = 300;
-
-/** The microphone the session asks for: the browser's voice processing on. */
-export const MICROPHONE_CONSTRAINTS: MediaTrackConstraints = {
-  echoCancellation: true,
-  noiseSuppression: true,
-  autoGainControl: true,
-};
 
 /** The service's `systemResultType` as the visitor's `EndReason`. */
 export function endReasonFromResult(systemResultType: string | null | undefined, status?: string): EndReason {
@@ -268,29 +241,25 @@ export class CallSession extends EventTarget implements CallSessionLike {
     this.#options = { ...this.#options, ...options };
   }
 
-  start(): Promise<void> {
+  /**
+   * Starts a call; call it from the click. `handover` is for a click that happened before this
+   * session existed (the element's call logic loads lazily): the microphone request and an audio
+   * element made inside that click with `captureGesture()`, used instead of asking again here.
+   */
+  start(handover: CallHandover = {}): Promise<void> {
     const current = this.#call;
     if (this.#state !== 'idle' && this.#state !== 'ended') return current ? current.started : Promise.resolve();
 
     // Permission first, inside the click: the microphone before anything else exists.
-    let microphone: Promise<MediaStream>;
-    try {
-      const devices = globalThis.navigator?.mediaDevices;
-      microphone =
-        typeof devices?.getUserMedia === 'function'
-          ? devices.getUserMedia({ audio: MICROPHONE_CONSTRAINTS })
-          : Promise.reject(new DOMException('this browser offers no microphone access', 'NotFoundError'));
-    } catch (error) {
-      microphone = Promise.reject(error);
-    }
+    const microphone = handover.microphone ?? requestMicrophone();
 
-    const call = this.#newCall();
+    const call = this.#newCall(handover.audio);
     this.#call = call;
     this.#connectedAt = null;
     this.#setAudioBlocked(false);
     this.#setState('starting');
     // Also inside the click: an element that played from a gesture may play the agent later.
-    this.#unlockPlayback(call);
+    if (!handover.audio) unlockPlayback(call.audio);
     window.addEventListener('pagehide', this.#onPageHide);
     // livekit-client loads while the microphone prompt and the dial are pending, not after.
     void this.#run(call, microphone, loadMedia());
@@ -365,15 +334,11 @@ export class CallSession extends EventTarget implements CallSessionLike {
 
   // ---- the call's steps ----
 
-  #newCall(): ActiveCall {
+  #newCall(handedOver?: HTMLAudioElement): ActiveCall {
     const options = { ...this.#options };
     const started = deferred();
     const ended = deferred();
-    const audio = document.createElement('audio');
-    audio.autoplay = true;
-    audio.setAttribute('playsinline', '');
-    audio.setAttribute('data-voice-agent-audio', '');
-    (options.audioContainer ?? document.body).appendChild(audio);
+    const audio = handedOver ?? createAudio(options.audioContainer ?? document.body);
     return {
       controller: new AbortController(),
       companion: new CompanionClient(options.endpoint, options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
@@ -771,12 +736,6 @@ export class CallSession extends EventTarget implements CallSessionLike {
   }
 
   // ---- audio ----
-
-  /** Called synchronously from `start()`, inside the visitor's click. */
-  #unlockPlayback(call: ActiveCall): void {
-    call.audio.srcObject = new MediaStream();
-    call.audio.play().catch(() => undefined);
-  }
 
   async #play(call: ActiveCall): Promise<void> {
     try {

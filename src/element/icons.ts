@@ -1,24 +1,13 @@
 // Inline stroke icons (24×24 grid); decorative: every control that shows one also has a label.
+// The idle card's icons; the in-call ones are in call-icons.ts (the lazy call chunk).
 import { svg, type SVGTemplateResult } from 'lit';
 
-function icon(body: SVGTemplateResult): SVGTemplateResult {
+export function icon(body: SVGTemplateResult): SVGTemplateResult {
   return svg`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none"
     stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
 }
 
-const handset = svg`<path d="M22 16.9v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1 1 .4 1.9.7 2.8a2 2 0 0 1-.5 2.1L8.1 9.9a16 16 0 0 0 6 6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.6 2.8.7a2 2 0 0 1 1.7 2z"/>`;
+export const handset = svg`<path d="M22 16.9v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1 1 .4 1.9.7 2.8a2 2 0 0 1-.5 2.1L8.1 9.9a16 16 0 0 0 6 6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.6 2.8.7a2 2 0 0 1 1.7 2z"/>`;
 
 export const phoneIcon = icon(handset);
-export const hangupIcon = icon(svg`<g transform="rotate(135 12 12)">${handset}</g>`);
-export const micIcon = icon(
-  svg`<rect x="9" y="2" width="6" height="12" rx="3"/><path d="M19 10v2a7 7 0 0 1-14 0v-2"/><path d="M12 19v3"/>`,
-);
-export const micOffIcon = icon(
-  svg`<path d="M2 2l20 20"/><path d="M9 9v3a3 3 0 0 0 5.1 2.1"/><path d="M15 9.3V5a3 3 0 0 0-5.9-.6"/><path d="M17 16.9A7 7 0 0 1 5 12v-2"/><path d="M19 10v2c0 .8-.1 1.5-.4 2.2"/><path d="M12 19v3"/>`,
-);
 export const closeIcon = icon(svg`<path d="M18 6 6 18"/><path d="m6 6 12 12"/>`);
-export const speakerIcon = icon(
-  svg`<path d="M11 5 6 9H2v6h4l5 4z"/><path d="M15.5 8.5a5 5 0 0 1 0 7"/><path d="M19 5a10 10 0 0 1 0 14"/>`,
-);
-export const alertIcon = icon(svg`<circle cx="12" cy="12" r="10"/><path d="M12 8v4"/><path d="M12 16h.01"/>`);
-export const arrowDownIcon = icon(svg`<path d="M12 5v14"/><path d="m19 12-7 7-7-7"/>`);

@@ -1,6 +1,9 @@
-// Every string the element shows or announces. English is built in, Arabic proves the RTL path;
-// the `strings` property overrides any key for any language.
+// Every string the element shows or announces, in English, and the helpers that pick among them.
+// The idle card's English strings live in strings-idle.ts (the idle entry); the rest come with the
+// call chunk. Other languages are modules of their own (strings-ar.ts), loaded when `lang` asks
+// for one; languages.ts gathers them for the package's `builtInStrings`.
 import type { EndReason } from '../call/types.js';
+import { enIdle } from './strings-idle.js';
 
 export interface VoiceAgentCallStrings {
   /** Default title (the `title` slot replaces it). */
@@ -79,13 +82,7 @@ export interface VoiceAgentCallStrings {
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 
 export const en: VoiceAgentCallStrings = {
-  title: 'Voice assistant',
-  launcherLabel: 'Voice assistant',
-  closePanel: 'Close',
-  idleHint: 'Talk with our AI assistant. Your browser will ask to use the microphone.',
-
-  statusIdle: 'Ready to talk',
-  statusStarting: 'Preparing the call…',
+  ...enIdle,
   statusConnecting: 'Connecting…',
   statusInCall: 'Call connected',
   statusListening: 'Listening',
@@ -95,7 +92,6 @@ export const en: VoiceAgentCallStrings = {
   statusEnding: 'Ending the call…',
   statusEnded: 'Call ended',
 
-  startCall: 'Start call',
   callAgain: 'Call again',
   tryAgain: 'Try again',
   hangup: 'Hang up',
@@ -143,94 +139,6 @@ export const en: VoiceAgentCallStrings = {
   errorFailedTitle: 'The call failed',
   errorFailedHelp: 'Please try again later.',
 };
-
-export const ar: VoiceAgentCallStrings = {
-  title: 'المساعد الصوتي',
-  launcherLabel: 'المساعد الصوتي',
-  closePanel: 'إغلاق',
-  idleHint: 'تحدّث مع مساعدنا الذكي. سيطلب متصفحك إذن استخدام الميكروفون.',
-
-  statusIdle: 'جاهز للتحدث',
-  statusStarting: 'جارٍ تحضير المكالمة…',
-  statusConnecting: 'جارٍ الاتصال…',
-  statusInCall: 'تم الاتصال',
-  statusListening: 'يستمع إليك',
-  statusSpeaking: 'المساعد يتحدث',
-  statusMuted: 'الميكروفون مكتوم',
-  statusReconnecting: 'جارٍ إعادة الاتصال…',
-  statusEnding: 'جارٍ إنهاء المكالمة…',
-  statusEnded: 'انتهت المكالمة',
-
-  startCall: 'ابدأ المكالمة',
-  callAgain: 'اتصل مرة أخرى',
-  tryAgain: 'حاول مرة أخرى',
-  hangup: 'إنهاء',
-  mute: 'كتم',
-  enableAudio: 'اضغط لتفعيل الصوت',
-  audioBlockedHint: 'أوقف متصفحك صوت المساعد مؤقتًا.',
-
-  timerLabel: 'مدة المكالمة',
-  transcriptLabel: 'المحادثة',
-  transcriptEmpty: 'ستظهر المحادثة هنا.',
-  speakerAI: 'المساعد',
-  speakerHuman: 'أنت',
-  jumpToLatest: 'الانتقال إلى الأحدث',
-  showEarlier: 'عرض الأسطر السابقة',
-
-  reasonUserHangup: 'أنهيت المكالمة',
-  reasonAgentHangup: 'أنهى المساعد المكالمة',
-  reasonTimeout: 'انتهى الوقت المحدد',
-  reasonSilence: 'انتهت بسبب الصمت',
-  reasonTransferred: 'تم التحويل',
-  reasonBusy: 'الخطوط مشغولة',
-  reasonCancelled: 'أُلغيت',
-  reasonFailed: 'فشلت المكالمة',
-  reasonNetworkLost: 'انقطع الاتصال',
-  reasonAgentUnavailable: 'المساعد غير متاح',
-  reasonMicrophoneDenied: 'الميكروفون محظور',
-  reasonMicrophoneUnavailable: 'لا يوجد ميكروفون',
-  reasonSetupFailed: 'تعذّر البدء',
-  reasonElementRemoved: 'أُغلقت الأداة',
-  reasonPageUnload: 'أُغلقت الصفحة',
-
-  errorMicrophoneDeniedTitle: 'الوصول إلى الميكروفون محظور',
-  errorMicrophoneDeniedHelp:
-    'اسمح باستخدام الميكروفون لهذا الموقع من إعدادات الموقع في متصفحك (الرمز بجوار شريط العنوان)، ثم حاول مرة أخرى.',
-  errorMicrophoneUnavailableTitle: 'لم يُعثر على ميكروفون',
-  errorMicrophoneUnavailableHelp: 'وصّل ميكروفونًا أو أغلق التطبيقات الأخرى التي تستخدمه، ثم حاول مرة أخرى.',
-  errorBusyTitle: 'جميع الخطوط مشغولة',
-  errorBusyHelp: 'يُرجى المحاولة مرة أخرى بعد بضع دقائق.',
-  errorSetupFailedTitle: 'تعذّر إعداد المكالمة',
-  errorSetupFailedHelp: 'يُرجى المحاولة مرة أخرى لاحقًا.',
-  errorAgentUnavailableTitle: 'لم يُجب المساعد',
-  errorAgentUnavailableHelp: 'يُرجى المحاولة مرة أخرى بعد قليل.',
-  errorNetworkLostTitle: 'انقطع الاتصال',
-  errorNetworkLostHelp: 'تحقّق من اتصالك بالإنترنت، ثم اتصل مرة أخرى.',
-  errorFailedTitle: 'فشلت المكالمة',
-  errorFailedHelp: 'يُرجى المحاولة مرة أخرى لاحقًا.',
-};
-
-/** Built-in languages, by primary language subtag. */
-export const builtInStrings: Readonly<Record<string, VoiceAgentCallStrings>> = { en, ar };
-
-const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb']);
-
-function primarySubtag(lang: string | null | undefined): string {
-  return (lang ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
-}
-
-/** The strings for `lang` (`ar-EG` → `ar`; unknown → English) with `overrides` on top. */
-export function resolveStrings(
-  lang: string | null | undefined,
-  overrides?: Partial<VoiceAgentCallStrings> | null,
-): VoiceAgentCallStrings {
-  const base = builtInStrings[primarySubtag(lang)] ?? en;
-  return overrides ? { ...base, ...overrides } : base;
-}
-
-export function isRtlLanguage(lang: string | null | undefined): boolean {
-  return RTL_LANGUAGES.has(primarySubtag(lang));
-}
 
 const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {
   'user-hangup': 'reasonUserHangup',

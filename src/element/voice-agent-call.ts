@@ -1,8 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
-import { guard } from 'lit/directives/guard.js';
-import { ifDefined } from 'lit/directives/if-defined.js';
-import { repeat } from 'lit/directives/repeat.js';
+import type { CallSession } from '../call/call-session.js';
+import { captureGesture, releaseGesture, type CallHandover } from '../call/gesture.js';
+import { loadMedia, preloadMedia } from '../call/media-loader.js';
 import type {
   CallSessionEventMap,
   CallSessionLike,
@@ -11,44 +10,36 @@ import type {
   TranscriptEntry,
   TranscriptMode,
 } from '../call/types.js';
-import { CallSession, preloadMedia } from '../call/call-session.js';
-import type { CallTranscriptEvent } from '../call/events.js';
-import { CallController } from './call-controller.js';
-import { alertIcon, arrowDownIcon, closeIcon, hangupIcon, micIcon, micOffIcon, phoneIcon, speakerIcon } from './icons.js';
-import {
-  errorText,
-  formatDuration,
-  isRtlLanguage,
-  reasonText,
-  resolveStrings,
-  type VoiceAgentCallStrings,
-} from './strings.js';
+import { loadCall, loadedCall, type CallModule } from './call-loader.js';
+import type { CallView } from './call-view.js';
+import { closeIcon, phoneIcon } from './icons.js';
+import { enIdle, isRtlLanguage, loadLanguage, loadedLanguage } from './strings-idle.js';
+import type { VoiceAgentCallStrings } from './strings.js';
 import { styles } from './styles.js';
 
 export type VoiceAgentCallLayout = 'inline' | 'floating';
 export type VoiceAgentCallPlacement = 'bottom-right' | 'bottom-left';
 export type VoiceAgentCallTheme = 'light' | 'dark' | 'auto';
-/** When the element loads the media library (livekit-client) ahead of the first call. */
+/** When the element loads the call chunk and the media library (livekit-client) ahead of the first call. */
 export type VoiceAgentCallPreload = 'none' | 'intent' | 'idle';
 /** Makes the session an element drives; replace it to drive the element with another implementation. */
 export type CallSessionFactory = (options: CallSessionOptions) => CallSessionLike;
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
-/** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
-const TRANSCRIPT_WINDOW = 100;
 
-/** The next frame, or a short timeout where frames do not come (a hidden tab). */
-function nextFrame(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      cancelAnimationFrame(frame);
-      resolve();
-    };
-    const timer = setTimeout(done, 100);
-    const frame = requestAnimationFrame(done);
-  });
+/** The default factory: a `CallSession` from the call chunk (the element calls factories only once it has loaded). */
+const defaultSessionFactory: CallSessionFactory = (options) => new (loadedCall()!.CallSession)(options);
+
+/**
+ * The call chunk did not load (offline, a deploy replaced it): `call-error` with code
+ * `load_failed`, as a plain CustomEvent (the event classes are in that chunk). No session, so no
+ * `call-ended`: the call never left idle, and clicking again tries the load again.
+ */
+function reportLoadFailure(element: HTMLElement, error: unknown): void {
+  const message = `could not load the call logic: ${error instanceof Error ? error.message : String(error)}`;
+  const detail = { code: 'load_failed', message, recoverable: true };
+  element.dispatchEvent(new CustomEvent('call-error', { detail, bubbles: true, composed: true }));
 }
 
 /**
@@ -56,7 +47,9 @@ function nextFrame(): Promise<void> {
  * companion endpoint, shows what is happening, the live transcript and the result.
  *
  * The element renders state only; a `CallSession` owns the call. Import
- * `voice-agent-call/define` to register the tag.
+ * `voice-agent-call/define` to register the tag. Until a visitor shows intent the element holds
+ * only the idle card: the call logic, the in-call UI and other languages load lazily (the call
+ * chunk, with a dynamic import), on intent, in idle time or on the click.
  *
  * @attr endpoint - Base URL of the companion endpoint, e.g. `/api/voice-call`.
  * @attr agent - Agent name the companion maps to an agent id.
@@ -67,7 +60,7 @@ function nextFrame(): Promise<void> {
  * @attr lang - Language of the built-in strings (`en` default, `ar` built in; RTL languages render right to left).
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
- * @attr preload - When to load the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
+ * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
  * @fires call-connected - `{ dialId }`: media connected and the agent is in the room.
@@ -142,15 +135,17 @@ export class VoiceAgentCall extends LitElement {
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
-    _stuckToBottom: { state: true },
-    _unseen: { state: true },
+    _preparing: { state: true },
   };
 
   /**
-   * Makes each element's session. The default builds a `CallSession`; tests and other
-   * implementations of `CallSessionLike` can replace it (before the element's first call).
+   * Makes each element's session. The default builds a `CallSession` (from the call chunk, once
+   * it has loaded); tests and other implementations of `CallSessionLike` can replace it (before
+   * the element's first call). A replaced factory's session is started once the call chunk (the
+   * in-call UI) has loaded, so `start()` may run after the click: the element hands the click's
+   * microphone request and audio unlock only to its own `CallSession`.
    */
-  static sessionFactory: CallSessionFactory = (options) => new CallSession(options);
+  static sessionFactory: CallSessionFactory = defaultSessionFactory;
 
   /** Loads the media library ahead of a call (`preload`); replaceable, e.g. with the session factory. */
   static mediaPreloader: () => Promise<void> = preloadMedia;
@@ -170,9 +165,10 @@ export class VoiceAgentCall extends LitElement {
   /** Floating layout: the panel is open. */
   open = false;
   /**
-   * When to load the media library (livekit-client) ahead of the call: `intent` (default: when the
-   * pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few
-   * seconds after the element is connected) or `none` (only on the click).
+   * When to load the call chunk (call logic, in-call UI) and the media library (livekit-client)
+   * ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button
+   * or launcher), `idle` (also in idle time a few seconds after the element is connected) or
+   * `none` (only on the click).
    */
   preload?: VoiceAgentCallPreload;
   /** Forwarded to the companion, which decides which keys reach the agent. */
@@ -181,61 +177,69 @@ export class VoiceAgentCall extends LitElement {
   strings?: Partial<VoiceAgentCallStrings>;
 
   private _lang?: string;
-  private _stuckToBottom = true;
-  private _unseen = false;
+  /** The visitor clicked call before the call chunk had loaded: it is loading, the card says so. */
+  private _preparing = false;
+  private _pendingStart: Promise<void> | null = null;
+  /** A mute set before the call chunk loaded; applied to the session once it exists. */
+  private _pendingMuted: boolean | null = null;
   private _focusWasInside = false;
-  /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
-  private _entries: TranscriptEntry[] | null = null;
-  /** Index of the first rendered entry, and how many of the newest entries to render while following. */
-  private _firstShown = 0;
-  private _windowSize = TRANSCRIPT_WINDOW;
-  /** The entries and log the log was last scrolled to the end for. */
-  private _followed: { entries: TranscriptEntry[]; log: HTMLElement } | null = null;
-  /** Only transcript lines asked for the pending update: it waits for the next frame. */
-  private _transcriptOnly = false;
   private _preloadRequested = false;
   private _idlePreload: (() => void) | null = null;
-
-  private readonly _call = new CallController(this, {
-    onSessionEvent: (type, event) => this._onSessionEvent(type, event),
-  });
+  /** The in-call part (call chunk): made with the session. */
+  private _view: CallView | null = null;
 
   /** The call state (read-only; reflected as the `state` attribute). */
   get state(): CallState {
-    return this._call.state;
+    return this._view?.state ?? 'idle';
   }
 
   /** The current or last dial's id, or null. */
   get dialId(): string | null {
-    return this._call.session?.dialId ?? null;
+    return this._view?.call.session?.dialId ?? null;
   }
 
   /** Whether the microphone is muted. */
   get muted(): boolean {
-    return this._call.session?.muted ?? false;
+    return this._view?.call.session?.muted ?? this._pendingMuted ?? false;
   }
 
   /** The transcript of the current or last call (a copy). */
   get transcript(): TranscriptEntry[] {
-    return this._call.session?.transcript ?? [];
+    return this._view?.call.session?.transcript ?? [];
   }
 
-  /** Starts a call (from `idle` or `ended`); resolves once it is in the call or has ended. */
-  async start(): Promise<void> {
-    const session = this._session();
-    if (RESTING.has(session.state)) session.configure(this._sessionOptions());
-    if (this._layout === 'floating') this.open = true;
-    await session.start();
+  /**
+   * Starts a call (from `idle` or `ended`); resolves once it is in the call or has ended. Call it
+   * from a click: when the call chunk has not loaded yet, the microphone request and the audio
+   * unlock happen here, inside the click, and the session takes them over once it has loaded.
+   */
+  start(): Promise<void> {
+    if (this._pendingStart) return this._pendingStart;
+    const module = loadedCall();
+    if (module) return this._startNow(module);
+    this._pendingStart = this._startAfterLoad();
+    return this._pendingStart;
   }
 
   /** Hangs up; resolves once the call has ended. */
   async hangup(): Promise<void> {
-    await this._call.session?.hangup();
+    await this._view?.call.session?.hangup();
   }
 
   /** Mutes or unmutes the microphone, in any state (a mute set before a call carries into it); fires `call-mute` on a real change. */
   setMuted(muted: boolean): void {
-    this._session().setMuted(muted);
+    const module = loadedCall();
+    if (module) {
+      this._session(module).setMuted(muted);
+      return;
+    }
+    if (muted === this.muted) return;
+    this._pendingMuted = muted;
+    this.requestUpdate();
+    loadCall().then(
+      (loaded) => this._session(loaded),
+      () => undefined,
+    );
   }
 
   /** A copy of the transcript of the current or last call, in order (the service's lines once the call has ended). */
@@ -269,17 +273,19 @@ export class VoiceAgentCall extends LitElement {
   }
 
   override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: Parameters<LitElement['requestUpdate']>[2]): void {
-    if (name !== undefined) this._transcriptOnly = false;
+    if (name !== undefined) this._view?.fullUpdate();
     super.requestUpdate(name, oldValue, options);
   }
 
   /**
-   * Lit renders once per microtask; transcript lines can arrive many times a frame (interim
-   * segments), so an update only they asked for waits for the next frame and renders them at once.
+   * A built-in language other than English is loaded before the element renders in it; an update
+   * only transcript lines asked for waits for the next frame (the view's `gate()`).
    */
   protected override async scheduleUpdate(): Promise<void> {
-    if (this._transcriptOnly) await nextFrame();
-    this._transcriptOnly = false;
+    const language = loadLanguage(this._lang);
+    if (language) await language;
+    const gate = this._view?.gate();
+    if (gate) await gate;
     super.scheduleUpdate();
   }
 
@@ -287,13 +293,15 @@ export class VoiceAgentCall extends LitElement {
     return this.preload === 'none' || this.preload === 'idle' ? this.preload : 'intent';
   }
 
-  /** Loads the media library once, unless `preload="none"`; a failed load may be tried again. */
-  private _preloadMedia(): void {
+  /** Loads the call chunk and the media library once, unless `preload="none"`; a failed load may be tried again. */
+  private _preload(): void {
     if (this._preloadMode === 'none' || this._preloadRequested) return;
     this._preloadRequested = true;
-    (this.constructor as typeof VoiceAgentCall).mediaPreloader().catch(() => {
+    const retry = (): void => {
       this._preloadRequested = false;
-    });
+    };
+    loadCall().catch(retry);
+    (this.constructor as typeof VoiceAgentCall).mediaPreloader().catch(retry);
   }
 
   private _scheduleIdlePreload(): void {
@@ -301,9 +309,9 @@ export class VoiceAgentCall extends LitElement {
     let idle: number | undefined;
     const timer = setTimeout(() => {
       if (typeof requestIdleCallback === 'function') {
-        idle = requestIdleCallback(() => this._preloadMedia(), { timeout: 2000 });
+        idle = requestIdleCallback(() => this._preload(), { timeout: 2000 });
       } else {
-        this._preloadMedia();
+        this._preload();
       }
     }, (this.constructor as typeof VoiceAgentCall).idlePreloadDelayMs);
     this._idlePreload = () => {
@@ -320,11 +328,60 @@ export class VoiceAgentCall extends LitElement {
     return this.transcriptMode === 'poll' || this.transcriptMode === 'off' ? this.transcriptMode : 'live';
   }
 
-  private _session(): CallSessionLike {
-    const existing = this._call.session;
+  /** The click came before the call chunk: the gesture's parts now, the session once the chunk is here. */
+  private async _startAfterLoad(): Promise<void> {
+    const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
+    let handover: Required<CallHandover> | null = null;
+    if (own) handover = captureGesture(this.shadowRoot ?? document.body);
+    // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
+    const call = loadCall();
+    if (own) loadMedia().catch(() => undefined);
+    if (this._layout === 'floating') this.open = true;
+    this._preparing = true;
+    let module: CallModule;
+    try {
+      module = await call;
+    } catch (error) {
+      if (handover) releaseGesture(handover);
+      this._preparing = false;
+      this._pendingStart = null;
+      reportLoadFailure(this, error);
+      return;
+    }
+    if (!this.isConnected) {
+      // Removed while the chunk loaded: no call for an element that is gone.
+      if (handover) releaseGesture(handover);
+      this._preparing = false;
+      this._pendingStart = null;
+      return;
+    }
+    const started = this._startNow(module, handover);
+    this._preparing = false;
+    this._pendingStart = null;
+    await started;
+  }
+
+  private _startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
+    const session = this._session(module);
+    if (RESTING.has(session.state)) session.configure(this._sessionOptions());
+    if (this._layout === 'floating') this.open = true;
+    return handover ? (session as CallSession).start(handover) : session.start();
+  }
+
+  private _session(module: CallModule): CallSessionLike {
+    const existing = this._view?.call.session;
     if (existing) return existing;
+    this._view ??= new module.CallView(this, {
+      transcriptMode: () => this._transcriptMode,
+      onSessionEvent: (type, event) => this._onSessionEvent(type, event),
+      invalidate: () => this.requestUpdate('_view'),
+    });
     const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(this._sessionOptions());
-    this._call.bind(session);
+    this._view.call.bind(session);
+    if (this._pendingMuted !== null) {
+      session.setMuted(this._pendingMuted);
+      this._pendingMuted = null;
+    }
     return session;
   }
 
@@ -340,50 +397,28 @@ export class VoiceAgentCall extends LitElement {
     if (this.getAttribute('state') !== this.state) this.setAttribute('state', this.state);
   }
 
-  private _onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
-    if (type === 'call-transcript') {
-      // The event's list is already the session's fresh copy: render it, do not copy again.
-      if (!this.isUpdatePending) this._transcriptOnly = true;
-      this._entries = (event as CallTranscriptEvent).detail.entries;
-      if (!this._stuckToBottom) this._unseen = true;
-      return;
-    }
-    this._transcriptOnly = false;
-    if (type === 'call-state' || type === 'call-ended') this._entries = null;
+  private _onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
     if (type === 'call-state') {
       this._reflectState();
       if (!RESTING.has(this.state) && this._layout === 'floating') this.open = true;
-      if (this.state === 'starting') {
-        this._stuckToBottom = true;
-        this._unseen = false;
-        this._firstShown = 0;
-        this._windowSize = TRANSCRIPT_WINDOW;
-      }
     }
   }
 
-  /** The entries to render (no copy per render: the list changes only with an event). */
-  private _renderedEntries(): TranscriptEntry[] {
-    this._entries ??= this.transcript;
-    return this._entries;
+  /**
+   * The strings to show: the built-in language (English until another has loaded; the idle
+   * card's English until the call chunk brings the rest) with the `strings` overrides on top.
+   * Keys beyond the idle card's are read only once a session exists, so with the call chunk.
+   */
+  private _strings(): VoiceAgentCallStrings {
+    const base = loadedLanguage(this._lang) ?? loadedCall()?.en ?? (enIdle as VoiceAgentCallStrings);
+    return this.strings ? { ...base, ...this.strings } : base;
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
     this._focusWasInside = this.shadowRoot?.activeElement != null;
-    // Following the end, the window slides with the newest lines; scrolled up, it stays put so
-    // the lines being read do not move.
-    const newest = Math.max(0, this._renderedEntries().length - this._windowSize);
-    this._firstShown = this._stuckToBottom ? newest : Math.min(this._firstShown, newest);
   }
 
   protected override updated(_changed: PropertyValues): void {
-    const log = this.renderRoot.querySelector<HTMLElement>('.transcript');
-    const entries = this._renderedEntries();
-    // Only a change to the log scrolls it (reading scrollHeight costs a layout; the timer ticks every second).
-    if (log && this._stuckToBottom && (this._followed?.entries !== entries || this._followed.log !== log)) {
-      log.scrollTop = log.scrollHeight;
-      this._followed = { entries, log };
-    }
     // The control that had focus went away with the state (hang-up after the end): keep focus in
     // the widget, on the action that makes sense now.
     if (this._focusWasInside && this.shadowRoot?.activeElement == null) this._focusPrimary();
@@ -397,18 +432,6 @@ export class VoiceAgentCall extends LitElement {
 
   private readonly _onStartClick = (): void => {
     void this.start();
-  };
-
-  private readonly _onHangupClick = (): void => {
-    void this.hangup();
-  };
-
-  private readonly _onMuteClick = (): void => {
-    this.setMuted(!this.muted);
-  };
-
-  private readonly _onUnlockClick = (): void => {
-    void this._call.session?.unlockAudio();
   };
 
   private readonly _onLauncherClick = (): void => {
@@ -429,39 +452,8 @@ export class VoiceAgentCall extends LitElement {
     }
   };
 
-  private readonly _onTranscriptScroll = (event: Event): void => {
-    const log = event.currentTarget as HTMLElement;
-    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
-    if (atBottom !== this._stuckToBottom) this._stuckToBottom = atBottom;
-    if (atBottom && this._unseen) this._unseen = false;
-  };
-
-  /** Reveals older lines above, keeping the lines in view where they are. */
-  private readonly _onEarlierClick = async (): Promise<void> => {
-    const log = this.renderRoot.querySelector<HTMLElement>('.transcript');
-    if (!log) return;
-    // The first line shown stays where it is on screen (whatever the browser's scroll anchoring did).
-    const anchor = log.querySelector<HTMLElement>('.entry');
-    const anchorTop = anchor?.getBoundingClientRect().top ?? 0;
-    this._firstShown = Math.max(0, this._firstShown - TRANSCRIPT_WINDOW);
-    this._windowSize = this._renderedEntries().length - this._firstShown;
-    this.requestUpdate();
-    await this.updateComplete;
-    if (anchor) log.scrollTop += anchor.getBoundingClientRect().top - anchorTop;
-    // All lines shown, the button is gone: focus stays where the visitor was, on the log.
-    if (!this.renderRoot.querySelector('.earlier')) log.focus();
-  };
-
   private readonly _onIntent = (): void => {
-    this._preloadMedia();
-  };
-
-  private readonly _onJumpClick = (): void => {
-    this._stuckToBottom = true;
-    this._unseen = false;
-    const log = this.renderRoot.querySelector<HTMLElement>('.transcript');
-    if (log) log.scrollTop = log.scrollHeight;
-    log?.focus();
+    this._preload();
   };
 
   private async _openPanel(): Promise<void> {
@@ -477,78 +469,27 @@ export class VoiceAgentCall extends LitElement {
     this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus();
   }
 
-  // ---- rendering ----
-
-  private _statusText(s: VoiceAgentCallStrings): string {
-    const session = this._call.session;
-    switch (this.state) {
-      case 'idle':
-        return s.statusIdle;
-      case 'starting':
-        return s.statusStarting;
-      case 'connecting':
-        return s.statusConnecting;
-      case 'in-call':
-        if (session?.muted) return s.statusMuted;
-        return session?.agentSpeaking ? s.statusSpeaking : s.statusListening;
-      case 'reconnecting':
-        return s.statusReconnecting;
-      case 'ending':
-        return s.statusEnding;
-      case 'ended':
-        return s.statusEnded;
-    }
-  }
-
-  private _summary(s: VoiceAgentCallStrings): string {
-    const result = this._call.session?.result ?? null;
-    const parts = [s.statusEnded];
-    if (result) parts.push(reasonText(s, result.reason));
-    const elapsed = this._call.elapsedMs;
-    if (elapsed !== null) parts.push(formatDuration(elapsed));
-    else if (typeof result?.durationSeconds === 'number' && result.durationSeconds > 0) {
-      parts.push(formatDuration(result.durationSeconds * 1000));
-    }
-    return parts.join(' · ');
-  }
-
-  private _error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
-    const result = this._call.session?.result;
-    return this.state === 'ended' && result ? errorText(s, result.reason) : null;
-  }
-
-  private _announcement(s: VoiceAgentCallStrings): string {
-    if (this.state === 'idle') return '';
-    if (this.state === 'in-call') return s.statusInCall;
-    if (this.state !== 'ended') return this._statusText(s);
-    const error = this._error(s);
-    return error ? `${this._summary(s)}. ${error.title}. ${error.help}` : this._summary(s);
-  }
+  // ---- rendering: the idle card here; what only a call shows comes from the view ----
 
   override render(): TemplateResult {
-    const s = resolveStrings(this._lang, this.strings);
+    const s = this._strings();
     const floating = this._layout === 'floating';
-    const rtl = isRtlLanguage(this._lang);
-    const error = this._error(s);
-    const rootClasses = { root: true, floating, left: floating && this.placement === 'bottom-left' };
+    const error = this._view?.error(s) ?? null;
+    const left = floating && this.placement === 'bottom-left';
     return html`<div
-      class=${classMap(rootClasses)}
-      dir=${ifDefined(rtl ? 'rtl' : undefined)}
+      class="root${floating ? ' floating' : ''}${left ? ' left' : ''}"
+      dir=${isRtlLanguage(this._lang) ? 'rtl' : nothing}
       data-state=${this.state}
       ?data-error=${error !== null}
       @keydown=${floating ? this._onFloatingKeydown : undefined}
     >
       ${floating ? this._renderFloating(s) : this._renderCard(s, false)}
-      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._announcement(s)}</div>
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._view?.announcement(s) ?? ''}</div>
     </div>`;
   }
 
   private _renderFloating(s: VoiceAgentCallStrings): TemplateResult {
     const active = !RESTING.has(this.state);
-    const speaking = this.state === 'in-call' && (this._call.session?.agentSpeaking ?? false);
-    let glyph: TemplateResult;
-    if (active) glyph = html`<span class="bars ${speaking ? 'speaking' : ''}"><i></i><i></i><i></i><i></i></span>`;
-    else glyph = this.open ? closeIcon : phoneIcon;
     return html`<div class="panel" part="panel" id="panel" ?hidden=${!this.open}>
         ${this._renderCard(s, true)}
       </div>
@@ -563,17 +504,16 @@ export class VoiceAgentCall extends LitElement {
         @pointerenter=${this._onIntent}
         @focus=${this._onIntent}
       >
-        ${glyph}${active ? html`<span class="badge" aria-hidden="true"></span>` : nothing}
+        ${active ? this._view!.launcherGlyph() : this.open ? closeIcon : phoneIcon}
       </button>`;
   }
 
   private _renderCard(s: VoiceAgentCallStrings, inPanel: boolean): TemplateResult {
     const state = this.state;
-    const session = this._call.session;
-    const speaking = state === 'in-call' && (session?.agentSpeaking ?? false);
-    const elapsed = this._call.elapsedMs;
-    const showTimer = elapsed !== null && (state === 'in-call' || state === 'reconnecting' || state === 'ending');
-    const avatarClasses = { avatar: true, speaking, connecting: CONNECTING.has(state) };
+    const view = this._view;
+    const idle = state === 'idle';
+    const speaking = view?.speaking ?? false;
+    const connecting = CONNECTING.has(state) || this._preparing;
     return html`<section
       class="card"
       part="card"
@@ -581,16 +521,16 @@ export class VoiceAgentCall extends LitElement {
       aria-labelledby="title"
     >
       <header class="header" part="header">
-        <div class=${classMap(avatarClasses)} part="indicator" aria-hidden="true">
+        <div class="avatar${speaking ? ' speaking' : ''}${connecting ? ' connecting' : ''}" part="indicator" aria-hidden="true">
           <slot name="logo"><span class="bars"><i></i><i></i><i></i><i></i></span></slot>
         </div>
         <div class="heading">
           <div class="title" id="title" part="title"><slot name="title">${s.title}</slot></div>
-          <div class="status" part="status"><span class="status-dot"></span><span>${this._statusText(s)}</span></div>
+          <div class="status" part="status"><span class="status-dot"></span><span>${
+            idle || !view ? (this._preparing ? s.statusStarting : s.statusIdle) : view.statusText(s)
+          }</span></div>
         </div>
-        ${showTimer
-          ? html`<span class="timer" part="timer"><span class="sr-only">${s.timerLabel} </span>${formatDuration(elapsed)}</span>`
-          : nothing}
+        ${idle || !view ? nothing : view.timer(s)}
         ${inPanel && RESTING.has(state)
           ? html`<button
               class="icon-button"
@@ -603,91 +543,16 @@ export class VoiceAgentCall extends LitElement {
             </button>`
           : nothing}
       </header>
-      <div class="body" part="body">${this._renderBody(s)}</div>
+      <div class="body" part="body">${idle || !view ? html`<p class="hint">${s.idleHint}</p>` : view.body(s)}</div>
       <div class="controls" part="controls">${this._renderControls(s)}</div>
     </section>`;
   }
 
-  private _renderBody(s: VoiceAgentCallStrings): TemplateResult {
-    const state = this.state;
-    const session = this._call.session;
-    const entries = this._renderedEntries();
-    const error = this._error(s);
-    const showTranscript =
-      this._transcriptMode !== 'off' && state !== 'idle' && (state !== 'ended' || entries.length > 0);
-    return html`${state === 'idle' ? html`<p class="hint">${s.idleHint}</p>` : nothing}
-    ${session?.audioBlocked && !RESTING.has(state)
-      ? html`<div class="notice" part="audio-notice">
-          <p>${s.audioBlockedHint}</p>
-          <button class="pill" part="unlock-button" type="button" @click=${this._onUnlockClick}>
-            ${speakerIcon}${s.enableAudio}
-          </button>
-        </div>`
-      : nothing}
-    ${showTranscript ? this._renderTranscript(s, entries) : nothing}
-    ${error
-      ? html`<div class="error" part="error">
-          ${alertIcon}
-          <div>
-            <p class="error-title">${error.title}</p>
-            <p class="error-help">${error.help}</p>
-          </div>
-        </div>`
-      : nothing}
-    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
-  }
-
-  private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
-    // An interim line is hidden from assistive tech and keyed apart from its final version, so
-    // the log announces each line once, when it is final. Only the newest lines are in the DOM.
-    const first = Math.min(this._firstShown, entries.length);
-    return html`<div class="transcript-wrap">
-      <div
-        class="transcript"
-        part="transcript"
-        role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-label=${s.transcriptLabel}
-        tabindex="0"
-        @scroll=${this._onTranscriptScroll}
-      >
-        ${first > 0
-          ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${this._onEarlierClick}>
-              ${s.showEarlier}
-            </button>`
-          : nothing}
-        ${repeat(
-          first > 0 ? entries.slice(first) : entries,
-          (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
-          (entry) => {
-            const speaker = entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman;
-            // An entry whose text did not change is not touched: only the changed line re-renders.
-            return guard([entry.text, speaker], () => {
-              const who = entry.speaker === 'AI' ? 'ai' : 'human';
-              // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
-              return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'}"
-                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
-                aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
-              ><span class="sr-only">${speaker}: </span>${entry.text}</div>`;
-            });
-          },
-        )}
-      </div>
-      ${entries.length === 0 ? html`<div class="empty" aria-hidden="true">${s.transcriptEmpty}</div>` : nothing}
-      ${this._unseen && !this._stuckToBottom
-        ? html`<button class="pill jump" part="jump-button" type="button" @click=${this._onJumpClick}>
-            ${arrowDownIcon}${s.jumpToLatest}
-          </button>`
-        : nothing}
-    </div>`;
-  }
-
   private _renderControls(s: VoiceAgentCallStrings): TemplateResult {
     const state = this.state;
-    if (RESTING.has(state)) {
-      const label = state === 'idle' ? s.startCall : this._error(s) ? s.tryAgain : s.callAgain;
+    const view = this._view;
+    if (RESTING.has(state) || !view) {
+      const label = state === 'idle' || !view ? s.startCall : view.againLabel(s);
       return html`<button class="control call" part="call-button"
         type="button"
         data-primary
@@ -698,28 +563,7 @@ export class VoiceAgentCall extends LitElement {
         ${phoneIcon}<span>${label}</span>
       </button>`;
     }
-    const muted = this.muted;
-    const ending = state === 'ending';
-    return html`<button
-        class="control mute"
-        part="mute-button"
-        type="button"
-        aria-pressed=${muted ? 'true' : 'false'}
-        ?disabled=${ending}
-        @click=${this._onMuteClick}
-      >
-        ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
-      </button>
-      <button
-        class="control hangup"
-        part="hangup-button"
-        type="button"
-        data-primary
-        ?disabled=${ending}
-        @click=${this._onHangupClick}
-      >
-        ${hangupIcon}<span>${s.hangup}</span>
-      </button>`;
+    return view.controls(s);
   }
 }
 

@@ -5,6 +5,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { CallConnectedEvent, CallStateEvent, CallTranscriptEvent } from '../../src/call/events.js';
 import type { CallResult, CallSessionLike, CallState, TranscriptEntry } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
+import { loadCall } from '../../src/element/call-loader.js';
 
 const WINDOW = 100;
 
@@ -47,6 +48,11 @@ class ScriptedSession extends EventTarget implements CallSessionLike {
 
 let session: ScriptedSession | null = null;
 VoiceAgentCall.sessionFactory = () => (session = new ScriptedSession());
+
+// With the call chunk loaded (as after the visitor's intent), a click makes the session at once.
+before(async () => {
+  await loadCall();
+});
 
 async function inCall(el: VoiceAgentCall): Promise<ScriptedSession> {
   el.shadowRoot!.querySelector<HTMLElement>('[part~="call-button"]')!.click();
@@ -123,6 +129,9 @@ describe('<voice-agent-call> long transcript', () => {
     await el.updateComplete;
     const anchor = entries(el)[0]!;
     expect(anchor.textContent).to.equal(`Assistant: Line ${total - WINDOW} of the conversation`);
+    // Lines slide in by a few pixels when they arrive (a short transform animation): measure where
+    // the line rests, not where it is mid-slide.
+    await Promise.all(el.shadowRoot!.getAnimations().map((animation) => animation.finished));
     const top = anchor.getBoundingClientRect().top;
 
     earlierButton(el)!.focus();

@@ -23,6 +23,7 @@ import type {
   TranscriptEntry,
 } from '../../src/call/types.js';
 import { VoiceAgentCall, defineVoiceAgentCall } from '../../src/define.js';
+import { loadCall } from '../../src/element/call-loader.js';
 
 declare global {
   interface Window {
@@ -131,6 +132,12 @@ class FakeSession extends EventTarget implements CallSessionLike {
 
 let session: FakeSession | null = null;
 VoiceAgentCall.sessionFactory = (options) => (session = new FakeSession(options));
+
+// These tests drive the element with the call chunk loaded (as after the visitor's intent), so a
+// click makes the session at once; element-idle.test.ts covers the click before it has loaded.
+before(async () => {
+  await loadCall();
+});
 
 function fake(): FakeSession {
   if (!session) throw new Error('no session was made');

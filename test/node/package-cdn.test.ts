@@ -1,10 +1,11 @@
-// The CDN build as a page would load it: one entry with everything needed before the first call,
-// livekit-client only in the lazy chunk, and nothing a strict Content-Security-Policy forbids.
+// The CDN build as a page would load it: an idle entry with only what the idle card needs (at
+// most 12 KB gzip), the call logic, livekit-client and other languages in lazy chunks, and nothing
+// a strict Content-Security-Policy forbids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cdnSizes } from '../../scripts/build-sizes.js';
+import { IDLE_ENTRY_BUDGET_GZIP, cdnSizes } from '../../scripts/build-sizes.js';
 
 const CDN = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
 
@@ -13,27 +14,57 @@ function read(file: string): string {
   return readFileSync(CDN + file, 'utf8');
 }
 
-test('the entry loads nothing else up front; livekit-client is one lazy chunk', () => {
+function lazyChunk(pattern: RegExp): string {
+  const matches = cdnSizes().lazy.filter((size) => pattern.test(size.file));
+  assert.equal(matches.length, 1, `one lazy chunk matches ${pattern}: ${cdnSizes().lazy.map((size) => size.file).join(', ')}`);
+  return matches[0]!.file;
+}
+
+test('the entry loads nothing else up front; the call, livekit-client, their shared error classes and Arabic are one lazy chunk each', () => {
   const sizes = cdnSizes();
   assert.deepEqual(sizes.initial.map((size) => size.file), ['voice-agent-call.js']);
-  assert.equal(sizes.lazy.length, 1);
-  assert.match(sizes.lazy[0]!.file, /^chunks\/livekit-media-[\w-]+\.js$/);
+  assert.deepEqual(
+    sizes.lazy.map((size) => size.file.replace(/-[\w-]{8}\.js$/, '')),
+    ['chunks/in-call', 'chunks/livekit-media', 'chunks/errors', 'chunks/strings-ar'],
+  );
   const entry = read('voice-agent-call.js');
-  const chunk = read(sizes.lazy[0]!.file);
-  // livekit-client's own code (its Room class and signal client) lives only in the chunk.
+  const call = read(lazyChunk(/^chunks\/in-call-/));
+  const media = read(lazyChunk(/^chunks\/livekit-media-/));
+  const arabic = read(lazyChunk(/^chunks\/strings-ar-/));
+  // livekit-client's own code (its Room class and signal client) lives only in the media chunk.
   for (const marker of ['RoomEvent', 'SignalClient', 'livekit_rtc']) {
-    assert.ok(!entry.includes(marker), `the entry does not contain ${marker}`);
+    assert.ok(!entry.includes(marker) && !call.includes(marker), `only the media chunk contains ${marker}`);
   }
-  assert.ok(chunk.includes('livekit'), 'the chunk holds livekit-client');
-  assert.ok(entry.length < chunk.length / 4, 'the entry is a fraction of the media chunk');
+  assert.ok(media.includes('livekit'), 'the media chunk holds livekit-client');
+  // The call logic (companion client, transcript), the in-call UI, styles and strings are in the call chunk.
+  for (const marker of ['idempotency-key', '/token', 'transcript-wrap', 'Hang up', 'agent hung up', 'vac-danger:']) {
+    assert.ok(!entry.includes(marker), `the idle entry does not contain ${JSON.stringify(marker)}`);
+    assert.ok(call.includes(marker), `the call chunk contains ${JSON.stringify(marker)}`);
+  }
+  assert.ok(arabic.includes('ابدأ المكالمة') && !entry.includes('ابدأ المكالمة') && !call.includes('ابدأ المكالمة'), 'Arabic only in its chunk');
+  // The call chunk loads in one round trip: it imports only the entry (already loaded) and the
+  // error classes, whose chunk the entry asks for beside it (as it does for the media chunk).
+  const errors = lazyChunk(/^chunks\/errors-/);
+  const importsOf = (source: string): string[] => [...source.matchAll(/\bfrom\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g)].map((m) => m[1]!).sort();
+  assert.deepEqual(importsOf(call), ['../voice-agent-call.js', `./${errors.slice('chunks/'.length)}`].sort());
+  assert.deepEqual(importsOf(media), [`./${errors.slice('chunks/'.length)}`]);
+  assert.ok(entry.includes(`import(\`./${errors}\`)`) || entry.includes(`import("./${errors}")`), 'the entry asks for the errors chunk itself');
 });
 
-test('the entry registers the tag and exports the public API', () => {
+test('the idle entry is at most 12 KB gzip (-9)', () => {
+  const [entry] = cdnSizes().initial;
+  assert.ok(entry!.gzip <= IDLE_ENTRY_BUDGET_GZIP, `idle entry ${entry!.gzip} B gzip > ${IDLE_ENTRY_BUDGET_GZIP} B`);
+});
+
+test('the entry registers the tag and exports the element, its helpers and loaders, not the call logic', () => {
   const entry = read('voice-agent-call.js');
   assert.match(entry, /customElements\.define\(/);
-  for (const name of ['VoiceAgentCall', 'CallEndedEvent', 'CallSession', 'defineVoiceAgentCall']) {
-    assert.match(entry, new RegExp(`export\\s*\\{[^}]*\\bas ${name}\\b|export\\s*\\{[^}]*\\b${name}\\b`), `exports ${name}`);
+  const exported = entry.match(/export\s*\{([^}]*)\}\s*;?\s*(?:\/\/# sourceMappingURL=.*)?$/)?.[1] ?? '';
+  const names = exported.split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!);
+  for (const name of ['VoiceAgentCall', 'defineVoiceAgentCall', 'TAG_NAME', 'VERSION', 'preloadMedia', 'loadCallApi']) {
+    assert.ok(names.includes(name), `exports ${name}`);
   }
+  for (const name of ['CallSession', 'CallEndedEvent']) assert.ok(!names.includes(name), `${name} stays lazy (loadCallApi())`);
 });
 
 test('no eval, no Function constructor, no string timers, no process.env (strict CSP, no bundler)', () => {
@@ -45,8 +76,32 @@ test('no eval, no Function constructor, no string timers, no process.env (strict
   }
 });
 
-test('gzip sizes stay within budget (before the first call, and the media chunk)', () => {
+test('gzip sizes of the lazy chunks stay within budget', () => {
   const sizes = cdnSizes();
-  assert.ok(sizes.initial[0]!.gzip < 40 * 1024, `entry gzip ${sizes.initial[0]!.gzip} B`);
-  assert.ok(sizes.lazy[0]!.gzip < 200 * 1024, `media chunk gzip ${sizes.lazy[0]!.gzip} B`);
+  const gzip = (pattern: RegExp): number => sizes.lazy.find((size) => pattern.test(size.file))!.gzip;
+  assert.ok(gzip(/^chunks\/in-call-/) < 20 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
+  assert.ok(gzip(/^chunks\/livekit-media-/) < 200 * 1024, `media chunk gzip ${gzip(/^chunks\/livekit-media-/)} B`);
+});
+
+test('the npm build splits the same way: define.js reaches the call logic and other languages only through import()', () => {
+  const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+  const statics = new Set<string>();
+  const dynamics = new Set<string>();
+  const visit = (file: string): void => {
+    if (statics.has(file)) return;
+    statics.add(file);
+    assert.ok(existsSync(DIST + file), `dist/${file} is missing: run \`npm run build\` first`);
+    const source = readFileSync(DIST + file, 'utf8');
+    const resolve = (specifier: string): string => new URL(specifier, `file:///${file}`).pathname.slice(1);
+    for (const m of source.matchAll(/^import\s[^;]*?from\s*'(\.{1,2}\/[^']+)'|^import\s*'(\.{1,2}\/[^']+)'/gm)) visit(resolve((m[1] ?? m[2])!));
+    for (const m of source.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) dynamics.add(resolve(m[1]!));
+  };
+  visit('define.js');
+  assert.ok(statics.has('element/voice-agent-call.js') && statics.has('element/styles.js'), 'the walk follows static imports');
+  for (const lazy of ['call/call-session.js', 'call/companion-client.js', 'call/transcript.js', 'element/in-call.js', 'element/call-view.js', 'element/strings.js', 'element/strings-ar.js', 'call/media/livekit-media.js']) {
+    assert.ok(!statics.has(lazy), `define.js does not import ${lazy} statically`);
+  }
+  for (const lazy of ['element/in-call.js', 'element/strings-ar.js', 'call/media/livekit-media.js']) {
+    assert.ok(dynamics.has(lazy), `${lazy} is imported with import()`);
+  }
 });

@@ -1,0 +1,37 @@
+// How the idle entry reaches the call: one dynamic import of the call chunk (in-call.ts: the
+// call logic, the in-call UI and its styles, the rest of the English strings). Shared by every
+// element on the page; a failed load is tried again by the next request.
+import { warmErrors } from '../call/media-loader.js';
+
+export type CallModule = typeof import('./in-call.js');
+/** What `loadCallApi()` resolves to: the call logic for use without the element. */
+export type CallApi = CallModule['api'];
+
+let module: CallModule | null = null;
+let loading: Promise<CallModule> | null = null;
+
+/** The call chunk if it has loaded, else null. */
+export function loadedCall(): CallModule | null {
+  return module;
+}
+
+export function loadCall(): Promise<CallModule> {
+  if (module) return Promise.resolve(module);
+  if (!loading) {
+    warmErrors();
+    const attempt = import('./in-call.js').then((loaded) => (module = loaded));
+    loading = attempt;
+    attempt.catch(() => {
+      if (loading === attempt) loading = null;
+    });
+  }
+  return loading;
+}
+
+/**
+ * The call logic (`CallSession`, the event classes) for a page that uses it without the element
+ * and loaded only the idle entry (the CDN script): `const { CallSession } = await loadCallApi();`.
+ */
+export function loadCallApi(): Promise<CallApi> {
+  return loadCall().then((loaded) => loaded.api);
+}

@@ -1,0 +1,388 @@
+// The in-call part of <voice-agent-call>, in the lazy call chunk: binds the session (through
+// CallController), adopts the in-call styles into the element's shadow root before anything of a
+// call renders, and renders what only a call shows (status, timer, transcript, notices, error,
+// summary, mute and hang-up). The element (voice-agent-call.ts) keeps the idle card and asks this
+// view for the rest once a session exists.
+import {
+  adoptStyles,
+  html,
+  nothing,
+  supportsAdoptingStyleSheets,
+  type ReactiveController,
+  type ReactiveControllerHost,
+  type TemplateResult,
+} from 'lit';
+import { guard } from 'lit/directives/guard.js';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { CallStateEvent, CallTranscriptEvent } from '../call/events.js';
+import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
+import { CallController } from './call-controller.js';
+import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
+import { callStyles } from './call-styles.js';
+import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
+
+const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
+/** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
+const TRANSCRIPT_WINDOW = 100;
+
+/** The next frame, or a short timeout where frames do not come (a hidden tab). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      cancelAnimationFrame(frame);
+      resolve();
+    };
+    const timer = setTimeout(done, 100);
+    const frame = requestAnimationFrame(done);
+  });
+}
+
+export interface CallViewHost extends ReactiveControllerHost, HTMLElement {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly isUpdatePending: boolean;
+  readonly muted: boolean;
+  hangup(): Promise<void>;
+  setMuted(muted: boolean): void;
+}
+
+export interface CallViewHooks {
+  transcriptMode(): TranscriptMode;
+  /** Runs first on every session event (the element's own part: state attribute, panel). */
+  onSessionEvent(type: keyof CallSessionEventMap, event: Event): void;
+  /** Renders soon: something the visitor did changed the view. */
+  invalidate(): void;
+}
+
+export class CallView implements ReactiveController {
+  readonly call: CallController;
+  private readonly _host: CallViewHost;
+  private readonly _hooks: CallViewHooks;
+  private _styled = false;
+  /** Only transcript lines asked for the pending update: it waits for the next frame. */
+  private _transcriptOnly = false;
+  private _stuckToBottom = true;
+  private _unseen = false;
+  /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
+  private _entries: TranscriptEntry[] | null = null;
+  /** Index of the first rendered entry, and how many of the newest entries to render while following. */
+  private _firstShown = 0;
+  private _windowSize = TRANSCRIPT_WINDOW;
+  /** The entries and log the log was last scrolled to the end for. */
+  private _followed: { entries: TranscriptEntry[]; log: HTMLElement } | null = null;
+
+  constructor(host: CallViewHost, hooks: CallViewHooks) {
+    this._host = host;
+    this._hooks = hooks;
+    host.addController(this);
+    this._adoptStyles();
+    this.call = new CallController(host, { onSessionEvent: (type, event) => this._onSessionEvent(type, event) });
+  }
+
+  get state(): CallState {
+    return this.call.state;
+  }
+
+  /** The agent is speaking (in a call). */
+  get speaking(): boolean {
+    return this.state === 'in-call' && (this.call.session?.agentSpeaking ?? false);
+  }
+
+  hostConnected(): void {
+    this._adoptStyles();
+  }
+
+  /** The in-call sheet joins the idle one (after it, as one sheet would have it); a root made later gets it on connect. */
+  private _adoptStyles(): void {
+    const root = this._host.shadowRoot;
+    if (this._styled || !root) return;
+    this._styled = true;
+    if (supportsAdoptingStyleSheets) root.adoptedStyleSheets = [...root.adoptedStyleSheets, callStyles.styleSheet!];
+    else adoptStyles(root, [callStyles]);
+  }
+
+  /**
+   * Lit renders once per microtask; transcript lines can arrive many times a frame (interim
+   * segments), so an update only they asked for waits for the next frame and renders them at once.
+   * The element awaits this before each update.
+   */
+  gate(): Promise<void> | null {
+    const wait = this._transcriptOnly;
+    this._transcriptOnly = false;
+    return wait ? nextFrame() : null;
+  }
+
+  /** Something besides transcript lines asked for the update: it renders at once. */
+  fullUpdate(): void {
+    this._transcriptOnly = false;
+  }
+
+  private _onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
+    if (type !== 'call-transcript') this._transcriptOnly = false;
+    else if (!this._host.isUpdatePending) this._transcriptOnly = true;
+    this._hooks.onSessionEvent(type, event);
+    if (type === 'call-transcript') {
+      // The event's list is already the session's fresh copy: render it, do not copy again.
+      this._entries = (event as CallTranscriptEvent).detail.entries;
+      if (!this._stuckToBottom) this._setUnseen(true);
+      return;
+    }
+    if (type === 'call-state' || type === 'call-ended') this._entries = null;
+    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
+      this._stuckToBottom = true;
+      this._unseen = false;
+      this._firstShown = 0;
+      this._windowSize = TRANSCRIPT_WINDOW;
+    }
+  }
+
+  private _setUnseen(unseen: boolean): void {
+    if (unseen === this._unseen) return;
+    this._unseen = unseen;
+    this._hooks.invalidate();
+  }
+
+  /** The entries to render (no copy per render: the list changes only with an event). */
+  private _renderedEntries(): TranscriptEntry[] {
+    this._entries ??= this.call.session?.transcript ?? [];
+    return this._entries;
+  }
+
+  hostUpdate(): void {
+    // Following the end, the window slides with the newest lines; scrolled up, it stays put so
+    // the lines being read do not move.
+    const newest = Math.max(0, this._renderedEntries().length - this._windowSize);
+    this._firstShown = this._stuckToBottom ? newest : Math.min(this._firstShown, newest);
+  }
+
+  hostUpdated(): void {
+    const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
+    const entries = this._renderedEntries();
+    // Only a change to the log scrolls it (reading scrollHeight costs a layout; the timer ticks every second).
+    if (log && this._stuckToBottom && (this._followed?.entries !== entries || this._followed.log !== log)) {
+      log.scrollTop = log.scrollHeight;
+      this._followed = { entries, log };
+    }
+  }
+
+  // ---- UI handlers ----
+
+  private readonly _onHangupClick = (): void => {
+    void this._host.hangup();
+  };
+
+  private readonly _onMuteClick = (): void => {
+    this._host.setMuted(!this._host.muted);
+  };
+
+  private readonly _onUnlockClick = (): void => {
+    void this.call.session?.unlockAudio();
+  };
+
+  private readonly _onTranscriptScroll = (event: Event): void => {
+    const log = event.currentTarget as HTMLElement;
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+    if (atBottom !== this._stuckToBottom) {
+      this._stuckToBottom = atBottom;
+      this._hooks.invalidate();
+    }
+    if (atBottom) this._setUnseen(false);
+  };
+
+  /** Reveals older lines above, keeping the lines in view where they are. */
+  private readonly _onEarlierClick = async (): Promise<void> => {
+    const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
+    if (!log) return;
+    // The first line shown stays where it is on screen (whatever the browser's scroll anchoring
+    // did). Layout positions, not on-screen boxes: a line still sliding in (its entry animation is a
+    // transform) would otherwise move the correction by a few pixels.
+    const anchor = log.querySelector<HTMLElement>('.entry');
+    const anchorTop = anchor ? anchor.offsetTop - log.scrollTop : 0;
+    this._firstShown = Math.max(0, this._firstShown - TRANSCRIPT_WINDOW);
+    this._windowSize = this._renderedEntries().length - this._firstShown;
+    this._hooks.invalidate();
+    await this._host.updateComplete;
+    if (anchor) log.scrollTop = anchor.offsetTop - anchorTop;
+    // All lines shown, the button is gone: focus stays where the visitor was, on the log.
+    if (!this._host.renderRoot.querySelector('.earlier')) log.focus();
+  };
+
+  private readonly _onJumpClick = (): void => {
+    this._stuckToBottom = true;
+    this._setUnseen(false);
+    this._hooks.invalidate();
+    const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
+    if (log) log.scrollTop = log.scrollHeight;
+    log?.focus();
+  };
+
+  // ---- rendering (the element calls these for states other than idle) ----
+
+  statusText(s: VoiceAgentCallStrings): string {
+    const session = this.call.session;
+    switch (this.state) {
+      case 'idle':
+        return s.statusIdle;
+      case 'starting':
+        return s.statusStarting;
+      case 'connecting':
+        return s.statusConnecting;
+      case 'in-call':
+        if (session?.muted) return s.statusMuted;
+        return session?.agentSpeaking ? s.statusSpeaking : s.statusListening;
+      case 'reconnecting':
+        return s.statusReconnecting;
+      case 'ending':
+        return s.statusEnding;
+      case 'ended':
+        return s.statusEnded;
+    }
+  }
+
+  private _summary(s: VoiceAgentCallStrings): string {
+    const result = this.call.session?.result ?? null;
+    const parts = [s.statusEnded];
+    if (result) parts.push(reasonText(s, result.reason));
+    const elapsed = this.call.elapsedMs;
+    if (elapsed !== null) parts.push(formatDuration(elapsed));
+    else if (typeof result?.durationSeconds === 'number' && result.durationSeconds > 0) {
+      parts.push(formatDuration(result.durationSeconds * 1000));
+    }
+    return parts.join(' · ');
+  }
+
+  error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
+    const result = this.call.session?.result;
+    return this.state === 'ended' && result ? errorText(s, result.reason) : null;
+  }
+
+  announcement(s: VoiceAgentCallStrings): string {
+    if (this.state === 'idle') return '';
+    if (this.state === 'in-call') return s.statusInCall;
+    if (this.state !== 'ended') return this.statusText(s);
+    const error = this.error(s);
+    return error ? `${this._summary(s)}. ${error.title}. ${error.help}` : this._summary(s);
+  }
+
+  /** The call button's label after a call. */
+  againLabel(s: VoiceAgentCallStrings): string {
+    return this.error(s) ? s.tryAgain : s.callAgain;
+  }
+
+  /** The floating launcher during a call: sound bars and a live badge. */
+  launcherGlyph(): TemplateResult {
+    return html`<span class="bars ${this.speaking ? 'speaking' : ''}"><i></i><i></i><i></i><i></i></span
+      ><span class="badge" aria-hidden="true"></span>`;
+  }
+
+  timer(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
+    const elapsed = this.call.elapsedMs;
+    const state = this.state;
+    const showTimer = elapsed !== null && (state === 'in-call' || state === 'reconnecting' || state === 'ending');
+    return showTimer
+      ? html`<span class="timer" part="timer"><span class="sr-only">${s.timerLabel} </span>${formatDuration(elapsed)}</span>`
+      : nothing;
+  }
+
+  body(s: VoiceAgentCallStrings): TemplateResult {
+    const state = this.state;
+    const session = this.call.session;
+    const entries = this._renderedEntries();
+    const error = this.error(s);
+    const showTranscript =
+      this._hooks.transcriptMode() !== 'off' && state !== 'idle' && (state !== 'ended' || entries.length > 0);
+    return html`${session?.audioBlocked && !RESTING.has(state)
+      ? html`<div class="notice" part="audio-notice">
+          <p>${s.audioBlockedHint}</p>
+          <button class="pill" part="unlock-button" type="button" @click=${this._onUnlockClick}>
+            ${speakerIcon}${s.enableAudio}
+          </button>
+        </div>`
+      : nothing}
+    ${showTranscript ? this._renderTranscript(s, entries) : nothing}
+    ${error
+      ? html`<div class="error" part="error">
+          ${alertIcon}
+          <div>
+            <p class="error-title">${error.title}</p>
+            <p class="error-help">${error.help}</p>
+          </div>
+        </div>`
+      : nothing}
+    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
+  }
+
+  private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
+    // An interim line is hidden from assistive tech and keyed apart from its final version, so
+    // the log announces each line once, when it is final. Only the newest lines are in the DOM.
+    const first = Math.min(this._firstShown, entries.length);
+    return html`<div class="transcript-wrap">
+      <div
+        class="transcript"
+        part="transcript"
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-label=${s.transcriptLabel}
+        tabindex="0"
+        @scroll=${this._onTranscriptScroll}
+      >
+        ${first > 0
+          ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${this._onEarlierClick}>
+              ${s.showEarlier}
+            </button>`
+          : nothing}
+        ${repeat(
+          first > 0 ? entries.slice(first) : entries,
+          (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
+          (entry) => {
+            const speaker = entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman;
+            // An entry whose text did not change is not touched: only the changed line re-renders.
+            return guard([entry.text, speaker], () => {
+              const who = entry.speaker === 'AI' ? 'ai' : 'human';
+              // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
+              return html`<div
+                class="entry ${who} ${entry.final ? '' : 'interim'}"
+                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
+                aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
+              ><span class="sr-only">${speaker}: </span>${entry.text}</div>`;
+            });
+          },
+        )}
+      </div>
+      ${entries.length === 0 ? html`<div class="empty" aria-hidden="true">${s.transcriptEmpty}</div>` : nothing}
+      ${this._unseen && !this._stuckToBottom
+        ? html`<button class="pill jump" part="jump-button" type="button" @click=${this._onJumpClick}>
+            ${arrowDownIcon}${s.jumpToLatest}
+          </button>`
+        : nothing}
+    </div>`;
+  }
+
+  /** Mute and hang-up, while a call is up. */
+  controls(s: VoiceAgentCallStrings): TemplateResult {
+    const muted = this._host.muted;
+    const ending = this.state === 'ending';
+    return html`<button
+        class="control mute"
+        part="mute-button"
+        type="button"
+        aria-pressed=${muted ? 'true' : 'false'}
+        ?disabled=${ending}
+        @click=${this._onMuteClick}
+      >
+        ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
+      </button>
+      <button
+        class="control hangup"
+        part="hangup-button"
+        type="button"
+        data-primary
+        ?disabled=${ending}
+        @click=${this._onHangupClick}
+      >
+        ${hangupIcon}<span>${s.hangup}</span>
+      </button>`;
+  }
+}

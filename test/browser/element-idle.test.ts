@@ -1,0 +1,79 @@
+// What an idle page holds: the element's shell and nothing of a call (no call logic, no in-call
+// UI, no other language) until the visitor shows intent; when the call chunk then arrives, the idle
+// card does not change at all (same DOM, same box, no layout shift). The page imports the sources
+// as separate modules, as the npm build ships them: what a bundler splits follows this graph.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
+import { VoiceAgentCall } from '../../src/define.js';
+import { loadCall, loadedCall } from '../../src/element/call-loader.js';
+
+performance.setResourceTimingBufferSize(10000);
+
+/** Source modules of the call (logic, in-call UI) and of the other languages. */
+const LAZY = /\/src\/(call\/(call-session|companion-client|transcript|events|errors|states)|element\/(in-call|call-view|call-controller|call-styles|call-icons|strings|strings-ar))\.ts/;
+
+function lazyRequests(): string[] {
+  return performance
+    .getEntriesByType('resource')
+    .map((entry) => new URL(entry.name).pathname)
+    .filter((path) => LAZY.test(path));
+}
+
+function part(el: HTMLElement, name: string): HTMLElement {
+  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`)!;
+}
+
+describe('<voice-agent-call> idle', () => {
+  it('loads no call logic, in-call UI or other language before intent', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    expect(part(el, 'call-button').textContent!.trim()).to.equal('Start call');
+    expect(customElements.get('voice-agent-call') === VoiceAgentCall).to.equal(true);
+    expect(lazyRequests()).to.deep.equal([]);
+    expect(loadedCall()).to.equal(null);
+  });
+
+  it('loads Arabic only for an element that asks for it, and shows it from the first render', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" lang="ar-EG"></voice-agent-call>`);
+    expect(part(el, 'call-button').textContent!.trim()).to.equal('ابدأ المكالمة');
+    expect(el.shadowRoot!.querySelector('.root')!.getAttribute('dir')).to.equal('rtl');
+    expect(lazyRequests()).to.deep.equal(['/src/element/strings-ar.ts']);
+    expect(loadedCall()).to.equal(null);
+  });
+
+  it('does not move or change the idle card when the call chunk arrives on intent', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <voice-agent-call endpoint="/x"></voice-agent-call>
+      <voice-agent-call endpoint="/x" layout="floating" open></voice-agent-call>
+    </div>`);
+    const [inline, floating] = [...wrapper.querySelectorAll('voice-agent-call')] as [VoiceAgentCall, VoiceAgentCall];
+    const shifts: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+    });
+    observer.observe({ type: 'layout-shift' });
+    const snapshot = (el: VoiceAgentCall) => ({
+      markup: el.shadowRoot!.innerHTML,
+      card: JSON.stringify(part(el, 'card').getBoundingClientRect()),
+      button: JSON.stringify(part(el, 'call-button').getBoundingClientRect()),
+      background: getComputedStyle(part(el, 'call-button')).backgroundImage,
+    });
+    // The floating panel opens with a short animation: compare the boxes once it has run.
+    await Promise.all([inline, floating].flatMap((el) => el.shadowRoot!.getAnimations().map((animation) => animation.finished)));
+    const before = [snapshot(inline), snapshot(floating)];
+    try {
+      const rect = part(inline, 'call-button').getBoundingClientRect();
+      await sendMouse({ type: 'move', position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)] });
+      await waitUntil(() => loadedCall() !== null, 'the pointer on the call button loads the call chunk', { timeout: 10000 });
+      await loadCall();
+      await Promise.all([inline.updateComplete, floating.updateComplete]);
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      expect([snapshot(inline), snapshot(floating)]).to.deep.equal(before);
+      expect(inline.state).to.equal('idle');
+      expect(shifts, 'no layout shift').to.deep.equal([]);
+      expect(lazyRequests()).to.include('/src/call/call-session.ts');
+    } finally {
+      observer.disconnect();
+      await sendMouse({ type: 'move', position: [0, 0] });
+    }
+  });
+});

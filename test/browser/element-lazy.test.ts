@@ -1,0 +1,116 @@
+// A click before the call chunk has loaded (`preload="none"`, a visitor who clicks at once): the
+// microphone request and the audio unlock happen inside the click, in the idle entry; the
+// CallSession takes both over once its chunk has loaded, the in-call UI arrives already styled,
+// and the call goes through (real companion, emulator, real WebRTC).
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
+import type { CallResult } from '../../src/call/types.js';
+import { VoiceAgentCall } from '../../src/define.js';
+import { loadedCall } from '../../src/element/call-loader.js';
+import { until } from '../support/until.js';
+
+function part(el: HTMLElement, name: string): HTMLElement | null {
+  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+}
+
+/** Records each microphone request and each play(), with whether the page had user activation then. */
+function spyGesture() {
+  const seen = { microphone: [] as boolean[], plays: [] as Array<{ audio: HTMLMediaElement; active: boolean }>, streams: [] as MediaStream[] };
+  const devices = navigator.mediaDevices;
+  const getUserMedia = devices.getUserMedia;
+  const play = HTMLMediaElement.prototype.play;
+  devices.getUserMedia = function (constraints) {
+    seen.microphone.push(navigator.userActivation.isActive);
+    const request = getUserMedia.call(devices, constraints);
+    void request.then((stream) => seen.streams.push(stream), () => undefined);
+    return request;
+  };
+  HTMLMediaElement.prototype.play = function () {
+    seen.plays.push({ audio: this, active: navigator.userActivation.isActive });
+    return play.call(this);
+  };
+  const restore = (): void => {
+    devices.getUserMedia = getUserMedia;
+    HTMLMediaElement.prototype.play = play;
+  };
+  return { seen, restore };
+}
+
+async function clickCenter(node: HTMLElement): Promise<void> {
+  const rect = node.getBoundingClientRect();
+  await sendMouse({ type: 'click', position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)] });
+}
+
+describe('<voice-agent-call>: a click before the call chunk has loaded', function () {
+  this.timeout(60000);
+
+  after(async () => {
+    await sendMouse({ type: 'move', position: [0, 0] });
+  });
+
+  it('asks for the microphone and unlocks audio inside the click, hands both to the session, and the call goes through', async () => {
+    expect(loadedCall(), 'the call chunk has not loaded in this page').to.equal(null);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick" preload="none"></voice-agent-call>`,
+    );
+    const ended: CallResult[] = [];
+    el.addEventListener('call-ended', (event) => ended.push(event.detail));
+    // The first render of the in-call controls, caught before the browser paints it.
+    let hangupStyle: { background: string; radius: string } | null = null;
+    const firstCallRender = new MutationObserver(() => {
+      const hangup = part(el, 'hangup-button');
+      if (hangup && !hangupStyle) {
+        const style = getComputedStyle(hangup);
+        hangupStyle = { background: style.backgroundColor, radius: style.borderTopLeftRadius };
+      }
+    });
+    firstCallRender.observe(el.shadowRoot!, { childList: true, subtree: true });
+    const { seen, restore } = spyGesture();
+    try {
+      await clickCenter(part(el, 'call-button')!);
+      // Inside the click, while the call logic was still loading.
+      expect(seen.microphone, 'one microphone request, inside the click').to.deep.equal([true]);
+      const audio = el.shadowRoot!.querySelector('audio[data-voice-agent-audio]');
+      expect(audio, 'the audio element is made in the click').to.not.equal(null);
+      expect(seen.plays.filter((p) => p.audio === audio).map((p) => p.active), 'played inside the click').to.deep.equal([true]);
+      expect(el.state).to.equal('idle');
+      expect(part(el, 'status')!.textContent!.trim()).to.equal('Preparing the call…');
+
+      await until(() => el.state === 'in-call' || ended.length > 0, 30000, 'in-call');
+      expect(el.state).to.equal('in-call');
+      // The session took both over: no second request, the same element plays the agent.
+      expect(seen.microphone.length).to.equal(1);
+      expect(el.shadowRoot!.querySelectorAll('audio[data-voice-agent-audio]').length).to.equal(1);
+      expect(el.shadowRoot!.querySelector('audio[data-voice-agent-audio]') === audio, 'the same audio element').to.equal(true);
+      await until(() => ((audio as HTMLAudioElement).srcObject as MediaStream | null)?.getAudioTracks().length === 1, 10000, 'the agent plays in it');
+      expect(hangupStyle, 'the in-call styles applied at its first render').to.deep.equal({ background: 'rgb(220, 38, 38)', radius: '999px' });
+
+      await until(() => ended.length > 0, 30000, 'call-ended');
+      expect(ended.map((result) => result.reason)).to.deep.equal(['agent-hangup']);
+      expect(seen.streams.length).to.equal(1);
+      expect(seen.streams[0]!.getTracks().every((track) => track.readyState === 'ended'), 'the microphone is released').to.equal(true);
+      expect(el.shadowRoot!.querySelector('audio[data-voice-agent-audio]')).to.equal(null);
+    } finally {
+      restore();
+      firstCallRender.disconnect();
+    }
+  });
+
+  it('a second call from the loaded chunk asks in the click as before', async () => {
+    expect(loadedCall(), 'the call chunk is loaded now').to.not.equal(null);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick" preload="none"></voice-agent-call>`,
+    );
+    const { seen, restore } = spyGesture();
+    try {
+      await clickCenter(part(el, 'call-button')!);
+      expect(seen.microphone).to.deep.equal([true]);
+      expect(el.state, 'the session exists and started in the click').to.equal('starting');
+      await until(() => el.state === 'in-call', 30000, 'in-call');
+      await el.hangup();
+      expect(el.state).to.equal('ended');
+    } finally {
+      restore();
+    }
+  });
+});

@@ -11,6 +11,9 @@ import { createRedisRateLimiters } from './rate-limit.js';
  * COMPANION_REDIS_URL: every instance counts the rate limits in one Redis (ioredis, an optional
  * peer). COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what happens while it is down.
  */
+/** How long startup waits for Redis's first answer before it listens anyway. */
+const REDIS_CONNECT_WAIT_MS = 5000;
+
 async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger): Promise<(() => void) | undefined> {
   const url = process.env.COMPANION_REDIS_URL;
   if (!url) return undefined;
@@ -29,6 +32,24 @@ async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger):
   // The limiters log when the store stops and starts answering; the URL may hold a password, so it is never logged.
   client.on('error', () => {});
   config.rateLimiters = createRedisRateLimiters(client, { ...config.rateLimit, onStoreError, logger });
+  // Listen only once the store answers (bounded): without the offline queue, requests that arrive
+  // while the first connection is still being made would all be refused or let through as if
+  // Redis were down. A store that is down at startup does not stop the companion.
+  const connected = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), REDIS_CONNECT_WAIT_MS);
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (!connected) {
+    logger({
+      time: new Date().toISOString(),
+      level: 'warn',
+      code: 'rate_limit_store_unreachable',
+      message: `the rate limit store (Redis) did not answer within ${REDIS_CONNECT_WAIT_MS} ms of startup: listening anyway, failing ${onStoreError} until it answers`,
+    });
+  }
   return () => client.disconnect();
 }
 

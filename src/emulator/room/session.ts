@@ -229,8 +229,7 @@ export class Session {
     if (this.#ended) return;
     const { control } = this.#host;
     if (aiResult) control.setAiResult(this.dial.dialId, aiResult);
-    this.#finish({ leaveReason: DisconnectReason.ROOM_DELETED });
-    control.end(this.dial.dialId, { status: 'completed', systemResultType });
+    this.#finish({ leaveReason: DisconnectReason.ROOM_DELETED, then: () => control.end(this.dial.dialId, { status: 'completed', systemResultType }) });
   }
 
   /**
@@ -246,8 +245,8 @@ export class Session {
   /** The media server goes away mid-call: a LeaveRequest SERVER_SHUTDOWN, the dial `failed`. */
   #serverShutDown(): void {
     if (this.#ended) return;
-    this.#finish({ leaveReason: DisconnectReason.SERVER_SHUTDOWN });
-    this.#host.control.end(this.dial.dialId, { status: 'failed', systemResultType: 'FAILED' });
+    const { control } = this.#host;
+    this.#finish({ leaveReason: DisconnectReason.SERVER_SHUTDOWN, then: () => control.end(this.dial.dialId, { status: 'failed', systemResultType: 'FAILED' }) });
   }
 
   /** The dial ended elsewhere: a REST hang-up, or the time cap (the agent says so first). */
@@ -268,9 +267,20 @@ export class Session {
     this.#finish({ leaveReason: DisconnectReason.ROOM_DELETED });
   }
 
-  #finish(options: { leaveReason?: DisconnectReason; dropped?: Dropped }): void {
+  /**
+   * Ends the session. `then` runs once the caller has been told (right after the LeaveRequest is
+   * sent, or at once when there is none): the room ends the dial it closes only after saying so, so
+   * a caller learns how the room ended from the room itself, not from the dial's status racing it.
+   */
+  #finish(options: { leaveReason?: DisconnectReason; dropped?: Dropped; then?: () => void }): void {
     if (this.#ended) return;
     this.#ended = true;
+    let told = false;
+    const then = () => {
+      if (told) return;
+      told = true;
+      options.then?.();
+    };
     this.#agent?.stop();
     this.#unsubscribe();
     this.#ws.off('message', this.#onMessage);
@@ -289,9 +299,11 @@ export class Session {
         .then(() => (peer ? new Promise((resolve) => setTimeout(resolve, leaveCloseDelayMs)) : undefined))
         .then(() => {
           if (this.#ws.readyState === this.#ws.OPEN) this.#send(leave(leaveReason));
+          then();
           return new Promise<void>((resolve) => setTimeout(resolve, leaveCloseDelayMs));
         })
         .finally(() => {
+          then();
           this.#ws.close();
           peer?.close();
           this.#host.lingering.delete(goodbye);
@@ -302,6 +314,7 @@ export class Session {
     } else {
       this.#ws.close();
     }
+    then();
     this.#peer?.close();
     this.#host.closed(this, options.dropped);
   }

@@ -6,9 +6,10 @@ import { createApiServer, GRAPHQL_PATH, tokenTtlSeconds } from './api/server.js'
 import { DialStore } from './api/dial-store.js';
 import type { IdempotencyMode } from './api/idempotency.js';
 import { createDialTokenKeys } from './dial-token.js';
-import { createMediaKeys, signParticipantToken, verifyParticipantToken } from './media-token.js';
+import { createMediaKeys, signParticipantToken, verifyParticipantToken, type MediaKeys } from './media-token.js';
 import { explainMissingPeer } from './optional-peers.js';
-import type { RoomTimings } from './room/timings.js';
+import type { MediaHealth } from './room/supervisor.js';
+import { DEFAULT_DROP_GRACE_MS, type RoomTimings } from './room/timings.js';
 import type { DialControl, MediaServer } from './seam.js';
 
 export { SCENARIO_AGENT_IDS, type ScenarioAgentId } from './api/agents.js';
@@ -36,6 +37,7 @@ export type {
 } from './api/records.js';
 export type { IdempotencyMode } from './api/idempotency.js';
 export type { RoomTimings } from './room/timings.js';
+export type { MediaHealth } from './room/supervisor.js';
 export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
 
 export const DEFAULT_API_KEY = 'emu-dev-key';
@@ -72,6 +74,12 @@ export interface EmulatorOptions {
    * service's format is not known). Default null.
    */
   iceConfig?: string | null;
+  /**
+   * Run the media room (native WebRTC) in a supervised child process, restarted on the same port
+   * if it crashes, so that a crash there never takes the REST and GraphQL API down. Default true;
+   * `false` runs it in this process (one process, no restart).
+   */
+  isolateMedia?: boolean;
   /** Receives one line per request, GraphQL operation and dial transition; `false` silences it. Default: stderr. */
   logger?: ((line: string) => void) | false;
 }
@@ -88,8 +96,16 @@ export interface Emulator {
   control: DialControl;
   /** Verifies a media-room participant token issued by this emulator (`browserDialToken`); throws on a bad one. */
   verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
+  /** Whether the API and the media room are up (also `GET /healthz`, which needs no key). */
+  health(): EmulatorHealth;
   /** Stops every timer and both servers. */
   close(): Promise<void>;
+}
+
+export interface EmulatorHealth {
+  /** True while the media room is up (the API answering is what lets anyone ask). */
+  ok: boolean;
+  media: MediaHealth;
 }
 
 
@@ -110,6 +126,25 @@ async function loadGraphql(): Promise<typeof import('./graphql/endpoint.js')> {
     throw explainMissingPeer(error);
   }
 }
+/** The media room: a supervised child process (default), or in this process. */
+async function startMedia(
+  options: EmulatorOptions,
+  control: DialControl,
+  keys: MediaKeys,
+  verifyToken: (token: string) => Promise<{ identity: string; roomName: string }>,
+  log: (line: string) => void,
+): Promise<MediaServer & { health(): MediaHealth }> {
+  const port = options.mediaPort ?? 0;
+  const timings = options.roomTimings ?? {};
+  if (options.isolateMedia ?? true) {
+    const { startSupervisedMedia } = await import('./room/supervisor.js');
+    return startSupervisedMedia({ host: HOST, port, control, keys, timings, dropGraceMs: timings.dropGraceMs ?? DEFAULT_DROP_GRACE_MS, log });
+  }
+  const { startMediaServer } = await loadRoom();
+  const media = await startMediaServer({ host: HOST, port, control, verifyToken }, timings);
+  return { url: media.url, close: () => media.close(), health: () => ({ state: 'up', pid: process.pid, restarts: 0, lastExit: null }) };
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   if (apiKey === '') throw new Error('apiKey must not be empty');
@@ -127,11 +162,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
 
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
-  const [{ startMediaServer }, { createGraphqlEndpoint }] = await Promise.all([loadRoom(), loadGraphql()]);
-  const media: MediaServer = await startMediaServer(
-    { host: HOST, port: options.mediaPort ?? 0, control: store, verifyToken },
-    options.roomTimings,
-  );
+  const { createGraphqlEndpoint } = await loadGraphql();
+  const media = await startMedia(options, store, mediaKeys, verifyToken, log);
+  const health = (): EmulatorHealth => {
+    const room = media.health();
+    return { ok: room.state === 'up', media: room };
+  };
   const graphql = createGraphqlEndpoint({
     store,
     apiKey,
@@ -160,6 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     joinWindowMs,
     evalRunMs: options.evalRunMs ?? 200,
     idempotency: options.idempotency ?? 'replay',
+    health,
     log,
   });
   try {
@@ -184,6 +221,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     apiKey,
     control: store,
     verifyToken,
+    health,
     close() {
       closing ??= (async () => {
         store.close();

@@ -53,6 +53,14 @@ export interface DialControl {
   onEnded(listener: (dialId: string, end: DialEnd) => void): () => void;
 }
 
+/**
+ * The REST half as the media half sees it: the same commands, but the room asks for a dial
+ * asynchronously, since in a supervised child process (room/supervisor.ts) the answer crosses IPC.
+ */
+export interface MediaControl extends Omit<DialControl, 'sessionForRoom'> {
+  sessionForRoom(roomName: string): DialSession | undefined | Promise<DialSession | undefined>;
+}
+
 /** Implemented by the media half; started by `startEmulator`. */
 export interface MediaServer {
   /** `ws://127.0.0.1:PORT` */
@@ -63,7 +71,7 @@ export interface MediaServer {
 export interface MediaServerOptions {
   host: string;
   port: number;
-  control: DialControl;
+  control: MediaControl;
   /** Verifies a participant token (the same key the REST half signs with). */
   verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
 }

@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { startEmulator } from '../../src/emulator/index.js';
 import { livekitCredentials } from '../support/media-credentials.js';
 
-async function libwebrtcLoaded(): Promise<boolean> {
+async function libwebrtcLoaded(pid: number | 'self'): Promise<boolean> {
   // The native binding shows up among the process's mapped files once loaded (Linux).
-  return (await readFile('/proc/self/maps', 'utf8')).includes('wrtc');
+  return (await readFile(`/proc/${pid}/maps`, 'utf8')).includes('wrtc');
 }
 
 test('the emulator serves REST, GraphQL and the room HTTP routes without loading libwebrtc', async () => {
@@ -22,7 +22,8 @@ test('the emulator serves REST, GraphQL and the room HTTP routes without loading
     const http = emulator.mediaUrl.replace(/^ws:/, 'http:');
     assert.equal((await fetch(`${http}/`, { method: 'HEAD' })).status, 200);
     assert.equal((await fetch(`${http}/rtc/v1/validate?access_token=${token}`)).status, 200);
-    assert.equal(await libwebrtcLoaded(), false);
+    assert.equal(await libwebrtcLoaded('self'), false, 'the emulator process never loads it');
+    assert.equal(await libwebrtcLoaded(emulator.health().media.pid!), false, 'its media room process has not yet');
   } finally {
     await emulator.close();
   }

@@ -324,3 +324,49 @@ describe('teardown', () => {
   });
 });
 
+
+// Last in this file: it crashes the shared emulator's media room (which comes back on its port).
+describe('a media room crash (issue 18)', () => {
+  test('SIGSEGV in the room process mid-call: the call drops, the API answers throughout, the dial fails, its room is gone, the next call works', async () => {
+    const before = emulator.health();
+    assert.equal(before.ok, true);
+    assert.equal(before.media.state, 'up');
+    assert.notEqual(before.media.pid, process.pid, 'the room runs in a process of its own');
+    const healthz = await fetch(`${emulator.apiUrl}/healthz`);
+    assert.equal(healthz.status, 200, 'GET /healthz needs no key');
+    assert.deepEqual(((await healthz.json()) as { media: { state: string } }).media.state, 'up');
+
+    const { dialId, token } = await newDial();
+    const signal = new Signal(token);
+    await signal.next('join');
+    await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
+
+    process.kill(before.media.pid!, 'SIGSEGV');
+    await signal.closed;
+    assert.equal(signal.responses.filter((response) => response.message.case === 'leave').length, 0, 'a crash sends no LeaveRequest');
+    // The REST API never stopped answering.
+    assert.equal((await fetch(`${emulator.apiUrl}/agents`, { headers: { authorization: `Bearer ${emulator.apiKey}` } })).status, 200);
+
+    await eventually(async () => emulator.health().media.state === 'up', 10_000);
+    const after = emulator.health().media;
+    assert.equal(after.restarts, 1);
+    assert.equal(after.lastExit?.signal, 'SIGSEGV');
+    assert.ok(typeof after.lastExit?.restartMs === 'number' && after.lastExit.restartMs > 0);
+    assert.notEqual(after.pid, before.media.pid);
+
+    // The lost call's dial fails as a dropped connection's does, and its room no longer exists.
+    await eventually(async () => (await dialRecord(dialId)).status === 'failed', 5000);
+    assert.equal((await dialRecord(dialId)).systemResultType, 'FAILED');
+    const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
+    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?${query}`)).status, 404);
+
+    // The next call, on the same mediaUrl, works from join to hang-up.
+    const next = await newDial();
+    const nextSignal = new Signal(next.token);
+    await nextSignal.next('join');
+    await eventually(async () => (await dialRecord(next.dialId)).status === 'in-progress');
+    nextSignal.send({ case: 'leave', value: new LeaveRequest({}) });
+    await nextSignal.closed;
+    await eventually(async () => (await dialRecord(next.dialId)).systemResultType === 'USER_HANGUP');
+  });
+});

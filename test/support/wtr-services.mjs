@@ -5,7 +5,10 @@
 //   /api/voice-call-strict/*, /__emu-strict/* -> the same for a second emulator started with
 //                         `--idempotency strict` (every reused key is a 409), behind its own companion
 //   /__services        -> JSON { apiUrl, mediaUrl, companionUrl } (never the key)
-// The emulator runs in a child because libwebrtc crashes a process that exits naturally.
+//   POST /__emu-media/crash -> SIGSEGV to the emulator's media room process (issue 18's kill test)
+// The emulator runs in a child because libwebrtc crashes a process that exits naturally. Every
+// child is supervised: one that exits unasked is logged with its exit code and signal and started
+// again on the same port(s), so one crash cannot fail every test after it.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -32,6 +35,49 @@ export function startChild(script, args = [], env = {}) {
       }
     });
   });
+}
+
+/**
+ * Starts a child with `start()` and, whenever it exits unasked, logs how (code and signal) and
+ * starts it again with `restart(ready)`, which pins the port(s) of the first ready line.
+ */
+export async function superviseChild(label, start, restart) {
+  let stopping = false;
+  let current = await start();
+  const first = current.ready;
+  const watch = (entry) =>
+    entry.child.once('exit', (code, signal) => {
+      if (stopping) return;
+      process.stderr.write(`[services] ${label} exited (code ${code}, signal ${signal}); starting it again on the same port\n`);
+      restart(first).then(
+        (next) => {
+          current = next;
+          watch(next);
+          process.stderr.write(`[services] ${label} is back\n`);
+        },
+        (error) => process.stderr.write(`[services] ${label} could not be started again: ${error.message}\n`),
+      );
+    });
+  watch(current);
+  return {
+    ready: first,
+    stop() {
+      stopping = true;
+      return stopChild(current.child);
+    },
+  };
+}
+
+const emulatorArgs = (extra) => ({
+  start: () => startChild('src/emulator/cli.ts', ['--port', '0', ...extra]),
+  restart: (ready) => startChild('src/emulator/cli.ts', ['--port', new URL(ready.apiUrl).port, '--media-port', new URL(ready.mediaUrl).port, '--api-key', ready.apiKey, ...extra]),
+});
+
+function companionChild(env) {
+  return {
+    start: () => startChild('src/server/cli.ts', [], { PORT: '0', ...env }),
+    restart: (ready) => startChild('src/server/cli.ts', [], { ...env, PORT: new URL(ready.url).port }),
+  };
 }
 
 export function stopChild(child) {
@@ -77,14 +123,14 @@ export function testServices() {
   const plugin = {
     name: 'voice-agent-test-services',
     async serverStart({ config }) {
-      const emulator = await startChild('src/emulator/cli.ts', ['--port', '0']);
-      children.push(emulator.child);
+      const main = emulatorArgs([]);
+      const emulator = await superviseChild('emulator', main.start, main.restart);
+      children.push(emulator);
       const { apiKey, ...publicPart } = emulator.ready;
       emulatorKey = apiKey;
       Object.assign(services, publicPart);
       if (existsSync('src/server/cli.ts')) {
-        const companion = await startChild('src/server/cli.ts', [], {
-          PORT: '0',
+        const companionEnv = companionChild({
           VOICE_AGENT_API_KEY: apiKey,
           VOICE_AGENT_BASE_URL: emulator.ready.apiUrl,
           VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])])),
@@ -97,14 +143,15 @@ export function testServices() {
           COMPANION_RATE_LIMIT_PER_DIAL: '100000',
           COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
         });
-        children.push(companion.child);
+        const companion = await superviseChild('companion', companionEnv.start, companionEnv.restart);
+        children.push(companion);
         services.companionUrl = companion.ready.url;
         // The fault matrix runs the create-retry cell against a strict service too (issue 14).
-        const strictEmulator = await startChild('src/emulator/cli.ts', ['--port', '0', '--idempotency', 'strict']);
-        children.push(strictEmulator.child);
+        const strictArgs = emulatorArgs(['--idempotency', 'strict']);
+        const strictEmulator = await superviseChild('strict emulator', strictArgs.start, strictArgs.restart);
+        children.push(strictEmulator);
         Object.assign(strict, { apiUrl: strictEmulator.ready.apiUrl, key: strictEmulator.ready.apiKey });
-        const strictCompanion = await startChild('src/server/cli.ts', [], {
-          PORT: '0',
+        const strictCompanionEnv = companionChild({
           VOICE_AGENT_API_KEY: strict.key,
           VOICE_AGENT_BASE_URL: strict.apiUrl,
           VOICE_AGENT_AGENTS: JSON.stringify({ default: 'emu-demo', 'emu-demo': 'emu-demo' }),
@@ -113,12 +160,13 @@ export function testServices() {
           COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
           COMPANION_RATE_LIMIT_TOTAL: '100000',
         });
-        children.push(strictCompanion.child);
+        const strictCompanion = await superviseChild('strict companion', strictCompanionEnv.start, strictCompanionEnv.restart);
+        children.push(strictCompanion);
         strict.companionUrl = strictCompanion.ready.url;
       }
     },
     async serverStop() {
-      await Promise.all(children.map(stopChild));
+      await Promise.all(children.map((child) => child.stop()));
     },
   };
   async function middleware(ctx, next) {
@@ -143,6 +191,14 @@ export function testServices() {
     }
     if (ctx.path.startsWith('/__emu/')) {
       return forward(ctx, '/__emu', services.apiUrl, { authorization: `Bearer ${emulatorKey}` });
+    }
+    if (ctx.path === '/__emu-media/crash' && ctx.method === 'POST' && services.apiUrl) {
+      // The media room's pid from the emulator's health answer; SIGSEGV, as a native crash ends it.
+      const health = await (await fetch(`${services.apiUrl}/healthz`)).json();
+      process.kill(health.media.pid, 'SIGSEGV');
+      ctx.type = 'json';
+      ctx.body = JSON.stringify({ pid: health.media.pid });
+      return undefined;
     }
     if (ctx.path === '/__services') {
       ctx.type = 'json';

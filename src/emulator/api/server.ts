@@ -31,6 +31,8 @@ export interface ApiServerOptions {
   evalRunMs?: number;
   /** What a reused idempotency key gets: the first answer (`replay`, default) or always a 409 (`strict`). */
   idempotency?: IdempotencyMode;
+  /** What `GET /healthz` (no key needed) answers: 200 while `ok`, else 503. */
+  health?: () => { ok: boolean };
   log: (line: string) => void;
 }
 
@@ -82,6 +84,9 @@ function serverRoute(route: ResourceRoute): Route {
   return { pattern: route.pattern, methods };
 }
 
+/** Whether the API and the media room are up; answered without the API key. */
+export const HEALTH_PATH = '/healthz';
+
 export function createApiServer(options: ApiServerOptions): Server {
   const idempotency = new IdempotencyCache<CreateDialOutput>(options.idempotency ?? 'replay');
   const workspace = new Workspace(options.store, (dialId) => issueToken(options, dialId), { evalRunMs: options.evalRunMs ?? 200 });
@@ -91,6 +96,12 @@ export function createApiServer(options: ApiServerOptions): Server {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === GRAPHQL_PATH && options.graphql) return options.graphql.handleRequest(request, response);
+    if (url.pathname === HEALTH_PATH && options.health && (request.method === 'GET' || request.method === 'HEAD')) {
+      // No key: a supervisor or a CI step asks whether the emulator is up, not for any dial.
+      const health = options.health();
+      send(response, health.ok ? 200 : 503, health);
+      return;
+    }
     handle(request, response, url)
       .then((body) => send(response, 200, body))
       .catch((error: unknown) => {

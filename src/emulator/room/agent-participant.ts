@@ -5,7 +5,7 @@
 // dial's session is started (`startDialSession`): until then it is `initializing`.
 import { randomBytes } from 'node:crypto';
 import type { ParticipantInfo } from '@livekit/protocol';
-import type { DialControl, SystemResultType } from '../seam.js';
+import type { MediaControl, SystemResultType } from '../seam.js';
 import { delay, scenarioFor, type AgentContext, type ListenResult } from '../agent/scenarios.js';
 import { TurnDetector } from '../agent/turn-detector.js';
 import type { AgentTimings } from './timings.js';
@@ -19,7 +19,7 @@ import { agentInfo, type AgentDescription, type AgentState } from './protocol/re
 export interface AgentSessionPort {
   readonly dialId: string;
   readonly scenario: string;
-  readonly control: DialControl;
+  readonly control: MediaControl;
   readonly timings: AgentTimings;
   /** The caller came back after a dropped connection (emu-blip). */
   readonly rejoined: boolean;

@@ -14,7 +14,7 @@ import { DEFAULT_TURN_OPTIONS } from '../agent/turn-detector.js';
 import { decodeJoinRequest } from './protocol/join-request.js';
 import { DisconnectReason, leave } from './protocol/responses.js';
 import { Session, type Dropped, type Rejoin } from './session.js';
-import type { RoomTimings } from './timings.js';
+import { DEFAULT_DROP_GRACE_MS, type RoomTimings } from './timings.js';
 
 export type { RoomTimings } from './timings.js';
 
@@ -24,7 +24,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   thinkMs: 400,
   leaveCloseDelayMs: 150,
   timeUpLineMaxMs: 2500,
-  dropGraceMs: 2000,
+  dropGraceMs: DEFAULT_DROP_GRACE_MS,
   rejoinGraceMs: 10000,
 };
 
@@ -64,7 +64,7 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
     } catch {
       return { ok: false, status: 401, body: 'invalid token' };
     }
-    const dial = control.sessionForRoom(claims.roomName);
+    const dial = await control.sessionForRoom(claims.roomName);
     if (!dial || TERMINAL.has(dial.status) || dropped.has(claims.roomName)) {
       return { ok: false, status: 404, body: ROOM_MISSING };
     }

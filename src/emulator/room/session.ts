@@ -3,7 +3,7 @@
 import type { JoinRequest, ParticipantInfo, SignalResponse } from '@livekit/protocol';
 import { SignalRequest, TrackInfo, TrackSource, TrackType } from '@livekit/protocol';
 import type { WebSocket } from 'ws';
-import type { DialControl, DialEnd, DialSession, SystemResultType } from '../seam.js';
+import type { DialEnd, DialSession, MediaControl, SystemResultType } from '../seam.js';
 import { ALL_LINES, LINES, scenarioFor } from '../agent/scenarios.js';
 import { speech } from '../agent/voice.js';
 import { AgentParticipant, newId, type AgentSessionPort } from './agent-participant.js';
@@ -23,7 +23,7 @@ import {
 } from './protocol/responses.js';
 
 export interface SessionHost {
-  control: DialControl;
+  control: MediaControl;
   timings: RoomTimings;
   /**
    * The session ended; the room is free again. `dropped`: the connection dropped without a goodbye,

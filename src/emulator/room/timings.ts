@@ -19,3 +19,6 @@ export interface RoomTimings extends AgentTimings {
   /** emu-blip: how long the room waits for the caller's rejoin before the dial ends `failed`. */
   rejoinGraceMs: number;
 }
+
+/** emu-drop's default `dropGraceMs`, also the grace before the calls lost in a media room crash end `failed`. */
+export const DEFAULT_DROP_GRACE_MS = 2000;

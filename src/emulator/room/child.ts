@@ -1,0 +1,104 @@
+// The media room as a child process of the emulator (see supervisor.ts): libwebrtc is native code,
+// and a crash in it must not take the REST and GraphQL API down. The dial store stays in the
+// parent; this process reaches it over the IPC channel with the messages of ipc.ts.
+import { verifyParticipantToken } from '../media-token.js';
+import type { DialEnd, MediaControl } from '../seam.js';
+import type { ChildMessage, ParentMessage } from './ipc.js';
+import type { MediaServer } from '../seam.js';
+
+function send(message: ChildMessage): void {
+  // The parent gone means this process has no reason to live (see 'disconnect' below).
+  if (process.connected) process.send!(message);
+}
+
+let nextId = 1;
+const replies = new Map<number, (value: unknown) => void>();
+const waits = new Map<number, { resolve: () => void; reject: (reason: unknown) => void }>();
+const endListeners = new Set<(dialId: string, end: DialEnd) => void>();
+
+const control: MediaControl = {
+  sessionForRoom(roomName) {
+    const id = nextId++;
+    return new Promise((resolve) => {
+      replies.set(id, resolve as (value: unknown) => void);
+      send({ type: 'sessionForRoom', id, roomName });
+    });
+  },
+  joined: (dialId) => send({ type: 'command', name: 'joined', args: [dialId] }),
+  addTranscript: (dialId, line) => send({ type: 'command', name: 'addTranscript', args: [dialId, line] }),
+  liveTranscript: (dialId, line) => send({ type: 'command', name: 'liveTranscript', args: [dialId, line] }),
+  setAiResult: (dialId, aiResult) => send({ type: 'command', name: 'setAiResult', args: [dialId, aiResult] }),
+  end: (dialId, end) => send({ type: 'command', name: 'end', args: [dialId, end] }),
+  sessionStarted(dialId, signal) {
+    return new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const id = nextId++;
+      const onAbort = () => {
+        waits.delete(id);
+        send({ type: 'unwait', id });
+        reject(signal.reason);
+      };
+      waits.set(id, {
+        resolve: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        reject,
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      send({ type: 'waitSessionStarted', id, dialId });
+    });
+  },
+  onEnded(listener) {
+    endListeners.add(listener);
+    return () => {
+      endListeners.delete(listener);
+    };
+  },
+};
+
+let media: MediaServer | undefined;
+
+process.on('message', (message: ParentMessage) => {
+  switch (message.type) {
+    case 'start': {
+      const keys = { apiKeyName: message.keys.apiKeyName, secret: Buffer.from(message.keys.secret, 'base64') };
+      // Imported here, so that a missing optional peer is reported to the parent, not a silent exit.
+      import('./server.js')
+        .then(({ startMediaServer }) =>
+          startMediaServer({ host: message.host, port: message.port, control, verifyToken: (token) => verifyParticipantToken(keys, token) }, message.timings),
+        )
+        .then(
+        (started) => {
+          media = started;
+          send({ type: 'ready', url: started.url });
+        },
+        (error: unknown) => {
+          const failed: ChildMessage = { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as { code?: string } | null)?.code };
+          if (process.connected) process.send!(failed, () => process.exit(1));
+          else process.exit(1);
+        },
+      );
+      return;
+    }
+    case 'reply':
+      replies.get(message.id)?.(message.session ?? undefined);
+      replies.delete(message.id);
+      return;
+    case 'sessionStarted':
+      waits.get(message.id)?.resolve();
+      waits.delete(message.id);
+      return;
+    case 'ended':
+      for (const listener of [...endListeners]) listener(message.dialId, message.end);
+      return;
+    case 'close':
+      // process.exit, not a natural exit: libwebrtc crashes a process that winds down on its own.
+      void (media?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+      return;
+  }
+});
+
+// The emulator went away (even by SIGKILL): nothing would ever close this room.
+process.on('disconnect', () => process.exit(0));
+send({ type: 'alive' });

@@ -1,0 +1,28 @@
+// The messages between the emulator (parent, holding the dial store) and its media room running
+// as a supervised child process (room/child.ts, room/supervisor.ts).
+import type { DialEnd, DialSession, TranscriptLine } from '../seam.js';
+import type { RoomTimings } from './timings.js';
+
+/** The fire-and-forget commands of `DialControl`, as the child sends them. */
+export type Command =
+  | { type: 'command'; name: 'joined'; args: [dialId: string] }
+  | { type: 'command'; name: 'addTranscript'; args: [dialId: string, line: TranscriptLine] }
+  | { type: 'command'; name: 'liveTranscript'; args: [dialId: string, line: TranscriptLine] }
+  | { type: 'command'; name: 'setAiResult'; args: [dialId: string, aiResult: Record<string, unknown>] }
+  | { type: 'command'; name: 'end'; args: [dialId: string, end: DialEnd] };
+
+export type ChildMessage =
+  | { type: 'alive' }
+  | { type: 'ready'; url: string }
+  | { type: 'failed'; message: string; code?: string }
+  | { type: 'sessionForRoom'; id: number; roomName: string }
+  | { type: 'waitSessionStarted'; id: number; dialId: string }
+  | { type: 'unwait'; id: number }
+  | Command;
+
+export type ParentMessage =
+  | { type: 'start'; host: string; port: number; keys: { apiKeyName: string; secret: string }; timings: Partial<RoomTimings> }
+  | { type: 'reply'; id: number; session: DialSession | null }
+  | { type: 'sessionStarted'; id: number }
+  | { type: 'ended'; dialId: string; end: DialEnd }
+  | { type: 'close' };

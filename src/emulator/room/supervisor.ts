@@ -1,0 +1,231 @@
+// The media room in a supervised child process (room/child.ts). libwebrtc (@roamhq/wrtc) is
+// native code: when it crashes, only the child dies. The REST and GraphQL API in this process
+// keep answering; the calls that were in the room end the way a real media server failure ends
+// them (their connection drops, the room is gone, the dial ends `failed` / `FAILED`); the child
+// is started again on the same port, so the next call works with the same `mediaUrl`.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { MediaKeys } from '../media-token.js';
+import { explainMissingPeer } from '../optional-peers.js';
+import type { DialControl, MediaServer } from '../seam.js';
+import type { ChildMessage, ParentMessage } from './ipc.js';
+import type { RoomTimings } from './timings.js';
+
+export interface MediaHealth {
+  /** `up`: the room answers; `restarting`: it crashed and is starting again; `down`: it could not be restarted. */
+  state: 'up' | 'restarting' | 'down';
+  /** The room process's id while it runs. */
+  pid: number | null;
+  /** How many times the room was started again after a crash. */
+  restarts: number;
+  /** The last crash: its exit code or signal, when, and how long the restart took (null while restarting). */
+  lastExit: { code: number | null; signal: string | null; at: string; restartMs: number | null } | null;
+}
+
+export interface SupervisedMedia extends MediaServer {
+  health(): MediaHealth;
+}
+
+export interface SupervisorOptions {
+  host: string;
+  port: number;
+  control: DialControl;
+  keys: MediaKeys;
+  timings: Partial<RoomTimings>;
+  /** After a crash, the lost calls' dials end `failed` this much later (as a dropped connection's do). */
+  dropGraceMs: number;
+  log(line: string): void;
+}
+
+/** Waits between restart attempts that fail (the port still held, the process dying at once). */
+const RESTART_BACKOFF_MS = [0, 250, 500, 1000, 2000, 4000];
+/** How long `close` waits for the room to close its calls before it is killed. */
+const CLOSE_WAIT_MS = 5000;
+
+const CHILD_ENTRY = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './child.ts' : './child.js', import.meta.url));
+/** The parent's loaders (`--import tsx` when run from source) without its test runner, inspector or watch flags. */
+const CHILD_EXEC_ARGV = process.execArgv.filter((arg) => !/^--(test|inspect|watch)/.test(arg));
+
+/** One run of the room process: the work it has asked the parent for. */
+interface Run {
+  child: ChildProcess;
+  /** `sessionStarted` waits the child asked for, by request id. */
+  waits: Map<number, AbortController>;
+  /** Dials whose browser joined through this run and that have not ended, with their room names. */
+  inRoom: Map<string, string>;
+}
+
+export async function startSupervisedMedia(options: SupervisorOptions): Promise<SupervisedMedia> {
+  const { control, log } = options;
+  /** Rooms lost in a crash: refused from then on, as a room that no longer exists. */
+  const lostRooms = new Set<string>();
+  const roomOfDial = new Map<string, string>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let port = options.port;
+  let url = '';
+  let run: Run | undefined;
+  let closing = false;
+  const health: MediaHealth = { state: 'up', pid: null, restarts: 0, lastExit: null };
+
+  const unsubscribe = control.onEnded((dialId, end) => {
+    run?.inRoom.delete(dialId);
+    roomOfDial.delete(dialId);
+    tell(run, { type: 'ended', dialId, end });
+  });
+
+  function tell(target: Run | undefined, message: ParentMessage): void {
+    if (target?.child.connected) target.child.send(message);
+  }
+
+  function onMessage(current: Run, message: ChildMessage): void {
+    switch (message.type) {
+      case 'sessionForRoom': {
+        const session = lostRooms.has(message.roomName) ? undefined : control.sessionForRoom(message.roomName);
+        if (session) roomOfDial.set(session.dialId, session.roomName);
+        tell(current, { type: 'reply', id: message.id, session: session ?? null });
+        return;
+      }
+      case 'waitSessionStarted': {
+        const controller = new AbortController();
+        current.waits.set(message.id, controller);
+        control.sessionStarted(message.dialId, controller.signal).then(
+          () => {
+            current.waits.delete(message.id);
+            tell(current, { type: 'sessionStarted', id: message.id });
+          },
+          () => current.waits.delete(message.id),
+        );
+        return;
+      }
+      case 'unwait':
+        current.waits.get(message.id)?.abort();
+        current.waits.delete(message.id);
+        return;
+      case 'command':
+        switch (message.name) {
+          case 'joined': {
+            const roomName = roomOfDial.get(message.args[0]);
+            if (roomName) current.inRoom.set(message.args[0], roomName);
+            return control.joined(...message.args);
+          }
+          case 'addTranscript':
+            return control.addTranscript(...message.args);
+          case 'liveTranscript':
+            return control.liveTranscript(...message.args);
+          case 'setAiResult':
+            return control.setAiResult(...message.args);
+          case 'end':
+            return control.end(...message.args);
+        }
+    }
+  }
+
+  /** Starts one run of the room on `port`; resolves with its URL once it listens. */
+  function spawnRun(): Promise<{ run: Run; url: string }> {
+    const child = fork(CHILD_ENTRY, [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: CHILD_EXEC_ARGV });
+    // The room writes nothing on purpose; anything it prints goes to stderr, never to a CLI's stdout.
+    child.stdout!.pipe(process.stderr);
+    const current: Run = { child, waits: new Map(), inRoom: new Map() };
+    return new Promise((resolve, reject) => {
+      let failure: Error | undefined;
+      const onExit = (code: number | null, signal: string | null) => {
+        reject(failure ?? new Error(`the media room exited (${signal ?? `code ${code}`}) before it was ready`));
+      };
+      child.once('exit', onExit);
+      child.on('message', (message: ChildMessage) => {
+        if (message.type === 'ready') {
+          child.off('exit', onExit);
+          resolve({ run: current, url: message.url });
+        } else if (message.type === 'failed') {
+          failure = Object.assign(new Error(message.message), { code: message.code });
+        } else {
+          onMessage(current, message);
+        }
+      });
+      tell(current, { type: 'start', host: options.host, port, keys: { apiKeyName: options.keys.apiKeyName, secret: Buffer.from(options.keys.secret).toString('base64') }, timings: options.timings });
+    });
+  }
+
+  function adopt(started: { run: Run; url: string }): void {
+    run = started.run;
+    url = started.url;
+    port = Number(new URL(url).port);
+    health.state = 'up';
+    health.pid = run.child.pid ?? null;
+    const current = run;
+    current.child.once('exit', (code, signal) => crashed(current, code, signal));
+  }
+
+  function crashed(current: Run, code: number | null, signal: string | null): void {
+    if (closing || run !== current) return;
+    run = undefined;
+    const at = Date.now();
+    health.state = 'restarting';
+    health.pid = null;
+    health.lastExit = { code, signal, at: new Date(at).toISOString(), restartMs: null };
+    for (const controller of current.waits.values()) controller.abort();
+    log(`media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`);
+    // Its calls are gone: the room refuses them from now on, and their dials fail as dropped ones do.
+    for (const [dialId, roomName] of current.inRoom) {
+      lostRooms.add(roomName);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        control.end(dialId, { status: 'failed', systemResultType: 'FAILED' });
+      }, options.dropGraceMs);
+      timers.add(timer);
+    }
+    void restart(at);
+  }
+
+  async function restart(crashedAt: number): Promise<void> {
+    for (const wait of RESTART_BACKOFF_MS) {
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (closing) return;
+      try {
+        const started = await spawnRun();
+        if (closing) {
+          started.run.child.kill('SIGKILL');
+          return;
+        }
+        adopt(started);
+        health.restarts += 1;
+        health.lastExit!.restartMs = Date.now() - crashedAt;
+        log(`media room back on port ${port} after ${health.lastExit!.restartMs} ms (restart ${health.restarts})`);
+        return;
+      } catch (error) {
+        log(`media room restart failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    health.state = 'down';
+    log(`media room could not be restarted on port ${port}; media is down until the emulator restarts`);
+  }
+
+  try {
+    adopt(await spawnRun());
+  } catch (error) {
+    unsubscribe();
+    throw explainMissingPeer(error);
+  }
+
+  return {
+    get url() {
+      return url;
+    },
+    health: () => ({ ...health, lastExit: health.lastExit && { ...health.lastExit } }),
+    async close() {
+      if (closing) return;
+      closing = true;
+      unsubscribe();
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const child = run?.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const killer = setTimeout(() => child.kill('SIGKILL'), CLOSE_WAIT_MS);
+      if (child.connected) child.send({ type: 'close' } satisfies ParentMessage);
+      else child.kill('SIGKILL');
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}

@@ -37,7 +37,7 @@ export type {
 } from './api/records.js';
 export type { IdempotencyMode } from './api/idempotency.js';
 export type { RoomTimings } from './room/timings.js';
-export type { MediaHealth } from './room/supervisor.js';
+export type { MediaExit, MediaHealth } from './room/supervisor.js';
 export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
 
 export const DEFAULT_API_KEY = 'emu-dev-key';
@@ -142,7 +142,7 @@ async function startMedia(
   }
   const { startMediaServer } = await loadRoom();
   const media = await startMediaServer({ host: HOST, port, control, verifyToken }, timings);
-  return { url: media.url, close: () => media.close(), health: () => ({ state: 'up', pid: process.pid, restarts: 0, lastExit: null }) };
+  return { url: media.url, close: () => media.close(), health: () => ({ state: 'up', pid: process.pid, restarts: 0, lastExit: null, exits: [] }) };
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {

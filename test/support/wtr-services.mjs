@@ -4,7 +4,7 @@
 //   /__emu/*           -> the emulator's REST API, with its API key added (test-only shortcut)
 //   /api/voice-call-strict/*, /__emu-strict/* -> the same for a second emulator started with
 //                         `--idempotency strict` (every reused key is a 409), behind its own companion
-//   /__services        -> JSON { apiUrl, mediaUrl, companionUrl } (never the key)
+//   /__services        -> JSON { apiUrl, mediaUrl, companionUrl, restarts } (never the key)
 //   POST /__emu-media/crash -> SIGSEGV to the emulator's media room process (issue 18's kill test)
 // The emulator runs in a child because libwebrtc crashes a process that exits naturally. Every
 // child is supervised: one that exits unasked is logged with its exit code and signal and started
@@ -41,7 +41,7 @@ export function startChild(script, args = [], env = {}) {
  * Starts a child with `start()` and, whenever it exits unasked, logs how (code and signal) and
  * starts it again with `restart(ready)`, which pins the port(s) of the first ready line.
  */
-export async function superviseChild(label, start, restart) {
+export async function superviseChild(label, start, restart, onRestart = () => {}) {
   let stopping = false;
   let current = await start();
   const first = current.ready;
@@ -53,6 +53,7 @@ export async function superviseChild(label, start, restart) {
         (next) => {
           current = next;
           watch(next);
+          onRestart();
           process.stderr.write(`[services] ${label} is back\n`);
         },
         (error) => process.stderr.write(`[services] ${label} could not be started again: ${error.message}\n`),
@@ -116,7 +117,9 @@ async function forward(ctx, prefix, target, extraHeaders = {}) {
  * routes the page's requests to them.
  */
 export function testServices() {
-  const services = {};
+  /** How often each child was started again after exiting unasked (reported in /__services). */
+  const restarts = { emulator: 0, companion: 0 };
+  const services = { restarts };
   let emulatorKey = '';
   const strict = { apiUrl: '', key: '', companionUrl: '' };
   const children = [];
@@ -124,7 +127,7 @@ export function testServices() {
     name: 'voice-agent-test-services',
     async serverStart({ config }) {
       const main = emulatorArgs([]);
-      const emulator = await superviseChild('emulator', main.start, main.restart);
+      const emulator = await superviseChild('emulator', main.start, main.restart, () => restarts.emulator++);
       children.push(emulator);
       const { apiKey, ...publicPart } = emulator.ready;
       emulatorKey = apiKey;
@@ -143,7 +146,7 @@ export function testServices() {
           COMPANION_RATE_LIMIT_PER_DIAL: '100000',
           COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
         });
-        const companion = await superviseChild('companion', companionEnv.start, companionEnv.restart);
+        const companion = await superviseChild('companion', companionEnv.start, companionEnv.restart, () => restarts.companion++);
         children.push(companion);
         services.companionUrl = companion.ready.url;
         // The fault matrix runs the create-retry cell against a strict service too (issue 14).

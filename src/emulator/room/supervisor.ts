@@ -19,8 +19,21 @@ export interface MediaHealth {
   /** How many times the room was started again after a crash. */
   restarts: number;
   /** The last crash: its exit code or signal, when, and how long the restart took (null while restarting). */
-  lastExit: { code: number | null; signal: string | null; at: string; restartMs: number | null } | null;
+  lastExit: MediaExit | null;
+  /** The last crashes, oldest first (at most 50). */
+  exits: MediaExit[];
 }
+
+export interface MediaExit {
+  code: number | null;
+  signal: string | null;
+  /** ISO time of the exit. */
+  at: string;
+  /** How long until the room listened again; null while restarting or when it could not. */
+  restartMs: number | null;
+}
+
+const EXITS_KEPT = 50;
 
 export interface SupervisedMedia extends MediaServer {
   health(): MediaHealth;
@@ -65,7 +78,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   let url = '';
   let run: Run | undefined;
   let closing = false;
-  const health: MediaHealth = { state: 'up', pid: null, restarts: 0, lastExit: null };
+  const health: MediaHealth = { state: 'up', pid: null, restarts: 0, lastExit: null, exits: [] };
 
   const unsubscribe = control.onEnded((dialId, end) => {
     run?.inRoom.delete(dialId);
@@ -163,6 +176,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     health.state = 'restarting';
     health.pid = null;
     health.lastExit = { code, signal, at: new Date(at).toISOString(), restartMs: null };
+    health.exits = [...health.exits, health.lastExit].slice(-EXITS_KEPT);
     for (const controller of current.waits.values()) controller.abort();
     log(`media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`);
     // Its calls are gone: the room refuses them from now on, and their dials fail as dropped ones do.
@@ -211,7 +225,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     get url() {
       return url;
     },
-    health: () => ({ ...health, lastExit: health.lastExit && { ...health.lastExit } }),
+    health: () => structuredClone(health),
     async close() {
       if (closing) return;
       closing = true;

@@ -58,13 +58,17 @@ const control: MediaControl = {
 };
 
 let media: MediaServer | undefined;
+// Loaded as soon as this process starts, so that a standby room (see supervisor.ts) listens within
+// milliseconds of its 'start'; imported, not a static import, so that a missing optional peer is
+// reported to the parent instead of a silent exit. (libwebrtc itself loads on the first session.)
+const serverModule = import('./server.js');
+serverModule.catch(() => {}); // reported when 'start' awaits it
 
 process.on('message', (message: ParentMessage) => {
   switch (message.type) {
     case 'start': {
       const keys = { apiKeyName: message.keys.apiKeyName, secret: Buffer.from(message.keys.secret, 'base64') };
-      // Imported here, so that a missing optional peer is reported to the parent, not a silent exit.
-      import('./server.js')
+      serverModule
         .then(({ startMediaServer }) =>
           startMediaServer({ host: message.host, port: message.port, control, verifyToken: (token) => verifyParticipantToken(keys, token) }, message.timings),
         )

@@ -282,6 +282,8 @@ export class Session {
       options.then?.();
     };
     this.#agent?.stop();
+    // The agent's audio stops now; only the data channel stays for the goodbye (see Peer.stopAudio).
+    this.#peer?.stopAudio();
     this.#unsubscribe();
     this.#ws.off('message', this.#onMessage);
     this.#ws.off('close', this.#onClose);

@@ -71,6 +71,7 @@ export class Peer {
   #framesSent = 0;
   #speaking: Utterance[] = [];
   #closed = false;
+  #audioStopped = false;
 
   private constructor(wrtc: Wrtc, options: PeerOptions, events: PeerEvents) {
     this.#wrtc = wrtc;
@@ -90,6 +91,8 @@ export class Peer {
   /** Answers an offer from the browser; the first one also gets the agent's voice attached. */
   async answer(offerSdp: string): Promise<{ sdp: string; midToTrackId: Record<string, string> }> {
     await this.#pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+    // Each await may resume after close(): never touch a closed connection (libwebrtc is native code).
+    this.#throwIfClosed();
     const agent = this.#options.agent;
     if (agent && this.#agentTrack && this.#agentMid === null) {
       const mid = firstRecvonlyAudioMid(offerSdp);
@@ -97,6 +100,7 @@ export class Peer {
       if (transceiver) {
         transceiver.direction = 'sendonly';
         await transceiver.sender.replaceTrack(this.#agentTrack);
+        this.#throwIfClosed();
         // The msid the browser sees is `<participantSid>|<trackSid>`: livekit-client maps the track by it.
         const MediaStreamWithId = this.#wrtc.MediaStream as unknown as new (init: { id: string }) => MediaStream;
         transceiver.sender.setStreams(new MediaStreamWithId({ id: `${agent.participantSid}|${agent.trackSid}` }));
@@ -104,7 +108,10 @@ export class Peer {
         this.#startPump();
       }
     }
-    await this.#pc.setLocalDescription(await this.#pc.createAnswer());
+    const local = await this.#pc.createAnswer();
+    this.#throwIfClosed();
+    await this.#pc.setLocalDescription(local);
+    this.#throwIfClosed();
     const midToTrackId: Record<string, string> = {};
     if (agent && this.#agentMid !== null) midToTrackId[this.#agentMid] = agent.trackSid;
     return { sdp: this.#pc.localDescription?.sdp ?? '', midToTrackId };
@@ -140,7 +147,7 @@ export class Peer {
    * when it was cut off (`stopSpeaking`, `close`). `progress` sees the milliseconds played so far.
    */
   play(samples: Int16Array, progress: (playedMs: number) => void = () => {}): Promise<boolean> {
-    if (this.#closed || !this.#source) return Promise.resolve(false);
+    if (this.#closed || this.#audioStopped || !this.#source) return Promise.resolve(false);
     return new Promise((done) => {
       this.#speaking.push({ frames: toFrames(samples), next: 0, progress, done });
     });
@@ -150,11 +157,23 @@ export class Peer {
     for (const utterance of this.#speaking.splice(0)) utterance.done(false);
   }
 
+  /**
+   * No more agent audio: cut off what is playing and stop feeding frames to the audio source. An
+   * ending session calls it at once, while the data channel still delivers the goodbye: frames
+   * pushed into libwebrtc while the far side tears its connection down are what to avoid.
+   */
+  stopAudio(): void {
+    this.#audioStopped = true;
+    this.stopSpeaking();
+    clearInterval(this.#pump);
+    this.#pump = undefined;
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.stopSpeaking();
-    clearInterval(this.#pump);
+    this.stopAudio();
+    if (this.#reliable) this.#reliable.onopen = null;
     for (const sink of this.#sinks) sink.stop();
     this.#agentTrack?.stop();
     this.#outbox = [];
@@ -165,7 +184,12 @@ export class Peer {
     this.#pc.close();
   }
 
+  #throwIfClosed(): void {
+    if (this.#closed) throw new Error('the peer connection was closed');
+  }
+
   #startPump(): void {
+    if (this.#closed || this.#audioStopped || this.#pump !== undefined) return;
     // The agent's track always carries audio (silence between lines), as a real agent's does.
     this.#pumpStart = performance.now();
     this.#framesSent = 0;
@@ -174,7 +198,7 @@ export class Peer {
 
   #tick = (): void => {
     const source = this.#source;
-    if (!source) return;
+    if (!source || this.#closed || this.#audioStopped) return;
     const due = framesDue(this.#pumpStart, performance.now(), this.#framesSent);
     for (let i = 0; i < due; i++) {
       const utterance = this.#speaking[0];
@@ -212,6 +236,7 @@ export class Peer {
     if (channel.label !== '_reliable') return;
     this.#reliable = channel;
     const flush = () => {
+      if (this.#closed) return;
       for (const bytes of this.#outbox.splice(0)) channel.send(bytes);
       this.#events.reliableOpen();
     };
@@ -221,7 +246,11 @@ export class Peer {
 
   #onConnectionStateChange = (): void => {
     const state = this.#pc.connectionState;
-    if (state === 'failed' || state === 'closed') this.#events.connectionLost();
+    if (state === 'failed' || state === 'closed') {
+      // The far side is gone: nothing more to send it.
+      this.stopAudio();
+      this.#events.connectionLost();
+    }
   };
 }
 

@@ -35,7 +35,10 @@ describe('the media room crashes mid-call', () => {
     await expectCleanEnd(harness, session, seen, { reason: 'network-lost', code: 'network_lost', dials: 1 });
     expect(seen.states, 'the widget tried to reconnect first').to.include('reconnecting');
 
-    await until(async () => (await health()).media.state === 'up', 15000, 'media room up again');
+    await until(async () => {
+      const now = await health();
+      return now.media.restarts > before.media.restarts && now.media.state === 'up';
+    }, 15000, 'media room restarted and up');
     const after = await health();
     expect(after.media.restarts).to.equal(before.media.restarts + 1);
     expect(after.media.lastExit?.signal).to.equal('SIGSEGV');

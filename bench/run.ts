@@ -6,7 +6,7 @@
 // default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
 // BENCH_COMPARE_REF (a git ref whose companion runs side by side with this tree's).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { join, resolve } from 'node:path';
 import { companionLimits } from './companion-limits.js';
@@ -191,6 +191,9 @@ const markdown = [
   '',
 ].join('\n');
 const out = resolve(ROOT, process.env.BENCH_OUT ?? 'BENCHMARKS.md');
-writeFileSync(out, markdown);
+// The media soak is a run of its own (`npm run soak:media`, about 12 minutes of calls): its section,
+// written from that run's report, is kept as it is when the benchmarks are written again.
+const kept = existsSync(out) ? (/\n(## Media room soak\n[\s\S]*?)(?=\n## |$)/.exec(readFileSync(out, 'utf8'))?.[1] ?? '') : '';
+writeFileSync(out, kept ? `${markdown}\n${kept.trimEnd()}\n` : markdown);
 console.log(markdown);
 log(`wrote ${out} in ${seconds.toFixed(0)} s`);

@@ -93,6 +93,8 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   function onMessage(current: Run, message: ChildMessage): void {
     switch (message.type) {
       case 'sessionForRoom': {
+        // The room is in use: have the next process ready (REST-only users never pay for one).
+        prepareStandby();
         const session = lostRooms.has(message.roomName) ? undefined : control.sessionForRoom(message.roomName);
         if (session) roomOfDial.set(session.dialId, session.roomName);
         tell(current, { type: 'reply', id: message.id, session: session ?? null });
@@ -144,8 +146,9 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   }
 
   /**
-   * The next room process, forked while the current one runs, so that a restart after a crash
-   * only has to listen (milliseconds) instead of starting Node and loading the room (~0.5 s).
+   * The next room process, forked while the current one runs (once a browser has asked to join),
+   * so that a restart after a crash only has to listen (milliseconds) instead of starting Node and
+   * loading the room (~0.5 s).
    */
   let standby: ChildProcess | undefined;
   function prepareStandby(): void {
@@ -243,7 +246,6 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     unsubscribe();
     throw explainMissingPeer(error);
   }
-  prepareStandby();
 
   return {
     get url() {

@@ -72,6 +72,8 @@ export class Peer {
   #speaking: Utterance[] = [];
   #closed = false;
   #audioStopped = false;
+  /** The far side closed the channel or the connection is failing or closed: no more sends. */
+  #farSideGone = false;
 
   private constructor(wrtc: Wrtc, options: PeerOptions, events: PeerEvents) {
     this.#wrtc = wrtc;
@@ -122,12 +124,25 @@ export class Peer {
     await this.#pc.addIceCandidate(candidate);
   }
 
-  /** Sends on `_reliable` once it is open; until then packets wait in order. */
+  /**
+   * Sends on `_reliable` once it is open; until then packets wait in order. Nothing is sent once
+   * the far side is going: libwebrtc's binding crashes (SIGSEGV in RTCDataChannel::Send) on a
+   * send to a channel the far side is tearing down.
+   */
   sendData(packet: Uint8Array): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#farSideGone) return;
     const bytes = packet as Uint8Array<ArrayBuffer>;
-    if (this.#reliable?.readyState === 'open') this.#reliable.send(bytes);
+    if (this.#reliable?.readyState === 'open') this.#send(this.#reliable, bytes);
     else this.#outbox.push(bytes);
+  }
+
+  /** A send the channel refuses (InvalidStateError: it is closing) means the far side is going. */
+  #send(channel: RTCDataChannel, bytes: Uint8Array<ArrayBuffer>): void {
+    try {
+      channel.send(bytes);
+    } catch {
+      this.#farSideGone = true;
+    }
   }
 
   /**
@@ -173,7 +188,10 @@ export class Peer {
     if (this.#closed) return;
     this.#closed = true;
     this.stopAudio();
-    if (this.#reliable) this.#reliable.onopen = null;
+    if (this.#reliable) {
+      this.#reliable.onopen = null;
+      this.#reliable.onclose = null;
+    }
     for (const sink of this.#sinks) sink.stop();
     this.#agentTrack?.stop();
     this.#outbox = [];
@@ -235,9 +253,12 @@ export class Peer {
     const channel = event.channel;
     if (channel.label !== '_reliable') return;
     this.#reliable = channel;
+    channel.onclose = () => {
+      this.#farSideGone = true;
+    };
     const flush = () => {
-      if (this.#closed) return;
-      for (const bytes of this.#outbox.splice(0)) channel.send(bytes);
+      if (this.#closed || this.#farSideGone) return;
+      for (const bytes of this.#outbox.splice(0)) this.#send(channel, bytes);
       this.#events.reliableOpen();
     };
     if (channel.readyState === 'open') flush();
@@ -248,6 +269,7 @@ export class Peer {
     const state = this.#pc.connectionState;
     if (state === 'failed' || state === 'closed') {
       // The far side is gone: nothing more to send it.
+      this.#farSideGone = true;
       this.stopAudio();
       this.#events.connectionLost();
     }

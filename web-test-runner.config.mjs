@@ -4,6 +4,12 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { testServices } from './test/support/wtr-services.mjs';
 import { faultServices } from './test/support/fault-proxy.mjs';
+import { closingCounts } from './test/support/closing-counts.mjs';
+import { defaultReporter } from '@web/test-runner';
+
+// Quiet by default (browser console output and the services' logs stay out of the terminal);
+// VERBOSE=1 shows them all.
+const verbose = process.env.VERBOSE === '1';
 
 const services = testServices();
 const faults = faultServices();
@@ -26,6 +32,8 @@ export default {
   nodeResolve: true,
   hostname: '127.0.0.1',
   concurrency: 1,
+  browserLogs: verbose,
+  reporters: [defaultReporter(), closingCounts()],
   testFramework: { config: { timeout: 30000 } },
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 8 * 60 * 1000),

@@ -10,8 +10,24 @@
 // child is supervised: one that exits unasked is logged with its exit code and signal and started
 // again on the same port(s), so one crash cannot fail every test after it.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+
+/**
+ * Where the children's logs go: stderr with VERBOSE=1; otherwise .cache/test-services.log (the
+ * closing reporter prints its tail when a test failed), and a child that exits unasked has its
+ * last lines printed with its exit code and signal.
+ */
+export const SERVICES_LOG = '.cache/test-services.log';
+const VERBOSE = process.env.VERBOSE === '1';
+if (!VERBOSE) {
+  mkdirSync('.cache', { recursive: true });
+  writeFileSync(SERVICES_LOG, '');
+}
+export function serviceLog(line) {
+  if (VERBOSE) process.stderr.write(`${line}\n`);
+  else appendFileSync(SERVICES_LOG, `${line}\n`);
+}
 
 export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip', 'emu-vonage', 'emu-graphql-transcript'];
 
@@ -19,15 +35,23 @@ export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu
 export function startChild(script, args = [], env = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The child's last lines, printed if it exits unasked.
+  const recent = [];
+  child.recentLines = recent;
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    recent.push(line);
+    if (recent.length > 40) recent.shift();
+    serviceLog(line);
   });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
-    const onExit = (code) => reject(new Error(`${script} exited with ${code} before it was ready`));
+    const onExit = (code) => reject(new Error(`${script} exited with ${code} before it was ready: ${recent.join('\n')}`));
     child.once('exit', onExit);
     lines.once('line', (line) => {
       child.off('exit', onExit);
-      lines.on('line', (more) => process.stdout.write(`[${script}] ${more}\n`));
+      lines.on('line', (more) => serviceLog(`[${script}] ${more}`));
       try {
         resolve({ child, ready: JSON.parse(line) });
       } catch {
@@ -48,7 +72,7 @@ export async function superviseChild(label, start, restart, onRestart = () => {}
   const watch = (entry) =>
     entry.child.once('exit', (code, signal) => {
       if (stopping) return;
-      process.stderr.write(`[services] ${label} exited (code ${code}, signal ${signal}); starting it again on the same port\n`);
+      process.stderr.write(`[services] ${label} exited (code ${code}, signal ${signal}); starting it again on the same port. Its last lines:\n${(entry.child.recentLines ?? []).join('\n')}\n`);
       restart(first).then(
         (next) => {
           current = next;

@@ -1,0 +1,38 @@
+// `npm run test:node`: node:test over test/node/*.test.ts, quiet by default. A dot per test and
+// each failure in full on stdout; the whole TAP report in .cache/test-node.tap; then its summary
+// lines (`# tests`, `# pass`, `# fail`, …) and one `N passed, N failed` line. VERBOSE=1 prints
+// the TAP report itself, as before. Exits non-zero when a test failed or the runner did not finish.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+const verbose = process.env.VERBOSE === '1';
+const report = '.cache/test-node.tap';
+mkdirSync('.cache', { recursive: true });
+const files = readdirSync('test/node')
+  .filter((name) => name.endsWith('.test.ts'))
+  .sort()
+  .map((name) => `test/node/${name}`);
+const reporters = verbose
+  ? ['--test-reporter=tap', '--test-reporter-destination=stdout']
+  : ['--test-reporter=dot', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${report}`];
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files], { stdio: 'inherit' });
+
+if (!verbose) {
+  let tap = '';
+  try {
+    tap = readFileSync(report, 'utf8');
+  } catch {
+    // No report: the runner itself failed; its exit code says so below.
+  }
+  // The top-level report's closing lines (unindented; nested suites indent theirs).
+  const summary = {};
+  for (const match of tap.matchAll(/^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\S+)$/gm)) summary[match[1]] = match[2];
+  if (summary.pass !== undefined) {
+    const failed = Number(summary.fail ?? 0) + Number(summary.cancelled ?? 0);
+    process.stdout.write('\n' + Object.entries(summary).map(([name, value]) => `# ${name} ${value}`).join('\n') + '\n');
+    process.stdout.write(`node: ${summary.pass} passed, ${failed} failed\n`);
+    // For the closing line of the whole `npm test` (the browser run's reporter adds its own counts).
+    writeFileSync('.cache/test-node-summary.json', JSON.stringify({ passed: Number(summary.pass), failed }));
+  }
+}
+process.exit(run.status ?? 1);

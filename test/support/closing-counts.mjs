@@ -1,0 +1,45 @@
+// A web-test-runner reporter that closes the run with its counts on a line of their own, and, when
+// `npm test` ran the node tests first (scripts/test-node.mjs), one line for the whole run:
+//   browser: 201 passed, 0 failed
+//   202 passed... — `N passed, N failed` for node and browser together.
+// When a test failed it prints the tail of the services' log (.cache/test-services.log), which is
+// kept out of the terminal otherwise.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { SERVICES_LOG } from './wtr-services.mjs';
+
+const NODE_SUMMARY = '.cache/test-node-summary.json';
+
+function count(suite, totals) {
+  if (!suite) return;
+  for (const test of suite.tests) {
+    if (test.skipped) totals.skipped++;
+    else if (test.passed) totals.passed++;
+    else totals.failed++;
+  }
+  for (const inner of suite.suites) count(inner, totals);
+}
+
+export function closingCounts() {
+  return {
+    onTestRunFinished({ sessions }) {
+      const totals = { passed: 0, failed: 0, skipped: 0 };
+      for (const session of sessions) {
+        count(session.testResults, totals);
+        // A file that failed to load or run reports no tests: count it as a failure.
+        if (!session.testResults && session.passed === false) totals.failed++;
+      }
+      const lines = [];
+      if (totals.failed > 0 && existsSync(SERVICES_LOG)) {
+        const tail = readFileSync(SERVICES_LOG, 'utf8').trimEnd().split('\n').slice(-120);
+        lines.push('', `The last ${tail.length} lines of the services' log (${SERVICES_LOG}):`, ...tail);
+      }
+      lines.push('', `browser: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+      if (existsSync(NODE_SUMMARY)) {
+        const node = JSON.parse(readFileSync(NODE_SUMMARY, 'utf8'));
+        rmSync(NODE_SUMMARY);
+        lines.push(`${node.passed + totals.passed} passed, ${node.failed + totals.failed} failed`);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+    },
+  };
+}

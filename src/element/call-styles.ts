@@ -232,6 +232,16 @@ export const callStyles = css`
     font-variant-numeric: tabular-nums;
   }
 
+  /* Ending: the controls keep focus (aria-disabled) but look and act disabled. */
+  .control[aria-disabled='true'],
+  .control[aria-disabled='true']:hover,
+  .control[aria-disabled='true']:active {
+    cursor: default;
+    opacity: 0.55;
+    filter: none;
+    transform: none;
+  }
+
   .mute {
     background: var(--vac-surface);
     color: var(--vac-text);

@@ -169,10 +169,12 @@ export class CallView implements ReactiveController {
   // ---- UI handlers ----
 
   private readonly _onHangupClick = (): void => {
+    if (this.state === 'ending') return;
     void this._host.hangup();
   };
 
   private readonly _onMuteClick = (): void => {
+    if (this.state === 'ending') return;
     this._host.setMuted(!this._host.muted);
   };
 
@@ -360,7 +362,11 @@ export class CallView implements ReactiveController {
     </div>`;
   }
 
-  /** Mute and hang-up, while a call is up. */
+  /**
+   * Mute and hang-up, while a call is up. While the call is ending they are `aria-disabled`, not
+   * `disabled`: a disabled button drops focus to `<body>` before `ended` renders, and the element
+   * could no longer move it to "Call again" (nor would Escape reach a floating panel).
+   */
   controls(s: VoiceAgentCallStrings): TemplateResult {
     const muted = this._host.muted;
     const ending = this.state === 'ending';
@@ -369,7 +375,7 @@ export class CallView implements ReactiveController {
         part="mute-button"
         type="button"
         aria-pressed=${muted ? 'true' : 'false'}
-        ?disabled=${ending}
+        aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onMuteClick}
       >
         ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
@@ -379,7 +385,7 @@ export class CallView implements ReactiveController {
         part="hangup-button"
         type="button"
         data-primary
-        ?disabled=${ending}
+        aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onHangupClick}
       >
         ${hangupIcon}<span>${s.hangup}</span>

@@ -1,6 +1,7 @@
 // <voice-agent-call> with the real CallSession: real Chromium (fake microphone), the real
 // companion at /api/voice-call, the emulator's REST API and its loopback room with scripted agents.
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { CallEndedEvent } from '../../src/call/events.js';
 import type { CallResult, CallState } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
@@ -165,5 +166,119 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     } finally {
       elsewhere.remove();
     }
+  });
+});
+
+/** The element's rendered states, in order (its `state` attribute, as the page sees each render). */
+function renderedStates(el: VoiceAgentCall): { states: string[]; stop(): void } {
+  const states = [el.getAttribute('state') ?? ''];
+  const observer = new MutationObserver(() => {
+    const state = el.getAttribute('state') ?? '';
+    if (states.at(-1) !== state) states.push(state);
+  });
+  observer.observe(el, { attributes: true, attributeFilter: ['state'] });
+  return { states, stop: () => observer.disconnect() };
+}
+
+/** What has focus in the element (compared by identity: a failed DOM comparison is slow to print). */
+function focused(el: VoiceAgentCall): Element | null {
+  return el.shadowRoot!.activeElement;
+}
+
+async function ended(el: VoiceAgentCall): Promise<CallResult> {
+  return new Promise((resolve) => el.addEventListener('call-ended', (event) => resolve(event.detail), { once: true }));
+}
+
+// Focus through the real `ending` state: the session hangs up and reads the dial record there, so
+// the element renders `ending` (controls disabled) before `ended` (issue 19, item 1).
+describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)', function () {
+  this.timeout(60000);
+
+  it('visitor hang-up: focus goes from the hang-up button to "Call again"', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const rendered = renderedStates(el);
+    try {
+      part(el, 'call-button')!.focus();
+      const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+      await sendKeys({ press: 'Enter' });
+      await connected;
+      await el.updateComplete;
+      expect(focused(el) === part(el, 'hangup-button'), 'focus on hang-up once in the call').to.equal(true);
+      const end = ended(el);
+      await sendKeys({ press: 'Enter' });
+      expect((await end).reason).to.equal('user-hangup');
+      await el.updateComplete;
+      expect(rendered.states).to.include('ending');
+      expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+      expect(text(el, 'call-button')).to.equal('Call again');
+    } finally {
+      rendered.stop();
+    }
+  });
+
+  it('agent hang-up (emu-quick): focus on the hang-up button moves to "Call again"', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`);
+    const rendered = renderedStates(el);
+    try {
+      const end = ended(el);
+      part(el, 'call-button')!.focus();
+      await sendKeys({ press: 'Enter' });
+      expect((await end).reason).to.equal('agent-hangup');
+      await el.updateComplete;
+      expect(rendered.states).to.include('ending');
+      expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+    } finally {
+      rendered.stop();
+    }
+  });
+
+  it('busy (emu-busy), floating panel: focus on "Try again", and Escape still closes the panel', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-busy" layout="floating"></voice-agent-call>`,
+    );
+    const rendered = renderedStates(el);
+    try {
+      part(el, 'launcher')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      expect(focused(el) === part(el, 'call-button'), 'focus in the panel').to.equal(true);
+      const end = ended(el);
+      await sendKeys({ press: 'Enter' });
+      expect((await end).reason).to.equal('busy');
+      await el.updateComplete;
+      expect(rendered.states).to.include('ending');
+      expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+      expect(text(el, 'call-button')).to.equal('Try again');
+
+      await sendKeys({ press: 'Escape' });
+      await el.updateComplete;
+      expect(part(el, 'panel')!.hidden, 'the panel closed').to.equal(true);
+      expect(focused(el) === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
+    } finally {
+      rendered.stop();
+    }
+  });
+
+  it('visitor hang-up in the floating panel: focus stays in the panel, Escape closes it', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo" layout="floating"></voice-agent-call>`,
+    );
+    part(el, 'launcher')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    await sendKeys({ press: 'Enter' });
+    await connected;
+    await el.updateComplete;
+    expect(focused(el) === part(el, 'hangup-button')).to.equal(true);
+    const end = ended(el);
+    await sendKeys({ press: 'Enter' });
+    await end;
+    await el.updateComplete;
+    expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+    await sendKeys({ press: 'Escape' });
+    await el.updateComplete;
+    expect(part(el, 'panel')!.hidden, 'the panel closed').to.equal(true);
+    expect(focused(el) === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
   });
 });

@@ -227,7 +227,9 @@ describe('<voice-agent-call> states', () => {
     s.go('ending');
     await settle(el);
     expect(text(el, 'status')).to.equal('Ending the call…');
-    expect((part(el, 'hangup-button') as HTMLButtonElement).disabled).to.equal(true);
+    // aria-disabled, not disabled: the button keeps focus until "Call again" takes it.
+    expect(part(el, 'hangup-button')!.getAttribute('aria-disabled')).to.equal('true');
+    expect(part(el, 'mute-button')!.getAttribute('aria-disabled')).to.equal('true');
 
     s.result = { dialId: 'dial-1', reason: 'agent-hangup', transcript: [] };
     s.go('ended');
@@ -539,6 +541,23 @@ describe('<voice-agent-call> controls', () => {
     await settle(el);
     expect(ended).to.deep.equal(['user-hangup']);
     expect(text(el, 'summary')).to.equal('Call ended · you hung up · 00:00');
+    expect(el.shadowRoot!.activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+  });
+
+  it('keeps focus through a real `ending` render: the hang-up button holds it, then "Call again" takes it', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    const hangup = part(el, 'hangup-button')!;
+    hangup.focus();
+    s.go('ending');
+    await settle(el);
+    expect(el.shadowRoot!.activeElement === hangup, 'the hang-up button keeps focus while ending').to.equal(true);
+    hangup.click();
+    part(el, 'mute-button')!.click();
+    expect(s.muted, 'no mute while ending').to.equal(false);
+    s.result = { dialId: 'dial-1', reason: 'agent-hangup', transcript: [] };
+    s.go('ended');
+    await settle(el);
     expect(el.shadowRoot!.activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
   });
 

@@ -273,6 +273,10 @@ export class CallSession extends EventTarget implements CallSessionLike {
     return this.#end(call, { reason: 'user-hangup', hangupFirst: true, read: 'poll' });
   }
 
+  /**
+   * Mutes or unmutes the microphone of the current call, or of the next one when set between
+   * calls. A call's mute ends with it: each call that ends muted is unmuted (`call-mute`) before `ended`.
+   */
   setMuted(muted: boolean): void {
     if (muted === this.#muted) return;
     this.#muted = muted;
@@ -708,6 +712,13 @@ export class CallSession extends EventTarget implements CallSessionLike {
     if (call.finished) return;
     call.finished = true;
     this.#result = result;
+    // A mute belongs to its call: "Call again" must not start muted with nothing saying so (with
+    // an agent that hangs up after silence, the next call would end "after silence"). A mute set
+    // between calls still carries into the next one.
+    if (this.#muted) {
+      this.#muted = false;
+      this.#emit(new CallMuteEvent({ muted: false }));
+    }
     this.#setState('ended');
     this.#emit(new CallEndedEvent(result));
     call.resolveStarted();

@@ -137,6 +137,7 @@ export interface CallSessionLike extends EventTarget {
   start(): Promise<void>;
   /** The visitor hangs up; resolves once the call has ended. Never rejects. */
   hangup(): Promise<void>;
+  /** Mutes the current call, or the next one when set between calls; a call that ends muted is unmuted (`call-mute`) before `ended`. */
   setMuted(muted: boolean): void;
   unlockAudio(): Promise<void>;
   /** Ends the call without waiting (element removed, page hidden for good): hangs up the dial, beacon for page-unload. */

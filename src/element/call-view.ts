@@ -69,6 +69,8 @@ export class CallView implements ReactiveController {
   /** Index of the first rendered entry, and how many of the newest entries to render while following. */
   private _firstShown = 0;
   private _windowSize = TRANSCRIPT_WINDOW;
+  /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
+  private _connectedMuted = false;
   /** The entries and log the log was last scrolled to the end for. */
   private _followed: { entries: TranscriptEntry[]; log: HTMLElement } | null = null;
 
@@ -129,6 +131,9 @@ export class CallView implements ReactiveController {
       return;
     }
     if (type === 'call-state' || type === 'call-ended') this._entries = null;
+    if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
+      this._connectedMuted = this._host.muted;
+    }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._stuckToBottom = true;
       this._unseen = false;
@@ -261,7 +266,7 @@ export class CallView implements ReactiveController {
 
   announcement(s: VoiceAgentCallStrings): string {
     if (this.state === 'idle') return '';
-    if (this.state === 'in-call') return s.statusInCall;
+    if (this.state === 'in-call') return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
     return error ? `${this._summary(s)}. ${error.title}. ${error.help}` : this._summary(s);

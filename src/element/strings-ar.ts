@@ -11,6 +11,7 @@ export const ar: VoiceAgentCallStrings = {
   statusStarting: 'جارٍ تحضير المكالمة…',
   statusConnecting: 'جارٍ الاتصال…',
   statusInCall: 'تم الاتصال',
+  statusInCallMuted: 'تم الاتصال. الميكروفون مكتوم.',
   statusListening: 'يستمع إليك',
   statusSpeaking: 'المساعد يتحدث',
   statusMuted: 'الميكروفون مكتوم',

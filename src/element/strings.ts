@@ -20,6 +20,8 @@ export interface VoiceAgentCallStrings {
   statusConnecting: string;
   /** Announced when the call connects. */
   statusInCall: string;
+  /** Announced instead when the call connects with the microphone muted (muted before the call). */
+  statusInCallMuted: string;
   statusListening: string;
   statusSpeaking: string;
   statusMuted: string;
@@ -85,6 +87,7 @@ export const en: VoiceAgentCallStrings = {
   ...enIdle,
   statusConnecting: 'Connecting…',
   statusInCall: 'Call connected',
+  statusInCallMuted: 'Call connected. Your microphone is muted.',
   statusListening: 'Listening',
   statusSpeaking: 'Assistant is speaking',
   statusMuted: 'You are muted',

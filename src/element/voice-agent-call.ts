@@ -226,7 +226,7 @@ export class VoiceAgentCall extends LitElement {
     await this._view?.call.session?.hangup();
   }
 
-  /** Mutes or unmutes the microphone, in any state (a mute set before a call carries into it); fires `call-mute` on a real change. */
+  /** Mutes or unmutes the microphone, in any state: a mute set between calls carries into the next call, and each call's mute ends with it (a new call starts unmuted); fires `call-mute` on a real change. */
   setMuted(muted: boolean): void {
     const module = loadedCall();
     if (module) {

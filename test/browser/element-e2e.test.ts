@@ -282,3 +282,62 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     expect(focused(el) === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
   });
 });
+
+// Mute belongs to one call (issue 19, item 2): the real CallSession, through the companion and emulator.
+describe('<voice-agent-call> end to end: mute and the next call', function () {
+  this.timeout(60000);
+
+  async function connect(el: VoiceAgentCall): Promise<void> {
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    part(el, 'call-button')!.click();
+    await connected;
+    await el.updateComplete;
+  }
+
+  function announced(el: VoiceAgentCall): string {
+    return el.shadowRoot!.querySelector('[role="status"]')!.textContent ?? '';
+  }
+
+  it('"Call again" after a muted call starts unmuted, and says nothing of a mute', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const mutes: boolean[] = [];
+    el.addEventListener('call-mute', (event) => mutes.push(event.detail.muted));
+    await connect(el);
+    part(el, 'mute-button')!.click();
+    await el.updateComplete;
+    expect(el.muted).to.equal(true);
+    expect(text(el, 'status')).to.equal('You are muted');
+    const end = ended(el);
+    part(el, 'hangup-button')!.click();
+    await end;
+    expect(el.muted, 'unmuted once the call ended').to.equal(false);
+
+    await connect(el);
+    expect(el.muted).to.equal(false);
+    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('false');
+    expect(text(el, 'status')).to.not.equal('You are muted');
+    expect(announced(el)).to.equal('Call connected');
+    expect(mutes).to.deep.equal([true, false]);
+    const again = ended(el);
+    part(el, 'hangup-button')!.click();
+    await again;
+  });
+
+  it('a mute set between calls carries into the next call, and the visitor is told', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    await connect(el);
+    const end = ended(el);
+    part(el, 'hangup-button')!.click();
+    await end;
+    el.setMuted(true);
+    await connect(el);
+    expect(el.muted).to.equal(true);
+    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(text(el, 'status')).to.equal('You are muted');
+    expect(announced(el)).to.equal('Call connected. Your microphone is muted.');
+    const again = ended(el);
+    part(el, 'hangup-button')!.click();
+    await again;
+    expect(el.muted).to.equal(false);
+  });
+});

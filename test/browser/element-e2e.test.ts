@@ -341,3 +341,37 @@ describe('<voice-agent-call> end to end: mute and the next call', function () {
     expect(el.muted).to.equal(false);
   });
 });
+
+// A reconnect while muted (issue 19, item 4): emu-blip drops the connection once for real.
+describe('<voice-agent-call> end to end: reconnecting while muted', function () {
+  this.timeout(60000);
+
+  it('says "Reconnecting…" with the connecting dot, then "You are muted" again', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-blip"></voice-agent-call>`);
+    const seen: Array<{ state: string; status: string; dot: string }> = [];
+    const dot = (): string => getComputedStyle(el.shadowRoot!.querySelector('.status-dot')!).backgroundColor;
+    const states = new MutationObserver(() => seen.push({ state: el.getAttribute('state')!, status: text(el, 'status'), dot: dot() }));
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    part(el, 'call-button')!.click();
+    await connected;
+    el.setMuted(true);
+    await el.updateComplete;
+    const mutedDot = dot();
+    states.observe(el.shadowRoot!.querySelector('[part="status"]')!, { subtree: true, characterData: true, childList: true });
+    try {
+      await until(() => seen.some((entry) => entry.state === 'reconnecting'), 'reconnecting', 15000);
+      await until(() => el.state === 'in-call' && text(el, 'status') === 'You are muted', 'back in the call, muted', 20000);
+      const during = seen.filter((entry) => entry.state === 'reconnecting');
+      expect(during.map((entry) => entry.status)).to.include('Reconnecting…');
+      expect(during.every((entry) => entry.status === 'Reconnecting…'), JSON.stringify(during)).to.equal(true);
+      expect(during.every((entry) => entry.dot !== mutedDot), 'not the in-call dot').to.equal(true);
+    } finally {
+      states.disconnect();
+    }
+    const end = ended(el);
+    part(el, 'hangup-button')!.click();
+    await end;
+  });
+});
+
+

@@ -530,6 +530,23 @@ describe('<voice-agent-call> controls', () => {
     expect(mutes).to.deep.equal([true, false]);
   });
 
+  it('says "Reconnecting…" with the connecting dot while muted, and "You are muted" once back', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    const dot = (): string => getComputedStyle(el.shadowRoot!.querySelector('.status-dot')!).backgroundColor;
+    s.setMuted(true);
+    await settle(el);
+    const inCallDot = dot();
+    s.go('reconnecting');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('Reconnecting…');
+    expect(dot()).to.not.equal(inCallDot);
+    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    s.go('in-call');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('You are muted');
+  });
+
   it('hangs up from the hang-up button and keeps focus on the next action', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     await inCall(el);

@@ -375,3 +375,25 @@ describe('<voice-agent-call> end to end: reconnecting while muted', function () 
 });
 
 
+// After the end, every line is final (issue 19, item 5): a hang-up while the agent is mid-line.
+describe('<voice-agent-call> end to end: the transcript after the end', function () {
+  this.timeout(60000);
+
+  it('hang-up during an interim line: call-ended and the card hold only final lines', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const end = ended(el);
+    let sawInterim = false;
+    el.addEventListener('call-transcript', (event) => {
+      if (sawInterim || event.detail.changed.final) return;
+      sawInterim = true;
+      void el.hangup();
+    });
+    part(el, 'call-button')!.click();
+    const result = await end;
+    await el.updateComplete;
+    expect(sawInterim, 'hung up during an interim line').to.equal(true);
+    expect(result.transcript.filter((entry) => !entry.final)).to.deep.equal([]);
+    expect(el.getTranscript().filter((entry) => !entry.final)).to.deep.equal([]);
+    expect(el.shadowRoot!.querySelectorAll('[part~="entry-interim"]').length).to.equal(0);
+  });
+});

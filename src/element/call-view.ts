@@ -383,7 +383,7 @@ export class CallView implements ReactiveController {
         aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onMuteClick}
       >
-        ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
+        ${muted ? micOffIcon : micIcon}<span>${muted ? s.unmute : s.mute}</span>
       </button>
       <button
         class="control hangup"

@@ -24,6 +24,7 @@ export const ar: VoiceAgentCallStrings = {
   tryAgain: 'حاول مرة أخرى',
   hangup: 'إنهاء',
   mute: 'كتم',
+  unmute: 'إلغاء الكتم',
   enableAudio: 'اضغط لتفعيل الصوت',
   audioBlockedHint: 'أوقف متصفحك صوت المساعد مؤقتًا.',
 

@@ -33,8 +33,10 @@ export interface VoiceAgentCallStrings {
   callAgain: string;
   tryAgain: string;
   hangup: string;
-  /** Label of the mute toggle; `aria-pressed` carries whether it is on. */
+  /** Label of the mute toggle while the microphone is on; `aria-pressed` carries whether it is on. */
   mute: string;
+  /** Label of the mute toggle while the microphone is muted (the toggle is pressed). */
+  unmute: string;
   enableAudio: string;
   audioBlockedHint: string;
 
@@ -99,6 +101,7 @@ export const en: VoiceAgentCallStrings = {
   tryAgain: 'Try again',
   hangup: 'Hang up',
   mute: 'Mute',
+  unmute: 'Unmute',
   enableAudio: 'Tap to enable audio',
   audioBlockedHint: 'Your browser paused the assistant’s voice.',
 

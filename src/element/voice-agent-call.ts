@@ -92,7 +92,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart summary - The line after the end ("Call ended · agent hung up · 01:23").
  * @csspart controls - The button row.
  * @csspart call-button - Start call / Call again / Try again.
- * @csspart mute-button - The mute toggle (`aria-pressed`).
+ * @csspart mute-button - The mute toggle: "Mute", or "Unmute" while pressed (`aria-pressed="true"`, the microphone muted).
  * @csspart hangup-button - Hang up.
  *
  * @cssprop [--vac-accent=#4f46e5] - Accent: call button, visitor bubbles, focus rings.

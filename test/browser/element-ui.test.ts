@@ -522,11 +522,13 @@ describe('<voice-agent-call> controls', () => {
     await settle(el);
     expect(s.muted).to.equal(true);
     expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(text(el, 'mute-button')).to.equal('Unmute');
     expect(text(el, 'status')).to.equal('You are muted');
     part(el, 'mute-button')!.click();
     await settle(el);
     expect(s.muted).to.equal(false);
     expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('false');
+    expect(text(el, 'mute-button')).to.equal('Mute');
     expect(mutes).to.deep.equal([true, false]);
   });
 

@@ -514,13 +514,15 @@ export class VoiceAgentCall extends LitElement {
     const idle = state === 'idle';
     const speaking = view?.speaking ?? false;
     const connecting = CONNECTING.has(state) || this._preparing;
+    // The header row is a plain <div>: a <header> inside the panel's dialog is a banner to tools
+    // that scope it only by a sectioning element without a role, a second banner on the page.
     return html`<section
       class="card"
       part="card"
       role=${inPanel ? 'dialog' : 'region'}
       aria-labelledby="title"
     >
-      <header class="header" part="header">
+      <div class="header" part="header">
         <div class="avatar${speaking ? ' speaking' : ''}${connecting ? ' connecting' : ''}" part="indicator" aria-hidden="true">
           <slot name="logo"><span class="bars"><i></i><i></i><i></i><i></i></span></slot>
         </div>
@@ -542,7 +544,7 @@ export class VoiceAgentCall extends LitElement {
               ${closeIcon}
             </button>`
           : nothing}
-      </header>
+      </div>
       <div class="body" part="body">${idle || !view ? html`<p class="hint">${s.idleHint}</p>` : view.body(s)}</div>
       <div class="controls" part="controls">${this._renderControls(s)}</div>
     </section>`;

@@ -166,7 +166,7 @@ async function inCall(el: VoiceAgentCall): Promise<FakeSession> {
   return s;
 }
 
-async function axeViolations(el: HTMLElement): Promise<string[]> {
+async function axeViolations(el: HTMLElement | Document): Promise<string[]> {
   const results = await window.axe.run(el);
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
@@ -856,5 +856,34 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
     part(el, 'launcher')!.click();
     await settle(el);
     expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('adds no landmark to a page that has its own banner, inline or floating, idle or in a call', async () => {
+    // A site's page: its own <header> (the banner) and <main>; the widget must not add a second
+    // banner. axe checks landmarks only on the whole document (page-level rules).
+    const page = await fixture<HTMLElement>(html`<div>
+      <header><p>Site</p></header>
+      <main>
+        <voice-agent-call endpoint="/x"></voice-agent-call>
+        <voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>
+      </main>
+    </div>`);
+    const [inline, floating] = [...page.querySelectorAll('voice-agent-call')] as VoiceAgentCall[];
+    part(floating!, 'launcher')!.click();
+    await settle(floating!);
+    // The test page itself has no title, lang or h1: those are the page's business, not the widget's.
+    const theWidgets = (ids: string[]): string[] =>
+      ids.filter((v) => !/^(document-title|html-has-lang|page-has-heading-one):/.test(v));
+    expect(theWidgets(await axeViolations(document)), 'idle').to.deep.equal([]);
+    await inCall(floating!);
+    await settle(inline!);
+    expect(theWidgets(await axeViolations(document)), 'floating in a call').to.deep.equal([]);
+    // Whatever a checker's rules, no landmark element inside the widget: only its region or dialog.
+    for (const el of [inline!, floating!]) {
+      const landmarks = el.shadowRoot!.querySelectorAll(
+        'header, footer, nav, main, aside, form, [role="banner"], [role="contentinfo"], [role="navigation"], [role="main"], [role="complementary"], [role="form"], [role="search"]',
+      );
+      expect(landmarks.length, `${el.layout ?? 'inline'}: landmarks`).to.equal(0);
+    }
   });
 });

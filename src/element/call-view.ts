@@ -243,12 +243,18 @@ export class CallView implements ReactiveController {
       case 'ending':
         return s.statusEnding;
       case 'ended':
-        return s.statusEnded;
+        return this._connected() ? s.statusEnded : s.statusNotConnected;
     }
+  }
+
+  /** The current or last call reached `in-call` (a call that never did has no "Call ended" and no duration). */
+  private _connected(): boolean {
+    return (this.call.session?.connectedAt ?? null) !== null;
   }
 
   private _summary(s: VoiceAgentCallStrings): string {
     const result = this.call.session?.result ?? null;
+    if (!this._connected()) return result ? `${s.statusNotConnected} · ${reasonText(s, result.reason)}` : s.statusNotConnected;
     const parts = [s.statusEnded];
     if (result) parts.push(reasonText(s, result.reason));
     const elapsed = this.call.elapsedMs;
@@ -261,7 +267,7 @@ export class CallView implements ReactiveController {
 
   error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
     const result = this.call.session?.result;
-    return this.state === 'ended' && result ? errorText(s, result.reason) : null;
+    return this.state === 'ended' && result ? errorText(s, result.reason, result.status !== undefined) : null;
   }
 
   announcement(s: VoiceAgentCallStrings): string {

@@ -18,6 +18,7 @@ export const ar: VoiceAgentCallStrings = {
   statusReconnecting: 'جارٍ إعادة الاتصال…',
   statusEnding: 'جارٍ إنهاء المكالمة…',
   statusEnded: 'انتهت المكالمة',
+  statusNotConnected: 'لم يتم الاتصال',
 
   startCall: 'ابدأ المكالمة',
   callAgain: 'اتصل مرة أخرى',
@@ -67,4 +68,7 @@ export const ar: VoiceAgentCallStrings = {
   errorNetworkLostHelp: 'تحقّق من اتصالك بالإنترنت، ثم اتصل مرة أخرى.',
   errorFailedTitle: 'فشلت المكالمة',
   errorFailedHelp: 'يُرجى المحاولة مرة أخرى لاحقًا.',
+  errorSilenceTitle: 'لم يتمكّن المساعد من سماعك',
+  errorSilenceHelp: 'تأكّد من أن الميكروفون يعمل وغير مكتوم ومختار في متصفحك، ثم اتصل مرة أخرى.',
+  errorConnectionDroppedHelp: 'انقطع اتصال المكالمة. يُرجى الاتصال مرة أخرى.',
 };

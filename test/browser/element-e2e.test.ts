@@ -109,6 +109,9 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     expect(text(el, 'error')).to.contain('All lines are busy');
     expect(text(el, 'error')).to.contain('try again in a few minutes');
     expect(text(el, 'call-button')).to.equal('Try again');
+    // It never connected: no "Call ended" and no duration (the service's record has one).
+    expect(text(el, 'status')).to.equal('Call not connected');
+    expect(text(el, 'summary')).to.equal('Call not connected · lines busy');
   });
 
   it('emu-demo: removing the element mid-call ends it as element-removed and the dial ends', async () => {

@@ -274,6 +274,64 @@ describe('<voice-agent-call> states', () => {
     });
   }
 
+  it('a call that never connected says "Call not connected", with no duration, even when the record has one', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    part(el, 'call-button')!.click();
+    const s = fake();
+    s.go('connecting');
+    s.go('ending');
+    s.result = { dialId: 'dial-1', reason: 'busy', transcript: [], status: 'failed', durationSeconds: 15 };
+    s.go('ended');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('Call not connected');
+    expect(text(el, 'summary')).to.equal('Call not connected · lines busy');
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.not.contain('Call ended');
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.not.match(/\d\d:\d\d/);
+  });
+
+  it('after silence: suggests checking the microphone; a drop the service saw does not blame the visitor\'s internet', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    s.end('silence');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('The assistant could not hear you');
+    expect(text(el, 'error')).to.contain('microphone');
+    expect(text(el, 'summary')).to.equal('Call ended · ended after silence · 00:00');
+
+    await el.start();
+    s.go('connecting');
+    s.go('in-call');
+    s.go('ending');
+    // The record was read after the drop (status set): the companion answered, the visitor is online.
+    s.result = { dialId: 'dial-1', reason: 'network-lost', transcript: [], status: 'completed', systemResultType: 'USER_HANGUP' };
+    s.go('ended');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('The connection was lost');
+    expect(text(el, 'error')).to.not.contain('internet');
+
+    await el.start();
+    s.go('connecting');
+    s.go('in-call');
+    s.end('network-lost');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('Check your internet connection');
+  });
+
+  it('words each end in Arabic too', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" lang="ar"></voice-agent-call>`);
+    part(el, 'call-button')!.click();
+    await settle(el);
+    fake().end('busy');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('لم يتم الاتصال');
+    expect(text(el, 'summary')).to.equal('لم يتم الاتصال · الخطوط مشغولة');
+    const s = await inCall(el);
+    s.end('silence');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('لم يتمكّن المساعد من سماعك');
+    expect(text(el, 'summary')).to.match(/^انتهت المكالمة · انتهت بسبب الصمت · 00:00$/);
+  });
+
   it('"Call again" starts a new call on the same session', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);

@@ -1,4 +1,4 @@
-// Public types of a call, as fixed by the contract (CONTRACT.md §1).
+// Public types of a call (README: "Types"). A change here is a change to the public API.
 
 export type CallState = 'idle' | 'starting' | 'connecting' | 'in-call' | 'reconnecting' | 'ending' | 'ended';
 

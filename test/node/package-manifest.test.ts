@@ -1,5 +1,5 @@
 // custom-elements.json: generated from the element's source and JSDoc, in step with it, and
-// complete against the public contract (attributes, events, methods, parts).
+// complete against the public API the README documents (attributes, events, methods, parts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ test('the manifest declares <voice-agent-call>, its module in dist/ and its regi
   }
 });
 
-test('the manifest documents every attribute, event, method and styling hook of the contract', () => {
+test('the manifest documents every attribute, event, method and styling hook of the public API', () => {
   const element = elementDeclaration(builtManifest());
   const names = (list: { name: string }[] | undefined): string[] => (list ?? []).map((item) => item.name);
   for (const attribute of ['endpoint', 'agent', 'layout', 'placement', 'transcript', 'theme', 'lang', 'state']) {

@@ -435,9 +435,10 @@ export class CallSession extends EventTarget implements CallSessionLike {
         callbacks: this.#mediaCallbacks(call),
         ...(token.iceServers ? { iceServers: token.iceServers } : {}),
       };
-      const { maxReconnectAttempts, mediaConnectTimeoutMs } = call.options;
+      const { maxReconnectAttempts, mediaConnectTimeoutMs, debug } = call.options;
       const media = await connectMedia({
         ...mediaOptions,
+        debug: debug ?? false,
         ...(maxReconnectAttempts === undefined ? {} : { maxReconnectAttempts }),
         ...(mediaConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: mediaConnectTimeoutMs }),
       });

@@ -99,6 +99,11 @@ export interface CallSessionOptions {
   maxReconnectAttempts?: number;
   /** Where the agent's audio element lives (the element passes its shadow root). */
   audioContainer?: Node;
+  /**
+   * livekit-client's own console logs, at its `debug` level (default false: off, since it logs
+   * expected ends of a call, such as a hang-up or a drop, as warnings and errors).
+   */
+  debug?: boolean;
 }
 
 /** Events `CallSession` emits (an `EventTarget`); the element re-dispatches them on itself. */

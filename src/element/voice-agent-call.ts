@@ -60,6 +60,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr lang - Language of the built-in strings (`en` default, `ar` built in; RTL languages render right to left).
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
+ * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
@@ -132,6 +133,7 @@ export class VoiceAgentCall extends LitElement {
     theme: { type: String, reflect: true },
     open: { type: Boolean, reflect: true },
     preload: { type: String },
+    debug: { type: Boolean },
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
@@ -171,6 +173,12 @@ export class VoiceAgentCall extends LitElement {
    * `none` (only on the click).
    */
   preload?: VoiceAgentCallPreload;
+  /**
+   * The media library's (livekit-client's) own console logs, at its `debug` level, from the next
+   * call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and
+   * errors, and every outcome is an event.
+   */
+  debug = false;
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;
   /** Overrides any built-in string, in any language. */
@@ -390,6 +398,8 @@ export class VoiceAgentCall extends LitElement {
     if (this.agent) options.agent = this.agent;
     if (this.inputs) options.inputs = { ...this.inputs };
     if (this.shadowRoot) options.audioContainer = this.shadowRoot;
+    // Always set: configure() merges, so a removed attribute must say false.
+    options.debug = this.debug;
     return options;
   }
 

@@ -4,10 +4,12 @@ import {
   ConnectionState,
   DisconnectReason,
   LocalAudioTrack,
+  LoggerNames,
   ParticipantKind,
   Room,
   RoomEvent,
   Track,
+  getLogger,
   type Participant,
   type RemoteParticipant,
   type RemoteTrack,
@@ -51,6 +53,8 @@ export interface MediaOptions {
   connectTimeoutMs?: number;
   /** ICE servers the service named (`browserDialToken`'s `iceConfig`); without them, the media server's own. */
   iceServers?: RTCIceServer[];
+  /** livekit-client's own console logs at `debug` level; otherwise they are off (see `quietLivekitLogs`). */
+  debug?: boolean;
   /** Aborting it disconnects the room and rejects a pending `connectMedia`. */
   signal: AbortSignal;
   callbacks: MediaCallbacks;
@@ -352,8 +356,23 @@ class LivekitMedia implements MediaConnection {
 }
 
 /** Joins the room, publishes the microphone and reports what happens through `callbacks`. */
+/**
+ * livekit-client logs the expected ends of a call as warnings and errors ("could not createOffer
+ * with closed peer connection" on every hang-up, several lines on a drop, a blip or a silence
+ * hang-up); a site owner reads them as the widget's bugs. Every outcome reaches the page as a typed
+ * event, so its logs are off unless the page asks for them (`debug`). This sets *default* levels
+ * (loglevel's `setDefaultLevel`): `setLogLevel` would persist the level in the site's
+ * localStorage (or a cookie), where it would also silence a livekit-client the site uses itself,
+ * and a level the site did persist with `setLogLevel` still wins over a default.
+ */
+export function quietLivekitLogs(debug: boolean): void {
+  for (const name of Object.values(LoggerNames)) getLogger(name).setDefaultLevel(debug ? 'debug' : 'silent');
+}
+
 export async function connectMedia(options: MediaOptions): Promise<MediaConnection> {
   if (options.signal.aborted) throw abortError(options.signal);
+  // Before the Room exists: its loggers copy the root logger's level when it is made.
+  quietLivekitLogs(options.debug ?? false);
   const media = new LivekitMedia(options);
   await media.connect();
   return media;

@@ -13,8 +13,12 @@ function builtManifest(): Manifest {
   return JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as Manifest;
 }
 
-test('the built manifest is in step with the element source', () => {
+test('the built manifest is in step with the element source, and generating it leaves package.json alone', () => {
+  const before = readFileSync(`${ROOT}package.json`, 'utf8');
   assert.deepEqual(builtManifest(), generateManifest(), 'run `npm run build:manifest`');
+  // The analyzer rewrites "customElements" to its scratch output unless told not to.
+  assert.equal(readFileSync(`${ROOT}package.json`, 'utf8'), before);
+  assert.equal((JSON.parse(before) as { customElements: string }).customElements, 'dist/custom-elements.json');
 });
 
 test('the manifest declares <voice-agent-call>, its module in dist/ and its registration in dist/define.js', () => {

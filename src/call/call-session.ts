@@ -27,6 +27,7 @@ import type {
   CallState,
   EndReason,
   TranscriptEntry,
+  VoiceLevels,
 } from './types.js';
 
 export { preloadMedia } from './media-loader.js';
@@ -221,6 +222,18 @@ export class CallSession extends EventTarget implements CallSessionLike {
 
   get agentSpeaking(): boolean {
     return this.#agentSpeaking;
+  }
+
+  /**
+   * How loud the agent and the visitor are now (0…1), from their tracks, while the media is up
+   * (`in-call`, `reconnecting`); zeros otherwise, and 0 for a muted visitor. Read it once per
+   * animation frame (the element's voice presence does); no event fires per level change.
+   */
+  get audioLevels(): VoiceLevels {
+    const media = this.#call?.media;
+    if (!media || (this.state !== 'in-call' && this.state !== 'reconnecting')) return { agent: 0, visitor: 0 };
+    const levels = media.levels();
+    return this.#muted ? { agent: levels.agent, visitor: 0 } : levels;
   }
 
   get audioBlocked(): boolean {

@@ -67,6 +67,12 @@ export interface CallResult {
 
 export type TranscriptMode = 'live' | 'poll' | 'off';
 
+/** How loud each side of the call is right now, 0 (silent) to 1, from its audio track. */
+export interface VoiceLevels {
+  agent: number;
+  visitor: number;
+}
+
 /** Options of one `CallSession`; every timer is configurable so tests can shorten it. */
 export interface CallSessionOptions {
   /** Base URL of the companion endpoint, e.g. `/api/voice-call`. */
@@ -134,6 +140,12 @@ export interface CallSessionLike extends EventTarget {
   /** `Date.now()` when the call reached `in-call` the first time (for the call timer), else null. */
   readonly connectedAt: number | null;
   readonly agentSpeaking: boolean;
+  /**
+   * How loud the agent and the visitor are now (0…1), while the media is up; zeros otherwise, and
+   * 0 for a muted visitor. Cheap: read it once per animation frame (the element's voice presence
+   * does). Optional for other implementations: without it the element shows no levels.
+   */
+  readonly audioLevels?: VoiceLevels;
   /** The browser blocked playback of the agent's audio; call `unlockAudio()` from a click. */
   readonly audioBlocked: boolean;
   /** The result of the last ended call, or null. */

@@ -21,6 +21,7 @@ import { CallController } from './call-controller.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
+import { VoicePresence } from './voice-presence.js';
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 /** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
@@ -80,6 +81,7 @@ export class CallView implements ReactiveController {
     host.addController(this);
     this._adoptStyles();
     this.call = new CallController(host, { onSessionEvent: (type, event) => this._onSessionEvent(type, event) });
+    new VoicePresence(host, () => this.call.session);
   }
 
   get state(): CallState {
@@ -313,6 +315,7 @@ export class CallView implements ReactiveController {
           </button>
         </div>`
       : nothing}
+    ${RESTING.has(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}
     ${error
       ? html`<div class="error" part="error">
@@ -324,6 +327,20 @@ export class CallView implements ReactiveController {
         </div>`
       : nothing}
     ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
+  }
+
+  /**
+   * Who is speaking and how loud: a meter per side, moved by VoicePresence through
+   * `--vac-agent-level` / `--vac-visitor-level`. Same size from `starting` to `ending`, so the card
+   * does not jump when the call connects. Hidden from assistive tech: the status line says who
+   * speaks, and a meter would be noise.
+   */
+  private _renderVoices(s: VoiceAgentCallStrings): TemplateResult {
+    const meter = html`<span class="meter"><i></i><i></i><i></i><i></i><i></i></span>`;
+    return html`<div class="voices" part="voices" aria-hidden="true">
+      <div class="voice agent" part="voice voice-agent">${meter}<span class="who">${s.speakerAI}</span></div>
+      <div class="voice visitor" part="voice voice-visitor">${meter}<span class="who">${s.speakerHuman}</span></div>
+    </div>`;
   }
 
   private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {

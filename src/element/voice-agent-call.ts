@@ -83,6 +83,8 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart timer - The call timer (mm:ss).
  * @csspart close-button - The panel's close button (floating only).
  * @csspart body - The area between header and controls.
+ * @csspart voices - Who is speaking and how loud, live: a meter per side, from `starting` to `ending` (hidden from assistive tech; the status line says who speaks). Inside it `var(--vac-agent-level)` and `var(--vac-visitor-level)` are the levels, 0 to 1. With `prefers-reduced-motion` the meters stand still and only the speaking side is marked.
+ * @csspart voice - Each side's meter and name; also `voice-agent`, `voice-visitor`. Has `data-speaking` while that side speaks.
  * @csspart audio-notice - The notice shown when the browser blocked the agent's audio.
  * @csspart unlock-button - "Tap to enable audio".
  * @csspart transcript - The transcript log.

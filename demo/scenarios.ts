@@ -22,6 +22,19 @@ export const SCENARIOS: ReadonlyArray<AgentChoice> = [
 ];
 
 /**
+ * The companion's agent names (`VOICE_AGENT_AGENTS`) the service knows, labelled with the service's
+ * agent names. `default` is an alias: when another name maps to the same agent, only that one is
+ * offered (two identical entries read as a bug).
+ */
+export function offeredAgents(names: Record<string, string>, labels: ReadonlyMap<string, string>): AgentChoice[] {
+  const offered = new Set<string>();
+  return Object.entries(names)
+    .sort(([a], [b]) => Number(a === 'default') - Number(b === 'default'))
+    .filter(([, id]) => labels.has(id) && !offered.has(id) && offered.add(id))
+    .map(([name, id]) => ({ name, label: `${name}: ${labels.get(id)}` }));
+}
+
+/**
  * The agents to offer: with the real service, the companion's names labelled from its
  * `GET /agents` (read server-side by `npm start` at /__demo/agents); with the emulator (or a built
  * page, which has no dev server), the scenarios.

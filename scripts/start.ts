@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { createServer, type Plugin } from 'vite';
-import { SCENARIOS, type AgentChoice } from '../demo/scenarios.js';
+import { SCENARIOS, offeredAgents, type AgentChoice } from '../demo/scenarios.js';
 
 const children: ChildProcess[] = [];
 
@@ -40,13 +40,7 @@ async function listAgentChoices(env: Record<string, string>): Promise<AgentChoic
     for (const agent of page.data) labels.set(agent.id, agent.name);
     cursor = page.cursor;
   } while (cursor);
-  // `default` is an alias: when another name maps to the same agent, offer that one only (two
-  // identical entries read as a bug).
-  const offered = new Set<string>();
-  return Object.entries(names)
-    .sort(([a], [b]) => Number(a === 'default') - Number(b === 'default'))
-    .filter(([, id]) => labels.has(id) && !offered.has(id) && offered.add(id))
-    .map(([name, id]) => ({ name, label: `${name}: ${labels.get(id)}` }));
+  return offeredAgents(names, labels);
 }
 
 /** With the emulator, the pages offer the scenarios (demo/scenarios.ts): this answers `[]`. */

@@ -1,22 +1,25 @@
 // In your app: import 'voice-agent-call/define';
 import '../src/define.js';
+import { SCENARIOS, agentChoices, initialAgent, type AgentChoice } from './scenarios.js';
 
 const EVENTS = ['call-state', 'call-connected', 'call-transcript', 'call-mute', 'call-error', 'call-ended'] as const;
+/** The log keeps this many entries; transcript entries go first, so no state change is lost. */
+const LOG_LIMIT = 120;
 const log = document.querySelector<HTMLOListElement>('#log')!;
 const picker = document.querySelector<HTMLSelectElement>('#agent')!;
 const inline = document.querySelector<HTMLElement>('#inline-call')!;
 
-// The picker lists the agents the companion knows, labelled from the service's GET /agents
-// (read server-side by `npm start`); the static options stay if that is not available.
-fetch('/__demo/agents')
-  .then((answer) => (answer.ok ? (answer.json() as Promise<{ name: string; label: string }[]>) : []))
-  .then((choices) => {
-    if (choices.length === 0) return;
-    const current = choices.some(({ name }) => name === inline.getAttribute('agent')) ? inline.getAttribute('agent') : choices[0]!.name;
-    picker.replaceChildren(...choices.map(({ name, label }) => new Option(label, name, false, name === current)));
-    inline.setAttribute('agent', current!);
-  })
-  .catch(() => undefined);
+function offer(choices: ReadonlyArray<AgentChoice>): void {
+  const current = initialAgent(choices);
+  picker.replaceChildren(...choices.map(({ name, label }) => new Option(label, name, false, name === current)));
+  inline.setAttribute('agent', current);
+}
+
+// The scenarios at once (and `?agent=`), then the real service's agents if `npm start` has them.
+offer(SCENARIOS);
+void agentChoices().then((choices) => {
+  if (choices.some(({ name }, i) => name !== SCENARIOS[i]?.name) || choices.length !== SCENARIOS.length) offer(choices);
+});
 
 picker.addEventListener('change', () => inline.setAttribute('agent', picker.value));
 document.querySelector('#clear-log')!.addEventListener('click', () => log.replaceChildren());
@@ -27,21 +30,52 @@ function describe(target: EventTarget | null): string {
   return target.getAttribute('layout') === 'floating' ? 'floating' : 'themed';
 }
 
+/** A transcript line's entry is updated in place as the line grows: one entry per line, not per word. */
+const lineEntries = new Map<string, HTMLLIElement>();
+
+function render(item: HTMLLIElement, type: string, who: string, detail: unknown): void {
+  const head = document.createElement('div');
+  head.className = 'log-line';
+  const name = document.createElement('strong');
+  name.textContent = type;
+  const when = document.createElement('span');
+  when.textContent = `${who} · ${new Date().toLocaleTimeString()}`;
+  head.append(name, when);
+  const body = document.createElement('pre');
+  body.textContent = JSON.stringify(detail, null, 2);
+  item.replaceChildren(head, body);
+}
+
+function trim(): void {
+  while (log.children.length > LOG_LIMIT) {
+    const oldest = [...log.children].reverse();
+    const victim = oldest.find((item) => (item as HTMLElement).dataset.type === 'call-transcript') ?? oldest[0]!;
+    lineEntries.forEach((entry, key) => entry === victim && lineEntries.delete(key));
+    victim.remove();
+  }
+}
+
 for (const type of EVENTS) {
   document.addEventListener(type, (event) => {
-    const item = document.createElement('li');
+    const who = describe(event.target);
+    let detail = (event as CustomEvent).detail as Record<string, unknown>;
+    let item: HTMLLIElement | undefined;
+    if (type === 'call-transcript') {
+      // The line that changed, not the whole transcript again.
+      const changed = detail.changed as { id: string };
+      detail = { changed };
+      const key = `${who}:${changed.id}`;
+      item = lineEntries.get(key);
+      if (!item) lineEntries.set(key, (item = document.createElement('li')));
+    }
+    item ??= document.createElement('li');
     item.dataset.type = type;
-    const head = document.createElement('div');
-    head.className = 'log-line';
-    const name = document.createElement('strong');
-    name.textContent = type;
-    const who = document.createElement('span');
-    who.textContent = `${describe(event.target)} · ${new Date().toLocaleTimeString()}`;
-    head.append(name, who);
-    const detail = document.createElement('pre');
-    detail.textContent = JSON.stringify((event as CustomEvent).detail, null, 2);
-    item.append(head, detail);
-    log.prepend(item);
-    while (log.children.length > 80) log.lastElementChild!.remove();
+    render(item, type, who, detail);
+    if (!item.isConnected) log.prepend(item);
+    if (type === 'call-state' && (detail as { state?: string }).state === 'starting') {
+      // A new call: its lines get new entries even if an id repeats.
+      for (const key of [...lineEntries.keys()]) if (key.startsWith(`${who}:`)) lineEntries.delete(key);
+    }
+    trim();
   });
 }

@@ -100,8 +100,13 @@ function runAnalyzer(): Manifest {
   const outdir = '.cache/custom-elements-manifest';
   rmSync(`${ROOT}${outdir}`, { recursive: true, force: true });
   mkdirSync(`${ROOT}${outdir}`, { recursive: true });
+  // The analyzer otherwise points package.json's "customElements" at this scratch copy on every
+  // run (its `packagejson` option defaults to true and a CLI flag cannot turn it off): the field
+  // must keep naming the published dist/custom-elements.json.
+  const config = `${outdir}/cem.config.mjs`;
+  writeFileSync(`${ROOT}${config}`, 'export default { packagejson: false };\n');
   const cli = fileURLToPath(new URL('../node_modules/@custom-elements-manifest/analyzer/cem.js', import.meta.url));
-  execFileSync(process.execPath, [cli, 'analyze', '--litelement', '--globs', ELEMENT_SOURCE, '--outdir', outdir, '--quiet'], {
+  execFileSync(process.execPath, [cli, 'analyze', '--config', config, '--litelement', '--globs', ELEMENT_SOURCE, '--outdir', outdir, '--quiet'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

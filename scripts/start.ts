@@ -5,8 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { createServer, type Plugin } from 'vite';
+import { SCENARIOS, offeredAgents, type AgentChoice } from '../demo/scenarios.js';
 
-const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip'];
 const children: ChildProcess[] = [];
 
 function startChild(script: string, args: string[], env: Record<string, string>): Promise<Record<string, string>> {
@@ -19,11 +19,6 @@ function startChild(script: string, args: string[], env: Record<string, string>)
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Record<string, string>));
   });
-}
-
-interface AgentChoice {
-  name: string;
-  label: string;
 }
 
 /**
@@ -45,17 +40,16 @@ async function listAgentChoices(env: Record<string, string>): Promise<AgentChoic
     for (const agent of page.data) labels.set(agent.id, agent.name);
     cursor = page.cursor;
   } while (cursor);
-  return Object.entries(names)
-    .filter(([, id]) => labels.has(id))
-    .map(([name, id]) => ({ name, label: `${name}: ${labels.get(id)}` }));
+  return offeredAgents(names, labels);
 }
 
-function agentPickerPlugin(env: Record<string, string>): Plugin {
+/** With the emulator, the pages offer the scenarios (demo/scenarios.ts): this answers `[]`. */
+function agentPickerPlugin(env: Record<string, string>, realService: boolean): Plugin {
   return {
     name: 'demo-agent-picker',
     configureServer(server) {
       server.middlewares.use('/__demo/agents', (_request, response) => {
-        listAgentChoices(env).then(
+        (realService ? listAgentChoices(env) : Promise.resolve([])).then(
           (choices) => {
             response.setHeader('content-type', 'application/json');
             response.end(JSON.stringify(choices));
@@ -94,14 +88,14 @@ async function main(): Promise<void> {
       VOICE_AGENT_API_KEY: emulator.apiKey!,
       VOICE_AGENT_BASE_URL: emulator.apiUrl!,
       VOICE_AGENT_MEDIA_URL: emulator.mediaUrl!,
-      VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIOS.map((id) => [id, id])])),
+      VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIOS.map(({ name }) => [name, name])])),
     });
     mode = `the emulator (${emulator.apiUrl}, media ${emulator.mediaUrl})`;
   }
   const companion = await startChild('src/server/cli.ts', [], companionEnv);
   const vite = await createServer({
     configFile: 'vite.config.ts',
-    plugins: [agentPickerPlugin({ ...process.env, ...companionEnv } as Record<string, string>)],
+    plugins: [agentPickerPlugin({ ...process.env, ...companionEnv } as Record<string, string>, Boolean(process.env.VOICE_AGENT_API_KEY))],
     server: {
       port,
       strictPort: true,

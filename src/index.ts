@@ -37,4 +37,5 @@ export type {
   Speaker,
   TranscriptEntry,
   TranscriptMode,
+  VoiceLevels,
 } from './call/types.js';

@@ -2,10 +2,10 @@
 // event props feeding React state. Written with createElement so it needs no JSX setup; in a JSX
 // app it reads:
 //   <VoiceAgentCall endpoint="/api/voice-call" agent={agent} onCallEnded={(e) => setResult(e.detail)} />
-import { Fragment, StrictMode, createElement as h, useRef, useState, type ReactNode } from 'react';
+import { Fragment, StrictMode, createElement as h, useEffect, useRef, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { VoiceAgentCall, type CallResult, type CallState, type VoiceAgentCallElement } from '../../src/react.js';
-import { SCENARIOS, initialAgent, resultRows } from './scenarios.js';
+import { SCENARIOS, agentChoices, initialAgent, resultRows, type AgentChoice } from '../scenarios.js';
 
 const SNIPPET = `import { VoiceAgentCall } from 'voice-agent-call/react';
 
@@ -17,7 +17,19 @@ const SNIPPET = `import { VoiceAgentCall } from 'voice-agent-call/react';
 />`;
 
 function App(): ReactNode {
-  const [agent, setAgent] = useState(initialAgent());
+  const [choices, setChoices] = useState<ReadonlyArray<AgentChoice>>(SCENARIOS);
+  const [agent, setAgent] = useState(() => initialAgent(SCENARIOS));
+  useEffect(() => {
+    let current = true;
+    void agentChoices().then((loaded) => {
+      if (!current) return;
+      setChoices(loaded);
+      setAgent((agent) => (loaded.some(({ name }) => name === agent) ? agent : initialAgent(loaded)));
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
   const [state, setState] = useState<CallState>('idle');
   const [lines, setLines] = useState(0);
   const [result, setResult] = useState<CallResult | null>(null);
@@ -64,7 +76,7 @@ function App(): ReactNode {
           h(
             'select',
             { id: 'agent', value: agent, disabled: !resting, onChange: (event: { target: { value: string } }) => setAgent(event.target.value) },
-            SCENARIOS.map(([id, label]) => h('option', { key: id, value: id }, `${id}: ${label}`)),
+            choices.map(({ name, label }) => h('option', { key: name, value: name }, label)),
           ),
         ),
         h(

@@ -3,12 +3,12 @@
 // app with single-file components that goes in vite.config.ts instead:
 //   vue({ template: { compilerOptions: { isCustomElement: isVoiceAgentCallTag } } })
 // This page compiles its template in the browser, so it uses Vue's full build.
-import { computed, createApp, ref } from 'vue/dist/vue.esm-bundler.js';
+import { computed, createApp, onMounted, ref } from 'vue/dist/vue.esm-bundler.js';
 import '../../src/define.js'; // in your app: import 'voice-agent-call/define';
 import { isVoiceAgentCallTag } from '../../src/vue.js'; // 'voice-agent-call/vue' (also the template types)
 import type { CallEndedEvent, CallStateEvent, CallTranscriptEvent } from '../../src/index.js';
 import type { CallResult, CallState } from '../../src/index.js';
-import { SCENARIOS, initialAgent, resultRows } from '../react/scenarios.js';
+import { SCENARIOS, agentChoices, initialAgent, resultRows, type AgentChoice } from '../scenarios.js';
 
 const SNIPPET = `<voice-agent-call endpoint="/api/voice-call" :agent="agent"
   @call-state="onState" @call-ended="onEnded" />
@@ -17,7 +17,13 @@ const onEnded = (event: CallEndedEvent) => { result.value = event.detail };`;
 
 const app = createApp({
   setup() {
-    const agent = ref(initialAgent());
+    const choices = ref<ReadonlyArray<AgentChoice>>(SCENARIOS);
+    const agent = ref(initialAgent(SCENARIOS));
+    onMounted(async () => {
+      const loaded = await agentChoices();
+      choices.value = loaded;
+      if (!loaded.some(({ name }) => name === agent.value)) agent.value = initialAgent(loaded);
+    });
     const state = ref<CallState>('idle');
     const lines = ref(0);
     const result = ref<CallResult | null>(null);
@@ -26,7 +32,7 @@ const app = createApp({
     const rows = computed(() => (result.value ? resultRows(result.value) : []));
     const finalLines = computed(() => result.value?.transcript.filter((entry) => entry.final) ?? []);
     return {
-      SCENARIOS,
+      choices,
       SNIPPET,
       agent,
       state,
@@ -66,7 +72,7 @@ const app = createApp({
         <label class="picker">
           Scenario agent
           <select id="agent" v-model="agent" :disabled="!resting">
-            <option v-for="[id, label] in SCENARIOS" :key="id" :value="id">{{ id }}: {{ label }}</option>
+            <option v-for="choice in choices" :key="choice.name" :value="choice.name">{{ choice.label }}</option>
           </select>
         </label>
         <voice-agent-call

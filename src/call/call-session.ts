@@ -27,6 +27,7 @@ import type {
   CallState,
   EndReason,
   TranscriptEntry,
+  VoiceLevels,
 } from './types.js';
 
 export { preloadMedia } from './media-loader.js';
@@ -223,6 +224,18 @@ export class CallSession extends EventTarget implements CallSessionLike {
     return this.#agentSpeaking;
   }
 
+  /**
+   * How loud the agent and the visitor are now (0…1), from their tracks, while the media is up
+   * (`in-call`, `reconnecting`); zeros otherwise, and 0 for a muted visitor. Read it once per
+   * animation frame (the element's voice presence does); no event fires per level change.
+   */
+  get audioLevels(): VoiceLevels {
+    const media = this.#call?.media;
+    if (!media || (this.state !== 'in-call' && this.state !== 'reconnecting')) return { agent: 0, visitor: 0 };
+    const levels = media.levels();
+    return this.#muted ? { agent: levels.agent, visitor: 0 } : levels;
+  }
+
   get audioBlocked(): boolean {
     return this.#audioBlocked;
   }
@@ -273,6 +286,10 @@ export class CallSession extends EventTarget implements CallSessionLike {
     return this.#end(call, { reason: 'user-hangup', hangupFirst: true, read: 'poll' });
   }
 
+  /**
+   * Mutes or unmutes the microphone of the current call, or of the next one when set between
+   * calls. A call's mute ends with it: each call that ends muted is unmuted (`call-mute`) before `ended`.
+   */
   setMuted(muted: boolean): void {
     if (muted === this.#muted) return;
     this.#muted = muted;
@@ -431,9 +448,10 @@ export class CallSession extends EventTarget implements CallSessionLike {
         callbacks: this.#mediaCallbacks(call),
         ...(token.iceServers ? { iceServers: token.iceServers } : {}),
       };
-      const { maxReconnectAttempts, mediaConnectTimeoutMs } = call.options;
+      const { maxReconnectAttempts, mediaConnectTimeoutMs, debug } = call.options;
       const media = await connectMedia({
         ...mediaOptions,
+        debug: debug ?? false,
         ...(maxReconnectAttempts === undefined ? {} : { maxReconnectAttempts }),
         ...(mediaConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: mediaConnectTimeoutMs }),
       });
@@ -708,6 +726,13 @@ export class CallSession extends EventTarget implements CallSessionLike {
     if (call.finished) return;
     call.finished = true;
     this.#result = result;
+    // A mute belongs to its call: "Call again" must not start muted with nothing saying so (with
+    // an agent that hangs up after silence, the next call would end "after silence"). A mute set
+    // between calls still carries into the next one.
+    if (this.#muted) {
+      this.#muted = false;
+      this.#emit(new CallMuteEvent({ muted: false }));
+    }
     this.#setState('ended');
     this.#emit(new CallEndedEvent(result));
     call.resolveStarted();

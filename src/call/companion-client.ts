@@ -1,4 +1,4 @@
-// The companion endpoint's routes (CONTRACT.md §2), as the browser calls them. Every request has
+// The companion endpoint's routes (README: "Routes and rules"), as the browser calls them. Every request has
 // a timeout and follows the call's AbortSignal; errors are `CompanionError`s.
 import { CompanionError, abortError } from './errors.js';
 import type { ServiceLine } from './transcript.js';

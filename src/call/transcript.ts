@@ -197,10 +197,13 @@ export class Transcript {
 
   /**
    * The transcript a call ends with: the service's lines (the reference) when there are any, with
-   * the ids of the live entries they match; otherwise the live entries.
+   * the ids of the live entries they match; otherwise the live entries. Every line is final: the
+   * call is over and no line changes any more, so a live line still interim at the end is kept
+   * as last heard (the service's lines, when there are any, leave out an interim they do not have).
    */
   result(lines: readonly ServiceLine[] | null | undefined): TranscriptEntry[] {
-    if (!lines || lines.length === 0) return this.entries;
+    const live = (): TranscriptEntry[] => this.entries.map((entry) => ({ ...entry, final: true }));
+    if (!lines || lines.length === 0) return live();
     this.mergeService(lines);
     const result: TranscriptEntry[] = [];
     lines.forEach((_, index) => {
@@ -208,7 +211,7 @@ export class Transcript {
       const entry = id ? this.#find(id) : undefined;
       if (entry) result.push({ ...entry });
     });
-    return result.length > 0 ? result : this.entries;
+    return result.length > 0 ? result : live();
   }
 
   #find(id: string): TranscriptEntry | undefined {

@@ -1,4 +1,4 @@
-// Public types of a call, as fixed by the contract (CONTRACT.md §1).
+// Public types of a call (README: "Types"). A change here is a change to the public API.
 
 export type CallState = 'idle' | 'starting' | 'connecting' | 'in-call' | 'reconnecting' | 'ending' | 'ended';
 
@@ -67,6 +67,12 @@ export interface CallResult {
 
 export type TranscriptMode = 'live' | 'poll' | 'off';
 
+/** How loud each side of the call is right now, 0 (silent) to 1, from its audio track. */
+export interface VoiceLevels {
+  agent: number;
+  visitor: number;
+}
+
 /** Options of one `CallSession`; every timer is configurable so tests can shorten it. */
 export interface CallSessionOptions {
   /** Base URL of the companion endpoint, e.g. `/api/voice-call`. */
@@ -99,6 +105,11 @@ export interface CallSessionOptions {
   maxReconnectAttempts?: number;
   /** Where the agent's audio element lives (the element passes its shadow root). */
   audioContainer?: Node;
+  /**
+   * livekit-client's own console logs, at its `debug` level (default false: off, since it logs
+   * expected ends of a call, such as a hang-up or a drop, as warnings and errors).
+   */
+  debug?: boolean;
 }
 
 /** Events `CallSession` emits (an `EventTarget`); the element re-dispatches them on itself. */
@@ -129,6 +140,12 @@ export interface CallSessionLike extends EventTarget {
   /** `Date.now()` when the call reached `in-call` the first time (for the call timer), else null. */
   readonly connectedAt: number | null;
   readonly agentSpeaking: boolean;
+  /**
+   * How loud the agent and the visitor are now (0…1), while the media is up; zeros otherwise, and
+   * 0 for a muted visitor. Cheap: read it once per animation frame (the element's voice presence
+   * does). Optional for other implementations: without it the element shows no levels.
+   */
+  readonly audioLevels?: VoiceLevels;
   /** The browser blocked playback of the agent's audio; call `unlockAudio()` from a click. */
   readonly audioBlocked: boolean;
   /** The result of the last ended call, or null. */
@@ -137,6 +154,7 @@ export interface CallSessionLike extends EventTarget {
   start(): Promise<void>;
   /** The visitor hangs up; resolves once the call has ended. Never rejects. */
   hangup(): Promise<void>;
+  /** Mutes the current call, or the next one when set between calls; a call that ends muted is unmuted (`call-mute`) before `ended`. */
   setMuted(muted: boolean): void;
   unlockAudio(): Promise<void>;
   /** Ends the call without waiting (element removed, page hidden for good): hangs up the dial, beacon for page-unload. */

@@ -81,6 +81,77 @@ export const callStyles = css`
     animation-delay: -0.15s;
   }
 
+  /* ---- voice presence: a live level meter per side (levels written per frame by VoicePresence) ---- */
+
+  .voices {
+    display: grid;
+    grid-template-columns: 1fr 1fr;
+    gap: 8px;
+  }
+
+  .voice {
+    --level: var(--vac-agent-level, 0);
+    display: flex;
+    align-items: center;
+    gap: 10px;
+    min-inline-size: 0;
+    block-size: 44px;
+    padding: 0 12px;
+    border-radius: 14px;
+    background: var(--vac-surface);
+    color: var(--vac-text-muted);
+    font-size: 13px;
+    font-weight: 600;
+    transition: background-color 0.2s ease, color 0.2s ease;
+  }
+
+  .voice.visitor {
+    --level: var(--vac-visitor-level, 0);
+  }
+
+  .voice[data-speaking] {
+    background: color-mix(in srgb, var(--vac-accent) 14%, var(--vac-background));
+    color: var(--vac-text);
+  }
+
+  .who {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+
+  .meter {
+    display: flex;
+    flex: none;
+    align-items: center;
+    gap: 3px;
+    block-size: 24px;
+  }
+
+  .meter i {
+    --k: 0.6;
+    inline-size: 4px;
+    block-size: 100%;
+    border-radius: 2px;
+    background: currentColor;
+    opacity: 0.55;
+    transform: scaleY(calc(0.14 + var(--level) * var(--k)));
+  }
+
+  .meter i:nth-child(2),
+  .meter i:nth-child(4) {
+    --k: 0.8;
+  }
+
+  .meter i:nth-child(3) {
+    --k: 0.86;
+  }
+
+  .voice[data-speaking] .meter i {
+    background: var(--vac-accent);
+    opacity: 1;
+  }
+
   .notice {
     display: flex;
     align-items: center;
@@ -232,6 +303,16 @@ export const callStyles = css`
     font-variant-numeric: tabular-nums;
   }
 
+  /* Ending: the controls keep focus (aria-disabled) but look and act disabled. */
+  .control[aria-disabled='true'],
+  .control[aria-disabled='true']:hover,
+  .control[aria-disabled='true']:active {
+    cursor: default;
+    opacity: 0.55;
+    filter: none;
+    transform: none;
+  }
+
   .mute {
     background: var(--vac-surface);
     color: var(--vac-text);
@@ -310,6 +391,19 @@ export const callStyles = css`
 
     .avatar.speaking::after {
       opacity: 0.8;
+    }
+
+    /* The meters stand still: only which side speaks shows. */
+    .meter i {
+      transform: scaleY(0.3);
+    }
+
+    .voice[data-speaking] .meter i {
+      transform: scaleY(0.85);
+    }
+
+    .voice[data-speaking] .meter i:nth-child(odd) {
+      transform: scaleY(0.55);
     }
   }
 `;

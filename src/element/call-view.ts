@@ -21,6 +21,7 @@ import { CallController } from './call-controller.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
+import { VoicePresence } from './voice-presence.js';
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 /** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
@@ -69,6 +70,8 @@ export class CallView implements ReactiveController {
   /** Index of the first rendered entry, and how many of the newest entries to render while following. */
   private _firstShown = 0;
   private _windowSize = TRANSCRIPT_WINDOW;
+  /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
+  private _connectedMuted = false;
   /** The entries and log the log was last scrolled to the end for. */
   private _followed: { entries: TranscriptEntry[]; log: HTMLElement } | null = null;
 
@@ -78,6 +81,7 @@ export class CallView implements ReactiveController {
     host.addController(this);
     this._adoptStyles();
     this.call = new CallController(host, { onSessionEvent: (type, event) => this._onSessionEvent(type, event) });
+    new VoicePresence(host, () => this.call.session);
   }
 
   get state(): CallState {
@@ -129,6 +133,9 @@ export class CallView implements ReactiveController {
       return;
     }
     if (type === 'call-state' || type === 'call-ended') this._entries = null;
+    if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
+      this._connectedMuted = this._host.muted;
+    }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._stuckToBottom = true;
       this._unseen = false;
@@ -169,10 +176,12 @@ export class CallView implements ReactiveController {
   // ---- UI handlers ----
 
   private readonly _onHangupClick = (): void => {
+    if (this.state === 'ending') return;
     void this._host.hangup();
   };
 
   private readonly _onMuteClick = (): void => {
+    if (this.state === 'ending') return;
     this._host.setMuted(!this._host.muted);
   };
 
@@ -236,12 +245,18 @@ export class CallView implements ReactiveController {
       case 'ending':
         return s.statusEnding;
       case 'ended':
-        return s.statusEnded;
+        return this._connected() ? s.statusEnded : s.statusNotConnected;
     }
+  }
+
+  /** The current or last call reached `in-call` (a call that never did has no "Call ended" and no duration). */
+  private _connected(): boolean {
+    return (this.call.session?.connectedAt ?? null) !== null;
   }
 
   private _summary(s: VoiceAgentCallStrings): string {
     const result = this.call.session?.result ?? null;
+    if (!this._connected()) return result ? `${s.statusNotConnected} · ${reasonText(s, result.reason)}` : s.statusNotConnected;
     const parts = [s.statusEnded];
     if (result) parts.push(reasonText(s, result.reason));
     const elapsed = this.call.elapsedMs;
@@ -254,12 +269,12 @@ export class CallView implements ReactiveController {
 
   error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
     const result = this.call.session?.result;
-    return this.state === 'ended' && result ? errorText(s, result.reason) : null;
+    return this.state === 'ended' && result ? errorText(s, result.reason, result.status !== undefined) : null;
   }
 
   announcement(s: VoiceAgentCallStrings): string {
     if (this.state === 'idle') return '';
-    if (this.state === 'in-call') return s.statusInCall;
+    if (this.state === 'in-call') return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
     return error ? `${this._summary(s)}. ${error.title}. ${error.help}` : this._summary(s);
@@ -300,6 +315,7 @@ export class CallView implements ReactiveController {
           </button>
         </div>`
       : nothing}
+    ${RESTING.has(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}
     ${error
       ? html`<div class="error" part="error">
@@ -311,6 +327,20 @@ export class CallView implements ReactiveController {
         </div>`
       : nothing}
     ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
+  }
+
+  /**
+   * Who is speaking and how loud: a meter per side, moved by VoicePresence through
+   * `--vac-agent-level` / `--vac-visitor-level`. Same size from `starting` to `ending`, so the card
+   * does not jump when the call connects. Hidden from assistive tech: the status line says who
+   * speaks, and a meter would be noise.
+   */
+  private _renderVoices(s: VoiceAgentCallStrings): TemplateResult {
+    const meter = html`<span class="meter"><i></i><i></i><i></i><i></i><i></i></span>`;
+    return html`<div class="voices" part="voices" aria-hidden="true">
+      <div class="voice agent" part="voice voice-agent">${meter}<span class="who">${s.speakerAI}</span></div>
+      <div class="voice visitor" part="voice voice-visitor">${meter}<span class="who">${s.speakerHuman}</span></div>
+    </div>`;
   }
 
   private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
@@ -360,7 +390,11 @@ export class CallView implements ReactiveController {
     </div>`;
   }
 
-  /** Mute and hang-up, while a call is up. */
+  /**
+   * Mute and hang-up, while a call is up. While the call is ending they are `aria-disabled`, not
+   * `disabled`: a disabled button drops focus to `<body>` before `ended` renders, and the element
+   * could no longer move it to "Call again" (nor would Escape reach a floating panel).
+   */
   controls(s: VoiceAgentCallStrings): TemplateResult {
     const muted = this._host.muted;
     const ending = this.state === 'ending';
@@ -369,17 +403,17 @@ export class CallView implements ReactiveController {
         part="mute-button"
         type="button"
         aria-pressed=${muted ? 'true' : 'false'}
-        ?disabled=${ending}
+        aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onMuteClick}
       >
-        ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
+        ${muted ? micOffIcon : micIcon}<span>${muted ? s.unmute : s.mute}</span>
       </button>
       <button
         class="control hangup"
         part="hangup-button"
         type="button"
         data-primary
-        ?disabled=${ending}
+        aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onHangupClick}
       >
         ${hangupIcon}<span>${s.hangup}</span>

@@ -20,19 +20,25 @@ export interface VoiceAgentCallStrings {
   statusConnecting: string;
   /** Announced when the call connects. */
   statusInCall: string;
+  /** Announced instead when the call connects with the microphone muted (muted before the call). */
+  statusInCallMuted: string;
   statusListening: string;
   statusSpeaking: string;
   statusMuted: string;
   statusReconnecting: string;
   statusEnding: string;
   statusEnded: string;
+  /** Status and summary after a call that ended before it connected (busy, no microphone, …): no "Call ended", no duration. */
+  statusNotConnected: string;
 
   startCall: string;
   callAgain: string;
   tryAgain: string;
   hangup: string;
-  /** Label of the mute toggle; `aria-pressed` carries whether it is on. */
+  /** Label of the mute toggle while the microphone is on; `aria-pressed` carries whether it is on. */
   mute: string;
+  /** Label of the mute toggle while the microphone is muted (the toggle is pressed). */
+  unmute: string;
   enableAudio: string;
   audioBlockedHint: string;
 
@@ -77,6 +83,11 @@ export interface VoiceAgentCallStrings {
   errorNetworkLostHelp: string;
   errorFailedTitle: string;
   errorFailedHelp: string;
+  /** The agent hung up after a long silence: the visitor may not have been heard. */
+  errorSilenceTitle: string;
+  errorSilenceHelp: string;
+  /** `network-lost` while the companion still answered afterwards: the visitor's own connection works. */
+  errorConnectionDroppedHelp: string;
 }
 
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
@@ -85,17 +96,20 @@ export const en: VoiceAgentCallStrings = {
   ...enIdle,
   statusConnecting: 'Connecting…',
   statusInCall: 'Call connected',
+  statusInCallMuted: 'Call connected. Your microphone is muted.',
   statusListening: 'Listening',
   statusSpeaking: 'Assistant is speaking',
   statusMuted: 'You are muted',
   statusReconnecting: 'Reconnecting…',
   statusEnding: 'Ending the call…',
   statusEnded: 'Call ended',
+  statusNotConnected: 'Call not connected',
 
   callAgain: 'Call again',
   tryAgain: 'Try again',
   hangup: 'Hang up',
   mute: 'Mute',
+  unmute: 'Unmute',
   enableAudio: 'Tap to enable audio',
   audioBlockedHint: 'Your browser paused the assistant’s voice.',
 
@@ -138,6 +152,9 @@ export const en: VoiceAgentCallStrings = {
   errorNetworkLostHelp: 'Check your internet connection, then call again.',
   errorFailedTitle: 'The call failed',
   errorFailedHelp: 'Please try again later.',
+  errorSilenceTitle: 'The assistant could not hear you',
+  errorSilenceHelp: 'Check that your microphone is on, not muted and chosen in your browser, then call again.',
+  errorConnectionDroppedHelp: 'The call’s connection dropped. Please call again.',
 };
 
 const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {
@@ -171,14 +188,23 @@ const ERROR_KEYS: Partial<Record<EndReason, [VoiceAgentCallStringKey, VoiceAgent
   'agent-unavailable': ['errorAgentUnavailableTitle', 'errorAgentUnavailableHelp'],
   'network-lost': ['errorNetworkLostTitle', 'errorNetworkLostHelp'],
   failed: ['errorFailedTitle', 'errorFailedHelp'],
+  silence: ['errorSilenceTitle', 'errorSilenceHelp'],
 };
 
+/**
+ * What went wrong and what to do, for end reasons the visitor may act on. `serviceReached`: the
+ * dial record could still be read after the end, so a lost connection was not the visitor's
+ * internet (a media server drop): no advice to check it.
+ */
 export function errorText(
   strings: VoiceAgentCallStrings,
   reason: EndReason,
+  serviceReached = false,
 ): { title: string; help: string } | null {
   const keys = ERROR_KEYS[reason];
-  return keys ? { title: strings[keys[0]], help: strings[keys[1]] } : null;
+  if (!keys) return null;
+  const help = reason === 'network-lost' && serviceReached ? strings.errorConnectionDroppedHelp : strings[keys[1]];
+  return { title: strings[keys[0]], help };
 }
 
 /** `mm:ss` (or `h:mm:ss`) for a duration in milliseconds. */

@@ -205,6 +205,12 @@ export const styles = css`
     transition: opacity 0.2s ease;
   }
 
+  /* Idle: a slow breath around the avatar, an invitation to call (still under reduced motion). */
+  .root[data-state='idle'] .avatar::after {
+    opacity: 0.5;
+    animation: vac-breathe 2.8s ease-in-out infinite;
+  }
+
   .avatar.connecting::after {
     opacity: 1;
     border-color: var(--vac-accent) transparent transparent transparent;
@@ -364,6 +370,13 @@ export const styles = css`
   @keyframes vac-spin {
     to {
       transform: rotate(360deg);
+    }
+  }
+
+  @keyframes vac-breathe {
+    50% {
+      opacity: 0.12;
+      transform: scale(1.14);
     }
   }
 

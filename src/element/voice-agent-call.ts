@@ -60,6 +60,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr lang - Language of the built-in strings (`en` default, `ar` built in; RTL languages render right to left).
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
+ * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
@@ -82,6 +83,8 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart timer - The call timer (mm:ss).
  * @csspart close-button - The panel's close button (floating only).
  * @csspart body - The area between header and controls.
+ * @csspart voices - Who is speaking and how loud, live: a meter per side, from `starting` to `ending` (hidden from assistive tech; the status line says who speaks). Inside it `var(--vac-agent-level)` and `var(--vac-visitor-level)` are the levels, 0 to 1. With `prefers-reduced-motion` the meters stand still and only the speaking side is marked.
+ * @csspart voice - Each side's meter and name; also `voice-agent`, `voice-visitor`. Has `data-speaking` while that side speaks.
  * @csspart audio-notice - The notice shown when the browser blocked the agent's audio.
  * @csspart unlock-button - "Tap to enable audio".
  * @csspart transcript - The transcript log.
@@ -92,7 +95,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart summary - The line after the end ("Call ended · agent hung up · 01:23").
  * @csspart controls - The button row.
  * @csspart call-button - Start call / Call again / Try again.
- * @csspart mute-button - The mute toggle (`aria-pressed`).
+ * @csspart mute-button - The mute toggle: "Mute", or "Unmute" while pressed (`aria-pressed="true"`, the microphone muted).
  * @csspart hangup-button - Hang up.
  *
  * @cssprop [--vac-accent=#4f46e5] - Accent: call button, visitor bubbles, focus rings.
@@ -132,6 +135,7 @@ export class VoiceAgentCall extends LitElement {
     theme: { type: String, reflect: true },
     open: { type: Boolean, reflect: true },
     preload: { type: String },
+    debug: { type: Boolean },
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
@@ -171,6 +175,12 @@ export class VoiceAgentCall extends LitElement {
    * `none` (only on the click).
    */
   preload?: VoiceAgentCallPreload;
+  /**
+   * The media library's (livekit-client's) own console logs, at its `debug` level, from the next
+   * call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and
+   * errors, and every outcome is an event.
+   */
+  debug = false;
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;
   /** Overrides any built-in string, in any language. */
@@ -226,7 +236,7 @@ export class VoiceAgentCall extends LitElement {
     await this._view?.call.session?.hangup();
   }
 
-  /** Mutes or unmutes the microphone, in any state (a mute set before a call carries into it); fires `call-mute` on a real change. */
+  /** Mutes or unmutes the microphone, in any state: a mute set between calls carries into the next call, and each call's mute ends with it (a new call starts unmuted); fires `call-mute` on a real change. */
   setMuted(muted: boolean): void {
     const module = loadedCall();
     if (module) {
@@ -390,6 +400,8 @@ export class VoiceAgentCall extends LitElement {
     if (this.agent) options.agent = this.agent;
     if (this.inputs) options.inputs = { ...this.inputs };
     if (this.shadowRoot) options.audioContainer = this.shadowRoot;
+    // Always set: configure() merges, so a removed attribute must say false.
+    options.debug = this.debug;
     return options;
   }
 
@@ -514,13 +526,15 @@ export class VoiceAgentCall extends LitElement {
     const idle = state === 'idle';
     const speaking = view?.speaking ?? false;
     const connecting = CONNECTING.has(state) || this._preparing;
+    // The header row is a plain <div>: a <header> inside the panel's dialog is a banner to tools
+    // that scope it only by a sectioning element without a role, a second banner on the page.
     return html`<section
       class="card"
       part="card"
       role=${inPanel ? 'dialog' : 'region'}
       aria-labelledby="title"
     >
-      <header class="header" part="header">
+      <div class="header" part="header">
         <div class="avatar${speaking ? ' speaking' : ''}${connecting ? ' connecting' : ''}" part="indicator" aria-hidden="true">
           <slot name="logo"><span class="bars"><i></i><i></i><i></i><i></i></span></slot>
         </div>
@@ -542,7 +556,7 @@ export class VoiceAgentCall extends LitElement {
               ${closeIcon}
             </button>`
           : nothing}
-      </header>
+      </div>
       <div class="body" part="body">${idle || !view ? html`<p class="hint">${s.idleHint}</p>` : view.body(s)}</div>
       <div class="controls" part="controls">${this._renderControls(s)}</div>
     </section>`;

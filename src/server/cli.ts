@@ -1,5 +1,5 @@
 // `voice-agent-companion`: the companion endpoint as a process. Config from the environment
-// (CONTRACT.md §2); one JSON line `{"url":…}` on stdout once listening; logs on stderr.
+// (README: "Run it as a process"); one JSON line `{"url":…}` on stdout once listening; logs on stderr.
 import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromEnv } from './env.js';
 import type { CompanionConfig } from './handler.js';
 import { createCompanionHandler } from './handler.js';

@@ -1,4 +1,4 @@
-// Companion config from environment variables (CONTRACT.md §2). Takes the variables as a plain
+// Companion config from environment variables (README: "Run it as a process"). Takes the variables as a plain
 // object, so Workers (`env`), Deno (`Deno.env.toObject()`) and Node (`process.env`) can all use it.
 import { isLoopbackHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
 import type { CompanionConfig } from './handler.js';

@@ -327,7 +327,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       case 'not_found':
         return new HttpError('not_found', 'no such dial', { reason });
       case 'conflict':
-        // The contract has one 409 code. On create it means a reused Idempotency-Key; on the dial's
+        // The companion has one 409 code (README: "Routes and rules"). On create it means a reused Idempotency-Key; on the dial's
         // own routes the service refuses because of the dial's state (e.g. a token for an ended dial).
         return new HttpError(
           'duplicate_request',

@@ -151,6 +151,19 @@ describe('Transcript', () => {
       [false, 'HUMAN', '(caller spoke, 1.0 s)', true],
     ]);
   });
+
+  it('ends with no interim line: live lines still interim are kept as last heard, final; the service leaves out one it lacks', () => {
+    const t = new Transcript();
+    const hi = t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hi', final: true })!;
+    const cut = t.applySegment({ segmentId: 'h', speaker: 'HUMAN', text: 'I would like to', final: false })!;
+    expect(t.result(null)).to.deep.equal([
+      { id: hi.id, speaker: 'AI', text: 'Hi', final: true },
+      { id: cut.id, speaker: 'HUMAN', text: 'I would like to', final: true },
+    ]);
+    expect(t.result([]).every((entry) => entry.final)).to.equal(true);
+    const withService = t.result([{ speaker: 'AI', text: 'Hi', startTimeMs: 0, endTimeMs: 400 }]);
+    expect(withService.map((entry) => [entry.text, entry.final])).to.deep.equal([['Hi', true]]);
+  });
 });
 
 describe('Transcript: the service live events (watchLiveTranscriptEvents, through LiveEventSegments)', () => {

@@ -1,6 +1,7 @@
 // <voice-agent-call> with the real CallSession: real Chromium (fake microphone), the real
 // companion at /api/voice-call, the emulator's REST API and its loopback room with scripted agents.
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { CallEndedEvent } from '../../src/call/events.js';
 import type { CallResult, CallState } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
@@ -108,6 +109,9 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     expect(text(el, 'error')).to.contain('All lines are busy');
     expect(text(el, 'error')).to.contain('try again in a few minutes');
     expect(text(el, 'call-button')).to.equal('Try again');
+    // It never connected: no "Call ended" and no duration (the service's record has one).
+    expect(text(el, 'status')).to.equal('Call not connected');
+    expect(text(el, 'summary')).to.equal('Call not connected · lines busy');
   });
 
   it('emu-demo: removing the element mid-call ends it as element-removed and the dial ends', async () => {
@@ -165,5 +169,234 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     } finally {
       elsewhere.remove();
     }
+  });
+});
+
+/** The element's rendered states, in order (its `state` attribute, as the page sees each render). */
+function renderedStates(el: VoiceAgentCall): { states: string[]; stop(): void } {
+  const states = [el.getAttribute('state') ?? ''];
+  const observer = new MutationObserver(() => {
+    const state = el.getAttribute('state') ?? '';
+    if (states.at(-1) !== state) states.push(state);
+  });
+  observer.observe(el, { attributes: true, attributeFilter: ['state'] });
+  return { states, stop: () => observer.disconnect() };
+}
+
+/** What has focus in the element (compared by identity: a failed DOM comparison is slow to print). */
+function focused(el: VoiceAgentCall): Element | null {
+  return el.shadowRoot!.activeElement;
+}
+
+async function ended(el: VoiceAgentCall): Promise<CallResult> {
+  return new Promise((resolve) => el.addEventListener('call-ended', (event) => resolve(event.detail), { once: true }));
+}
+
+// Focus through the real `ending` state: the session hangs up and reads the dial record there, so
+// the element renders `ending` (controls disabled) before `ended` (issue 19, item 1).
+describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)', function () {
+  this.timeout(60000);
+
+  it('visitor hang-up: focus goes from the hang-up button to "Call again"', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const rendered = renderedStates(el);
+    try {
+      part(el, 'call-button')!.focus();
+      const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+      await sendKeys({ press: 'Enter' });
+      await connected;
+      await el.updateComplete;
+      expect(focused(el) === part(el, 'hangup-button'), 'focus on hang-up once in the call').to.equal(true);
+      const end = ended(el);
+      await sendKeys({ press: 'Enter' });
+      expect((await end).reason).to.equal('user-hangup');
+      await el.updateComplete;
+      expect(rendered.states).to.include('ending');
+      expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+      expect(text(el, 'call-button')).to.equal('Call again');
+    } finally {
+      rendered.stop();
+    }
+  });
+
+  it('agent hang-up (emu-quick): focus on the hang-up button moves to "Call again"', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`);
+    const rendered = renderedStates(el);
+    try {
+      const end = ended(el);
+      part(el, 'call-button')!.focus();
+      await sendKeys({ press: 'Enter' });
+      expect((await end).reason).to.equal('agent-hangup');
+      await el.updateComplete;
+      expect(rendered.states).to.include('ending');
+      expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+    } finally {
+      rendered.stop();
+    }
+  });
+
+  it('busy (emu-busy), floating panel: focus on "Try again", and Escape still closes the panel', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-busy" layout="floating"></voice-agent-call>`,
+    );
+    const rendered = renderedStates(el);
+    try {
+      part(el, 'launcher')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      expect(focused(el) === part(el, 'call-button'), 'focus in the panel').to.equal(true);
+      const end = ended(el);
+      await sendKeys({ press: 'Enter' });
+      expect((await end).reason).to.equal('busy');
+      await el.updateComplete;
+      expect(rendered.states).to.include('ending');
+      expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+      expect(text(el, 'call-button')).to.equal('Try again');
+
+      await sendKeys({ press: 'Escape' });
+      await el.updateComplete;
+      expect(part(el, 'panel')!.hidden, 'the panel closed').to.equal(true);
+      expect(focused(el) === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
+    } finally {
+      rendered.stop();
+    }
+  });
+
+  it('visitor hang-up in the floating panel: focus stays in the panel, Escape closes it', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo" layout="floating"></voice-agent-call>`,
+    );
+    part(el, 'launcher')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    await sendKeys({ press: 'Enter' });
+    await connected;
+    await el.updateComplete;
+    expect(focused(el) === part(el, 'hangup-button')).to.equal(true);
+    const end = ended(el);
+    await sendKeys({ press: 'Enter' });
+    await end;
+    await el.updateComplete;
+    expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+    await sendKeys({ press: 'Escape' });
+    await el.updateComplete;
+    expect(part(el, 'panel')!.hidden, 'the panel closed').to.equal(true);
+    expect(focused(el) === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
+  });
+});
+
+// Mute belongs to one call (issue 19, item 2): the real CallSession, through the companion and emulator.
+describe('<voice-agent-call> end to end: mute and the next call', function () {
+  this.timeout(60000);
+
+  async function connect(el: VoiceAgentCall): Promise<void> {
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    part(el, 'call-button')!.click();
+    await connected;
+    await el.updateComplete;
+  }
+
+  function announced(el: VoiceAgentCall): string {
+    return el.shadowRoot!.querySelector('[role="status"]')!.textContent ?? '';
+  }
+
+  it('"Call again" after a muted call starts unmuted, and says nothing of a mute', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const mutes: boolean[] = [];
+    el.addEventListener('call-mute', (event) => mutes.push(event.detail.muted));
+    await connect(el);
+    part(el, 'mute-button')!.click();
+    await el.updateComplete;
+    expect(el.muted).to.equal(true);
+    expect(text(el, 'status')).to.equal('You are muted');
+    const end = ended(el);
+    part(el, 'hangup-button')!.click();
+    await end;
+    expect(el.muted, 'unmuted once the call ended').to.equal(false);
+
+    await connect(el);
+    expect(el.muted).to.equal(false);
+    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('false');
+    expect(text(el, 'status')).to.not.equal('You are muted');
+    expect(announced(el)).to.equal('Call connected');
+    expect(mutes).to.deep.equal([true, false]);
+    const again = ended(el);
+    part(el, 'hangup-button')!.click();
+    await again;
+  });
+
+  it('a mute set between calls carries into the next call, and the visitor is told', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    await connect(el);
+    const end = ended(el);
+    part(el, 'hangup-button')!.click();
+    await end;
+    el.setMuted(true);
+    await connect(el);
+    expect(el.muted).to.equal(true);
+    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(text(el, 'status')).to.equal('You are muted');
+    expect(announced(el)).to.equal('Call connected. Your microphone is muted.');
+    const again = ended(el);
+    part(el, 'hangup-button')!.click();
+    await again;
+    expect(el.muted).to.equal(false);
+  });
+});
+
+// A reconnect while muted (issue 19, item 4): emu-blip drops the connection once for real.
+describe('<voice-agent-call> end to end: reconnecting while muted', function () {
+  this.timeout(60000);
+
+  it('says "Reconnecting…" with the connecting dot, then "You are muted" again', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-blip"></voice-agent-call>`);
+    const seen: Array<{ state: string; status: string; dot: string }> = [];
+    const dot = (): string => getComputedStyle(el.shadowRoot!.querySelector('.status-dot')!).backgroundColor;
+    const states = new MutationObserver(() => seen.push({ state: el.getAttribute('state')!, status: text(el, 'status'), dot: dot() }));
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    part(el, 'call-button')!.click();
+    await connected;
+    el.setMuted(true);
+    await el.updateComplete;
+    const mutedDot = dot();
+    states.observe(el.shadowRoot!.querySelector('[part="status"]')!, { subtree: true, characterData: true, childList: true });
+    try {
+      await until(() => seen.some((entry) => entry.state === 'reconnecting'), 'reconnecting', 15000);
+      await until(() => el.state === 'in-call' && text(el, 'status') === 'You are muted', 'back in the call, muted', 20000);
+      const during = seen.filter((entry) => entry.state === 'reconnecting');
+      expect(during.map((entry) => entry.status)).to.include('Reconnecting…');
+      expect(during.every((entry) => entry.status === 'Reconnecting…'), JSON.stringify(during)).to.equal(true);
+      expect(during.every((entry) => entry.dot !== mutedDot), 'not the in-call dot').to.equal(true);
+    } finally {
+      states.disconnect();
+    }
+    const end = ended(el);
+    part(el, 'hangup-button')!.click();
+    await end;
+  });
+});
+
+
+// After the end, every line is final (issue 19, item 5): a hang-up while the agent is mid-line.
+describe('<voice-agent-call> end to end: the transcript after the end', function () {
+  this.timeout(60000);
+
+  it('hang-up during an interim line: call-ended and the card hold only final lines', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const end = ended(el);
+    let sawInterim = false;
+    el.addEventListener('call-transcript', (event) => {
+      if (sawInterim || event.detail.changed.final) return;
+      sawInterim = true;
+      void el.hangup();
+    });
+    part(el, 'call-button')!.click();
+    const result = await end;
+    await el.updateComplete;
+    expect(sawInterim, 'hung up during an interim line').to.equal(true);
+    expect(result.transcript.filter((entry) => !entry.final)).to.deep.equal([]);
+    expect(el.getTranscript().filter((entry) => !entry.final)).to.deep.equal([]);
+    expect(el.shadowRoot!.querySelectorAll('[part~="entry-interim"]').length).to.equal(0);
   });
 });

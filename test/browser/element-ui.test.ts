@@ -166,7 +166,7 @@ async function inCall(el: VoiceAgentCall): Promise<FakeSession> {
   return s;
 }
 
-async function axeViolations(el: HTMLElement): Promise<string[]> {
+async function axeViolations(el: HTMLElement | Document): Promise<string[]> {
   const results = await window.axe.run(el);
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
@@ -227,7 +227,9 @@ describe('<voice-agent-call> states', () => {
     s.go('ending');
     await settle(el);
     expect(text(el, 'status')).to.equal('Ending the call…');
-    expect((part(el, 'hangup-button') as HTMLButtonElement).disabled).to.equal(true);
+    // aria-disabled, not disabled: the button keeps focus until "Call again" takes it.
+    expect(part(el, 'hangup-button')!.getAttribute('aria-disabled')).to.equal('true');
+    expect(part(el, 'mute-button')!.getAttribute('aria-disabled')).to.equal('true');
 
     s.result = { dialId: 'dial-1', reason: 'agent-hangup', transcript: [] };
     s.go('ended');
@@ -271,6 +273,64 @@ describe('<voice-agent-call> states', () => {
       expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.contain(title);
     });
   }
+
+  it('a call that never connected says "Call not connected", with no duration, even when the record has one', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    part(el, 'call-button')!.click();
+    const s = fake();
+    s.go('connecting');
+    s.go('ending');
+    s.result = { dialId: 'dial-1', reason: 'busy', transcript: [], status: 'failed', durationSeconds: 15 };
+    s.go('ended');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('Call not connected');
+    expect(text(el, 'summary')).to.equal('Call not connected · lines busy');
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.not.contain('Call ended');
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.not.match(/\d\d:\d\d/);
+  });
+
+  it('after silence: suggests checking the microphone; a drop the service saw does not blame the visitor\'s internet', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    s.end('silence');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('The assistant could not hear you');
+    expect(text(el, 'error')).to.contain('microphone');
+    expect(text(el, 'summary')).to.equal('Call ended · ended after silence · 00:00');
+
+    await el.start();
+    s.go('connecting');
+    s.go('in-call');
+    s.go('ending');
+    // The record was read after the drop (status set): the companion answered, the visitor is online.
+    s.result = { dialId: 'dial-1', reason: 'network-lost', transcript: [], status: 'completed', systemResultType: 'USER_HANGUP' };
+    s.go('ended');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('The connection was lost');
+    expect(text(el, 'error')).to.not.contain('internet');
+
+    await el.start();
+    s.go('connecting');
+    s.go('in-call');
+    s.end('network-lost');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('Check your internet connection');
+  });
+
+  it('words each end in Arabic too', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" lang="ar"></voice-agent-call>`);
+    part(el, 'call-button')!.click();
+    await settle(el);
+    fake().end('busy');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('لم يتم الاتصال');
+    expect(text(el, 'summary')).to.equal('لم يتم الاتصال · الخطوط مشغولة');
+    const s = await inCall(el);
+    s.end('silence');
+    await settle(el);
+    expect(text(el, 'error')).to.contain('لم يتمكّن المساعد من سماعك');
+    expect(text(el, 'summary')).to.match(/^انتهت المكالمة · انتهت بسبب الصمت · 00:00$/);
+  });
 
   it('"Call again" starts a new call on the same session', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
@@ -520,12 +580,31 @@ describe('<voice-agent-call> controls', () => {
     await settle(el);
     expect(s.muted).to.equal(true);
     expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(text(el, 'mute-button')).to.equal('Unmute');
     expect(text(el, 'status')).to.equal('You are muted');
     part(el, 'mute-button')!.click();
     await settle(el);
     expect(s.muted).to.equal(false);
     expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('false');
+    expect(text(el, 'mute-button')).to.equal('Mute');
     expect(mutes).to.deep.equal([true, false]);
+  });
+
+  it('says "Reconnecting…" with the connecting dot while muted, and "You are muted" once back', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    const dot = (): string => getComputedStyle(el.shadowRoot!.querySelector('.status-dot')!).backgroundColor;
+    s.setMuted(true);
+    await settle(el);
+    const inCallDot = dot();
+    s.go('reconnecting');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('Reconnecting…');
+    expect(dot()).to.not.equal(inCallDot);
+    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    s.go('in-call');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('You are muted');
   });
 
   it('hangs up from the hang-up button and keeps focus on the next action', async () => {
@@ -539,6 +618,23 @@ describe('<voice-agent-call> controls', () => {
     await settle(el);
     expect(ended).to.deep.equal(['user-hangup']);
     expect(text(el, 'summary')).to.equal('Call ended · you hung up · 00:00');
+    expect(el.shadowRoot!.activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+  });
+
+  it('keeps focus through a real `ending` render: the hang-up button holds it, then "Call again" takes it', async () => {
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    const hangup = part(el, 'hangup-button')!;
+    hangup.focus();
+    s.go('ending');
+    await settle(el);
+    expect(el.shadowRoot!.activeElement === hangup, 'the hang-up button keeps focus while ending').to.equal(true);
+    hangup.click();
+    part(el, 'mute-button')!.click();
+    expect(s.muted, 'no mute while ending').to.equal(false);
+    s.result = { dialId: 'dial-1', reason: 'agent-hangup', transcript: [] };
+    s.go('ended');
+    await settle(el);
     expect(el.shadowRoot!.activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
   });
 
@@ -818,5 +914,34 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
     part(el, 'launcher')!.click();
     await settle(el);
     expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('adds no landmark to a page that has its own banner, inline or floating, idle or in a call', async () => {
+    // A site's page: its own <header> (the banner) and <main>; the widget must not add a second
+    // banner. axe checks landmarks only on the whole document (page-level rules).
+    const page = await fixture<HTMLElement>(html`<div>
+      <header><p>Site</p></header>
+      <main>
+        <voice-agent-call endpoint="/x"></voice-agent-call>
+        <voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>
+      </main>
+    </div>`);
+    const [inline, floating] = [...page.querySelectorAll('voice-agent-call')] as VoiceAgentCall[];
+    part(floating!, 'launcher')!.click();
+    await settle(floating!);
+    // The test page itself has no title, lang or h1: those are the page's business, not the widget's.
+    const theWidgets = (ids: string[]): string[] =>
+      ids.filter((v) => !/^(document-title|html-has-lang|page-has-heading-one):/.test(v));
+    expect(theWidgets(await axeViolations(document)), 'idle').to.deep.equal([]);
+    await inCall(floating!);
+    await settle(inline!);
+    expect(theWidgets(await axeViolations(document)), 'floating in a call').to.deep.equal([]);
+    // Whatever a checker's rules, no landmark element inside the widget: only its region or dialog.
+    for (const el of [inline!, floating!]) {
+      const landmarks = el.shadowRoot!.querySelectorAll(
+        'header, footer, nav, main, aside, form, [role="banner"], [role="contentinfo"], [role="navigation"], [role="main"], [role="complementary"], [role="form"], [role="search"]',
+      );
+      expect(landmarks.length, `${el.layout ?? 'inline'}: landmarks`).to.equal(0);
+    }
   });
 });

@@ -42,7 +42,7 @@ const CELLS: Cell[] = [
   { fault: 'companion 502', state: after, endpoint: front('token-502'), agent: 'emu-demo', reason: 'setup-failed', code: 'upstream_error', dials: 1 },
   { fault: 'companion 504', state: after, endpoint: front('token-504'), agent: 'emu-demo', reason: 'setup-failed', code: 'upstream_timeout', dials: 1 },
   { fault: 'companion malformed JSON', state: after, endpoint: front('token-malformed'), agent: 'emu-demo', reason: 'setup-failed', code: 'invalid_response', dials: 1 },
-  // The service, behind the real companion (which turns its answers into the contract's codes).
+  // The service, behind the real companion (which turns its answers into the companion's error codes).
   { fault: 'service 401', state: before, endpoint: '/__fault-svc', agent: 'svc-create-401', reason: 'setup-failed', code: 'upstream_error', attempts: 2, dials: 0 },
   { fault: 'service 409', state: before, endpoint: '/__fault-svc', agent: 'svc-create-409', reason: 'setup-failed', code: 'duplicate_request', attempts: 1, dials: 0 },
   { fault: 'service 422', state: before, endpoint: '/__fault-svc', agent: 'svc-create-422', reason: 'setup-failed', code: 'upstream_error', attempts: 2, dials: 0 },

@@ -41,3 +41,114 @@ for (const framework of ['react', 'vue'] as const) {
     });
   });
 }
+
+// The three pages together (issue 19, item 17): one list of scenarios, `?agent=` on each, no
+// sideways scroll on a phone, nothing overflowing its panel on a laptop, readable themed text, and
+// an event log a person can follow.
+const PAGES = ['index', 'react', 'vue'] as const;
+
+async function builtPage(page: (typeof PAGES)[number], query: string, size: { width: number; height: number }): Promise<HTMLIFrameElement> {
+  const frame = await loadFrame(`/dist/demo/${page}.html${query}`, size);
+  const doc = frame.contentDocument!;
+  await until(() => doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null && (doc.querySelector<HTMLSelectElement>('#agent')?.options.length ?? 0) > 0, 20000, `${page} renders`);
+  return frame;
+}
+
+/** WCAG relative luminance contrast of two computed colours, `rgb(…)` or `color(srgb …)` (what color-mix computes to). */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string): number => {
+    const scale = color.startsWith('color(') ? 1 : 255;
+    const [r, g, bl] = (color.replace(/^color\(srgb/, '').match(/[\d.]+/g) ?? []).slice(0, 3).map((part) => {
+      const c = Number(part) / scale;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+describe('the demo pages together', function () {
+  this.timeout(60000);
+
+  it('offer the same scenarios, each once, and honour ?agent= on every page', async () => {
+    const lists: string[][] = [];
+    for (const page of PAGES) {
+      const frame = await builtPage(page, '?agent=emu-blip', { width: 1280, height: 900 });
+      try {
+        const doc = frame.contentDocument!;
+        const select = doc.querySelector<HTMLSelectElement>('#agent')!;
+        const options = [...select.options].map((option) => `${option.value} | ${option.textContent!.trim()}`);
+        lists.push(options);
+        expect(new Set(options.map((option) => option.split(' | ')[1])).size, `${page}: no two identical entries`).to.equal(options.length);
+        expect(select.value, `${page}: ?agent= picks the scenario`).to.equal('emu-blip');
+        const el = doc.querySelector('voice-agent-call') as Element & { agent?: string };
+        expect(el.agent ?? el.getAttribute('agent'), `${page}: the element calls that agent`).to.equal('emu-blip');
+      } finally {
+        frame.remove();
+      }
+    }
+    expect(lists[0]!.length, 'every scenario agent npm start maps').to.equal(9);
+    expect(lists[1]).to.deep.equal(lists[0]);
+    expect(lists[2]).to.deep.equal(lists[0]);
+  });
+
+  it('at 1280 px the scenario picker stays inside its panel; at 390 px no page scrolls sideways', async () => {
+    for (const page of PAGES) {
+      const wide = await builtPage(page, '', { width: 1280, height: 900 });
+      try {
+        const select = wide.contentDocument!.querySelector<HTMLSelectElement>('#agent')!;
+        // The real service's agents can have long names (the picker then lists them, not the scenarios).
+        select.append(new Option(`default: ${'A support agent with a very long descriptive name '.repeat(3)}`, 'long'));
+        const panel = select.closest('.panel')!;
+        expect(select.getBoundingClientRect().right, `${page}: the select's right edge`).to.be.at.most(panel.getBoundingClientRect().right);
+      } finally {
+        wide.remove();
+      }
+      const phone = await builtPage(page, '', { width: 390, height: 844 });
+      try {
+        const root = phone.contentDocument!.documentElement;
+        expect(root.scrollWidth, `${page}: page width at 390 px`).to.be.at.most(root.clientWidth);
+      } finally {
+        phone.remove();
+      }
+    }
+  });
+
+  it("the themed card's call button text has at least 4.5:1 contrast on every stop of its gradient", async () => {
+    const frame = await builtPage('index', '', { width: 1280, height: 900 });
+    try {
+      const button = frame.contentDocument!.querySelector('.brand-call')!.shadowRoot!.querySelector('[part~="call-button"]')!;
+      const style = getComputedStyle(button);
+      const stops = style.backgroundImage.match(/rgba?\([^)]+\)|color\(srgb [^)]+\)/g) ?? [];
+      expect(stops.length, style.backgroundImage).to.be.greaterThan(1);
+      for (const stop of stops) expect(contrast(style.color, stop), `${style.color} on ${stop}`).to.be.at.least(4.5);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('the event log: one entry per transcript line, and every state change of the call', async () => {
+    const frame = await builtPage('index', '?agent=emu-quick', { width: 1280, height: 900 });
+    try {
+      const doc = frame.contentDocument!;
+      const el = doc.querySelector<HTMLElement & { transcript: { id: string }[] }>('#inline-call')!;
+      const states: string[] = [];
+      let transcriptEvents = 0;
+      el.addEventListener('call-state', (event) => states.push((event as Event & { detail: { state: string } }).detail.state));
+      el.addEventListener('call-transcript', () => (transcriptEvents += 1));
+      const ended = new Promise((resolve) => el.addEventListener('call-ended', resolve, { once: true }));
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="call-button"]')!.click();
+      await ended;
+      const entries = [...doc.querySelectorAll<HTMLLIElement>('#log li')].filter((item) => item.textContent!.includes('inline'));
+      const ofType = (type: string): HTMLLIElement[] => entries.filter((item) => item.dataset.type === type);
+      const lineIds = new Set(el.transcript.map((entry) => entry.id));
+      expect(transcriptEvents, 'the line updates arrive word by word').to.be.greaterThan(lineIds.size);
+      expect(ofType('call-transcript').length, 'one log entry per line').to.equal(lineIds.size);
+      expect(ofType('call-state').length, `every state change (${states.join(', ')})`).to.equal(states.length);
+      expect(ofType('call-ended').length).to.equal(1);
+    } finally {
+      frame.remove();
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { IDLE_ENTRY_BUDGET_GZIP, cdnSizes } from '../../scripts/build-sizes.js';
+import { IDLE_ENTRY_BUDGET_GZIP, README_SIZES_END, README_SIZES_START, cdnSizes, readmeSizesSection } from '../../scripts/build-sizes.js';
 
 const CDN = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
 
@@ -104,4 +104,21 @@ test('the npm build splits the same way: define.js reaches the call logic and ot
   for (const lazy of ['element/in-call.js', 'element/strings-ar.js', 'call/media/livekit-media.js']) {
     assert.ok(dynamics.has(lazy), `${lazy} is imported with import()`);
   }
+});
+
+test("the README's page-weight table is the one generated from this build", () => {
+  read('voice-agent-call.js');
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const start = readme.indexOf(README_SIZES_START);
+  const end = readme.indexOf(README_SIZES_END);
+  assert.ok(start !== -1 && end > start, 'README.md has the cdn-sizes markers');
+  assert.equal(
+    readme.slice(start, end + README_SIZES_END.length),
+    readmeSizesSection(cdnSizes()),
+    'README sizes are stale: run `npm run build`, then `node --import tsx scripts/build-sizes.ts --readme`',
+  );
+  // The only other size figure typed outside the table is the tested budget.
+  const intro = readme.slice(0, readme.indexOf('## Quick start'));
+  assert.doesNotMatch(intro, /\d+(\.\d+)? ?KiB gzip\)/, 'the introduction cites the budget, not a measured size');
+  assert.ok(intro.includes(`at most ${IDLE_ENTRY_BUDGET_GZIP / 1024} KiB gzip`), 'the introduction cites the budget');
 });

@@ -127,6 +127,8 @@ test('the published files: dist (with the CDN build and the manifest), bins, sou
     assert.ok(paths.includes(required), `${required} is published`);
   }
   assert.ok(paths.some((path) => /^dist\/cdn\/chunks\/livekit-media-[\w-]+\.js$/.test(path)), 'the lazy media chunk is published');
+  // Tools (IDEs, Storybook) read the manifest the "customElements" field names from the installed package.
+  assert.ok(paths.includes(pkg.customElements.replace(/^\.\//, '')), `customElements (${pkg.customElements}) is published`);
   const unwanted = paths.filter((path) => /^(test|demo|scripts|bench|node_modules|dist\/demo)\//.test(path) || path.startsWith('.'));
   assert.deepEqual(unwanted, []);
 });

@@ -1,5 +1,5 @@
 // custom-elements.json: generated from the element's source and JSDoc, in step with it, and
-// complete against the public contract (attributes, events, methods, parts).
+// complete against the public API the README documents (attributes, events, methods, parts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,8 +13,12 @@ function builtManifest(): Manifest {
   return JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as Manifest;
 }
 
-test('the built manifest is in step with the element source', () => {
+test('the built manifest is in step with the element source, and generating it leaves package.json alone', () => {
+  const before = readFileSync(`${ROOT}package.json`, 'utf8');
   assert.deepEqual(builtManifest(), generateManifest(), 'run `npm run build:manifest`');
+  // The analyzer rewrites "customElements" to its scratch output unless told not to.
+  assert.equal(readFileSync(`${ROOT}package.json`, 'utf8'), before);
+  assert.equal((JSON.parse(before) as { customElements: string }).customElements, 'dist/custom-elements.json');
 });
 
 test('the manifest declares <voice-agent-call>, its module in dist/ and its registration in dist/define.js', () => {
@@ -34,7 +38,7 @@ test('the manifest declares <voice-agent-call>, its module in dist/ and its regi
   }
 });
 
-test('the manifest documents every attribute, event, method and styling hook of the contract', () => {
+test('the manifest documents every attribute, event, method and styling hook of the public API', () => {
   const element = elementDeclaration(builtManifest());
   const names = (list: { name: string }[] | undefined): string[] => (list ?? []).map((item) => item.name);
   for (const attribute of ['endpoint', 'agent', 'layout', 'placement', 'transcript', 'theme', 'lang', 'state']) {

@@ -4,10 +4,12 @@ import {
   ConnectionState,
   DisconnectReason,
   LocalAudioTrack,
+  LoggerNames,
   ParticipantKind,
   Room,
   RoomEvent,
   Track,
+  getLogger,
   type Participant,
   type RemoteParticipant,
   type RemoteTrack,
@@ -16,7 +18,8 @@ import {
 } from 'livekit-client';
 import { CallError, abortError } from '../errors.js';
 import type { LiveSegment } from '../transcript.js';
-import type { Speaker } from '../types.js';
+import type { Speaker, VoiceLevels } from '../types.js';
+import { AudioLevelMeter } from './audio-levels.js';
 
 // The service's session protocol (GraphQL) travels in this chunk too: loaded with the media, not before.
 export { openServiceSession } from './service-session.js';
@@ -51,6 +54,8 @@ export interface MediaOptions {
   connectTimeoutMs?: number;
   /** ICE servers the service named (`browserDialToken`'s `iceConfig`); without them, the media server's own. */
   iceServers?: RTCIceServer[];
+  /** livekit-client's own console logs at `debug` level; otherwise they are off (see `quietLivekitLogs`). */
+  debug?: boolean;
   /** Aborting it disconnects the room and rejects a pending `connectMedia`. */
   signal: AbortSignal;
   callbacks: MediaCallbacks;
@@ -58,6 +63,8 @@ export interface MediaOptions {
 
 export interface MediaConnection {
   readonly agentPresent: boolean;
+  /** How loud the agent and the visitor are now (0…1); cheap, for one read per animation frame. */
+  levels(): VoiceLevels;
   setMuted(muted: boolean): Promise<void>;
   /** Leaves the room and removes every listener; idempotent. */
   disconnect(): Promise<void>;
@@ -105,6 +112,7 @@ class LivekitMedia implements MediaConnection {
   #agentStateSeen = false;
   #reconnecting = false;
   #closed = false;
+  readonly #meter = new AudioLevelMeter();
 
   constructor(options: MediaOptions) {
     this.#options = options;
@@ -158,6 +166,7 @@ class LivekitMedia implements MediaConnection {
       if (this.#options.muted) await this.#localTrack.mute();
       await room.localParticipant.publishTrack(this.#localTrack, { source: Track.Source.Microphone, dtx: true, red: true });
       if (signal.aborted) throw abortError(signal);
+      this.#meter.track('visitor', this.#options.microphone);
       // Connected: from now on the session leaves the room itself, after it hung up the dial.
       signal.removeEventListener('abort', this.#onAbort);
     } catch (error) {
@@ -168,6 +177,10 @@ class LivekitMedia implements MediaConnection {
       });
     }
     for (const participant of room.remoteParticipants.values()) this.#onParticipantConnected(participant);
+  }
+
+  levels(): VoiceLevels {
+    return this.#meter.read();
   }
 
   async setMuted(muted: boolean): Promise<void> {
@@ -194,12 +207,19 @@ class LivekitMedia implements MediaConnection {
       .off(RoomEvent.Disconnected, this.#onDisconnected);
     room.unregisterTextStreamHandler(TRANSCRIPTION_TOPIC);
     this.#agentTrack = null;
+    this.#meter.close();
     try {
       if (room.state !== ConnectionState.Disconnected) await room.disconnect(true);
     } finally {
       // The session owns the microphone track and stops it; the wrapper only lets go of it.
       this.#localTrack.stop();
     }
+  }
+
+  /** The agent's audio for the session (to play) and for the level meter. */
+  #agentAudio(track: MediaStreamTrack | null): void {
+    this.#meter.track('agent', track);
+    this.#callbacks.onAgentAudio(track);
   }
 
   readonly #onAbort = (): void => {
@@ -223,7 +243,7 @@ class LivekitMedia implements MediaConnection {
     this.#setSpeaking(false);
     if (this.#agentTrack) {
       this.#agentTrack = null;
-      this.#callbacks.onAgentAudio(null);
+      this.#agentAudio(null);
     }
     // An agent that left before it was ready never joined the call: the agent timeout decides.
     if (!this.#agentAnnounced) return;
@@ -262,7 +282,7 @@ class LivekitMedia implements MediaConnection {
   readonly #onTrackUnsubscribed = (track: RemoteTrack): void => {
     if (track !== this.#agentTrack) return;
     this.#agentTrack = null;
-    this.#callbacks.onAgentAudio(null);
+    this.#agentAudio(null);
   };
 
   readonly #onReconnecting = (): void => {
@@ -336,7 +356,7 @@ class LivekitMedia implements MediaConnection {
   #useAgentTrack(track: RemoteTrack): void {
     if (track.kind !== Track.Kind.Audio || track === this.#agentTrack) return;
     this.#agentTrack = track;
-    this.#callbacks.onAgentAudio(track.mediaStreamTrack);
+    this.#agentAudio(track.mediaStreamTrack);
   }
 
   #setAgentState(state: string): void {
@@ -352,8 +372,23 @@ class LivekitMedia implements MediaConnection {
 }
 
 /** Joins the room, publishes the microphone and reports what happens through `callbacks`. */
+/**
+ * livekit-client logs the expected ends of a call as warnings and errors ("could not createOffer
+ * with closed peer connection" on every hang-up, several lines on a drop, a blip or a silence
+ * hang-up); a site owner reads them as the widget's bugs. Every outcome reaches the page as a typed
+ * event, so its logs are off unless the page asks for them (`debug`). This sets *default* levels
+ * (loglevel's `setDefaultLevel`): `setLogLevel` would persist the level in the site's
+ * localStorage (or a cookie), where it would also silence a livekit-client the site uses itself,
+ * and a level the site did persist with `setLogLevel` still wins over a default.
+ */
+export function quietLivekitLogs(debug: boolean): void {
+  for (const name of Object.values(LoggerNames)) getLogger(name).setDefaultLevel(debug ? 'debug' : 'silent');
+}
+
 export async function connectMedia(options: MediaOptions): Promise<MediaConnection> {
   if (options.signal.aborted) throw abortError(options.signal);
+  // Before the Room exists: its loggers copy the root logger's level when it is made.
+  quietLivekitLogs(options.debug ?? false);
   const media = new LivekitMedia(options);
   await media.connect();
   return media;

@@ -1,4 +1,4 @@
-// The scenario agents (CONTRACT §3): the agent id a test dials picks the behaviour. Each scenario
+// The scenario agents (README: "Recipes: pick the behaviour by the agent id you dial"): the agent id a test dials picks the behaviour. Each scenario
 // is a short script over an `AgentContext` that the room implements (voice, ears, hang-up).
 import type { SystemResultType } from '../seam.js';
 

@@ -1,7 +1,7 @@
 // `npm run test:node`: node:test over test/node/*.test.ts, quiet by default. A dot per test and
-// each failure in full on stdout; the whole TAP report in .cache/test-node.tap; then its summary
-// lines (`# tests`, `# pass`, `# fail`, …) and one `N passed, N failed` line. VERBOSE=1 prints
-// the TAP report itself, as before. Exits non-zero when a test failed or the runner did not finish.
+// each failure in full on stdout (VERBOSE=1: the whole TAP report instead); the TAP report always
+// in .cache/test-node.tap; then its summary lines (`# tests`, `# pass`, `# fail`, …) and one
+// `node: N passed, N failed` line. Exits non-zero when a test failed or the runner did not finish.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -12,12 +12,14 @@ const files = readdirSync('test/node')
   .filter((name) => name.endsWith('.test.ts'))
   .sort()
   .map((name) => `test/node/${name}`);
-const reporters = verbose
-  ? ['--test-reporter=tap', '--test-reporter-destination=stdout']
-  : ['--test-reporter=dot', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${report}`];
+const reporters = [`--test-reporter=${verbose ? 'tap' : 'dot'}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${report}`];
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files], { stdio: 'inherit' });
 
-if (!verbose) {
+summarize();
+process.exit(run.status ?? 1);
+
+/** Prints the TAP report's closing counts and leaves them for scripts/test-total.mjs. */
+function summarize() {
   let tap = '';
   try {
     tap = readFileSync(report, 'utf8');
@@ -35,4 +37,3 @@ if (!verbose) {
     writeFileSync('.cache/test-node-summary.json', JSON.stringify({ passed: Number(summary.pass), failed }));
   }
 }
-process.exit(run.status ?? 1);

@@ -1,13 +1,11 @@
-// A web-test-runner reporter that closes the run with its counts on a line of their own, and, when
-// `npm test` ran the node tests first (scripts/test-node.mjs), one line for the whole run:
-//   browser: 201 passed, 0 failed
-//   202 passed... — `N passed, N failed` for node and browser together.
-// When a test failed it prints the tail of the services' log (.cache/test-services.log), which is
-// kept out of the terminal otherwise.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+// A web-test-runner reporter that closes the run with its counts on a line of their own
+// (`browser: N passed, N failed`) and leaves them in .cache/test-browser-summary.json for the
+// closing line of the whole `npm test` (scripts/test-total.mjs). When a test failed it prints the
+// tail of the services' log (.cache/test-services.log), which is kept out of the terminal otherwise.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SERVICES_LOG } from './wtr-services.mjs';
 
-const NODE_SUMMARY = '.cache/test-node-summary.json';
+const BROWSER_SUMMARY = '.cache/test-browser-summary.json';
 
 function count(suite, totals) {
   if (!suite) return;
@@ -34,11 +32,7 @@ export function closingCounts() {
         lines.push('', `The last ${tail.length} lines of the services' log (${SERVICES_LOG}):`, ...tail);
       }
       lines.push('', `browser: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
-      if (existsSync(NODE_SUMMARY)) {
-        const node = JSON.parse(readFileSync(NODE_SUMMARY, 'utf8'));
-        rmSync(NODE_SUMMARY);
-        lines.push(`${node.passed + totals.passed} passed, ${node.failed + totals.failed} failed`);
-      }
+      writeFileSync(BROWSER_SUMMARY, JSON.stringify(totals));
       process.stdout.write(`${lines.join('\n')}\n`);
     },
   };

@@ -371,7 +371,6 @@ class LivekitMedia implements MediaConnection {
   }
 }
 
-/** Joins the room, publishes the microphone and reports what happens through `callbacks`. */
 /**
  * livekit-client logs the expected ends of a call as warnings and errors ("could not createOffer
  * with closed peer connection" on every hang-up, several lines on a drop, a blip or a silence
@@ -385,6 +384,7 @@ export function quietLivekitLogs(debug: boolean): void {
   for (const name of Object.values(LoggerNames)) getLogger(name).setDefaultLevel(debug ? 'debug' : 'silent');
 }
 
+/** Joins the room, publishes the microphone and reports what happens through `callbacks`. */
 export async function connectMedia(options: MediaOptions): Promise<MediaConnection> {
   if (options.signal.aborted) throw abortError(options.signal);
   // Before the Room exists: its loggers copy the root logger's level when it is made.

@@ -105,7 +105,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
     missed: 'The widget adds more than 25 KB to livekit-client; see the page-weight table for which file.',
   },
   'companion-token': {
-    met: 'The token route adds at most 0.5 ms at p50 over calling the emulator directly.',
+    met: 'The token route adds at most 0.5 ms at p50 over a bare proxy making the same two service calls (REST dial token, GraphQL browserDialToken).',
     missed:
       'The token route adds more than 0.5 ms at p50. Per request the companion turns the Node request into a Web `Request` (headers, an AbortSignal that follows the client), checks the handle (cached after its first HMAC check), calls the service through undici, parses and reshapes its JSON, builds a Web `Response` and logs a line (batched); the bare proxy does none of these. See the CPU column of the load table for what each costs per request.',
   },

@@ -8,7 +8,7 @@
 import { expect } from '@open-wc/testing';
 import type { CallSession } from '../../src/call/call-session.js';
 import type { EndReason } from '../../src/call/types.js';
-import { emulatorDial, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
+import { orphanDials, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
 import type { Harness } from '../support/fault-matrix.js';
 
 const CALLS = 500;
@@ -68,16 +68,7 @@ describe('media soak', function () {
       });
       await Promise.all(calls);
     }
-    const deadline = Date.now() + 15000;
-    let orphans: string[] = [];
-    do {
-      orphans = [];
-      for (const id of dialIds) {
-        const dial = await emulatorDial(id);
-        if (!['completed', 'failed', 'canceled', 'no-answer', 'busy'].includes(dial.status)) orphans.push(`${id} ${dial.status}`);
-      }
-      if (orphans.length) await new Promise((resolve) => setTimeout(resolve, 250));
-    } while (orphans.length && Date.now() < deadline);
+    const orphans = await orphanDials(dialIds, 15000);
     const healthAfter = (await (await fetch('/__emu/healthz')).json()) as Health;
     const servicesAfter = (await (await fetch('/__services')).json()) as { restarts: Record<string, number> };
     const newExits = healthAfter.media.exits.slice(healthBefore.media.exits.length);

@@ -7,7 +7,7 @@
 import { expect } from '@open-wc/testing';
 import type { CallSession } from '../../src/call/call-session.js';
 import type { EndReason } from '../../src/call/types.js';
-import { emulatorDial, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
+import { orphanDials, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
 import type { Harness } from '../support/fault-matrix.js';
 
 const CALLS = Number(new URLSearchParams(location.search).get('calls') ?? 100);
@@ -85,16 +85,7 @@ describe('soak', function () {
     }
     await until(async () => (await faultLog()).slice(harness.logStart).every((entry) => entry.status !== 0), 10000, 'proxied requests answered');
     for (const entry of (await faultLog()).slice(harness.logStart)) if (entry.dialId) dialIds.add(entry.dialId);
-    const deadline = Date.now() + 10000;
-    let orphans: string[] = [];
-    do {
-      orphans = [];
-      for (const id of dialIds) {
-        const dial = await emulatorDial(id);
-        if (!['completed', 'failed', 'canceled', 'no-answer'].includes(dial.status)) orphans.push(`${id} ${dial.status}`);
-      }
-      if (orphans.length) await new Promise((resolve) => setTimeout(resolve, 250));
-    } while (orphans.length && Date.now() < deadline);
+    const orphans = await orphanDials(dialIds, 10000);
     const liveTracks = harness.micTracks.filter((track) => track.readyState === 'live').length;
     const audio = document.querySelectorAll('audio').length;
     const heapAfter = heap();

@@ -85,6 +85,21 @@ export async function emulatorDial(dialId: string, emulator = '/__emu'): Promise
   return response.json();
 }
 
+/** The dials of `dialIds` still not terminal on the emulator after up to `withinMs` (`id status` each). */
+export async function orphanDials(dialIds: Iterable<string>, withinMs: number): Promise<string[]> {
+  const deadline = Date.now() + withinMs;
+  let orphans: string[] = [];
+  do {
+    orphans = [];
+    for (const id of dialIds) {
+      const dial = await emulatorDial(id);
+      if (!TERMINAL.includes(dial.status)) orphans.push(`${id} ${dial.status}`);
+    }
+    if (orphans.length) await new Promise((resolve) => setTimeout(resolve, 250));
+  } while (orphans.length && Date.now() < deadline);
+  return orphans;
+}
+
 export interface Expected {
   reason: EndReason;
   /** `error.code` of the result; null: no error. */

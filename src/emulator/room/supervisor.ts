@@ -139,7 +139,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   function forkRoom(): ChildProcess {
     const child = fork(CHILD_ENTRY, [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: CHILD_EXEC_ARGV });
     // The room writes nothing on purpose; anything it prints goes to stderr, never to a CLI's stdout.
-    child.stdout!.pipe(process.stderr);
+    child.stdout!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     // A standby that dies before it is needed is simply not used.
     child.on('error', () => {});
     return child;

@@ -32,7 +32,8 @@ export default {
   nodeResolve: true,
   hostname: '127.0.0.1',
   concurrency: 1,
-  browserLogs: verbose,
+  // Quiet, except the reports tests print on purpose (the soaks' results, the room's timings).
+  filterBrowserLogs: ({ args }) => verbose || /^(SOAK|MEDIA-SOAK|room timing) /.test(String(args[0])),
   reporters: [defaultReporter(), closingCounts()],
   testFramework: { config: { timeout: 30000 } },
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).

@@ -8,9 +8,9 @@ import type { IdempotencyMode } from './api/idempotency.js';
 import { createDialTokenKeys } from './dial-token.js';
 import { createMediaKeys, signParticipantToken, verifyParticipantToken, type MediaKeys } from './media-token.js';
 import { explainMissingPeer } from './optional-peers.js';
-import type { MediaHealth } from './room/supervisor.js';
+import type { MediaHealth, SupervisedMedia } from './room/supervisor.js';
 import { DEFAULT_DROP_GRACE_MS, type RoomTimings } from './room/timings.js';
-import type { DialControl, MediaServer } from './seam.js';
+import type { DialControl } from './seam.js';
 
 export { SCENARIO_AGENT_IDS, type ScenarioAgentId } from './api/agents.js';
 export type {
@@ -133,7 +133,7 @@ async function startMedia(
   keys: MediaKeys,
   verifyToken: (token: string) => Promise<{ identity: string; roomName: string }>,
   log: (line: string) => void,
-): Promise<MediaServer & { health(): MediaHealth }> {
+): Promise<SupervisedMedia> {
   const port = options.mediaPort ?? 0;
   const timings = options.roomTimings ?? {};
   if (options.isolateMedia ?? true) {

@@ -7,13 +7,13 @@ import { createBufferedLogger, type CompanionLogger } from './log.js';
 import { listen } from './node.js';
 import { createRedisRateLimiters } from './rate-limit.js';
 
+/** How long startup waits for Redis's first answer before it listens anyway. */
+const REDIS_CONNECT_WAIT_MS = 5000;
+
 /**
  * COMPANION_REDIS_URL: every instance counts the rate limits in one Redis (ioredis, an optional
  * peer). COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what happens while it is down.
  */
-/** How long startup waits for Redis's first answer before it listens anyway. */
-const REDIS_CONNECT_WAIT_MS = 5000;
-
 async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger): Promise<(() => void) | undefined> {
   const url = process.env.COMPANION_REDIS_URL;
   if (!url) return undefined;

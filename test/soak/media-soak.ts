@@ -24,13 +24,18 @@ interface Kind {
   reason: EndReason;
 }
 
+const hangupInCall = async (session: CallSession) => {
+  await session.start();
+  await session.hangup();
+};
+
 const KINDS: Kind[] = [
-  { name: 'demo, visitor hangs up', agent: 'emu-demo', run: async (s) => (await s.start(), await s.hangup()), reason: 'user-hangup' },
+  { name: 'demo, visitor hangs up', agent: 'emu-demo', run: hangupInCall, reason: 'user-hangup' },
   { name: 'quick, agent hangs up', agent: 'emu-quick', run: (s) => s.start(), reason: 'agent-hangup' },
   { name: 'connection dropped', agent: 'emu-drop', run: (s) => s.start(), reason: 'network-lost' },
   { name: 'media server leaves', agent: 'emu-server-leave', run: (s) => s.start(), reason: 'failed' },
   { name: 'no agent', agent: 'emu-no-agent', options: { agentTimeoutMs: 1000 }, run: (s) => s.start(), reason: 'agent-unavailable' },
-  { name: 'demo, visitor hangs up (2)', agent: 'emu-demo', run: async (s) => (await s.start(), await s.hangup()), reason: 'user-hangup' },
+  { name: 'demo, visitor hangs up (2)', agent: 'emu-demo', run: hangupInCall, reason: 'user-hangup' },
 ];
 
 interface Health {

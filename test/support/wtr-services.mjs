@@ -65,7 +65,7 @@ export function startChild(script, args = [], env = {}) {
  * Starts a child with `start()` and, whenever it exits unasked, logs how (code and signal) and
  * starts it again with `restart(ready)`, which pins the port(s) of the first ready line.
  */
-export async function superviseChild(label, start, restart, onRestart = () => {}) {
+export async function superviseChild(label, { start, restart }, onRestart = () => {}) {
   let stopping = false;
   let current = await start();
   const first = current.ready;
@@ -93,7 +93,7 @@ export async function superviseChild(label, start, restart, onRestart = () => {}
   };
 }
 
-const emulatorArgs = (extra) => ({
+const emulatorChild = (extra) => ({
   start: () => startChild('src/emulator/cli.ts', ['--port', '0', ...extra]),
   restart: (ready) => startChild('src/emulator/cli.ts', ['--port', new URL(ready.apiUrl).port, '--media-port', new URL(ready.mediaUrl).port, '--api-key', ready.apiKey, ...extra]),
 });
@@ -150,14 +150,13 @@ export function testServices() {
   const plugin = {
     name: 'voice-agent-test-services',
     async serverStart({ config }) {
-      const main = emulatorArgs([]);
-      const emulator = await superviseChild('emulator', main.start, main.restart, () => restarts.emulator++);
+      const emulator = await superviseChild('emulator', emulatorChild([]), () => restarts.emulator++);
       children.push(emulator);
       const { apiKey, ...publicPart } = emulator.ready;
       emulatorKey = apiKey;
       Object.assign(services, publicPart);
       if (existsSync('src/server/cli.ts')) {
-        const companionEnv = companionChild({
+        const companion = await superviseChild('companion', companionChild({
           VOICE_AGENT_API_KEY: apiKey,
           VOICE_AGENT_BASE_URL: emulator.ready.apiUrl,
           VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])])),
@@ -169,16 +168,14 @@ export function testServices() {
           COMPANION_RATE_LIMIT_TOTAL: '100000',
           COMPANION_RATE_LIMIT_PER_DIAL: '100000',
           COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
-        });
-        const companion = await superviseChild('companion', companionEnv.start, companionEnv.restart, () => restarts.companion++);
+        }), () => restarts.companion++);
         children.push(companion);
         services.companionUrl = companion.ready.url;
         // The fault matrix runs the create-retry cell against a strict service too (issue 14).
-        const strictArgs = emulatorArgs(['--idempotency', 'strict']);
-        const strictEmulator = await superviseChild('strict emulator', strictArgs.start, strictArgs.restart);
+        const strictEmulator = await superviseChild('strict emulator', emulatorChild(['--idempotency', 'strict']));
         children.push(strictEmulator);
         Object.assign(strict, { apiUrl: strictEmulator.ready.apiUrl, key: strictEmulator.ready.apiKey });
-        const strictCompanionEnv = companionChild({
+        const strictCompanion = await superviseChild('strict companion', companionChild({
           VOICE_AGENT_API_KEY: strict.key,
           VOICE_AGENT_BASE_URL: strict.apiUrl,
           VOICE_AGENT_AGENTS: JSON.stringify({ default: 'emu-demo', 'emu-demo': 'emu-demo' }),
@@ -186,8 +183,7 @@ export function testServices() {
           COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
           COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
           COMPANION_RATE_LIMIT_TOTAL: '100000',
-        });
-        const strictCompanion = await superviseChild('strict companion', strictCompanionEnv.start, strictCompanionEnv.restart);
+        }));
         children.push(strictCompanion);
         strict.companionUrl = strictCompanion.ready.url;
       }

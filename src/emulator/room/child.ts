@@ -2,9 +2,8 @@
 // and a crash in it must not take the REST and GraphQL API down. The dial store stays in the
 // parent; this process reaches it over the IPC channel with the messages of ipc.ts.
 import { verifyParticipantToken } from '../media-token.js';
-import type { DialEnd, MediaControl } from '../seam.js';
+import type { DialEnd, MediaControl, MediaServer } from '../seam.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
-import type { MediaServer } from '../seam.js';
 
 function send(message: ChildMessage): void {
   // The parent gone means this process has no reason to live (see 'disconnect' below).
@@ -12,15 +11,16 @@ function send(message: ChildMessage): void {
 }
 
 let nextId = 1;
-const replies = new Map<number, (value: unknown) => void>();
-const waits = new Map<number, { resolve: () => void; reject: (reason: unknown) => void }>();
+const replies = new Map<number, (session: Awaited<ReturnType<MediaControl['sessionForRoom']>>) => void>();
+/** `sessionStarted` waits by request id: the parent answers only when the session started. */
+const waits = new Map<number, () => void>();
 const endListeners = new Set<(dialId: string, end: DialEnd) => void>();
 
 const control: MediaControl = {
   sessionForRoom(roomName) {
     const id = nextId++;
     return new Promise((resolve) => {
-      replies.set(id, resolve as (value: unknown) => void);
+      replies.set(id, resolve);
       send({ type: 'sessionForRoom', id, roomName });
     });
   },
@@ -38,12 +38,9 @@ const control: MediaControl = {
         send({ type: 'unwait', id });
         reject(signal.reason);
       };
-      waits.set(id, {
-        resolve: () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        reject,
+      waits.set(id, () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
       });
       signal.addEventListener('abort', onAbort, { once: true });
       send({ type: 'waitSessionStarted', id, dialId });
@@ -73,16 +70,16 @@ process.on('message', (message: ParentMessage) => {
           startMediaServer({ host: message.host, port: message.port, control, verifyToken: (token) => verifyParticipantToken(keys, token) }, message.timings),
         )
         .then(
-        (started) => {
-          media = started;
-          send({ type: 'ready', url: started.url });
-        },
-        (error: unknown) => {
-          const failed: ChildMessage = { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as { code?: string } | null)?.code };
-          if (process.connected) process.send!(failed, () => process.exit(1));
-          else process.exit(1);
-        },
-      );
+          (started) => {
+            media = started;
+            send({ type: 'ready', url: started.url });
+          },
+          (error: unknown) => {
+            const failed: ChildMessage = { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as { code?: string } | null)?.code };
+            if (process.connected) process.send!(failed, () => process.exit(1));
+            else process.exit(1);
+          },
+        );
       return;
     }
     case 'reply':
@@ -90,7 +87,7 @@ process.on('message', (message: ParentMessage) => {
       replies.delete(message.id);
       return;
     case 'sessionStarted':
-      waits.get(message.id)?.resolve();
+      waits.get(message.id)?.();
       waits.delete(message.id);
       return;
     case 'ended':
@@ -105,4 +102,3 @@ process.on('message', (message: ParentMessage) => {
 
 // The emulator went away (even by SIGKILL): nothing would ever close this room.
 process.on('disconnect', () => process.exit(0));
-send({ type: 'alive' });

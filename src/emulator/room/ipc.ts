@@ -12,7 +12,6 @@ export type Command =
   | { type: 'command'; name: 'end'; args: [dialId: string, end: DialEnd] };
 
 export type ChildMessage =
-  | { type: 'alive' }
   | { type: 'ready'; url: string }
   | { type: 'failed'; message: string; code?: string }
   | { type: 'sessionForRoom'; id: number; roomName: string }

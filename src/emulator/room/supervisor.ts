@@ -18,7 +18,7 @@ export interface MediaHealth {
   pid: number | null;
   /** How many times the room was started again after a crash. */
   restarts: number;
-  /** The last crash: its exit code or signal, when, and how long the restart took (null while restarting). */
+  /** The last crash (the last of `exits`): its exit code or signal, when, and how long the restart took. */
   lastExit: MediaExit | null;
   /** The last crashes, oldest first (at most 50). */
   exits: MediaExit[];
@@ -78,7 +78,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   let url = '';
   let run: Run | undefined;
   let closing = false;
-  const health: MediaHealth = { state: 'up', pid: null, restarts: 0, lastExit: null, exits: [] };
+  const health: Omit<MediaHealth, 'lastExit'> = { state: 'up', pid: null, restarts: 0, exits: [] };
 
   const unsubscribe = control.onEnded((dialId, end) => {
     run?.inRoom.delete(dialId);
@@ -200,8 +200,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     const at = Date.now();
     health.state = 'restarting';
     health.pid = null;
-    health.lastExit = { code, signal, at: new Date(at).toISOString(), restartMs: null };
-    health.exits = [...health.exits, health.lastExit].slice(-EXITS_KEPT);
+    health.exits = [...health.exits, { code, signal, at: new Date(at).toISOString(), restartMs: null }].slice(-EXITS_KEPT);
     for (const controller of current.waits.values()) controller.abort();
     log(`media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`);
     // Its calls are gone: the room refuses them from now on, and their dials fail as dropped ones do.
@@ -228,8 +227,9 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
         }
         adopt(started);
         health.restarts += 1;
-        health.lastExit!.restartMs = Date.now() - crashedAt;
-        log(`media room back on port ${port} after ${health.lastExit!.restartMs} ms (restart ${health.restarts})`);
+        const restartMs = Date.now() - crashedAt;
+        health.exits.at(-1)!.restartMs = restartMs;
+        log(`media room back on port ${port} after ${restartMs} ms (restart ${health.restarts})`);
         prepareStandby();
         return;
       } catch (error) {
@@ -251,7 +251,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     get url() {
       return url;
     },
-    health: () => structuredClone(health),
+    health: () => structuredClone({ ...health, lastExit: health.exits.at(-1) ?? null }),
     async close() {
       if (closing) return;
       closing = true;

@@ -1,4 +1,5 @@
 // Public types of a call (README: "Types"). A change here is a change to the public API.
+import type { CallCapability } from './capabilities.js';
 
 export type CallState = 'idle' | 'starting' | 'connecting' | 'in-call' | 'reconnecting' | 'ending' | 'ended';
 
@@ -29,7 +30,9 @@ export type EndReason =
   | 'microphone-unavailable'
   | 'setup-failed'
   | 'element-removed'
-  | 'page-unload';
+  | 'page-unload'
+  /** The browser lacks something a call needs (`CallErrorInfo.missing` says what): no microphone prompt, no dial. */
+  | 'unsupported-browser';
 
 /**
  * A line of the service's live transcript that is not speech: a function result, an IVR line or a
@@ -47,6 +50,8 @@ export interface NonSpeechLine {
 export interface CallErrorInfo {
   code: string;
   message: string;
+  /** With `unsupported_browser`: what the browser lacks. */
+  missing?: CallCapability[];
 }
 
 export interface CallResult {
@@ -118,7 +123,7 @@ export interface CallSessionEventMap {
   'call-connected': { dialId: string };
   'call-transcript': { entries: TranscriptEntry[]; changed: TranscriptEntry };
   'call-mute': { muted: boolean };
-  'call-error': { code: string; message: string; recoverable: boolean };
+  'call-error': { code: string; message: string; recoverable: boolean; missing?: CallCapability[] };
   'call-ended': CallResult;
   /** Not a public element event: the agent is speaking or not (lk.agent.state or audio level). */
   'agent-speaking': { speaking: boolean };

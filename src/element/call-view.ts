@@ -27,6 +27,20 @@ const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 /** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
 const TRANSCRIPT_WINDOW = 100;
 
+/** Schemes a `fallback` link may use: a page, a phone number, an email or a text message; never `javascript:`. */
+const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
+
+/** The `fallback` attribute as a URL (relative to the page), or null when unset, malformed or of another scheme. */
+export function safeFallback(href: string | undefined): URL | null {
+  if (!href) return null;
+  try {
+    const url = new URL(href, document.baseURI);
+    return FALLBACK_SCHEMES.has(url.protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */
 function nextFrame(): Promise<void> {
   return new Promise((resolve) => {
@@ -269,7 +283,25 @@ export class CallView implements ReactiveController {
 
   error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
     const result = this.call.session?.result;
-    return this.state === 'ended' && result ? errorText(s, result.reason, result.status !== undefined) : null;
+    if (this.state !== 'ended' || !result) return null;
+    const insecurePage = result.error?.missing?.includes('secure-context') ?? false;
+    return errorText(s, result.reason, { serviceReached: result.status !== undefined, insecurePage });
+  }
+
+  /** The last call ended for good: this browser cannot place calls, so there is no "Try again". */
+  permanent(): boolean {
+    return this.state === 'ended' && this.call.session?.result?.reason === 'unsupported-browser';
+  }
+
+  /**
+   * The controls of a permanent end: the site's `fallback` link (a phone number or another way to
+   * reach it), when it set one with a safe scheme; otherwise none.
+   */
+  fallback(s: VoiceAgentCallStrings, href: string | undefined): TemplateResult | typeof nothing {
+    const link = safeFallback(href);
+    if (!link) return nothing;
+    const label = link.protocol === 'tel:' ? `${s.fallbackPhone} ${decodeURIComponent(link.pathname)}` : s.fallbackLink;
+    return html`<a class="control call" part="fallback-link" href=${link.href} data-primary>${label}</a>`;
   }
 
   announcement(s: VoiceAgentCallStrings): string {

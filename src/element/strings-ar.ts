@@ -52,6 +52,7 @@ export const ar: VoiceAgentCallStrings = {
   reasonSetupFailed: 'تعذّر البدء',
   reasonElementRemoved: 'أُغلقت الأداة',
   reasonPageUnload: 'أُغلقت الصفحة',
+  reasonUnsupportedBrowser: 'المتصفح غير مدعوم',
 
   errorMicrophoneDeniedTitle: 'الوصول إلى الميكروفون محظور',
   errorMicrophoneDeniedHelp:
@@ -71,4 +72,9 @@ export const ar: VoiceAgentCallStrings = {
   errorSilenceTitle: 'لم يتمكّن المساعد من سماعك',
   errorSilenceHelp: 'تأكّد من أن الميكروفون يعمل وغير مكتوم ومختار في متصفحك، ثم اتصل مرة أخرى.',
   errorConnectionDroppedHelp: 'انقطع اتصال المكالمة. يُرجى الاتصال مرة أخرى.',
+  errorUnsupportedBrowserTitle: 'لا يمكن لهذا المتصفح إجراء مكالمات صوتية',
+  errorUnsupportedBrowserHelp: 'افتح هذه الصفحة في إصدار حديث من Chrome أو Edge أو Firefox أو Safari.',
+  errorInsecurePageHelp: 'هذه الصفحة غير مقدَّمة بشكل آمن (https)، لذا لا يمكن لأي متصفح استخدام الميكروفون هنا.',
+  fallbackPhone: 'اتصل بنا هاتفيًا:',
+  fallbackLink: 'طرق أخرى للتواصل معنا',
 };

@@ -67,6 +67,7 @@ export interface VoiceAgentCallStrings {
   reasonSetupFailed: string;
   reasonElementRemoved: string;
   reasonPageUnload: string;
+  reasonUnsupportedBrowser: string;
 
   /** Error titles and what to do about them. */
   errorMicrophoneDeniedTitle: string;
@@ -88,6 +89,14 @@ export interface VoiceAgentCallStrings {
   errorSilenceHelp: string;
   /** `network-lost` while the companion still answered afterwards: the visitor's own connection works. */
   errorConnectionDroppedHelp: string;
+  /** The browser lacks what a call needs (`unsupported-browser`); shown for good, no "Try again". */
+  errorUnsupportedBrowserTitle: string;
+  errorUnsupportedBrowserHelp: string;
+  /** `unsupported-browser` because the page is not https: no browser could use the microphone here. */
+  errorInsecurePageHelp: string;
+  /** The `fallback` link's text: a `tel:` link shows the number after `fallbackPhone`. */
+  fallbackPhone: string;
+  fallbackLink: string;
 }
 
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
@@ -136,6 +145,7 @@ export const en: VoiceAgentCallStrings = {
   reasonSetupFailed: 'could not start',
   reasonElementRemoved: 'widget closed',
   reasonPageUnload: 'page closed',
+  reasonUnsupportedBrowser: 'browser not supported',
 
   errorMicrophoneDeniedTitle: 'Microphone access is blocked',
   errorMicrophoneDeniedHelp:
@@ -155,6 +165,11 @@ export const en: VoiceAgentCallStrings = {
   errorSilenceTitle: 'The assistant could not hear you',
   errorSilenceHelp: 'Check that your microphone is on, not muted and chosen in your browser, then call again.',
   errorConnectionDroppedHelp: 'The call’s connection dropped. Please call again.',
+  errorUnsupportedBrowserTitle: 'This browser can’t place voice calls',
+  errorUnsupportedBrowserHelp: 'Open this page in a current version of Chrome, Edge, Firefox or Safari.',
+  errorInsecurePageHelp: 'This page is not served securely (https), so no browser can use the microphone here.',
+  fallbackPhone: 'Call us by phone:',
+  fallbackLink: 'Other ways to reach us',
 };
 
 const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {
@@ -173,6 +188,7 @@ const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {
   'setup-failed': 'reasonSetupFailed',
   'element-removed': 'reasonElementRemoved',
   'page-unload': 'reasonPageUnload',
+  'unsupported-browser': 'reasonUnsupportedBrowser',
 };
 
 export function reasonText(strings: VoiceAgentCallStrings, reason: EndReason): string {
@@ -189,21 +205,25 @@ const ERROR_KEYS: Partial<Record<EndReason, [VoiceAgentCallStringKey, VoiceAgent
   'network-lost': ['errorNetworkLostTitle', 'errorNetworkLostHelp'],
   failed: ['errorFailedTitle', 'errorFailedHelp'],
   silence: ['errorSilenceTitle', 'errorSilenceHelp'],
+  'unsupported-browser': ['errorUnsupportedBrowserTitle', 'errorUnsupportedBrowserHelp'],
 };
 
 /**
  * What went wrong and what to do, for end reasons the visitor may act on. `serviceReached`: the
  * dial record could still be read after the end, so a lost connection was not the visitor's
- * internet (a media server drop): no advice to check it.
+ * internet (a media server drop): no advice to check it. `insecurePage`: an unsupported browser
+ * only because the page is not https, which another browser would not change.
  */
 export function errorText(
   strings: VoiceAgentCallStrings,
   reason: EndReason,
-  serviceReached = false,
+  { serviceReached = false, insecurePage = false } = {},
 ): { title: string; help: string } | null {
   const keys = ERROR_KEYS[reason];
   if (!keys) return null;
-  const help = reason === 'network-lost' && serviceReached ? strings.errorConnectionDroppedHelp : strings[keys[1]];
+  let help = strings[keys[1]];
+  if (reason === 'network-lost' && serviceReached) help = strings.errorConnectionDroppedHelp;
+  if (reason === 'unsupported-browser' && insecurePage) help = strings.errorInsecurePageHelp;
   return { title: strings[keys[0]], help };
 }
 

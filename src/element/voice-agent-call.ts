@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CallSession } from '../call/call-session.js';
+import { missingCapabilities } from '../call/capabilities.js';
 import { captureGesture, releaseGesture, type CallHandover } from '../call/gesture.js';
 import { loadMedia, preloadMedia } from '../call/media-loader.js';
 import type {
@@ -61,6 +62,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
  * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
+ * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
@@ -135,6 +137,7 @@ export class VoiceAgentCall extends LitElement {
     theme: { type: String, reflect: true },
     open: { type: Boolean, reflect: true },
     preload: { type: String },
+    fallback: { type: String },
     debug: { type: Boolean },
     inputs: { attribute: false },
     strings: { attribute: false },
@@ -175,6 +178,11 @@ export class VoiceAgentCall extends LitElement {
    * `none` (only on the click).
    */
   preload?: VoiceAgentCallPreload;
+  /**
+   * Another way to reach you, shown instead of "Try again" when the visitor's browser cannot
+   * place voice calls: `tel:+15550100`, a page URL, `mailto:` or `sms:` (other schemes are ignored).
+   */
+  fallback?: string;
   /**
    * The media library's (livekit-client's) own console logs, at its `debug` level, from the next
    * call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and
@@ -341,11 +349,13 @@ export class VoiceAgentCall extends LitElement {
   /** The click came before the call chunk: the gesture's parts now, the session once the chunk is here. */
   private async _startAfterLoad(): Promise<void> {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
+    // A browser that cannot hold a call is not asked for the microphone: the session says so.
+    const able = own && missingCapabilities().length === 0;
     let handover: Required<CallHandover> | null = null;
-    if (own) handover = captureGesture(this.shadowRoot ?? document.body);
+    if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
     const call = loadCall();
-    if (own) loadMedia().catch(() => undefined);
+    if (able) loadMedia().catch(() => undefined);
     if (this._layout === 'floating') this.open = true;
     this._preparing = true;
     let module: CallModule;
@@ -562,9 +572,10 @@ export class VoiceAgentCall extends LitElement {
     </section>`;
   }
 
-  private _renderControls(s: VoiceAgentCallStrings): TemplateResult {
+  private _renderControls(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
     const state = this.state;
     const view = this._view;
+    if (view?.permanent()) return view.fallback(s, this.fallback);
     if (RESTING.has(state) || !view) {
       const label = state === 'idle' || !view ? s.startCall : view.againLabel(s);
       return html`<button class="control call" part="call-button"

@@ -1,29 +1,14 @@
 // <voice-agent-call> driven by a fake session: rendering per state, events, options, strings,
 // focus, removal. The same element against the real CallSession is in element-e2e.test.ts.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import 'axe-core';
 import type AxeCore from 'axe-core';
-import {
-  AgentSpeakingEvent,
-  AudioBlockedEvent,
-  CallConnectedEvent,
-  CallEndedEvent,
-  CallErrorEvent,
-  CallMuteEvent,
-  CallStateEvent,
-  CallTranscriptEvent,
-} from '../../src/call/events.js';
-import type {
-  CallResult,
-  CallSessionLike,
-  CallSessionOptions,
-  CallState,
-  EndReason,
-  TranscriptEntry,
-} from '../../src/call/types.js';
+import { CallEndedEvent, CallErrorEvent, CallStateEvent, CallTranscriptEvent } from '../../src/call/events.js';
+import type { EndReason } from '../../src/call/types.js';
 import { VoiceAgentCall, defineVoiceAgentCall } from '../../src/define.js';
 import { loadCall } from '../../src/element/call-loader.js';
+import { FakeSession, useFakeSessions } from '../support/fake-session.js';
 
 declare global {
   interface Window {
@@ -31,118 +16,13 @@ declare global {
   }
 }
 
-/** A scripted stand-in for CallSession: the test moves it from state to state. */
-class FakeSession extends EventTarget implements CallSessionLike {
-  state: CallState = 'idle';
-  dialId: string | null = null;
-  muted = false;
-  transcript: TranscriptEntry[] = [];
-  connectedAt: number | null = null;
-  agentSpeaking = false;
-  audioBlocked = false;
-  result: CallResult | null = null;
-  options: CallSessionOptions;
-  abandoned: string[] = [];
-  unlocks = 0;
-  listeners = 0;
-
-  constructor(options: CallSessionOptions) {
-    super();
-    this.options = { ...options };
-  }
-
-  override addEventListener(...args: Parameters<EventTarget['addEventListener']>): void {
-    this.listeners += 1;
-    super.addEventListener(...args);
-  }
-
-  override removeEventListener(...args: Parameters<EventTarget['removeEventListener']>): void {
-    this.listeners -= 1;
-    super.removeEventListener(...args);
-  }
-
-  configure(options: Partial<CallSessionOptions>): void {
-    Object.assign(this.options, options);
-  }
-
-  go(state: CallState): void {
-    const previous = this.state;
-    if (previous === state) return;
-    this.state = state;
-    if (state === 'starting') {
-      this.connectedAt = null;
-      this.result = null;
-      this.transcript = [];
-      this.dialId = 'dial-1';
-    }
-    if (state === 'in-call' && this.connectedAt === null) this.connectedAt = Date.now();
-    this.dispatchEvent(new CallStateEvent({ state, previous }));
-    if (state === 'in-call' && previous === 'connecting') this.dispatchEvent(new CallConnectedEvent({ dialId: 'dial-1' }));
-  }
-
-  end(reason: EndReason): void {
-    this.go('ending');
-    this.result = { dialId: this.dialId, reason, transcript: [...this.transcript] };
-    this.go('ended');
-    this.dispatchEvent(new CallEndedEvent(this.result));
-  }
-
-  say(entry: TranscriptEntry): void {
-    const index = this.transcript.findIndex((e) => e.id === entry.id);
-    if (index >= 0) this.transcript[index] = entry;
-    else this.transcript.push(entry);
-    this.dispatchEvent(new CallTranscriptEvent({ entries: [...this.transcript], changed: entry }));
-  }
-
-  speaking(speaking: boolean): void {
-    this.agentSpeaking = speaking;
-    this.dispatchEvent(new AgentSpeakingEvent({ speaking }));
-  }
-
-  blockAudio(): void {
-    this.audioBlocked = true;
-    this.dispatchEvent(new AudioBlockedEvent({ blocked: true }));
-  }
-
-  async start(): Promise<void> {
-    this.go('starting');
-  }
-
-  async hangup(): Promise<void> {
-    this.end('user-hangup');
-  }
-
-  setMuted(muted: boolean): void {
-    if (muted === this.muted) return;
-    this.muted = muted;
-    this.dispatchEvent(new CallMuteEvent({ muted }));
-  }
-
-  async unlockAudio(): Promise<void> {
-    this.unlocks += 1;
-    this.audioBlocked = false;
-    this.dispatchEvent(new AudioBlockedEvent({ blocked: false }));
-  }
-
-  abandon(reason: 'element-removed' | 'page-unload'): void {
-    this.abandoned.push(reason);
-    this.end(reason);
-  }
-}
-
-let session: FakeSession | null = null;
-VoiceAgentCall.sessionFactory = (options) => (session = new FakeSession(options));
+const fake = useFakeSessions();
 
 // These tests drive the element with the call chunk loaded (as after the visitor's intent), so a
 // click makes the session at once; element-idle.test.ts covers the click before it has loaded.
 before(async () => {
   await loadCall();
 });
-
-function fake(): FakeSession {
-  if (!session) throw new Error('no session was made');
-  return session;
-}
 
 function part(el: HTMLElement, name: string): HTMLElement | null {
   return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
@@ -170,10 +50,6 @@ async function axeViolations(el: HTMLElement | Document): Promise<string[]> {
   const results = await window.axe.run(el);
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
-
-beforeEach(() => {
-  session = null;
-});
 
 describe('<voice-agent-call> states', () => {
   it('idle: says it is ready and offers a labelled call button, nothing else', async () => {
@@ -750,10 +626,6 @@ describe('<voice-agent-call> strings and languages', () => {
 });
 
 describe('<voice-agent-call> styling', () => {
-  afterEach(async () => {
-    await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
-  });
-
   it('takes --vac-* custom properties and branding slots', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" style="--vac-accent: rgb(200, 0, 0); --vac-radius: 4px">
       <span slot="title">Bella Cucina</span>
@@ -768,35 +640,6 @@ describe('<voice-agent-call> styling', () => {
     const titleSlot = el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="title"]')!;
     expect(titleSlot.assignedNodes()[0]!.textContent).to.equal('Bella Cucina');
     expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="logo"]')!.assignedElements().length).to.equal(1);
-  });
-
-  it('follows the colour scheme with theme="auto", and theme="light" / "dark" override it', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
-    const background = (): string => getComputedStyle(part(el, 'card')!).backgroundColor;
-    expect(background()).to.equal('rgb(255, 255, 255)');
-    await emulateMedia({ colorScheme: 'dark' });
-    expect(background()).to.equal('rgb(21, 22, 29)');
-    el.theme = 'light';
-    await settle(el);
-    expect(background()).to.equal('rgb(255, 255, 255)');
-    await emulateMedia({ colorScheme: 'light' });
-    el.theme = 'dark';
-    await settle(el);
-    expect(background()).to.equal('rgb(21, 22, 29)');
-  });
-
-  it('shows the agent speaking without animation under prefers-reduced-motion', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
-    const s = await inCall(el);
-    s.speaking(true);
-    await settle(el);
-    const bar = el.shadowRoot!.querySelector<HTMLElement>('[part~="indicator"] .bars i')!;
-    expect(getComputedStyle(bar).animationName).to.equal('vac-bar');
-    await emulateMedia({ reducedMotion: 'reduce' });
-    expect(getComputedStyle(bar).animationName).to.equal('none');
-    const ring = getComputedStyle(part(el, 'indicator')!, '::after');
-    expect(ring.animationName).to.equal('none');
-    expect(Number(ring.opacity)).to.be.greaterThan(0);
   });
 });
 

@@ -1,0 +1,136 @@
+// The one scripted stand-in for CallSession in the element tests: a test moves it from state to
+// state and says what the agent said; the element renders what it is told.
+import {
+  AgentSpeakingEvent,
+  AudioBlockedEvent,
+  CallConnectedEvent,
+  CallEndedEvent,
+  CallMuteEvent,
+  CallStateEvent,
+  CallTranscriptEvent,
+} from '../../src/call/events.js';
+import type {
+  CallResult,
+  CallSessionLike,
+  CallSessionOptions,
+  CallState,
+  EndReason,
+  TranscriptEntry,
+} from '../../src/call/types.js';
+import { VoiceAgentCall } from '../../src/define.js';
+
+/** A scripted stand-in for CallSession: the test moves it from state to state. */
+export class FakeSession extends EventTarget implements CallSessionLike {
+  state: CallState = 'idle';
+  dialId: string | null = null;
+  muted = false;
+  transcript: TranscriptEntry[] = [];
+  connectedAt: number | null = null;
+  agentSpeaking = false;
+  audioBlocked = false;
+  result: CallResult | null = null;
+  options: CallSessionOptions;
+  abandoned: string[] = [];
+  unlocks = 0;
+  listeners = 0;
+
+  constructor(options: CallSessionOptions) {
+    super();
+    this.options = { ...options };
+  }
+
+  override addEventListener(...args: Parameters<EventTarget['addEventListener']>): void {
+    this.listeners += 1;
+    super.addEventListener(...args);
+  }
+
+  override removeEventListener(...args: Parameters<EventTarget['removeEventListener']>): void {
+    this.listeners -= 1;
+    super.removeEventListener(...args);
+  }
+
+  configure(options: Partial<CallSessionOptions>): void {
+    Object.assign(this.options, options);
+  }
+
+  go(state: CallState): void {
+    const previous = this.state;
+    if (previous === state) return;
+    this.state = state;
+    if (state === 'starting') {
+      this.connectedAt = null;
+      this.result = null;
+      this.transcript = [];
+      this.dialId = 'dial-1';
+    }
+    if (state === 'in-call' && this.connectedAt === null) this.connectedAt = Date.now();
+    this.dispatchEvent(new CallStateEvent({ state, previous }));
+    if (state === 'in-call' && previous === 'connecting') this.dispatchEvent(new CallConnectedEvent({ dialId: 'dial-1' }));
+  }
+
+  end(reason: EndReason): void {
+    this.go('ending');
+    this.result = { dialId: this.dialId, reason, transcript: [...this.transcript] };
+    this.go('ended');
+    this.dispatchEvent(new CallEndedEvent(this.result));
+  }
+
+  say(entry: TranscriptEntry): void {
+    const index = this.transcript.findIndex((e) => e.id === entry.id);
+    if (index >= 0) this.transcript[index] = entry;
+    else this.transcript.push(entry);
+    this.dispatchEvent(new CallTranscriptEvent({ entries: [...this.transcript], changed: entry }));
+  }
+
+  speaking(speaking: boolean): void {
+    this.agentSpeaking = speaking;
+    this.dispatchEvent(new AgentSpeakingEvent({ speaking }));
+  }
+
+  blockAudio(): void {
+    this.audioBlocked = true;
+    this.dispatchEvent(new AudioBlockedEvent({ blocked: true }));
+  }
+
+  async start(): Promise<void> {
+    this.go('starting');
+  }
+
+  async hangup(): Promise<void> {
+    this.end('user-hangup');
+  }
+
+  setMuted(muted: boolean): void {
+    if (muted === this.muted) return;
+    this.muted = muted;
+    this.dispatchEvent(new CallMuteEvent({ muted }));
+  }
+
+  async unlockAudio(): Promise<void> {
+    this.unlocks += 1;
+    this.audioBlocked = false;
+    this.dispatchEvent(new AudioBlockedEvent({ blocked: false }));
+  }
+
+  abandon(reason: 'element-removed' | 'page-unload'): void {
+    this.abandoned.push(reason);
+    this.end(reason);
+  }
+}
+
+
+/**
+ * Makes every element's session a FakeSession (a page's elements share the factory), forgotten
+ * before each test; the returned function gives the newest one, and throws when none was made.
+ */
+export function useFakeSessions(): () => FakeSession {
+  let session: FakeSession | null = null;
+  VoiceAgentCall.sessionFactory = (options) => (session = new FakeSession(options));
+  beforeEach(() => {
+    session = null;
+  });
+  return () => {
+    if (!session) throw new Error('no session was made');
+    return session;
+  };
+}

@@ -1,6 +1,8 @@
 // Browser tests: real Debian Chromium with a fake microphone, talking to the emulator's loopback
 // room over real WebRTC. Run inside a network namespace with only `lo` up (see .ci/run).
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import * as puppeteer from 'puppeteer-core';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { testServices } from './test/support/wtr-services.mjs';
 import { faultServices } from './test/support/fault-proxy.mjs';
@@ -27,6 +29,44 @@ const chromiumArgs = [
   '--allow-loopback-in-peer-connection',
 ];
 
+// Firefox (Debian's firefox-esr) through puppeteer-core over WebDriver BiDi. These prefs give a
+// call without a person: a fake microphone, no permission prompt, ICE on loopback, autoplay.
+// `permission.fake` counts the page as granted the microphone: without it Firefox gathers ICE
+// candidates only on the default route's address, and a namespace with only `lo` has none.
+// `force_mock_context`: an audio output without a sound server (CI has none), without which an
+// AudioContext never leaves `suspended` and the voice meters read 0.
+const firefoxPrefs = {
+  'media.navigator.streams.fake': true,
+  'media.navigator.permission.disabled': true,
+  'media.navigator.permission.fake': true,
+  'media.peerconnection.ice.loopback': true,
+  'media.autoplay.default': 0,
+  'media.cubeb.force_mock_context': true,
+};
+
+const launchers = {
+  chromium: () =>
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: chromiumArgs,
+      },
+    }),
+  firefox: () =>
+    chromeLauncher({
+      puppeteer,
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+        headless: true,
+        extraPrefsFirefox: firefoxPrefs,
+      },
+    }),
+};
+const engines = (process.env.WTR_BROWSERS ?? 'chromium').split(',');
+
 export default {
   files: process.env.WTR_FILES ?? 'test/browser/**/*.test.ts',
   nodeResolve: true,
@@ -40,14 +80,5 @@ export default {
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 8 * 60 * 1000),
   middleware: [services.middleware, faults.middleware],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: {
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        headless: true,
-        args: chromiumArgs,
-      },
-    }),
-  ],
+  browsers: engines.map((name) => launchers[name]()),
 };

@@ -39,10 +39,15 @@ function reconnecting(session: CallSession): void {
 }
 
 function revokeMicrophone(harness: Harness): void {
-  // What the browser does when the device goes away or the permission is revoked.
-  const track = harness.micTracks.at(-1)!;
-  track.stop();
-  track.dispatchEvent(new Event('ended'));
+  // What the browser does when the device goes away or the permission is revoked: every live
+  // track of the microphone ends (`stop()` alone fires no `ended`, so the test fires it). Not only
+  // the newest: a media library may hold its own capture beside the session's.
+  const live = harness.micTracks.filter((track) => track.readyState === 'live');
+  expect(live.length, 'a live microphone to revoke').to.be.greaterThan(0);
+  for (const track of live) {
+    track.stop();
+    track.dispatchEvent(new Event('ended'));
+  }
 }
 
 /** ICE can never complete: every peer connection may only use relay candidates, and there is no relay. */

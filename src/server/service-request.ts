@@ -113,21 +113,62 @@ interface UpstreamAnswer {
   header(name: string): string | null;
   /** The body as chunks (a web stream from fetch, a Node stream from undici). */
   body: BodyChunks | null;
+  /** The whole body as text in one read (undici's), when its declared length is known to fit. */
+  text?: () => Promise<string>;
+}
+
+interface UndiciCall {
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+  signal: EventTarget;
+}
+
+interface UndiciAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array> & { text(): Promise<string> };
 }
 
 /** The part of undici's API used here (undici is loaded by name at run time, see `loadUndici`). */
 interface Undici {
-  Agent: new (options: { keepAliveTimeout: number; connections: number }) => object;
-  request(
-    url: string,
-    options: { method: string; headers: Record<string, string>; body: string | null; signal: EventTarget; dispatcher: object },
-  ): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: AsyncIterable<Uint8Array> }>;
+  Agent: new (options: { keepAliveTimeout: number; connections: number }) => { request(options: UndiciCall & { origin: string; path: string }): Promise<UndiciAnswer> };
+  request(url: string, options: UndiciCall & { dispatcher: object }): Promise<UndiciAnswer>;
 }
 
 interface FastPath {
   request: Undici['request'];
   /** One keep-alive dispatcher shared by every call to the service. */
-  dispatcher: object;
+  dispatcher: InstanceType<Undici['Agent']>;
+}
+
+/**
+ * A path `new URL` leaves as it is: `/`-separated segments of characters it never encodes and
+ * well-formed escapes, no `.`/`..` segment (also escaped) and no query. For such a path the call
+ * goes to the dispatcher with origin and path apart, and neither undici nor this module parses a
+ * URL per call; any other path is given to undici's `request` as a whole URL, as before.
+ */
+const PLAIN_PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)+$/;
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
+/** A base URL → its origin and path when it is written as URL writes it (else null); one entry per base. */
+const bases = new Map<string, { origin: string; path: string } | null>();
+
+function splitBase(baseUrl: string): { origin: string; path: string } | null {
+  let known = bases.get(baseUrl);
+  if (known === undefined) {
+    known = null;
+    try {
+      const url = new URL(baseUrl);
+      const path = url.pathname === '/' ? '' : url.pathname;
+      const plain = (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash;
+      if (plain && url.origin + path === baseUrl) known = { origin: url.origin, path };
+    } catch {
+      // Left to undici, which reports it as before.
+    }
+    if (bases.size >= 64) bases.clear();
+    bases.set(baseUrl, known);
+  }
+  return known;
 }
 
 const NATIVE_FETCH = globalThis.fetch;
@@ -198,16 +239,25 @@ export async function requestService(transport: ServiceTransport, request: Servi
       // undici takes any EventTarget as its signal; a bare one costs far less than an AbortController.
       const cancel = new EventTarget();
       abortUpstream = () => cancel.dispatchEvent(new Event('abort'));
-      const response = await fast.request(url, { method: request.method, headers, body: body as string | null, signal: cancel, dispatcher: fast.dispatcher });
+      const call: UndiciCall = { method: request.method, headers, body: body as string | null, signal: cancel };
+      const base = url === transport.baseUrl + request.path ? splitBase(transport.baseUrl) : null;
+      const path = base ? base.path + request.path : '';
+      const response =
+        base && PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)
+          ? await fast.dispatcher.request({ ...call, origin: base.origin, path })
+          : await fast.request(url, { ...call, dispatcher: fast.dispatcher });
       const received = response.headers;
-      answer = {
-        status: response.statusCode,
-        header: (name) => {
-          const value = received[name];
-          return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-        },
-        body: response.body,
+      const header = (name: string) => {
+        const value = received[name];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       };
+      answer = { status: response.statusCode, header, body: response.body };
+      // undici ends a body at its Content-Length (more is a protocol error), so a declared length
+      // within the cap bounds the read: one read of the whole text instead of a loop over chunks.
+      const declared = Number(header('content-length') ?? NaN);
+      if (!request.binary && Number.isInteger(declared) && declared >= 0 && declared <= (transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES)) {
+        answer.text = () => response.body.text();
+      }
     } else {
       const controller = new AbortController();
       abortUpstream = () => controller.abort(timedOut ? new DOMException('timed out', 'TimeoutError') : signal?.reason);
@@ -221,7 +271,10 @@ export async function requestService(transport: ServiceTransport, request: Servi
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     }
     // Read the body under the same timer: a service that sends headers and then stalls times out too.
-    const parsed = parseJson(new TextDecoder().decode(await readCappedBody(answer.body, declared, transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES, what, answer.status)));
+    const text = answer.text
+      ? await answer.text()
+      : new TextDecoder().decode(await readCappedBody(answer.body, declared, transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES, what, answer.status));
+    const parsed = parseJson(text);
     if (!ok) {
       const retryAfter = Number(answer.header('retry-after'));
       throw new ServiceError(STATUS_CODES[answer.status] ?? 'server_error', `the service answered ${what} with HTTP ${answer.status}`, {

@@ -220,13 +220,13 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       if (segments.length < 2 || segments.length > 4) return null;
     }
     const n = segments.length;
-    const tail = (k: number) => segments[n - k];
-    if (n >= 4 && tail(3) === 'dials' && (tail(1) === 'token' || tail(1) === 'hangup')) {
-      const name = tail(1) as 'token' | 'hangup';
-      return { name, pattern: `POST /dials/:id/${name}`, methods: ['POST'], rawId: tail(2)! };
+    const last = segments[n - 1];
+    const second = segments[n - 2];
+    if (n >= 4 && segments[n - 3] === 'dials' && (last === 'token' || last === 'hangup')) {
+      return { name: last, pattern: `POST /dials/:id/${last}`, methods: ['POST'], rawId: second! };
     }
-    if (n >= 3 && tail(2) === 'dials' && (basePath === null || n === 3)) return { name: 'read', pattern: 'GET /dials/:id', methods: ['GET'], rawId: tail(1)! };
-    if (n >= 2 && tail(1) === 'dials' && (basePath === null || n === 2)) return { name: 'create', pattern: 'POST /dials', methods: ['POST'] };
+    if (n >= 3 && second === 'dials' && (basePath === null || n === 3)) return { name: 'read', pattern: 'GET /dials/:id', methods: ['GET'], rawId: last! };
+    if (n >= 2 && last === 'dials' && (basePath === null || n === 2)) return { name: 'create', pattern: 'POST /dials', methods: ['POST'] };
     return null;
   }
 

@@ -63,22 +63,17 @@ export function createNodeListener(handler: CompanionHandler, options: NodeListe
   };
   return (req, res) => {
     const started = Date.now();
-    const entry = (level: CompanionLogEntry['level'], status: number, code: string, reason: string): CompanionLogEntry => ({
-      time: new Date(started).toISOString(),
-      level,
-      route: '-',
-      method: req.method ?? '-',
-      status,
-      durationMs: Date.now() - started,
-      code,
-      reason,
-    });
-    void serve(handler, traits?.serve, req, res, maxBodyBytes, (level, status, code, reason) => log(entry(level, status, code, reason))).catch((error: unknown) => {
-      log(entry('error', 500, 'internal_error', `the Node adapter failed: ${error instanceof Error ? error.name : 'unknown error'}`));
+    void serve(handler, traits?.serve, req, res, maxBodyBytes, started, log).catch((error: unknown) => {
+      log(adapterEntry(req, started, 'error', 500, 'internal_error', `the Node adapter failed: ${error instanceof Error ? error.name : 'unknown error'}`));
       if (!res.headersSent) res.writeHead(500, { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify({ error: { code: 'internal_error', message: 'the companion failed to handle the request' } }));
     });
   };
+}
+
+/** A log line about a request the adapter answered (or dropped) itself. */
+function adapterEntry(req: IncomingMessage, started: number, level: CompanionLogEntry['level'], status: number, code: string, reason: string): CompanionLogEntry {
+  return { time: new Date(started).toISOString(), level, route: '-', method: req.method ?? '-', status, durationMs: Date.now() - started, code, reason };
 }
 
 /** Reads the body up to `limit` bytes; `null` when it is larger (the rest is drained or the socket closed). */
@@ -96,7 +91,6 @@ async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer |
   return size > limit ? null : Buffer.concat(chunks);
 }
 
-type AdapterLog = (level: CompanionLogEntry['level'], status: number, code: string, reason: string) => void;
 
 /** Where a request was sent: `new URL(req.url, "http://" + Host)`, or `http://localhost/` when that fails. */
 function urlOf(req: IncomingMessage): URL {
@@ -146,19 +140,37 @@ export function targetOf(req: IncomingMessage): { pathname: string; host: string
 const NO_BODY = new Uint8Array(0);
 
 /** The handler core's view of a Node request whose body (if any) has been read. */
-function nodeRequest(req: IncomingMessage, method: string, body: Buffer | null, signal: AbortSignal): CompanionRequest {
-  return {
-    ...targetOf(req),
-    method,
-    header(name) {
-      // As the Web Request the other path builds: connection-level headers are not the handler's.
-      if (HOP_BY_HOP.has(name)) return null;
-      const value = req.headers[name];
-      return value === undefined ? null : typeof value === 'string' ? value : value.join(', ');
-    },
-    readBody: (maxBytes) => Promise.resolve(body === null ? NO_BODY : body.length > maxBytes ? null : body),
-    signal,
-  };
+class NodeRequest implements CompanionRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly host: string;
+  readonly protocol: string;
+  readonly signal: AbortSignal;
+  readonly #headers: IncomingMessage['headers'];
+  readonly #body: Buffer | null;
+
+  constructor(req: IncomingMessage, method: string, body: Buffer | null, signal: AbortSignal) {
+    const target = targetOf(req);
+    this.method = method;
+    this.pathname = target.pathname;
+    this.host = target.host;
+    this.protocol = target.protocol;
+    this.signal = signal;
+    this.#headers = req.headers;
+    this.#body = body;
+  }
+
+  header(name: string): string | null {
+    // As in the Web Request the other path builds: connection-level headers are not the handler's.
+    if (HOP_BY_HOP.has(name)) return null;
+    const value = this.#headers[name];
+    return value === undefined ? null : typeof value === 'string' ? value : value.join(', ');
+  }
+
+  readBody(maxBytes: number): Promise<Uint8Array | null> {
+    const body = this.#body;
+    return Promise.resolve(body === null ? NO_BODY : body.length > maxBytes ? null : body);
+  }
 }
 
 async function serve(
@@ -167,11 +179,12 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   maxBodyBytes: number,
-  log: AdapterLog,
+  started: number,
+  log: (entry: CompanionLogEntry) => void,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   if (UNREPRESENTABLE_METHODS.has(method)) {
-    log('info', 405, 'method_not_allowed', `${method} is never served`);
+    log(adapterEntry(req, started, 'info', 405, 'method_not_allowed', `${method} is never served`));
     writeAnswer(res, errorAnswer(new HttpError('method_not_allowed', 'use GET, POST or OPTIONS', { headers: { allow: 'GET, POST, OPTIONS' } })), true);
     return;
   }
@@ -183,7 +196,7 @@ async function serve(
     } catch (error) {
       // The visitor went away (or the request timeout cut a slow body) before it was all sent.
       if (!req.socket.destroyed && !req.destroyed) throw error;
-      log('info', 499, 'client_closed', 'the connection closed while the request body was read');
+      log(adapterEntry(req, started, 'info', 499, 'client_closed', 'the connection closed while the request body was read'));
       return;
     }
     if (body === null) {
@@ -198,7 +211,7 @@ async function serve(
   const clientAddress = req.socket.remoteAddress;
   const context = clientAddress ? { clientAddress } : {};
   if (core) {
-    writeAnswer(res, await core(nodeRequest(req, method, body, aborter.signal), context), false);
+    writeAnswer(res, await core(new NodeRequest(req, method, body, aborter.signal), context), false);
     return;
   }
   const headers = new Headers();

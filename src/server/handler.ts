@@ -134,6 +134,12 @@ function remember<V>(memo: Map<string, V>, key: string, value: V): void {
 export interface HandlerTraits {
   log: CompanionLogger;
   trustProxy: boolean;
+  /**
+   * True when whatever the handler does with a request's signal ends with the request: its own
+   * service client follows a signal without leaving a listener per call on it. Then an adapter may
+   * hand the requests of one connection the same signal. Not so with a `serviceClient` passed in.
+   */
+  signalPerConnection: boolean;
   serve(request: CompanionRequest, context?: CompanionRequestContext): Promise<CompanionAnswer>;
 }
 const handlerTraits = new WeakMap<CompanionHandler, HandlerTraits>();
@@ -628,7 +634,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     return response;
   }
   const handler: CompanionHandler = async (request, context) => toFetchResponse(await serve(fromFetchRequest(request), context));
-  handlerTraits.set(handler, { log, trustProxy: config.trustProxy === true, serve });
+  handlerTraits.set(handler, { log, trustProxy: config.trustProxy === true, signalPerConnection: !config.serviceClient, serve });
   return handler;
 }
 

@@ -149,8 +149,8 @@ class CallControl {
     control.#stop();
   }
 
-  /** The caller's signal fired (an EventTarget calls a listener object's `handleEvent`). */
-  handleEvent(): void {
+  /** The caller's signal fired. */
+  callerAborted(): void {
     this.#stop();
   }
 
@@ -176,6 +176,26 @@ class CallControl {
     this.#listener = null;
     listener?.();
   }
+}
+
+/**
+ * The calls following each caller's signal. A signal gets one listener of its own, however many
+ * calls it sees (the Node adapter hands one per connection to the requests on it); a call joins
+ * and leaves the set, which costs far less than adding and removing an EventTarget listener.
+ */
+const following = new WeakMap<AbortSignal, Set<CallControl>>();
+
+function follow(signal: AbortSignal, control: CallControl): void {
+  let calls = following.get(signal);
+  if (calls === undefined) {
+    const created = new Set<CallControl>();
+    calls = created;
+    following.set(signal, created);
+    signal.addEventListener('abort', () => {
+      for (const call of created) call.callerAborted();
+    }, { once: true });
+  }
+  calls.add(control);
 }
 
 interface UndiciCall {
@@ -286,7 +306,7 @@ export async function requestService(transport: ServiceTransport, request: Servi
   // else to do would exit instead of timing out.
   const control = new CallControl(signal);
   const clock = setTimeout(CallControl.timeUp, transport.timeoutMs, control);
-  signal?.addEventListener('abort', control, { once: true });
+  if (signal) follow(signal, control);
   try {
     // A fetch the caller passed (or a patched global one) is always used as given.
     if (control.aborted || signal?.aborted) throw new DOMException('cancelled before it was sent', 'AbortError');
@@ -339,6 +359,6 @@ export async function requestService(transport: ServiceTransport, request: Servi
     throw new ServiceError('network_error', `the service could not be reached for ${what}`, { cause: error });
   } finally {
     clearTimeout(clock);
-    signal?.removeEventListener('abort', control);
+    if (signal) following.get(signal)?.delete(control);
   }
 }

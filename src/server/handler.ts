@@ -638,10 +638,11 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   return handler;
 }
 
+const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
 /** The dial as visitors see it: status, result, times and transcript — nothing else of the record. */
 function publicDial(dialId: string, dial: ServiceDial) {
-  const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-  const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
   const transcript = (Array.isArray(dial.transcript) ? dial.transcript : [])
     .filter((line) => typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.speaker === 'string')
     .map((line) => ({ text: line.text, speaker: line.speaker, startTimeMs: numberOrNull(line.startTimeMs), endTimeMs: numberOrNull(line.endTimeMs) }));

@@ -91,6 +91,13 @@ async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer |
   return size > limit ? null : Buffer.concat(chunks);
 }
 
+const SAFE_HOST = /^[A-Za-z0-9.:[\]-]+$/;
+/**
+ * A path `URL` keeps as it is: only characters it never encodes or rewrites (no `%`, `\`, `?` or
+ * `#`), not starting with `//` (a scheme-relative URL), and no `.` or `..` segment (checked apart).
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 /** Where a request was sent: `new URL(req.url, "http://" + Host)`, or `http://localhost/` when that fails. */
 function urlOf(req: IncomingMessage): URL {
@@ -102,13 +109,6 @@ function urlOf(req: IncomingMessage): URL {
   }
 }
 
-const SAFE_HOST = /^[A-Za-z0-9.:[\]-]+$/;
-/**
- * A path `URL` keeps as it is: only characters it never encodes or rewrites (no `%`, `\`, `?` or
- * `#`), not starting with `//` (a scheme-relative URL), and no `.` or `..` segment (checked apart).
- */
-const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 /** Host header → `url.host`, null when URL refuses it; bounded (a full map is emptied). */
 const hosts = new Map<string, string | null>();
 

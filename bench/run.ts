@@ -107,7 +107,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'companion-token': {
     met: 'The token route adds at most 0.5 ms at p50 over a bare proxy making the same two service calls (REST dial token, GraphQL browserDialToken).',
     missed:
-      'The token route adds more than 0.5 ms at p50. Per request the companion turns the Node request into a Web `Request` (headers, an AbortSignal that follows the client), checks the handle (cached after its first HMAC check), calls the service through undici, parses and reshapes its JSON, builds a Web `Response` and logs a line (batched); the bare proxy does none of these. See the CPU column of the load table for what each costs per request.',
+      'The token route adds more than 0.5 ms at p50. Per request the companion reads the Node request directly (no Web `Request` or `Response` on Node), checks origin and host, checks the handle (cached after its first HMAC check), counts two rate limits, makes both service calls through one undici Agent, parses and reshapes the service\'s JSON and logs a line (batched); the bare proxy does none of these but the calls. See the CPU column of the load table for what it costs per request.',
   },
   'companion-read': {
     met: 'The read route (polling and the final record) adds at most 0.5 ms at p50.',
@@ -116,7 +116,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'companion-ratio-token': {
     met: 'On the token route the companion answers at least 0.8× the requests/s of a bare Node reverse proxy in front of the same emulator.',
     missed:
-      'On the token route the companion answers fewer than 0.8× the requests/s of the bare proxy (Node http + an undici Pool, in the same run). Profiled with `node --cpu-prof` under this load, what was removed: fetch per upstream call (now undici `request` on one keep-alive Agent, no AbortController per call), a blocking stderr write per request (now batched), a WebCrypto HMAC per request (now once per handle and minute), reading each answer back through its body stream. What remains is the handler being a Web-standard `(Request) => Response` function: on Node each request is converted to a `Request` and back, which a bare proxy never does, plus parsing and reshaping the service\'s JSON. Req/s here swings with the other work on the shared machine; the CPU-per-request ratio beside it is the steadier figure.',
+      'On the token route the companion answers fewer than 0.8× the requests/s of the bare proxy (Node http + an undici Pool, in the same run). Profiled with `node --cpu-prof` under this load, what was removed: fetch per upstream call (now undici on one keep-alive Agent, origin and path apart, no URL parsed per call), a blocking stderr write per request (now batched), a WebCrypto HMAC per request (now once per handle and minute), the Web `Request`/`Response` per request on Node (the Node adapter hands the handler\'s core the request\'s fields and writes its JSON text), an AbortController per request and an EventTarget, Event and closures per service call. What remains beyond the bare proxy: origin, handle and rate-limit checks, parsing and reshaping the service\'s JSON, a log line. Req/s here swings with the other work on the shared machine; the CPU-per-request ratio beside it is the steadier figure.',
   },
   'companion-ratio-read': {
     met: 'On the read route the companion answers at least 0.8× the requests/s of the bare proxy.',

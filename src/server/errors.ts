@@ -1,5 +1,6 @@
 // The companion's error answers: JSON `{ error: { code, message } }` with a fitting status.
 // Messages are the companion's own words; an upstream body or an exception's text never reaches them.
+import type { CompanionAnswer } from './exchange.js';
 
 export type CompanionErrorCode =
   | 'invalid_request'
@@ -58,22 +59,11 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
-/**
- * The text of each answer made by `jsonResponse`, so the Node adapter sends it as it is instead of
- * reading it back through the Response's body stream (a tenth of a read's CPU under load).
- */
-export const JSON_TEXT = new WeakMap<Response, string>();
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
-  const response = new Response(text, {
-    status,
-    headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
-  JSON_TEXT.set(response, text);
-  return response;
+/** A JSON answer with the headers every answer carries. */
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): CompanionAnswer {
+  return { status, headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
 }
 
-export function errorResponse(error: HttpError, headers: Record<string, string> = {}): Response {
-  return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, { ...headers, ...error.headers });
+export function errorAnswer(error: HttpError, headers: Record<string, string> = {}): CompanionAnswer {
+  return jsonAnswer(error.status, { error: { code: error.code, message: error.message } }, { ...headers, ...error.headers });
 }

@@ -2,7 +2,8 @@
 // service's API key and gives visitors signed, expiring handles for the dials they create.
 // Web APIs only, so it mounts in Node (see node.ts), Workers, Deno, Bun and framework route handlers.
 import { addressKey, clampRetryAfter, isDialId, isRebindingSafeHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
-import { BASE_HEADERS, HttpError, errorResponse, jsonResponse } from './errors.js';
+import { BASE_HEADERS, HttpError, errorAnswer, jsonAnswer } from './errors.js';
+import { fromFetchRequest, toFetchResponse, type CompanionAnswer, type CompanionRequest } from './exchange.js';
 import { createHandleSigner, hmacBase64Url, randomSecret, type HandleClaims } from './handles.js';
 import { parseIceConfig, type IceServer } from './ice-config.js';
 import { consoleLogger, silentLogger } from './log.js';
@@ -94,7 +95,7 @@ type Route =
   | { name: 'token' | 'read' | 'hangup'; pattern: string; methods: readonly string[]; rawId: string };
 
 interface Exchange {
-  request: Request;
+  request: CompanionRequest;
   address: string;
   /** The address as rate limits count it (IPv6 by /64). */
   addressKey: string;
@@ -117,10 +118,29 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 /** An `X-Forwarded-Host` value: a host name or bracketed IPv6 literal, with an optional port. */
 const FORWARDED_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** What an adapter must know of a handler's config: its logger, and whether a proxy sits in front. */
+/** Entries each of the handler's memos (request origins, address keys) holds at most. */
+const MEMO_SIZE = 1024;
+
+/** Sets `key` in a memo; a full memo is emptied first (cheaper than tracking age, and as bounded). */
+function remember<V>(memo: Map<string, V>, key: string, value: V): void {
+  if (memo.size >= MEMO_SIZE) memo.clear();
+  memo.set(key, value);
+}
+
+/**
+ * What an adapter must know of a handler's config (its logger, whether a proxy sits in front) and
+ * the handler's core, which an adapter may call with a request of its own making (node.ts does).
+ */
 export interface HandlerTraits {
   log: CompanionLogger;
   trustProxy: boolean;
+  /**
+   * True when whatever the handler does with a request's signal ends with the request: its own
+   * service client follows a signal without leaving a listener per call on it. Then an adapter may
+   * hand the requests of one connection the same signal. Not so with a `serviceClient` passed in.
+   */
+  signalPerConnection: boolean;
+  serve(request: CompanionRequest, context?: CompanionRequestContext): Promise<CompanionAnswer>;
 }
 const handlerTraits = new WeakMap<CompanionHandler, HandlerTraits>();
 
@@ -192,6 +212,11 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   const perDial = config.rateLimiters?.perDial ?? createMemoryRateLimiter({ limit: config.rateLimit?.perDial ?? 60, windowMs, now });
   const readsPerAddress = config.rateLimiters?.readsPerAddress ?? createMemoryRateLimiter({ limit: config.rateLimit?.readsPerAddress ?? 300, windowMs, now });
   const basePath = config.basePath ? '/' + config.basePath.replace(/^\/+|\/+$/g, '') : null;
+  // Pure functions of a request's scheme and host, and of its client address, remembered: a URL
+  // parse and an IP parse per request were a few per cent of a read's CPU. Bounded, so a flood of
+  // made-up hosts or addresses only empties them.
+  const origins = new Map<string, RequestOrigin>();
+  const addressKeys = new Map<string, string>();
 
   function matchRoute(pathname: string): Route | null {
     let segments = pathname.split('/');
@@ -201,30 +226,30 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       if (segments.length < 2 || segments.length > 4) return null;
     }
     const n = segments.length;
-    const tail = (k: number) => segments[n - k];
-    if (n >= 4 && tail(3) === 'dials' && (tail(1) === 'token' || tail(1) === 'hangup')) {
-      const name = tail(1) as 'token' | 'hangup';
-      return { name, pattern: `POST /dials/:id/${name}`, methods: ['POST'], rawId: tail(2)! };
+    const last = segments[n - 1];
+    const second = segments[n - 2];
+    if (n >= 4 && segments[n - 3] === 'dials' && (last === 'token' || last === 'hangup')) {
+      return { name: last, pattern: `POST /dials/:id/${last}`, methods: ['POST'], rawId: second! };
     }
-    if (n >= 3 && tail(2) === 'dials' && (basePath === null || n === 3)) return { name: 'read', pattern: 'GET /dials/:id', methods: ['GET'], rawId: tail(1)! };
-    if (n >= 2 && tail(1) === 'dials' && (basePath === null || n === 2)) return { name: 'create', pattern: 'POST /dials', methods: ['POST'] };
+    if (n >= 3 && second === 'dials' && (basePath === null || n === 3)) return { name: 'read', pattern: 'GET /dials/:id', methods: ['GET'], rawId: last! };
+    if (n >= 2 && last === 'dials' && (basePath === null || n === 2)) return { name: 'create', pattern: 'POST /dials', methods: ['POST'] };
     return null;
   }
 
   /** CORS headers for an allowed cross-origin request; empty for same-origin and refused ones. */
-  function corsHeaders(request: Request): Record<string, string> {
-    const origin = request.headers.get('origin');
+  function corsHeaders(request: CompanionRequest): Record<string, string> {
+    const origin = request.header('origin');
     if (origin === null || !allowedOrigins.has(origin)) return {};
     return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': 'Retry-After' };
   }
 
-  function originAllowed(request: Request, own: RequestOrigin): boolean {
-    const origin = request.headers.get('origin');
+  function originAllowed(request: CompanionRequest, own: RequestOrigin): boolean {
+    const origin = request.header('origin');
     return origin === null || origin === own.origin || allowedOrigins.has(origin);
   }
 
   /** The last value of a header a trusted proxy sets (it overwrites or appends, so its own value is last). */
-  const lastForwarded = (request: Request, name: string) => (request.headers.get(name) ?? '').split(',').map((hop) => hop.trim()).filter(Boolean).at(-1);
+  const lastForwarded = (request: CompanionRequest, name: string) => (request.header(name) ?? '').split(',').map((hop) => hop.trim()).filter(Boolean).at(-1);
 
   /**
    * The origin the request was sent to and whether its host is served. A configured public origin
@@ -233,23 +258,28 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
    * literals, loopback names): otherwise a page on an attacker's name that resolves to this server
    * would be "same-origin" (DNS rebinding). Over https the certificate binds the name.
    */
-  function requestOrigin(request: Request, url: URL): RequestOrigin {
-    let scheme = url.protocol;
-    let host = url.host;
+  function requestOrigin(request: CompanionRequest): RequestOrigin {
+    let scheme = request.protocol;
+    let host = request.host;
     if (config.trustProxy) {
       const proto = lastForwarded(request, 'x-forwarded-proto')?.toLowerCase();
       if (proto === 'https' || proto === 'http') scheme = `${proto}:`;
       const forwardedHost = lastForwarded(request, 'x-forwarded-host');
       if (forwardedHost && FORWARDED_HOST.test(forwardedHost) && URL.canParse(`${scheme}//${forwardedHost}`)) host = new URL(`${scheme}//${forwardedHost}`).host;
     }
-    const configured = publicOriginOfHost.get(host);
-    if (configured) return { origin: configured, host, hostAllowed: true };
-    const hostname = new URL(`${scheme}//${host}`).hostname;
-    const hostAllowed = isRebindingSafeHostname(hostname) || (publicOrigins.length === 0 && scheme === 'https:');
-    return { origin: `${scheme}//${host}`, host, hostAllowed };
+    const origin = `${scheme}//${host}`;
+    let known = origins.get(origin);
+    if (known === undefined) {
+      const configured = publicOriginOfHost.get(host);
+      known = configured
+        ? { origin: configured, host, hostAllowed: true }
+        : { origin, host, hostAllowed: isRebindingSafeHostname(new URL(origin).hostname) || (publicOrigins.length === 0 && scheme === 'https:') };
+      remember(origins, origin, known);
+    }
+    return known;
   }
 
-  function clientAddress(request: Request, context: CompanionRequestContext | undefined): string {
+  function clientAddress(request: CompanionRequest, context: CompanionRequestContext | undefined): string {
     if (config.trustProxy) {
       const last = lastForwarded(request, 'x-forwarded-for');
       if (last) return last;
@@ -278,29 +308,11 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     ]);
   }
 
-  async function readBody(request: Request): Promise<string> {
-    const declared = Number(request.headers.get('content-length'));
+  async function readBody(request: CompanionRequest): Promise<string> {
+    const declared = Number(request.header('content-length'));
     if (Number.isFinite(declared) && declared > maxBodyBytes) throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
-    if (!request.body) return '';
-    const reader = request.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBodyBytes) {
-        await reader.cancel().catch(() => {});
-        throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
-      }
-      chunks.push(value);
-    }
-    const bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
+    const bytes = await request.readBody(maxBodyBytes);
+    if (bytes === null) throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
@@ -349,7 +361,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   }
 
   async function authorize(exchange: Exchange, dialId: string, bodyHandle?: string): Promise<HandleClaims> {
-    const header = exchange.request.headers.get('authorization');
+    const header = exchange.request.header('authorization');
     let handle = bodyHandle;
     if (header !== null) {
       const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
@@ -360,10 +372,10 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     return claims;
   }
 
-  async function createDial(exchange: Exchange): Promise<Response> {
+  async function createDial(exchange: Exchange): Promise<CompanionAnswer> {
     const { request } = exchange;
     const text = await readBody(request);
-    const contentType = request.headers.get('content-type');
+    const contentType = request.header('content-type');
     if (text.trim() !== '' && (contentType === null || !JSON_TYPE.test(contentType))) {
       throw new HttpError('invalid_request', 'send the body as application/json');
     }
@@ -385,7 +397,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       if (value.length > maxInputLength) throw new HttpError('invalid_request', `inputs.${key} is longer than ${maxInputLength} characters`);
       callAgentInput[key] = value;
     }
-    const idempotencyKey = request.headers.get('idempotency-key');
+    const idempotencyKey = request.header('idempotency-key');
     if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new HttpError('invalid_request', 'Idempotency-Key must be 1-255 characters of A-Z a-z 0-9 . _ : + / = -');
     }
@@ -425,7 +437,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     exchange.dialId = created.dialId;
     const expiresAtMs = now() + handleLifetimeMs;
     const handle = await signer.sign(created.dialId, expiresAtMs, created.sessionId || undefined);
-    return jsonResponse(200, { dialId: created.dialId, handle, expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString() });
+    return jsonAnswer(200, { dialId: created.dialId, handle, expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString() });
   }
 
   /** A failure of the GraphQL step: the service's own messages go to the log, never to the visitor. */
@@ -444,7 +456,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
    * media credentials to join the room, and the dial token, GraphQL URL and session id for the
    * session protocol it runs itself (connectSession, startDialSession, the live transcript).
    */
-  async function token(exchange: Exchange, dialId: string): Promise<Response> {
+  async function token(exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
     const claims = await authorize(exchange, dialId);
     const sessionId = claims.sessionId;
     if (!sessionId) {
@@ -483,7 +495,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     } catch (error) {
       warn(`${error instanceof Error ? error.message : 'iceConfig unreadable'}; joining with the browser's default ICE servers`, dialId);
     }
-    return jsonResponse(200, {
+    return jsonAnswer(200, {
       serverUrl,
       participantToken: media.token,
       dialToken,
@@ -501,7 +513,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     }
   }
 
-  async function read(exchange: Exchange, dialId: string): Promise<Response> {
+  async function read(exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
     await authorize(exchange, dialId);
     await limitDialCall(exchange, dialId, 'read');
     let dial: ServiceDial;
@@ -510,12 +522,12 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     } catch (error) {
       throw upstreamFailure(error, 'read');
     }
-    return jsonResponse(200, publicDial(dialId, dial));
+    return jsonAnswer(200, publicDial(dialId, dial));
   }
 
-  async function hangup(exchange: Exchange, dialId: string): Promise<Response> {
+  async function hangup(exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
     let bodyHandle: string | undefined;
-    if (exchange.request.headers.get('authorization') === null) {
+    if (exchange.request.header('authorization') === null) {
       // navigator.sendBeacon cannot set headers: the handle comes in the body (JSON, text/plain or a typed Blob).
       const text = await readBody(exchange.request);
       if (text.trim() !== '') {
@@ -531,21 +543,22 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     } catch (error) {
       throw upstreamFailure(error, 'hangup');
     }
-    return jsonResponse(200, { success: answer.success });
+    return jsonAnswer(200, { success: answer.success });
   }
 
-  const handler: CompanionHandler = async function handle(request, context) {
+  async function serve(request: CompanionRequest, context?: CompanionRequestContext): Promise<CompanionAnswer> {
     const started = now();
     const address = clientAddress(request, context);
-    const exchange: Exchange = { request, address, addressKey: addressKey(address) };
+    let key = addressKeys.get(address);
+    if (key === undefined) remember(addressKeys, address, (key = addressKey(address)));
+    const exchange: Exchange = { request, address, addressKey: key };
     let route: Route | null = null;
-    let response: Response;
+    let response: CompanionAnswer;
     let failure: HttpError | undefined;
     let cors: Record<string, string> = {};
     try {
-      const url = new URL(request.url);
-      route = matchRoute(url.pathname);
-      const own = requestOrigin(request, url);
+      route = matchRoute(request.pathname);
+      const own = requestOrigin(request);
       if (!own.hostAllowed) {
         throw new HttpError('host_not_allowed', 'this host name is not served here', {
           reason: `Host ${JSON.stringify(own.host.slice(0, 100))} is not a public origin's host (COMPANION_PUBLIC_ORIGIN), an IP address or a loopback name`,
@@ -555,8 +568,9 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       cors = corsHeaders(request);
       if (!route) throw new HttpError('not_found', 'no such route');
       if (request.method === 'OPTIONS') {
-        response = new Response(null, {
+        response = {
           status: 204,
+          body: null,
           headers: {
             ...BASE_HEADERS,
             ...cors,
@@ -569,7 +583,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
                 }
               : {}),
           },
-        });
+        };
       } else if (!route.methods.includes(request.method)) {
         throw new HttpError('method_not_allowed', `use ${route.methods.join(' or ')}`, { headers: { allow: [...route.methods, 'OPTIONS'].join(', ') } });
       } else if (route.name === 'create') {
@@ -585,7 +599,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         exchange.dialId = dialId;
         response = await (route.name === 'token' ? token : route.name === 'read' ? read : hangup)(exchange, dialId);
       }
-      for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+      Object.assign(response.headers, cors);
     } catch (error) {
       failure =
         error instanceof HttpError
@@ -594,7 +608,7 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
             ? // e.g. the body stream failing because the visitor went away: not the companion's fault
               new HttpError('client_closed', 'the client closed the connection', { reason: error instanceof Error ? error.name : 'unknown error' })
             : new HttpError('internal_error', 'the companion failed to handle the request', { reason: error instanceof Error ? error.name : 'unknown error' });
-      response = errorResponse(failure, cors);
+      response = errorAnswer(failure, cors);
     }
     const entry: CompanionLogEntry = {
       time: new Date(started).toISOString(),
@@ -618,15 +632,17 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       // A broken logger must not break the answer.
     }
     return response;
-  };
-  handlerTraits.set(handler, { log, trustProxy: config.trustProxy === true });
+  }
+  const handler: CompanionHandler = async (request, context) => toFetchResponse(await serve(fromFetchRequest(request), context));
+  handlerTraits.set(handler, { log, trustProxy: config.trustProxy === true, signalPerConnection: !config.serviceClient, serve });
   return handler;
 }
 
+const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
 /** The dial as visitors see it: status, result, times and transcript — nothing else of the record. */
 function publicDial(dialId: string, dial: ServiceDial) {
-  const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-  const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
   const transcript = (Array.isArray(dial.transcript) ? dial.transcript : [])
     .filter((line) => typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.speaker === 'string')
     .map((line) => ({ text: line.text, speaker: line.speaker, startTimeMs: numberOrNull(line.startTimeMs), endTimeMs: numberOrNull(line.endTimeMs) }));

@@ -1,12 +1,16 @@
-// The Node `http` adapter: IncomingMessage -> Request (body capped), Response -> ServerResponse.
-// Thin on purpose: every decision lives in the handler. `node:http` is imported only inside
-// `listen`, so importing `voice-agent-call/server` stays free of Node built-ins (Workers, Deno).
+// The Node `http` adapter. For a handler made by `createCompanionHandler` it hands the handler's
+// core the few fields it reads (exchange.ts) straight from the IncomingMessage and writes its
+// answer to the ServerResponse: no Web Request or Response per request. Any other handler gets a
+// Web `Request` (body capped) and its `Response` is written back. Thin on purpose: every decision
+// lives in the handler. `node:http` is imported only inside `listen`, so importing
+// `voice-agent-call/server` stays free of Node built-ins (Workers, Deno).
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { addressKey } from './checks.js';
-import { HttpError, JSON_TEXT, errorResponse } from './errors.js';
+import { HttpError, errorAnswer } from './errors.js';
+import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { traitsOf } from './handler.js';
-import type { CompanionHandler } from './handler.js';
+import type { CompanionHandler, HandlerTraits } from './handler.js';
 import { consoleLogger } from './log.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
 
@@ -48,7 +52,8 @@ const UNREPRESENTABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 export function createNodeListener(handler: CompanionHandler, options: NodeListenerOptions = {}): RequestListener {
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
-  const logger = options.logger === false ? () => {} : (options.logger ?? traitsOf(handler)?.log ?? consoleLogger);
+  const traits = traitsOf(handler);
+  const logger = options.logger === false ? () => {} : (options.logger ?? traits?.log ?? consoleLogger);
   const log = (entry: CompanionLogEntry) => {
     try {
       logger(entry);
@@ -58,22 +63,17 @@ export function createNodeListener(handler: CompanionHandler, options: NodeListe
   };
   return (req, res) => {
     const started = Date.now();
-    const entry = (level: CompanionLogEntry['level'], status: number, code: string, reason: string): CompanionLogEntry => ({
-      time: new Date(started).toISOString(),
-      level,
-      route: '-',
-      method: req.method ?? '-',
-      status,
-      durationMs: Date.now() - started,
-      code,
-      reason,
-    });
-    void serve(handler, req, res, maxBodyBytes, (level, status, code, reason) => log(entry(level, status, code, reason))).catch((error: unknown) => {
-      log(entry('error', 500, 'internal_error', `the Node adapter failed: ${error instanceof Error ? error.name : 'unknown error'}`));
+    void serve(handler, traits, req, res, maxBodyBytes, started, log).catch((error: unknown) => {
+      log(adapterEntry(req, started, 'error', 500, 'internal_error', `the Node adapter failed: ${error instanceof Error ? error.name : 'unknown error'}`));
       if (!res.headersSent) res.writeHead(500, { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify({ error: { code: 'internal_error', message: 'the companion failed to handle the request' } }));
     });
   };
+}
+
+/** A log line about a request the adapter answered (or dropped) itself. */
+function adapterEntry(req: IncomingMessage, started: number, level: CompanionLogEntry['level'], status: number, code: string, reason: string): CompanionLogEntry {
+  return { time: new Date(started).toISOString(), level, route: '-', method: req.method ?? '-', status, durationMs: Date.now() - started, code, reason };
 }
 
 /** Reads the body up to `limit` bytes; `null` when it is larger (the rest is drained or the socket closed). */
@@ -91,21 +91,131 @@ async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer |
   return size > limit ? null : Buffer.concat(chunks);
 }
 
-type AdapterLog = (level: CompanionLogEntry['level'], status: number, code: string, reason: string) => void;
+const SAFE_HOST = /^[A-Za-z0-9.:[\]-]+$/;
+/**
+ * A path `URL` keeps as it is: only characters it never encodes or rewrites (no `%`, `\`, `?` or
+ * `#`), not starting with `//` (a scheme-relative URL), and no `.` or `..` segment (checked apart).
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
-async function serve(handler: CompanionHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, log: AdapterLog): Promise<void> {
+/** Where a request was sent: `new URL(req.url, "http://" + Host)`, or `http://localhost/` when that fails. */
+function urlOf(req: IncomingMessage): URL {
+  const host = req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost';
+  try {
+    return new URL(req.url ?? '/', `http://${host}`);
+  } catch {
+    return new URL('http://localhost/');
+  }
+}
+
+/** Host header → `url.host`, null when URL refuses it; bounded (a full map is emptied). */
+const hosts = new Map<string, string | null>();
+
+function normalizedHost(host: string): string | null {
+  let known = hosts.get(host);
+  if (known === undefined) {
+    try {
+      known = new URL(`http://${host}/`).host;
+    } catch {
+      known = null;
+    }
+    if (hosts.size >= 256) hosts.clear();
+    hosts.set(host, known);
+  }
+  return known;
+}
+
+/** What `urlOf` gives for path, host and scheme, without parsing a URL for the common request (a plain path). */
+export function targetOf(req: IncomingMessage): { pathname: string; host: string; protocol: string } {
+  const path = req.url ?? '/';
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) {
+    const host = normalizedHost(req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost');
+    if (host !== null) return { pathname: path, host, protocol: 'http:' };
+  }
+  const url = urlOf(req);
+  return { pathname: url.pathname, host: url.host, protocol: url.protocol };
+}
+
+const NO_BODY = new Uint8Array(0);
+
+/** The handler core's view of a Node request whose body (if any) has been read. */
+class NodeRequest implements CompanionRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly host: string;
+  readonly protocol: string;
+  readonly signal: AbortSignal;
+  readonly #headers: IncomingMessage['headers'];
+  readonly #body: Buffer | null;
+
+  constructor(req: IncomingMessage, method: string, body: Buffer | null, signal: AbortSignal) {
+    const target = targetOf(req);
+    this.method = method;
+    this.pathname = target.pathname;
+    this.host = target.host;
+    this.protocol = target.protocol;
+    this.signal = signal;
+    this.#headers = req.headers;
+    this.#body = body;
+  }
+
+  header(name: string): string | null {
+    // As in the Web Request the other path builds: connection-level headers are not the handler's.
+    if (HOP_BY_HOP.has(name)) return null;
+    const value = this.#headers[name];
+    return value === undefined ? null : typeof value === 'string' ? value : value.join(', ');
+  }
+
+  readBody(maxBytes: number): Promise<Uint8Array | null> {
+    const body = this.#body;
+    return Promise.resolve(body === null ? NO_BODY : body.length > maxBytes ? null : body);
+  }
+}
+
+/** Each HTTP/1 connection's AbortController, aborted when the connection closes. */
+const connectionAborters = new WeakMap<Socket, AbortController>();
+
+/**
+ * A signal that fires when the client goes away before its answer is sent. Over HTTP/1 an answer
+ * ends either sent or with its connection, so when the handler allows it (`signalPerConnection`)
+ * the requests of one connection share one signal that fires when the connection closes: an
+ * AbortController per request was a twentieth of a read's CPU. Otherwise (HTTP/2 streams share a
+ * connection) one per request, fired when its answer closes unsent.
+ */
+function clientSignal(req: IncomingMessage, res: ServerResponse, perConnection: boolean): AbortSignal {
+  const socket = req.socket as Socket | null | undefined;
+  if (perConnection && req.httpVersionMajor === 1 && socket && !socket.destroyed) {
+    let aborter = connectionAborters.get(socket);
+    if (aborter === undefined) {
+      const created = new AbortController();
+      aborter = created;
+      connectionAborters.set(socket, created);
+      socket.once('close', () => created.abort());
+    }
+    return aborter.signal;
+  }
+  const aborter = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) aborter.abort();
+  });
+  return aborter.signal;
+}
+
+async function serve(
+  handler: CompanionHandler,
+  traits: HandlerTraits | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBodyBytes: number,
+  started: number,
+  log: (entry: CompanionLogEntry) => void,
+): Promise<void> {
   const method = req.method ?? 'GET';
   if (UNREPRESENTABLE_METHODS.has(method)) {
-    log('info', 405, 'method_not_allowed', `${method} is never served`);
-    await send(res, errorResponse(new HttpError('method_not_allowed', 'use GET, POST or OPTIONS', { headers: { allow: 'GET, POST, OPTIONS' } })), true);
+    log(adapterEntry(req, started, 'info', 405, 'method_not_allowed', `${method} is never served`));
+    writeAnswer(res, errorAnswer(new HttpError('method_not_allowed', 'use GET, POST or OPTIONS', { headers: { allow: 'GET, POST, OPTIONS' } })), true);
     return;
-  }
-  const host = req.headers.host && /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost';
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', `http://${host}`);
-  } catch {
-    url = new URL('http://localhost/');
   }
   const declared = Number(req.headers['content-length']);
   let body: Buffer | null = null;
@@ -115,13 +225,19 @@ async function serve(handler: CompanionHandler, req: IncomingMessage, res: Serve
     } catch (error) {
       // The visitor went away (or the request timeout cut a slow body) before it was all sent.
       if (!req.socket.destroyed && !req.destroyed) throw error;
-      log('info', 499, 'client_closed', 'the connection closed while the request body was read');
+      log(adapterEntry(req, started, 'info', 499, 'client_closed', 'the connection closed while the request body was read'));
       return;
     }
     if (body === null) {
-      await send(res, errorResponse(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)), true);
+      writeAnswer(res, errorAnswer(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)), true);
       return;
     }
+  }
+  const clientAddress = req.socket.remoteAddress;
+  const context = clientAddress ? { clientAddress } : {};
+  if (traits) {
+    writeAnswer(res, await traits.serve(new NodeRequest(req, method, body, clientSignal(req, res, traits.signalPerConnection)), context), false);
+    return;
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -132,28 +248,30 @@ async function serve(handler: CompanionHandler, req: IncomingMessage, res: Serve
       // A header value fetch's Headers refuses: drop it, the handler answers without it.
     }
   }
-  const aborter = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) aborter.abort();
-  });
-  const request = new Request(url, {
+  const request = new Request(urlOf(req), {
     method,
     headers,
     body: body && body.length > 0 ? new Uint8Array(body) : null,
-    signal: aborter.signal,
+    signal: clientSignal(req, res, false),
   });
-  const clientAddress = req.socket.remoteAddress;
-  await send(res, await handler(request, clientAddress ? { clientAddress } : {}), false);
+  await send(res, await handler(request, context));
 }
 
-async function send(res: ServerResponse, response: Response, closeAfter: boolean): Promise<void> {
+/** Writes an answer in one go: a string body goes out in the same write as the head. */
+function writeAnswer(res: ServerResponse, answer: CompanionAnswer, closeAfter: boolean): void {
+  const headers: Record<string, string> = closeAfter ? { ...answer.headers, connection: 'close' } : answer.headers;
+  if (answer.body !== null) headers['content-length'] = String(Buffer.byteLength(answer.body));
+  res.writeHead(answer.status, headers);
+  if (answer.body !== null) res.end(answer.body);
+  else res.end();
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  if (closeAfter) headers.connection = 'close';
-  const text = JSON_TEXT.get(response);
-  const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);

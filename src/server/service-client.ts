@@ -251,7 +251,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async getDial(dialId, callOptions) {
       const answer = await call('GET', dialPath(dialId), undefined, callOptions);
       if (!isObject(answer) || typeof answer.status !== 'string') throw invalid('GET /dials/:id');
-      return { ...answer, id: typeof answer.id === 'string' ? answer.id : dialId, status: answer.status };
+      // The parsed answer is this call's own: completed in place rather than copied.
+      if (typeof answer.id !== 'string') answer.id = dialId;
+      return answer as ServiceDial;
     },
     async hangupDial(dialId, callOptions) {
       const answer = await call('POST', `${dialPath(dialId)}/hangup`, undefined, callOptions);

@@ -1,8 +1,10 @@
-// The companion's parts on their own: handle signing, the in-memory rate limiter, env config.
+// The companion's parts on their own: handle signing, the Node adapter's reading of a request, the in-memory rate limiter, env config.
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import { ConfigError, companionConfigFromEnv } from '../../src/server/env.js';
 import { base64UrlDecode, base64UrlEncode, createHandleSigner } from '../../src/server/handles.js';
+import { targetOf } from '../../src/server/node.js';
 import { createMemoryRateLimiter } from '../../src/server/rate-limit.js';
 
 describe('handles', () => {
@@ -56,6 +58,27 @@ describe('handles', () => {
     assert.equal(base64UrlDecode(respelled.split('.')[1]!), null);
     assert.equal(await signer.verify(handle, 'dial-1', now), true);
     assert.equal(await signer.verify(respelled, 'dial-1', now), false);
+  });
+});
+
+describe('the Node adapter', () => {
+  test("reads a request's path, host and scheme as `new URL(req.url, 'http://' + Host)` does, without parsing the common ones", () => {
+    const paths = ['/', '/dials', '/api/voice-call/dials/d-1/token', '/dials/a.b:c~d', '/a/../dials', '/dials/./x', '/dials/..', '/dials/%2e%2E/x', '/%64ials',
+      '//evil.example/dials', '/\\evil.example/dials', '/dials?x=1', '/dials#x', '/di als', '/dials/ü', '/dials/{x}', 'http://other.example/dials', '*', ''];
+    const hosts = [undefined, '127.0.0.1:8787', 'LOCALHOST:80', '[::1]:8787', 'a:b:c', 'exa mple', 'xn--bcher-kva.example', '127.1'];
+    for (const url of paths) {
+      for (const host of hosts) {
+        const req = { url, headers: host === undefined ? {} : { host } } as unknown as IncomingMessage;
+        const safeHost = host && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost';
+        let expected: URL;
+        try {
+          expected = new URL(url, `http://${safeHost}`);
+        } catch {
+          expected = new URL('http://localhost/');
+        }
+        assert.deepEqual(targetOf(req), { pathname: expected.pathname, host: expected.host, protocol: expected.protocol }, `${url} on ${host}`);
+      }
+    }
   });
 });
 

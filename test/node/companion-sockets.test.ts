@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { describe, test } from 'node:test';
+import { createHandleSigner } from '../../src/server/handles.js';
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
@@ -388,6 +389,80 @@ describe('12. a visitor closing the connection', () => {
       );
     } finally {
       await companion.close();
+    }
+  });
+});
+
+describe('12. a visitor closing a keep-alive connection, with the handler\'s own service client', () => {
+  test('the requests before were answered; the read in flight is cancelled upstream and logged as client_closed', { timeout: 20_000 }, async () => {
+    let reads = 0;
+    let reachedHang!: () => void;
+    const hanging = new Promise<void>((resolve) => (reachedHang = resolve));
+    let upstreamClosed!: () => void;
+    const cancelled = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    // A real service over HTTP (the Node path of service calls): two reads answered, the third left hanging.
+    const service = createServer((req, res) => {
+      req.resume();
+      if (++reads <= 2) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"dial-1","status":"queued"}');
+      res.on('close', upstreamClosed);
+      reachedHang();
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const logs: CompanionLogEntry[] = [];
+    let entries = 0;
+    let thirdLogged!: () => void;
+    const third = new Promise<void>((resolve) => (thirdLogged = resolve));
+    const handler = createCompanionHandler({
+      apiKey: API_KEY,
+      baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+      agentId: 'a',
+      secret: SECRET,
+      logger: (entry) => {
+        logs.push(entry);
+        if (++entries === 3) thirdLogged();
+      },
+    });
+    const companion = await listen(handler, { port: 0 });
+    try {
+      const handle = await createHandleSigner(SECRET).sign('dial-1', Date.now() + 60_000, 'session-1');
+      const client = rawClient((companion.server.address() as AddressInfo).port);
+      await client.connected;
+      const read = `GET /dials/dial-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${handle}\r\n\r\n`;
+      let received = '';
+      const answers = (count: number) =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (received.split('HTTP/1.1 200 OK').length - 1 < count) return;
+            client.socket.off('data', onData);
+            resolve();
+          };
+          const onData = (chunk: string) => ((received += chunk), check());
+          client.socket.on('data', onData);
+        });
+      for (const count of [1, 2]) {
+        const answered = answers(count);
+        client.socket.write(read);
+        await answered;
+      }
+      client.socket.write(read);
+      await hanging;
+      client.socket.destroy();
+      await cancelled;
+      await third;
+      assert.deepEqual(
+        logs.map((entry) => [entry.level, entry.status, entry.code]),
+        [
+          ['info', 200, undefined],
+          ['info', 200, undefined],
+          ['info', 499, 'client_closed'],
+        ],
+      );
+    } finally {
+      await companion.close();
+      await new Promise<void>((resolve) => {
+        service.close(() => resolve());
+        service.closeAllConnections();
+      });
     }
   });
 });

@@ -24,6 +24,7 @@ import type {
 } from '../../src/call/types.js';
 import { VoiceAgentCall, defineVoiceAgentCall } from '../../src/define.js';
 import { loadCall } from '../../src/element/call-loader.js';
+import { runnerLacks, skipWhereRunnerLacks } from '../support/runner.js';
 
 declare global {
   interface Window {
@@ -750,8 +751,10 @@ describe('<voice-agent-call> strings and languages', () => {
 });
 
 describe('<voice-agent-call> styling', () => {
+  const noEmulation = 'WebDriver cannot emulate media features';
+
   afterEach(async () => {
-    await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+    if (!runnerLacks('emulate-media')) await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
   });
 
   it('takes --vac-* custom properties and branding slots', async () => {
@@ -770,7 +773,8 @@ describe('<voice-agent-call> styling', () => {
     expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="logo"]')!.assignedElements().length).to.equal(1);
   });
 
-  it('follows the colour scheme with theme="auto", and theme="light" / "dark" override it', async () => {
+  it('follows the colour scheme with theme="auto", and theme="light" / "dark" override it', async function () {
+    skipWhereRunnerLacks(this, 'emulate-media', noEmulation);
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const background = (): string => getComputedStyle(part(el, 'card')!).backgroundColor;
     expect(background()).to.equal('rgb(255, 255, 255)');
@@ -785,7 +789,8 @@ describe('<voice-agent-call> styling', () => {
     expect(background()).to.equal('rgb(21, 22, 29)');
   });
 
-  it('shows the agent speaking without animation under prefers-reduced-motion', async () => {
+  it('shows the agent speaking without animation under prefers-reduced-motion', async function () {
+    skipWhereRunnerLacks(this, 'emulate-media', noEmulation);
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
     s.speaking(true);

@@ -85,7 +85,7 @@ class WebKitGtkLauncher extends WebdriverLauncher {
       capabilities: {
         browserName: 'MiniBrowser',
         'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', ...browserArgs] },
-        // WebDriver classic: WebKitGTK's BiDi is partial, and the runner needs nothing of it.
+        // WebDriver classic: the runner needs nothing of BiDi (webdriverio would ask for its socket).
         'wdio:enforceWebDriverClassic': true,
       },
     });

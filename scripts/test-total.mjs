@@ -1,11 +1,13 @@
-// The closing line of `npm test`: node and browser tests together, `N passed, N failed`, from the
-// counts scripts/test-node.mjs and the browser run's reporter (test/support/closing-counts.mjs)
-// left in .cache. Exits non-zero when either is missing or counted a failure.
+// The closing line of `npm test`: node, browser and WebKit tests together, `N passed, N failed`
+// (and `, N skipped` when a run skipped any), from the counts scripts/test-node.mjs, the browser
+// runs' reporter (test/support/closing-counts.mjs) and scripts/test-webkit.mjs (all zero when
+// WebKit is not installed) left in .cache. Exits non-zero when one is missing or counted a failure.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
-const parts = ['.cache/test-node-summary.json', '.cache/test-browser-summary.json'];
+const parts = ['.cache/test-node-summary.json', '.cache/test-browser-summary.json', '.cache/test-webkit-summary.json'];
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 for (const file of parts) {
   if (!existsSync(file)) {
     process.stdout.write(`no test counts in ${file}: that part of the suite did not finish\n`);
@@ -15,6 +17,7 @@ for (const file of parts) {
   rmSync(file);
   passed += counts.passed;
   failed += counts.failed;
+  skipped += counts.skipped ?? 0;
 }
-process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);

@@ -213,10 +213,16 @@ export class CallView implements ReactiveController {
     if (atBottom) this._setUnseen(false);
   };
 
-  /** Reveals older lines above, keeping the lines in view where they are. */
+  /**
+   * Reveals older lines above, keeping the lines in view where they are, and moves focus to the log
+   * (whose arrow keys scroll through them; the button is the next Tab stop). Focus does not stay on
+   * the button: it now sits above the revealed lines, and WebKit keeps a focused element in view
+   * when the lines around it change, which took the reader back to the top.
+   */
   private readonly _onEarlierClick = async (): Promise<void> => {
     const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
     if (!log) return;
+    log.focus({ preventScroll: true });
     // The first line shown stays where it is on screen (whatever the browser's scroll anchoring
     // did). Layout positions, not on-screen boxes: a line still sliding in (its entry animation is a
     // transform) would otherwise move the correction by a few pixels.
@@ -227,8 +233,6 @@ export class CallView implements ReactiveController {
     this._hooks.invalidate();
     await this._host.updateComplete;
     if (anchor) log.scrollTop = anchor.offsetTop - anchorTop;
-    // All lines shown, the button is gone: focus stays where the visitor was, on the log.
-    if (!this._host.renderRoot.querySelector('.earlier')) log.focus();
   };
 
   private readonly _onJumpClick = (): void => {

@@ -2,6 +2,7 @@
 // earlier lines" reveals older ones without moving what the visitor reads, and the newest line
 // stays in view. Driven by a small scripted session (the element's rendering is what is tested).
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { CallConnectedEvent, CallStateEvent, CallTranscriptEvent } from '../../src/call/events.js';
 import type { CallResult, CallSessionLike, CallState, TranscriptEntry } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
@@ -86,6 +87,29 @@ function inView(el: VoiceAgentCall, node: HTMLElement): boolean {
   return rect.bottom > box.top && rect.top < box.bottom && rect.height > 0;
 }
 
+/** Resolves on the log's next `scroll` event. */
+function nextScroll(el: VoiceAgentCall): Promise<void> {
+  return new Promise((resolve) => log(el).addEventListener('scroll', () => resolve(), { once: true }));
+}
+
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+/**
+ * Scrolls the log to its top (the oldest line shown, under "Show earlier lines") and resolves with
+ * that line once it rests: lines slide in by a few pixels when they arrive (a short transform
+ * animation), and one that leaves mid-slide has its animation cancelled.
+ */
+async function readFromTop(el: VoiceAgentCall): Promise<HTMLElement> {
+  const scrolled = nextScroll(el);
+  log(el).scrollTop = 0;
+  await scrolled;
+  await el.updateComplete;
+  await Promise.allSettled(el.shadowRoot!.getAnimations().map((animation) => animation.finished));
+  return entries(el)[0]!;
+}
+
 async function fill(el: VoiceAgentCall, s: ScriptedSession, count: number): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     s.say({ ...line(i), text: 'Line', final: false });
@@ -123,15 +147,8 @@ describe('<voice-agent-call> long transcript', () => {
     const s = await inCall(el);
     const total = WINDOW * 2 + 50;
     await fill(el, s, total);
-    const scrolled = new Promise((resolve) => log(el).addEventListener('scroll', resolve, { once: true }));
-    log(el).scrollTop = 0;
-    await scrolled;
-    await el.updateComplete;
-    const anchor = entries(el)[0]!;
+    const anchor = await readFromTop(el);
     expect(anchor.textContent).to.equal(`Assistant: Line ${total - WINDOW} of the conversation`);
-    // Lines slide in by a few pixels when they arrive (a short transform animation): measure where
-    // the line rests, not where it is mid-slide.
-    await Promise.all(el.shadowRoot!.getAnimations().map((animation) => animation.finished));
     const top = anchor.getBoundingClientRect().top;
 
     earlierButton(el)!.focus();
@@ -147,6 +164,35 @@ describe('<voice-agent-call> long transcript', () => {
     expect(earlierButton(el)).to.equal(null);
     // The button went away under the visitor's focus: focus stays in the widget, on the log.
     expect(el.shadowRoot!.activeElement).to.equal(log(el));
+  });
+
+  it('Enter on "Show earlier lines" keeps the line being read where it is, and focus in the log', async () => {
+    // WebKit keeps a focused element in view when the lines around it change: a button left
+    // focused at the top of the revealed lines took the reader back to the top (issue 20).
+    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
+    const s = await inCall(el);
+    await fill(el, s, WINDOW * 3);
+    const anchor = await readFromTop(el);
+    const top = anchor.getBoundingClientRect().top;
+    // Where the line being read was each time the log scrolled: never elsewhere.
+    const seen: number[] = [];
+    log(el).addEventListener('scroll', () => seen.push(Math.round(anchor.getBoundingClientRect().top - top)));
+
+    earlierButton(el)!.focus();
+    const scrolled = nextScroll(el);
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => entries(el).length === WINDOW * 2, 'the earlier lines are shown');
+    await scrolled;
+    // A jump would come within a frame or two of the lines' arrival.
+    await nextFrame();
+    await nextFrame();
+    expect(seen.every((offset) => Math.abs(offset) < 2), `the line being read moved by ${seen.join(', ')} px`).to.equal(true);
+    expect(Math.abs(anchor.getBoundingClientRect().top - top)).to.be.lessThan(2);
+    expect(inView(el, anchor)).to.equal(true);
+    expect(el.shadowRoot!.activeElement, 'focus is in the log').to.equal(log(el));
+    // The button, now above the revealed lines, is the next stop for the keyboard.
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot!.activeElement).to.equal(earlierButton(el));
   });
 
   it('keeps the lines being read while the visitor is scrolled up, and slides again after "Jump to latest"', async () => {

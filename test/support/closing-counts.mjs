@@ -2,37 +2,44 @@
 // (`browser: N passed, N failed`) and leaves them in .cache/test-browser-summary.json for the
 // closing line of the whole `npm test` (scripts/test-total.mjs). When a test failed it prints the
 // tail of the services' log (.cache/test-services.log), which is kept out of the terminal otherwise.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { SERVICES_LOG } from './wtr-services.mjs';
+// The WebKit run (web-test-runner.webkit.config.mjs) labels its line and file apart and, starting
+// no services, has no log to show (nor imports wtr-services.mjs, which empties that log on load).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
-const BROWSER_SUMMARY = '.cache/test-browser-summary.json';
+/** wtr-services.mjs's SERVICES_LOG (not imported: see above). */
+const SERVICES_LOG = '.cache/test-services.log';
 
-function count(suite, totals) {
+function count(suite, totals, path = []) {
   if (!suite) return;
   for (const test of suite.tests) {
-    if (test.skipped) totals.skipped++;
-    else if (test.passed) totals.passed++;
+    if (test.skipped) {
+      totals.skipped++;
+      totals.skippedNames.push([...path, test.name].join(' > '));
+    } else if (test.passed) totals.passed++;
     else totals.failed++;
   }
-  for (const inner of suite.suites) count(inner, totals);
+  for (const inner of suite.suites) count(inner, totals, [...path, inner.name]);
 }
 
-export function closingCounts() {
+export function closingCounts({ label = 'browser', summary = '.cache/test-browser-summary.json', servicesLog = SERVICES_LOG } = {}) {
   return {
     onTestRunFinished({ sessions }) {
-      const totals = { passed: 0, failed: 0, skipped: 0 };
+      const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [] };
       for (const session of sessions) {
         count(session.testResults, totals);
         // A file that failed to load or run reports no tests: count it as a failure.
         if (!session.testResults && session.passed === false) totals.failed++;
       }
       const lines = [];
-      if (totals.failed > 0 && existsSync(SERVICES_LOG)) {
-        const tail = readFileSync(SERVICES_LOG, 'utf8').trimEnd().split('\n').slice(-120);
-        lines.push('', `The last ${tail.length} lines of the services' log (${SERVICES_LOG}):`, ...tail);
+      if (servicesLog && totals.failed > 0 && existsSync(servicesLog)) {
+        const tail = readFileSync(servicesLog, 'utf8').trimEnd().split('\n').slice(-120);
+        lines.push('', `The last ${tail.length} lines of the services' log (${servicesLog}):`, ...tail);
       }
-      lines.push('', `browser: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
-      writeFileSync(BROWSER_SUMMARY, JSON.stringify(totals));
+      // A skipped test says so, by name (a skip hides nothing that way).
+      lines.push(...totals.skippedNames.map((name) => `skipped (${label}): ${name}`));
+      lines.push('', `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+      mkdirSync('.cache', { recursive: true });
+      writeFileSync(summary, JSON.stringify({ passed: totals.passed, failed: totals.failed, skipped: totals.skipped }));
       process.stdout.write(`${lines.join('\n')}\n`);
     },
   };

@@ -1,4 +1,5 @@
-// Browser tests: real Debian Chromium with a fake microphone, talking to the emulator's loopback
+// Browser tests: real Debian Chromium (`npm run test:browser`) or Firefox ESR (`npm run
+// test:firefox`, WTR_BROWSERS=firefox) with a fake microphone, talking to the emulator's loopback
 // room over real WebRTC. Run inside a network namespace with only `lo` up (see .ci/run).
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromeLauncher } from '@web/test-runner-chrome';
@@ -44,6 +45,24 @@ const firefoxPrefs = {
   'media.cubeb.force_mock_context': true,
 };
 
+/** Firefox with the opposite display preferences: dark, reduced motion (test/support/preferences.ts). */
+const firefoxOppositePrefs = {
+  ...firefoxPrefs,
+  'layout.css.prefers-color-scheme.content-override': 0,
+  'ui.prefersReducedMotion': 1,
+};
+
+const firefox = (prefs) =>
+  chromeLauncher({
+    puppeteer,
+    launchOptions: {
+      browser: 'firefox',
+      executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+      headless: true,
+      extraPrefsFirefox: prefs,
+    },
+  });
+
 const launchers = {
   chromium: () =>
     playwrightLauncher({
@@ -54,18 +73,27 @@ const launchers = {
         args: chromiumArgs,
       },
     }),
-  firefox: () =>
-    chromeLauncher({
-      puppeteer,
-      launchOptions: {
-        browser: 'firefox',
-        executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
-        headless: true,
-        extraPrefsFirefox: firefoxPrefs,
-      },
-    }),
+  firefox: () => firefox(firefoxPrefs),
 };
+
+/** The engines of this run (`WTR_BROWSERS`, comma-separated): `npm test` runs chromium, then firefox. */
 const engines = (process.env.WTR_BROWSERS ?? 'chromium').split(',');
+const label = engines.join('+');
+
+/**
+ * Firefox cannot change display preferences per test (Chromium emulates them), so the files that
+ * check them run a second time in a Firefox started with the opposite ones. Only in whole runs.
+ */
+const groups =
+  engines.includes('firefox') && !process.env.WTR_FILES
+    ? [
+        {
+          name: 'firefox-opposite-preferences',
+          files: ['test/browser/element-preferences.test.ts', 'test/browser/element-presence.test.ts'],
+          browsers: [firefox(firefoxOppositePrefs)],
+        },
+      ]
+    : [];
 
 export default {
   files: process.env.WTR_FILES ?? 'test/browser/**/*.test.ts',
@@ -74,11 +102,12 @@ export default {
   concurrency: 1,
   // Quiet, except the reports tests print on purpose (the soaks' results, the room's timings).
   filterBrowserLogs: ({ args }) => verbose || /^(SOAK|MEDIA-SOAK|room timing) /.test(String(args[0])),
-  reporters: [defaultReporter(), closingCounts()],
+  reporters: [defaultReporter(), closingCounts({ label, summary: `.cache/test-${label}-summary.json` })],
   testFramework: { config: { timeout: 30000 } },
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 8 * 60 * 1000),
   middleware: [services.middleware, faults.middleware],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
   browsers: engines.map((name) => launchers[name]()),
+  groups,
 };

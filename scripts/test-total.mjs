@@ -1,10 +1,10 @@
-// The closing line of `npm test`: node, browser and WebKit tests together, `N passed, N failed`
+// The closing line of `npm test`: node, Chromium, Firefox and WebKit tests together, `N passed, N failed`
 // (and `, N skipped` when a run skipped any), from the counts scripts/test-node.mjs, the browser
 // runs' reporter (test/support/closing-counts.mjs) and scripts/test-webkit.mjs (all zero when
 // WebKit is not installed) left in .cache. Exits non-zero when one is missing or counted a failure.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
-const parts = ['.cache/test-node-summary.json', '.cache/test-browser-summary.json', '.cache/test-webkit-summary.json'];
+const parts = ['node', 'chromium', 'firefox', 'webkit'].map((part) => `.cache/test-${part}-summary.json`);
 let passed = 0;
 let failed = 0;
 let skipped = 0;

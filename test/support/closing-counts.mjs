@@ -1,9 +1,10 @@
 // A web-test-runner reporter that closes the run with its counts on a line of their own
-// (`browser: N passed, N failed`) and leaves them in .cache/test-browser-summary.json for the
+// (`chromium: N passed, N failed`) and leaves them in .cache/test-<label>-summary.json for the
 // closing line of the whole `npm test` (scripts/test-total.mjs). When a test failed it prints the
 // tail of the services' log (.cache/test-services.log), which is kept out of the terminal otherwise.
-// The WebKit run (web-test-runner.webkit.config.mjs) labels its line and file apart and, starting
-// no services, has no log to show (nor imports wtr-services.mjs, which empties that log on load).
+// Each run names its engine (web-test-runner.config.mjs: chromium or firefox). The WebKit run
+// (web-test-runner.webkit.config.mjs) starts no services, so it has no log to show (nor imports
+// wtr-services.mjs, which empties that log on load).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** wtr-services.mjs's SERVICES_LOG (not imported: see above). */
@@ -21,7 +22,7 @@ function count(suite, totals, path = []) {
   for (const inner of suite.suites) count(inner, totals, [...path, inner.name]);
 }
 
-export function closingCounts({ label = 'browser', summary = '.cache/test-browser-summary.json', servicesLog = SERVICES_LOG } = {}) {
+export function closingCounts({ label, summary, servicesLog = SERVICES_LOG }) {
   return {
     onTestRunFinished({ sessions }) {
       const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [] };

@@ -9,6 +9,7 @@ import type { CallSession } from '../../src/call/call-session.js';
 import type { CallState, EndReason } from '../../src/call/types.js';
 import { emulatorDial, expectCleanEnd, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
 import type { Harness, Seen } from '../support/fault-matrix.js';
+import { revocableMicrophone, type RevocableMicrophone } from '../support/revocable-microphone.js';
 
 const COMPANION = '/api/voice-call';
 // emu-blip's lines (src/emulator/agent/scenarios.ts LINES).
@@ -38,16 +39,25 @@ function reconnecting(session: CallSession): void {
   expect(session.state).to.equal('reconnecting');
 }
 
-function revokeMicrophone(harness: Harness): void {
-  // What the browser does when the device goes away or the permission is revoked: every live
-  // track of the microphone ends (`stop()` alone fires no `ended`, so the test fires it). Not only
-  // the newest: a media library may hold its own capture beside the session's.
-  const live = harness.micTracks.filter((track) => track.readyState === 'live');
-  expect(live.length, 'a live microphone to revoke').to.be.greaterThan(0);
-  for (const track of live) {
-    track.stop();
-    track.dispatchEvent(new Event('ended'));
-  }
+/**
+ * The next microphone the session asks for is one the test can take away (revocable-microphone.ts);
+ * `revoke()` then ends it as an unplugged device would.
+ */
+function revocableMicrophoneFor(harness: Harness): { revoke(): Promise<void> } {
+  const asked = harness.getUserMedia;
+  let microphone: RevocableMicrophone | null = null;
+  navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+    const stream = await asked(constraints);
+    microphone = await revocableMicrophone(stream.getAudioTracks()[0]!);
+    harness.micTracks.push(microphone.track);
+    return new MediaStream([microphone.track]);
+  };
+  return {
+    revoke: async () => {
+      if (!microphone) throw new Error('the session never asked for the microphone');
+      await microphone.revoke();
+    },
+  };
 }
 
 /** ICE can never complete: every peer connection may only use relay candidates, and there is no relay. */
@@ -215,8 +225,9 @@ const CELLS: Cell[] = [
     fault: 'microphone revoked (track ended)',
     state: 'in-call',
     run: async (s, h) => {
+      const microphone = revocableMicrophoneFor(h);
       await inCall(s);
-      revokeMicrophone(h);
+      await microphone.revoke();
     },
     reason: 'microphone-unavailable',
     code: 'microphone_unavailable',
@@ -303,10 +314,11 @@ const CELLS: Cell[] = [
     fault: 'microphone revoked',
     state: 'reconnecting',
     run: async (s, h) => {
+      const microphone = revocableMicrophoneFor(h);
       await inCall(s);
       reconnecting(s);
       s.setMuted(true);
-      revokeMicrophone(h);
+      await microphone.revoke();
     },
     reason: 'microphone-unavailable',
     code: 'microphone_unavailable',

@@ -14,17 +14,21 @@ const realGetUserMedia = navigator.mediaDevices.getUserMedia;
 export interface Harness {
   container: HTMLElement;
   micTracks: MediaStreamTrack[];
+  /** The page's getUserMedia during the cell: the browser's, recording the tracks it gives. */
+  getUserMedia: (constraints?: MediaStreamConstraints) => Promise<MediaStream>;
   /** Index into the fault log when the cell began: dials made since then are the cell's. */
   logStart: number;
 }
 
 export async function setUpHarness(): Promise<Harness> {
-  const harness: Harness = { container: document.createElement('div'), micTracks: [], logStart: (await faultLog()).length };
-  navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+  const micTracks: MediaStreamTrack[] = [];
+  const getUserMedia = async (constraints?: MediaStreamConstraints): Promise<MediaStream> => {
     const stream = await realGetUserMedia.call(navigator.mediaDevices, constraints);
-    harness.micTracks.push(...stream.getTracks());
+    micTracks.push(...stream.getTracks());
     return stream;
   };
+  const harness: Harness = { container: document.createElement('div'), micTracks, getUserMedia, logStart: (await faultLog()).length };
+  navigator.mediaDevices.getUserMedia = getUserMedia;
   document.body.append(harness.container);
   return harness;
 }

@@ -69,7 +69,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-connected - `{ dialId }`: media connected and the agent is in the room.
  * @fires call-transcript - `{ entries, changed }`: a transcript entry was added or changed.
  * @fires call-mute - `{ muted }`: the microphone was muted or unmuted.
- * @fires call-error - `{ code, message, recoverable }`: something failed.
+ * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
  * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`).
  *
  * @slot title - Replaces the title text in the header.

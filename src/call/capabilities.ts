@@ -1,5 +1,6 @@
-// What a browser call needs, checked before anything is spent: before the microphone prompt and
-// before a dial exists. Kept tiny: the element's idle entry runs it inside the click.
+// What a browser call needs, checked by CallSession.start() before anything is spent: before the
+// microphone prompt and before a dial exists. (The element's idle entry checks only for WebRTC
+// before it asks for the microphone inside the click; see voice-agent-call.ts.)
 
 /** A browser feature a voice call needs, named as a developer would look it up. */
 export type CallCapability = 'secure-context' | 'getUserMedia' | 'RTCPeerConnection' | 'AudioContext' | 'WebSocket';

@@ -1,6 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CallSession } from '../call/call-session.js';
-import { missingCapabilities } from '../call/capabilities.js';
 import { captureGesture, releaseGesture, type CallHandover } from '../call/gesture.js';
 import { loadMedia, preloadMedia } from '../call/media-loader.js';
 import type {
@@ -349,8 +348,11 @@ export class VoiceAgentCall extends LitElement {
   /** The click came before the call chunk: the gesture's parts now, the session once the chunk is here. */
   private async _startAfterLoad(): Promise<void> {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
-    // A browser that cannot hold a call is not asked for the microphone: the session says so.
-    const able = own && missingCapabilities().length === 0;
+    // A browser without WebRTC is not asked for the microphone; the session then checks all a call
+    // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
+    // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
+    // browser has WebRTC without AudioContext and WebSocket.
+    const able = own && 'RTCPeerConnection' in globalThis;
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.

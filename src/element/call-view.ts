@@ -31,13 +31,22 @@ const TRANSCRIPT_WINDOW = 100;
 const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
 
 /** The `fallback` attribute as a URL (relative to the page), or null when unset, malformed or of another scheme. */
-export function safeFallback(href: string | undefined): URL | null {
+function safeFallback(href: string | undefined): URL | null {
   if (!href) return null;
   try {
     const url = new URL(href, document.baseURI);
     return FALLBACK_SCHEMES.has(url.protocol) ? url : null;
   } catch {
     return null;
+  }
+}
+
+/** A `tel:` link's number as written (`%20` a space); as it stands when it is not valid percent-encoding. */
+function phoneNumber(link: URL): string {
+  try {
+    return decodeURIComponent(link.pathname);
+  } catch {
+    return link.pathname;
   }
 }
 
@@ -304,7 +313,7 @@ export class CallView implements ReactiveController {
   fallback(s: VoiceAgentCallStrings, href: string | undefined): TemplateResult | typeof nothing {
     const link = safeFallback(href);
     if (!link) return nothing;
-    const label = link.protocol === 'tel:' ? `${s.fallbackPhone} ${decodeURIComponent(link.pathname)}` : s.fallbackLink;
+    const label = link.protocol === 'tel:' ? `${s.fallbackPhone} ${phoneNumber(link)}` : s.fallbackLink;
     return html`<a class="control call" part="fallback-link" href=${link.href} data-primary>${label}</a>`;
   }
 

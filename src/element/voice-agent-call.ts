@@ -96,6 +96,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart summary - The line after the end ("Call ended · agent hung up · 01:23").
  * @csspart controls - The button row.
  * @csspart call-button - Start call / Call again / Try again.
+ * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.
  * @csspart mute-button - The mute toggle: "Mute", or "Unmute" while pressed (`aria-pressed="true"`, the microphone muted).
  * @csspart hangup-button - Hang up.
  *

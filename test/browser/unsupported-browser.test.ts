@@ -119,6 +119,14 @@ describe('an unsupported browser is told, and nothing is spent', () => {
     expect(link.href).to.equal(new URL('/contact', document.baseURI).href);
     expect(link.textContent!.trim()).to.equal('Other ways to reach us');
 
+    // A number written with spaces reads as written, and a malformed escape does not break the card.
+    el.setAttribute('fallback', 'tel:+1%20555%200100');
+    await el.updateComplete;
+    expect(part(el, 'fallback-link')!.textContent!.trim()).to.equal('Call us by phone: +1 555 0100');
+    el.setAttribute('fallback', 'tel:+1%E0');
+    await el.updateComplete;
+    expect(part(el, 'fallback-link')!.textContent!.trim()).to.equal('Call us by phone: +1%E0');
+
     // Without a fallback, and with a scheme that is not a way to reach anyone: no link, no button.
     for (const fallback of [null, 'javascript:alert(1)']) {
       const plain = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`);

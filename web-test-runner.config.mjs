@@ -100,6 +100,9 @@ export default {
   nodeResolve: true,
   hostname: '127.0.0.1',
   concurrency: 1,
+  // One browser at a time: the second Firefox (the opposite preferences) places calls too, and
+  // calls running beside each other's slow down the room's timing checks.
+  concurrentBrowsers: 1,
   // Quiet, except the reports tests print on purpose (the soaks' results, the room's timings).
   filterBrowserLogs: ({ args }) => verbose || /^(SOAK|MEDIA-SOAK|room timing) /.test(String(args[0])),
   reporters: [defaultReporter(), closingCounts({ label, summary: `.cache/test-${label}-summary.json` })],

@@ -108,7 +108,7 @@ export default {
   reporters: [defaultReporter(), closingCounts({ label, summary: `.cache/test-${label}-summary.json` })],
   testFramework: { config: { timeout: 30000 } },
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
-  testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 8 * 60 * 1000),
+  testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 10 * 60 * 1000),
   middleware: [services.middleware, faults.middleware],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
   browsers: engines.map((name) => launchers[name]()),

@@ -46,6 +46,11 @@ async function readStream(body: ReadableStream<Uint8Array> | null, maxBytes: num
     }
     chunks.push(value);
   }
+  return joinChunks(chunks, size);
+}
+
+/** `chunks` as one array of `size` bytes (their total length). */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

@@ -2,6 +2,7 @@
 // key, a timeout per call (reading the body included), the caller's AbortSignal, and a
 // `ServiceError` for every failure. Messages are written here: an upstream body or a fetch
 // error's text never becomes part of one.
+import { joinChunks } from './exchange.js';
 import { ServiceError, type ServiceErrorCode } from './service-client.js';
 
 export interface ServiceTransport {
@@ -98,13 +99,7 @@ export async function readCappedBody(body: BodyChunks | null, declaredLength: st
       chunks.push(chunk);
     }
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return joinChunks(chunks, size);
 }
 
 /** What `requestService` reads from an answer, whichever client fetched it. */

@@ -1,63 +1,25 @@
 // A long call's transcript in <voice-agent-call>: only the newest lines are in the DOM, "Show
 // earlier lines" reveals older ones without moving what the visitor reads, and the newest line
-// stays in view. Driven by a small scripted session (the element's rendering is what is tested).
+// stays in view. Driven by the tests' FakeSession (the element's rendering is what is tested).
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { CallConnectedEvent, CallStateEvent, CallTranscriptEvent } from '../../src/call/events.js';
-import type { CallResult, CallSessionLike, CallState, TranscriptEntry } from '../../src/call/types.js';
+import type { TranscriptEntry } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadCall } from '../../src/element/call-loader.js';
+import { type FakeSession, useFakeSessions } from '../support/fake-session.js';
 
 const WINDOW = 100;
 
-/** Just enough of a session to put the element in a call and feed it transcript lines. */
-class ScriptedSession extends EventTarget implements CallSessionLike {
-  state: CallState = 'idle';
-  dialId: string | null = 'dial-1';
-  muted = false;
-  transcript: TranscriptEntry[] = [];
-  connectedAt: number | null = null;
-  agentSpeaking = false;
-  audioBlocked = false;
-  result: CallResult | null = null;
-
-  go(state: CallState): void {
-    const previous = this.state;
-    this.state = state;
-    if (state === 'in-call') this.connectedAt = Date.now();
-    this.dispatchEvent(new CallStateEvent({ state, previous }));
-    if (state === 'in-call') this.dispatchEvent(new CallConnectedEvent({ dialId: 'dial-1' }));
-  }
-
-  /** Adds or updates an entry; the event carries a fresh copy of the list, as CallSession's does. */
-  say(entry: TranscriptEntry): void {
-    const index = this.transcript.findIndex((e) => e.id === entry.id);
-    if (index >= 0) this.transcript[index] = entry;
-    else this.transcript.push(entry);
-    this.dispatchEvent(new CallTranscriptEvent({ entries: this.transcript.map((e) => ({ ...e })), changed: entry }));
-  }
-
-  async start(): Promise<void> {
-    this.go('starting');
-  }
-  async hangup(): Promise<void> {}
-  setMuted(): void {}
-  async unlockAudio(): Promise<void> {}
-  abandon(): void {}
-  configure(): void {}
-}
-
-let session: ScriptedSession | null = null;
-VoiceAgentCall.sessionFactory = () => (session = new ScriptedSession());
+const fake = useFakeSessions();
 
 // With the call chunk loaded (as after the visitor's intent), a click makes the session at once.
 before(async () => {
   await loadCall();
 });
 
-async function inCall(el: VoiceAgentCall): Promise<ScriptedSession> {
+async function inCall(el: VoiceAgentCall): Promise<FakeSession> {
   el.shadowRoot!.querySelector<HTMLElement>('[part~="call-button"]')!.click();
-  const s = session!;
+  const s = fake();
   s.go('connecting');
   s.go('in-call');
   await el.updateComplete;
@@ -110,7 +72,7 @@ async function readFromTop(el: VoiceAgentCall): Promise<HTMLElement> {
   return entries(el)[0]!;
 }
 
-async function fill(el: VoiceAgentCall, s: ScriptedSession, count: number): Promise<void> {
+async function fill(el: VoiceAgentCall, s: FakeSession, count: number): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     s.say({ ...line(i), text: 'Line', final: false });
     s.say(line(i));

@@ -75,11 +75,12 @@ export class FakeSession extends EventTarget implements CallSessionLike {
     this.dispatchEvent(new CallEndedEvent(this.result));
   }
 
+  /** Adds or updates an entry; the event carries a fresh copy of the list, as CallSession's does. */
   say(entry: TranscriptEntry): void {
     const index = this.transcript.findIndex((e) => e.id === entry.id);
     if (index >= 0) this.transcript[index] = entry;
     else this.transcript.push(entry);
-    this.dispatchEvent(new CallTranscriptEvent({ entries: [...this.transcript], changed: entry }));
+    this.dispatchEvent(new CallTranscriptEvent({ entries: this.transcript.map((e) => ({ ...e })), changed: entry }));
   }
 
   speaking(speaking: boolean): void {

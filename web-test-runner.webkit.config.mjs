@@ -30,7 +30,7 @@ export default {
   hostname: '127.0.0.1',
   concurrency: 1,
   filterBrowserLogs: () => verbose,
-  reporters: [defaultReporter(), closingCounts({ label: 'webkit', summary: '.cache/test-webkit-summary.json', servicesLog: null })],
+  reporters: [defaultReporter(), closingCounts({ label: 'webkit', servicesLog: null })],
   testFramework: { config: { timeout: 30000 } },
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 3 * 60 * 1000),
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],

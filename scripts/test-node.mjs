@@ -4,6 +4,7 @@
 // `node: N passed, N failed` line. Exits non-zero when a test failed or the runner did not finish.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { summaryFile } from '../test/support/closing-counts.mjs';
 
 const verbose = process.env.VERBOSE === '1';
 const report = '.cache/test-node.tap';
@@ -34,6 +35,6 @@ function summarize() {
     process.stdout.write('\n' + Object.entries(summary).map(([name, value]) => `# ${name} ${value}`).join('\n') + '\n');
     process.stdout.write(`node: ${summary.pass} passed, ${failed} failed\n`);
     // For the closing line of the whole `npm test` (the browser run's reporter adds its own counts).
-    writeFileSync('.cache/test-node-summary.json', JSON.stringify({ passed: Number(summary.pass), failed }));
+    writeFileSync(summaryFile('node'), JSON.stringify({ passed: Number(summary.pass), failed }));
   }
 }

@@ -3,8 +3,9 @@
 // runs' reporter (test/support/closing-counts.mjs) and scripts/test-webkit.mjs (all zero when
 // WebKit is not installed) left in .cache. Exits non-zero when one is missing or counted a failure.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { summaryFile } from '../test/support/closing-counts.mjs';
 
-const parts = ['node', 'chromium', 'firefox', 'webkit'].map((part) => `.cache/test-${part}-summary.json`);
+const parts = ['node', 'chromium', 'firefox', 'webkit'].map(summaryFile);
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { summaryFile } from '../test/support/closing-counts.mjs';
 import { MINIBROWSER, WEBKIT_DRIVER } from '../test/support/webkit-launcher.mjs';
 
 const onPath = (name) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, name)));
@@ -22,7 +23,7 @@ if (missing.length > 0) {
   }
   process.stdout.write(`webkit: not run: ${why}\n`);
   mkdirSync('.cache', { recursive: true });
-  writeFileSync('.cache/test-webkit-summary.json', JSON.stringify({ passed: 0, failed: 0, skipped: 0 }));
+  writeFileSync(summaryFile('webkit'), JSON.stringify({ passed: 0, failed: 0, skipped: 0 }));
   process.exit(0);
 }
 

@@ -1,7 +1,8 @@
 // A web-test-runner reporter that closes the run with its counts on a line of their own
-// (`chromium: N passed, N failed`) and leaves them in .cache/test-<label>-summary.json for the
-// closing line of the whole `npm test` (scripts/test-total.mjs). When a test failed it prints the
-// tail of the services' log (.cache/test-services.log), which is kept out of the terminal otherwise.
+// (`chromium: N passed, N failed`) and leaves them in .cache/test-<label>-summary.json
+// (`summaryFile`) for the closing line of the whole `npm test` (scripts/test-total.mjs). When a
+// test failed it prints the tail of the services' log (.cache/test-services.log), which is kept
+// out of the terminal otherwise.
 // Each run names its engine (web-test-runner.config.mjs: chromium or firefox). The WebKit run
 // (web-test-runner.webkit.config.mjs) starts no services, so it has no log to show (nor imports
 // wtr-services.mjs, which empties that log on load).
@@ -22,7 +23,10 @@ function count(suite, totals, path = []) {
   for (const inner of suite.suites) count(inner, totals, [...path, inner.name]);
 }
 
-export function closingCounts({ label, summary, servicesLog = SERVICES_LOG }) {
+/** The counts file a run labelled `label` leaves for scripts/test-total.mjs. */
+export const summaryFile = (label) => `.cache/test-${label}-summary.json`;
+
+export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
   return {
     onTestRunFinished({ sessions }) {
       const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [] };
@@ -40,7 +44,7 @@ export function closingCounts({ label, summary, servicesLog = SERVICES_LOG }) {
       lines.push(...totals.skippedNames.map((name) => `skipped (${label}): ${name}`));
       lines.push('', `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
       mkdirSync('.cache', { recursive: true });
-      writeFileSync(summary, JSON.stringify({ passed: totals.passed, failed: totals.failed, skipped: totals.skipped }));
+      writeFileSync(summaryFile(label), JSON.stringify({ passed: totals.passed, failed: totals.failed, skipped: totals.skipped }));
       process.stdout.write(`${lines.join('\n')}\n`);
     },
   };

@@ -15,8 +15,8 @@ import {
   type CallSessionEvents,
 } from './events.js';
 import type { MediaCallbacks, MediaConnection, MediaDisconnectCause, ServiceSession, ServiceSessionCallbacks } from './media/livekit-media.js';
-import { createAudio, requestMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
-import { missingCapabilities, type CallCapability } from './capabilities.js';
+import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
+import { missingCapabilities } from './capabilities.js';
 import { loadMedia, type MediaModule } from './media-loader.js';
 import { isLive, transition } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
@@ -265,34 +265,27 @@ export class CallSession extends EventTarget implements CallSessionLike {
     if (this.#state !== 'idle' && this.#state !== 'ended') return current ? current.started : Promise.resolve();
 
     // What a call needs, before anything is spent: no microphone prompt and no dial in a browser
-    // that could not hold the call.
+    // that could not hold the call. Otherwise permission first, inside the click: the microphone
+    // before anything else exists.
     const missing = missingCapabilities();
-    if (missing.length > 0) return this.#refuse(handover, missing);
-    // Permission first, inside the click: the microphone before anything else exists.
-    const microphone = handover.microphone ?? requestMicrophone();
+    const microphone = missing.length > 0 ? null : (handover.microphone ?? requestMicrophone());
 
     const call = this.#newCall(handover.audio);
     this.#call = call;
     this.#connectedAt = null;
     this.#setAudioBlocked(false);
     this.#setState('starting');
+    if (!microphone) {
+      stopMicrophone(handover.microphone);
+      const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
+      void this.#end(call, { reason: 'unsupported-browser', read: 'none', error: { code: 'unsupported_browser', message, recoverable: false, missing } });
+      return call.started;
+    }
     // Also inside the click: an element that played from a gesture may play the agent later.
     if (!handover.audio) unlockPlayback(call.audio);
     window.addEventListener('pagehide', this.#onPageHide);
     // livekit-client loads while the microphone prompt and the dial are pending, not after.
     void this.#run(call, microphone, loadMedia());
-    return call.started;
-  }
-
-  /** The browser lacks what a call needs: `starting` → `ended` (`unsupported-browser`), nothing asked for. */
-  #refuse(handover: CallHandover, missing: CallCapability[]): Promise<void> {
-    handover.microphone?.then((stream) => stream.getTracks().forEach((track) => track.stop())).catch(() => undefined);
-    const call = this.#newCall(handover.audio);
-    this.#call = call;
-    this.#connectedAt = null;
-    this.#setState('starting');
-    const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
-    void this.#end(call, { reason: 'unsupported-browser', read: 'none', error: { code: 'unsupported_browser', message, recoverable: false, missing } });
     return call.started;
   }
 

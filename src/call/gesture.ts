@@ -56,10 +56,15 @@ export function captureGesture(container: Node): Required<CallHandover> {
   return { microphone, audio };
 }
 
+/** Stops the microphone a request gives (or gave), when no call will use it. */
+export function stopMicrophone(request: Promise<MediaStream> | undefined): void {
+  request?.then((stream) => stream.getTracks().forEach((track) => track.stop())).catch(() => undefined);
+}
+
 /** Gives back what `captureGesture` took when no session will use it (the call logic failed to load). */
 export function releaseGesture(handover: Required<CallHandover>): void {
   handover.audio.pause();
   handover.audio.srcObject = null;
   handover.audio.remove();
-  handover.microphone.then((stream) => stream.getTracks().forEach((track) => track.stop())).catch(() => undefined);
+  stopMicrophone(handover.microphone);
 }

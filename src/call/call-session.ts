@@ -45,6 +45,8 @@ const DEFAULTS = {
 
 /** How often the final dial record is read while it is not terminal yet. */
 const RESULT_POLL_MS = 300;
+/** How long a call whose dial the service reports over waits for the room to close it itself. */
+const ROOM_LEAVE_GRACE_MS = 300;
 
 /** The service's `systemResultType` as the visitor's `EndReason`. */
 export function endReasonFromResult(systemResultType: string | null | undefined, status?: string): EndReason {
@@ -565,7 +567,12 @@ export class CallSession extends EventTarget implements CallSessionLike {
     return {
       onDialEnded: (status, systemResultType) => {
         if (!current()) return;
-        void this.#end(call, { reason: endReasonFromResult(systemResultType, status), fromRecord: true, read: 'poll' });
+        const end = () => void this.#end(call, { reason: endReasonFromResult(systemResultType, status), fromRecord: true, read: 'poll' });
+        // The service's status (GraphQL) can outrun the room's own LeaveRequest (the signal socket):
+        // while the room is up it gets a moment to close the call itself, so the room goes away as
+        // it says rather than by our leaving. Its leave ends the call first and clears this timer.
+        if (call.media) this.#startTimer(call, ROOM_LEAVE_GRACE_MS, end);
+        else end();
       },
       onStartFailed: (detail) => {
         if (!current()) return;

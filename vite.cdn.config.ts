@@ -80,7 +80,14 @@ function minifyTemplates(): Plugin {
           const tag = n.tag as Node;
           const quasis = (n.quasi as { quasis: TemplateElement[] }).quasis;
           const name = tag.type === 'Identifier' ? (tag.name as string) : '';
-          const minify = name === 'css' ? (quasis.length === 1 ? minifyCss : null) : name === 'html' || name === 'svg' ? minifyMarkup : null;
+          const minify =
+            name === 'css'
+              ? quasis.length === 1
+                ? minifyCss
+                : null
+              : name === 'html' || name === 'svg'
+                ? minifyMarkup
+                : null;
           if (minify) {
             for (const quasi of quasis) {
               const raw = code.slice(quasi.start, quasi.end);

@@ -13,17 +13,30 @@ import { Pool } from 'undici';
 const pool = new Pool(process.env.BARE_UPSTREAM!, { connections: 128 });
 const expected = `Bearer ${process.env.BARE_BEARER}`;
 const upstreamAuth = `Bearer ${process.env.BARE_API_KEY}`;
-const BROWSER_DIAL_TOKEN = 'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }';
+const BROWSER_DIAL_TOKEN =
+  'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }';
 
 function relay(res: ServerResponse, statusCode: number, body: Buffer): void {
   res.writeHead(statusCode, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
 }
 
 async function mediaToken(path: string, sessionId: string): Promise<{ statusCode: number; body: Buffer }> {
-  const rest = await pool.request({ path, method: 'POST', headers: { authorization: upstreamAuth, accept: 'application/json' } });
+  const rest = await pool.request({
+    path,
+    method: 'POST',
+    headers: { authorization: upstreamAuth, accept: 'application/json' },
+  });
   const { dialToken } = (await rest.body.json()) as { dialToken: string };
-  const query = JSON.stringify({ query: BROWSER_DIAL_TOKEN, variables: { input: { type: 'DIAL_SESSION', dialSessionId: sessionId, liveListen: false } } });
-  const graphql = await pool.request({ path: '/query', method: 'POST', headers: { authorization: `Bearer ${dialToken}`, 'content-type': 'application/json' }, body: query });
+  const query = JSON.stringify({
+    query: BROWSER_DIAL_TOKEN,
+    variables: { input: { type: 'DIAL_SESSION', dialSessionId: sessionId, liveListen: false } },
+  });
+  const graphql = await pool.request({
+    path: '/query',
+    method: 'POST',
+    headers: { authorization: `Bearer ${dialToken}`, 'content-type': 'application/json' },
+    body: query,
+  });
   return { statusCode: graphql.statusCode, body: Buffer.from(await graphql.body.arrayBuffer()) };
 }
 
@@ -37,12 +50,20 @@ const server = createServer((req, res) => {
     );
     return;
   }
-  pool.request({ path: req.url!, method: req.method as 'GET' | 'POST', headers: { authorization: upstreamAuth, accept: 'application/json' } }).then(
-    async (answer) => relay(res, answer.statusCode, Buffer.from(await answer.body.arrayBuffer())),
-    () => void res.writeHead(502).end(),
-  );
+  pool
+    .request({
+      path: req.url!,
+      method: req.method as 'GET' | 'POST',
+      headers: { authorization: upstreamAuth, accept: 'application/json' },
+    })
+    .then(
+      async (answer) => relay(res, answer.statusCode, Buffer.from(await answer.body.arrayBuffer())),
+      () => void res.writeHead(502).end(),
+    );
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n'));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n'),
+);
 process.once('SIGTERM', () => {
   server.close(() => process.exit(0));
   server.closeAllConnections();

@@ -14,7 +14,12 @@ import { fixed, percentile, table, type BenchSection } from './lib/stats.js';
 type MakeLimiter = (options: { limit: number; windowMs: number }) => RateLimiter;
 
 /** µs per take() on existing keys once `keys` distinct keys are live; stops after `budgetMs` or `takes` takes. */
-async function costPerTake(make: MakeLimiter, keys: number, takes = 20_000, budgetMs = 400): Promise<{ us: number; takes: number }> {
+async function costPerTake(
+  make: MakeLimiter,
+  keys: number,
+  takes = 20_000,
+  budgetMs = 400,
+): Promise<{ us: number; takes: number }> {
   const limiter = make({ limit: 1_000_000, windowMs: 60_000 });
   for (let i = 0; i < keys; i++) await limiter.take(`198.51.${i >> 8}.${i & 255}`);
   const started = performance.now();
@@ -37,14 +42,22 @@ async function timeTakes(limiter: RateLimiter, count: number): Promise<number[]>
   return samples;
 }
 
-export async function companionLimits(options: { before?: RefTree; sequential?: number; seconds?: number } = {}): Promise<BenchSection> {
+export async function companionLimits(
+  options: { before?: RefTree; sequential?: number; seconds?: number } = {},
+): Promise<BenchSection> {
   const sequential = options.sequential ?? 300;
   const seconds = options.seconds ?? 3;
   const headline: BenchSection['headline'] = [];
   const parts: string[] = [];
 
   // 1. The in-memory limiter's cost per take().
-  const old = options.before ? ((await import(join(options.before.root, 'src/server/rate-limit.ts'))) as { createMemoryRateLimiter: MakeLimiter }).createMemoryRateLimiter : null;
+  const old = options.before
+    ? (
+        (await import(join(options.before.root, 'src/server/rate-limit.ts'))) as {
+          createMemoryRateLimiter: MakeLimiter;
+        }
+      ).createMemoryRateLimiter
+    : null;
   const costRows: string[][] = [];
   let newAt100k = 0;
   for (const keys of [1_000, 10_000, 100_000]) {
@@ -57,11 +70,24 @@ export async function companionLimits(options: { before?: RefTree; sequential?: 
       `${fixed(fresh.us, 2)} (${fresh.takes} takes)`,
     ]);
   }
-  headline.push({ id: 'limiter-cost', metric: 'in-memory limiter, cost per take() at 100k live keys', measured: `${fixed(newAt100k, 2)} µs`, target: 'flat in the key count', verdict: '—' });
+  headline.push({
+    id: 'limiter-cost',
+    metric: 'in-memory limiter, cost per take() at 100k live keys',
+    measured: `${fixed(newAt100k, 2)} µs`,
+    target: 'flat in the key count',
+    verdict: '—',
+  });
   parts.push(
     `**The in-memory limiter's cost per \`take()\`** (in the benchmark process): the keys are made live first (one take each, within one window), then takes on those keys, each its own await, for up to 20,000 takes or 400 ms; µs per take (mean).${old ? ` "Before" is the hand-written limiter of commit ${options.before!.commit} (it scanned every key on each take past 10,000 keys), measured in the same run.` : ' Before this version (hand-written limiter), issue 15 measured 0.5 ms per take at 50k keys and 2 ms at 100k; not re-measured here (run with BENCH_COMPARE_REF=<ref> for a side-by-side).'}`,
     '',
-    table(['live keys', ...(old ? [`before (${options.before!.commit}), µs/take`] : []), 'now (rate-limiter-flexible), µs/take'], costRows),
+    table(
+      [
+        'live keys',
+        ...(old ? [`before (${options.before!.commit}), µs/take`] : []),
+        'now (rate-limiter-flexible), µs/take',
+      ],
+      costRows,
+    ),
   );
 
   // 2. Redis: take() alone, and a whole dial creation through the companion, memory vs Redis.
@@ -77,16 +103,38 @@ export async function companionLimits(options: { before?: RefTree; sequential?: 
     await new Promise((resolve) => client.once('ready', resolve));
     const redisVersion = /redis_version:(\S+)/.exec(await client.info('server'))?.[1] ?? '';
     const memoryTakes = await timeTakes(createMemoryRateLimiter({ limit: 1_000_000, windowMs: 60_000 }), 2000);
-    const redisTakes = await timeTakes(createRedisRateLimiters(client, { perAddress: 1_000_000, keyPrefix: `bench-${Date.now()}` }).perAddress, 2000);
+    const redisTakes = await timeTakes(
+      createRedisRateLimiters(client, { perAddress: 1_000_000, keyPrefix: `bench-${Date.now()}` }).perAddress,
+      2000,
+    );
 
     const emulator = await start<EmulatorReady>('src/emulator/cli.ts', {});
     const env = companionEnv(emulator.ready, 'http://127.0.0.1');
     const memory = await start<{ url: string }>('src/server/cli.ts', env);
-    const shared = [await start<{ url: string }>('src/server/cli.ts', { ...env, COMPANION_REDIS_URL: redis.url }), await start<{ url: string }>('src/server/cli.ts', { ...env, COMPANION_REDIS_URL: redis.url })];
-    const create = (label: string, url: string): Target => ({ label, url: `${url}/dials`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    const [viaMemory, viaRedis] = await alternating([create('memory', memory.ready.url), create('redis', shared[0]!.ready.url)], sequential, 20);
+    const shared = [
+      await start<{ url: string }>('src/server/cli.ts', { ...env, COMPANION_REDIS_URL: redis.url }),
+      await start<{ url: string }>('src/server/cli.ts', { ...env, COMPANION_REDIS_URL: redis.url }),
+    ];
+    const create = (label: string, url: string): Target => ({
+      label,
+      url: `${url}/dials`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const [viaMemory, viaRedis] = await alternating(
+      [create('memory', memory.ready.url), create('redis', shared[0]!.ready.url)],
+      sequential,
+      20,
+    );
     const added = percentile(viaRedis!, 50) - percentile(viaMemory!, 50);
-    headline.push({ id: 'redis-added', metric: 'Redis limiter adds to POST /dials, p50', measured: `${fixed(added, 3)} ms`, target: '—', verdict: '—' });
+    headline.push({
+      id: 'redis-added',
+      metric: 'Redis limiter adds to POST /dials, p50',
+      measured: `${fixed(added, 3)} ms`,
+      target: '—',
+      verdict: '—',
+    });
     parts.push(
       '',
       `**What counting in Redis adds** (redis-server ${redisVersion} on loopback, ioredis). \`take()\` alone, 2,000 sequential takes over 500 keys, in the benchmark process; then POST /dials through the companion CLI with the in-memory limiter and through one with \`COMPANION_REDIS_URL\`, ${sequential} each, alternating (each creation is a real dial on the emulator).`,
@@ -94,15 +142,36 @@ export async function companionLimits(options: { before?: RefTree; sequential?: 
       table(
         ['measure', 'in memory p50', 'p99', 'Redis p50', 'p99', 'added p50'],
         [
-          ['`take()`, µs', fixed(percentile(memoryTakes, 50), 1), fixed(percentile(memoryTakes, 99), 1), fixed(percentile(redisTakes, 50), 1), fixed(percentile(redisTakes, 99), 1), fixed(percentile(redisTakes, 50) - percentile(memoryTakes, 50), 1)],
-          ['POST /dials through the companion, ms', fixed(percentile(viaMemory!, 50), 3), fixed(percentile(viaMemory!, 99), 3), fixed(percentile(viaRedis!, 50), 3), fixed(percentile(viaRedis!, 99), 3), fixed(added, 3)],
+          [
+            '`take()`, µs',
+            fixed(percentile(memoryTakes, 50), 1),
+            fixed(percentile(memoryTakes, 99), 1),
+            fixed(percentile(redisTakes, 50), 1),
+            fixed(percentile(redisTakes, 99), 1),
+            fixed(percentile(redisTakes, 50) - percentile(memoryTakes, 50), 1),
+          ],
+          [
+            'POST /dials through the companion, ms',
+            fixed(percentile(viaMemory!, 50), 3),
+            fixed(percentile(viaMemory!, 99), 3),
+            fixed(percentile(viaRedis!, 50), 3),
+            fixed(percentile(viaRedis!, 99), 3),
+            fixed(added, 3),
+          ],
         ],
       ),
     );
 
     // 3. Dial creations per second: one process in memory, one on Redis, two on one Redis.
     const hammer = (url: string, connections: number) =>
-      autocannon({ url: `${url}/dials`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', connections, duration: seconds });
+      autocannon({
+        url: `${url}/dials`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        connections,
+        duration: seconds,
+      });
     const rows: string[][] = [];
     for (const [label, urls] of [
       ['one companion, in-memory limiter', [memory.ready.url]],
@@ -112,7 +181,10 @@ export async function companionLimits(options: { before?: RefTree; sequential?: 
       const results = await Promise.all(urls.map((url) => hammer(url, 10 / urls.length)));
       rows.push([
         label,
-        fixed(results.reduce((sum, result) => sum + result.requests.average, 0), 0),
+        fixed(
+          results.reduce((sum, result) => sum + result.requests.average, 0),
+          0,
+        ),
         fixed(Math.max(...results.map((result) => result.latency.p50)), 2),
         fixed(Math.max(...results.map((result) => result.latency.p99)), 2),
         String(results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0)),

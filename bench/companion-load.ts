@@ -23,7 +23,11 @@ export interface Target {
 
 export async function once(target: Target): Promise<number> {
   const started = performance.now();
-  const response = await fetch(target.url, { method: target.method, headers: target.headers, ...(target.body !== undefined ? { body: target.body } : {}) });
+  const response = await fetch(target.url, {
+    method: target.method,
+    headers: target.headers,
+    ...(target.body !== undefined ? { body: target.body } : {}),
+  });
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${target.label}: HTTP ${response.status}`);
   return performance.now() - started;
@@ -43,7 +47,9 @@ export async function alternating(targets: readonly Target[], count: number, war
 function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     // utime and stime are fields 14 and 15 of the line (12 and 13 after the command name), in ticks of 10 ms.
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -67,7 +73,14 @@ async function load(targets: readonly Target[], seconds: number, rounds: number)
     for (let t = 0; t < targets.length; t++) {
       const target = targets[t]!;
       const cpuBefore = cpuMs(target.pid);
-      const result = await autocannon({ url: target.url, method: target.method, headers: target.headers, connections: 10, duration: seconds, ...(target.body !== undefined ? { body: target.body } : {}) });
+      const result = await autocannon({
+        url: target.url,
+        method: target.method,
+        headers: target.headers,
+        connections: 10,
+        duration: seconds,
+        ...(target.body !== undefined ? { body: target.body } : {}),
+      });
       const sum = results[t]!;
       sum.cpuUs += ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total / rounds;
       sum.rps += result.requests.average / rounds;
@@ -89,12 +102,18 @@ function sessionOf(handle: string): string {
 }
 
 async function createDial(base: string): Promise<{ dialId: string; handle: string }> {
-  const response = await fetch(`${base}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent":"emu-demo"}' });
+  const response = await fetch(`${base}/dials`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"agent":"emu-demo"}',
+  });
   if (response.status !== 200) throw new Error(`creating a dial through ${base}: HTTP ${response.status}`);
   return (await response.json()) as { dialId: string; handle: string };
 }
 
-export async function companionLoad(options: { sequential?: number; seconds?: number; rounds?: number; before?: RefTree } = {}): Promise<BenchSection> {
+export async function companionLoad(
+  options: { sequential?: number; seconds?: number; rounds?: number; before?: RefTree } = {},
+): Promise<BenchSection> {
   const count = options.sequential ?? 1000;
   const seconds = options.seconds ?? 3;
   const rounds = options.rounds ?? 2;
@@ -109,8 +128,14 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
     const { apiUrl, apiKey } = emulator.ready;
     const env = companionEnv(emulator.ready, 'http://127.0.0.1');
     const companion = await start<{ url: string }>('src/server/cli.ts', env);
-    const before = options.before ? await start<{ url: string }>(join(options.before.root, 'src/server/cli.ts'), env) : null;
-    const bare = await start<{ url: string }>('bench/bare-proxy.ts', { BARE_UPSTREAM: apiUrl, BARE_API_KEY: apiKey, BARE_BEARER: BEARER });
+    const before = options.before
+      ? await start<{ url: string }>(join(options.before.root, 'src/server/cli.ts'), env)
+      : null;
+    const bare = await start<{ url: string }>('bench/bare-proxy.ts', {
+      BARE_UPSTREAM: apiUrl,
+      BARE_API_KEY: apiKey,
+      BARE_BEARER: BEARER,
+    });
     const dial = await createDial(companion.ready.url);
     const beforeDial = before ? await createDial(before.ready.url) : null;
 
@@ -121,16 +146,56 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       // The token route makes two calls to the service (REST dial token, then GraphQL
       // browserDialToken); "emulator directly" makes only the first, so the companion's added time
       // on it is counted over the bare proxy, which makes both.
-      { name: 'POST /dials/:id/token', id: 'token', method: 'POST' as const, path: (id: string) => `/dials/${id}/token`, reference: 1, over: 'the bare proxy (same two service calls)' },
-      { name: 'GET /dials/:id', id: 'read', method: 'GET' as const, path: (id: string) => `/dials/${id}`, reference: 0, over: 'the emulator directly' },
+      {
+        name: 'POST /dials/:id/token',
+        id: 'token',
+        method: 'POST' as const,
+        path: (id: string) => `/dials/${id}/token`,
+        reference: 1,
+        over: 'the bare proxy (same two service calls)',
+      },
+      {
+        name: 'GET /dials/:id',
+        id: 'read',
+        method: 'GET' as const,
+        path: (id: string) => `/dials/${id}`,
+        reference: 0,
+        over: 'the emulator directly',
+      },
     ]) {
       const targets: Target[] = [
-        { label: 'emulator directly', pid: emulator.child.pid, url: apiUrl + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${apiKey}` } },
-        { label: 'bare proxy (http + undici Pool)', pid: bare.child.pid, url: bare.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${BEARER}`, 'x-session-id': sessionOf(dial.handle) } },
+        {
+          label: 'emulator directly',
+          pid: emulator.child.pid,
+          url: apiUrl + route.path(dial.dialId),
+          method: route.method,
+          headers: { authorization: `Bearer ${apiKey}` },
+        },
+        {
+          label: 'bare proxy (http + undici Pool)',
+          pid: bare.child.pid,
+          url: bare.ready.url + route.path(dial.dialId),
+          method: route.method,
+          headers: { authorization: `Bearer ${BEARER}`, 'x-session-id': sessionOf(dial.handle) },
+        },
         ...(before && beforeDial
-          ? [{ label: `companion before (${options.before!.commit})`, pid: before.child.pid, url: before.ready.url + route.path(beforeDial.dialId), method: route.method, headers: { authorization: `Bearer ${beforeDial.handle}` } }]
+          ? [
+              {
+                label: `companion before (${options.before!.commit})`,
+                pid: before.child.pid,
+                url: before.ready.url + route.path(beforeDial.dialId),
+                method: route.method,
+                headers: { authorization: `Bearer ${beforeDial.handle}` },
+              },
+            ]
           : []),
-        { label: 'companion', pid: companion.child.pid, url: companion.ready.url + route.path(dial.dialId), method: route.method, headers: { authorization: `Bearer ${dial.handle}` } },
+        {
+          label: 'companion',
+          pid: companion.child.pid,
+          url: companion.ready.url + route.path(dial.dialId),
+          method: route.method,
+          headers: { authorization: `Bearer ${dial.handle}` },
+        },
       ];
       const samples = await alternating(targets, count);
       const direct50 = percentile(samples[0]!, 50);
@@ -139,7 +204,13 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       targets.forEach((target, t) => {
         const p50 = percentile(samples[t]!, 50);
         const p99 = percentile(samples[t]!, 99);
-        sequentialRows.push([`${route.name}, ${target.label}`, fixed(p50, 3), fixed(p99, 3), t === 0 ? '' : fixed(p50 - direct50, 3), t === 0 ? '' : fixed(p99 - direct99, 3)]);
+        sequentialRows.push([
+          `${route.name}, ${target.label}`,
+          fixed(p50, 3),
+          fixed(p99, 3),
+          t === 0 ? '' : fixed(p50 - direct50, 3),
+          t === 0 ? '' : fixed(p99 - direct99, 3),
+        ]);
       });
       const results = await load(targets, seconds, rounds);
       const bareRps = results[1]!.rps;
@@ -159,7 +230,8 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       });
       const companionAdded = added.at(-1)!;
       const ratio = results.at(-1)!.rps / bareRps;
-      const was = (value: number, digits: number, unit = '') => (before ? ` (before: ${fixed(value, digits)}${unit})` : '');
+      const was = (value: number, digits: number, unit = '') =>
+        before ? ` (before: ${fixed(value, digits)}${unit})` : '';
       headline.push({
         id: `companion-ratio-${route.id}`,
         metric: `companion ÷ bare proxy, req/s (${route.name})`,
@@ -184,7 +256,10 @@ export async function companionLoad(options: { sequential?: number; seconds?: nu
       '',
       `Load: autocannon, 10 connections, ${seconds} s per target, ${rounds} rounds with the targets in turn (req/s and latencies are the rounds' mean). "÷ bare" is req/s over the bare proxy's. "CPU µs/req" is the CPU time (user + system, from /proc) the answering process spent per request under that load, its own process only (not the emulator behind it): other work on the machine moves req/s a lot and this little, and "bare CPU ÷ this" is the req/s ratio the two would reach each on a core of its own. The machine has 2 cores shared by the target, the emulator behind it and the load generator (and other work: see the note at the top).`,
       '',
-      table(['route, target', 'req/s', '÷ bare', 'CPU µs/req', 'bare CPU ÷ this', 'p50 ms', 'p99 ms', 'non-2xx/errors'], loadRows),
+      table(
+        ['route, target', 'req/s', '÷ bare', 'CPU µs/req', 'bare CPU ÷ this', 'p50 ms', 'p99 ms', 'non-2xx/errors'],
+        loadRows,
+      ),
     ].join('\n');
     return { title: 'Companion overhead', markdown, headline };
   } finally {

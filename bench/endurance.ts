@@ -27,7 +27,9 @@ async function heapAfterGc(cdp: CDPSession): Promise<number> {
 async function listenerCount(cdp: CDPSession, expression: string): Promise<number> {
   const { result } = (await cdp.send('Runtime.evaluate', { expression })) as { result: { objectId?: string } };
   if (!result.objectId) return Number.NaN;
-  const { listeners } = (await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId })) as { listeners: unknown[] };
+  const { listeners } = (await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId })) as {
+    listeners: unknown[];
+  };
   return listeners.length;
 }
 
@@ -45,7 +47,11 @@ async function leftovers(page: Page, cdp: CDPSession): Promise<Leftovers> {
       audioElements: deepAudio(document),
     };
   })()`)) as Omit<Leftovers, 'windowListeners' | 'documentListeners'>;
-  return { ...counts, windowListeners: await listenerCount(cdp, 'window'), documentListeners: await listenerCount(cdp, 'document') };
+  return {
+    ...counts,
+    windowListeners: await listenerCount(cdp, 'window'),
+    documentListeners: await listenerCount(cdp, 'document'),
+  };
 }
 
 async function cycle(page: Page): Promise<void> {
@@ -58,7 +64,10 @@ async function cycle(page: Page): Promise<void> {
   await page.waitForFunction('window.__cycle.ended', null, { timeout: 20000 });
 }
 
-export async function callCycles(services: Services, cycles = 50): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
+export async function callCycles(
+  services: Services,
+  cycles = 50,
+): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
   const browser = await launchChromium();
   try {
     const context = await instrumentedContext(browser, services.origin);
@@ -92,27 +101,77 @@ export async function callCycles(services: Services, cycles = 50): Promise<{ mar
     await context.close();
     const growth = after.heap - before.heap;
     const mb = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MB`;
-    const left = after.liveTracks + after.openPeerConnections + after.audioElements + (after.windowListeners - before.windowListeners) + (after.documentListeners - before.documentListeners);
+    const left =
+      after.liveTracks +
+      after.openPeerConnections +
+      after.audioElements +
+      (after.windowListeners - before.windowListeners) +
+      (after.documentListeners - before.documentListeners);
     const rows = [
       ['JS heap used (after forced GC)', mb(atLoad.heap), mb(before.heap), half ? mb(half.heap) : '—', mb(after.heap)],
       ['live MediaStreamTracks', String(atLoad.liveTracks), String(before.liveTracks), '', String(after.liveTracks)],
-      ['RTCPeerConnections not closed', String(atLoad.openPeerConnections), String(before.openPeerConnections), '', String(after.openPeerConnections)],
-      ['<audio> elements (incl. shadow roots)', String(atLoad.audioElements), String(before.audioElements), '', String(after.audioElements)],
-      ['listeners on window', String(atLoad.windowListeners), String(before.windowListeners), '', String(after.windowListeners)],
-      ['listeners on document', String(atLoad.documentListeners), String(before.documentListeners), '', String(after.documentListeners)],
+      [
+        'RTCPeerConnections not closed',
+        String(atLoad.openPeerConnections),
+        String(before.openPeerConnections),
+        '',
+        String(after.openPeerConnections),
+      ],
+      [
+        '<audio> elements (incl. shadow roots)',
+        String(atLoad.audioElements),
+        String(before.audioElements),
+        '',
+        String(after.audioElements),
+      ],
+      [
+        'listeners on window',
+        String(atLoad.windowListeners),
+        String(before.windowListeners),
+        '',
+        String(after.windowListeners),
+      ],
+      [
+        'listeners on document',
+        String(atLoad.documentListeners),
+        String(before.documentListeners),
+        '',
+        String(after.documentListeners),
+      ],
     ];
     const markdown = [
       `${cycles} call cycles in one page on \`emu-demo\` (click call, wait for \`call-connected\`, click hang up, wait for \`call-ended\`), real companion and media room; ${fixed(totalS)} s in all, cycle median ${fixed(median(cycleMs), 0)} ms, p95 ${fixed(percentile(cycleMs, 95), 0)} ms. "Before" is after one unmeasured cycle (the media chunk loaded). Listener counts include the page's own benchmark listeners (constant).`,
       '',
-      table(['measure', 'page loaded', `before (after 1 cycle)`, `after ${Math.floor(cycles / 2)} more`, `after ${cycles} more cycles`], rows),
+      table(
+        [
+          'measure',
+          'page loaded',
+          `before (after 1 cycle)`,
+          `after ${Math.floor(cycles / 2)} more`,
+          `after ${cycles} more cycles`,
+        ],
+        rows,
+      ),
       '',
       `Heap growth over ${cycles} cycles: **${mb(growth)}**${half ? ` (first half ${mb(half.heap - before.heap)}, second half ${mb(after.heap - half.heap)}: growth that slows is warm-up, growth that keeps pace is a leak)` : ''} (target ≤ 2 MB: ${growth <= 2 * 1048576 ? 'met' : `missed by ${mb(growth - 2 * 1048576)}`}). Leftovers after the last call: **${left}** (target 0).`,
     ].join('\n');
     return {
       markdown,
       headline: [
-        { id: 'heap', metric: `heap growth over ${cycles} call cycles`, measured: mb(growth), target: '≤ 2 MB', verdict: growth <= 2 * 1048576 ? 'met' : `missed by ${mb(growth - 2 * 1048576)}` },
-        { id: 'leftovers', metric: 'leftover tracks, connections, audio elements, listeners', measured: String(left), target: '0', verdict: left === 0 ? 'met' : 'missed' },
+        {
+          id: 'heap',
+          metric: `heap growth over ${cycles} call cycles`,
+          measured: mb(growth),
+          target: '≤ 2 MB',
+          verdict: growth <= 2 * 1048576 ? 'met' : `missed by ${mb(growth - 2 * 1048576)}`,
+        },
+        {
+          id: 'leftovers',
+          metric: 'leftover tracks, connections, audio elements, listeners',
+          measured: String(left),
+          target: '0',
+          verdict: left === 0 ? 'met' : 'missed',
+        },
       ],
     };
   } finally {
@@ -122,7 +181,10 @@ export async function callCycles(services: Services, cycles = 50): Promise<{ mar
 
 const PACED_ENTRIES = 20;
 
-export async function longTranscript(services: Services, options: { entries?: number; minutes?: number; stepMs?: number } = {}): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
+export async function longTranscript(
+  services: Services,
+  options: { entries?: number; minutes?: number; stepMs?: number } = {},
+): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
   const entries = options.entries ?? 1000;
   const minutes = options.minutes ?? 10;
   const stepMs = options.stepMs ?? 5;
@@ -151,7 +213,9 @@ export async function longTranscript(services: Services, options: { entries?: nu
     const t = performance.now();
     await page.evaluate(`window.streamTranscript(${entries}, ${minutes}, ${stepMs})`);
     const streamS = (performance.now() - t) / 1000;
-    const rendered = (await page.evaluate(`document.querySelector('voice-agent-call').shadowRoot.querySelectorAll('[part~="entry"]').length`)) as number;
+    const rendered = (await page.evaluate(
+      `document.querySelector('voice-agent-call').shadowRoot.querySelectorAll('[part~="entry"]').length`,
+    )) as number;
     // Then at a real call's pace: 10 minutes / 1,000 entries is one update (interim or final) every 300 ms.
     await page.evaluate('window.__perf.phase = "paced"');
     const paced = (await page.evaluate(`window.pacedUpdates(${PACED_ENTRIES}, 300)`)) as number[];
@@ -164,7 +228,11 @@ export async function longTranscript(services: Services, options: { entries?: nu
     for (let i = 0; i < 60; i++) await page.mouse.wheel(0, 1500);
     await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     await page.evaluate('window.__perf.recording = false');
-    const perf = (await page.evaluate('window.__perf')) as { longTasks: Array<{ duration: number; phase: string }>; frames: Array<{ phase: string; ms: number }>; renders: Array<{ phase: string; ms: number }> };
+    const perf = (await page.evaluate('window.__perf')) as {
+      longTasks: Array<{ duration: number; phase: string }>;
+      frames: Array<{ phase: string; ms: number }>;
+      renders: Array<{ phase: string; ms: number }>;
+    };
     await page.click('voice-agent-call [part~="hangup-button"]');
     await context.close();
     const rows = (['streaming', 'paced', 'wheel'] as const).map((phase) => {
@@ -172,7 +240,11 @@ export async function longTranscript(services: Services, options: { entries?: nu
       const longTasks = perf.longTasks.filter((task) => task.phase === phase);
       const renders = perf.renders.filter((render) => render.phase === phase).map((render) => render.ms);
       return [
-        phase === 'streaming' ? `fast-forward: ${entries * 2} updates, 5 ms apart` : phase === 'paced' ? `real pace: ${PACED_ENTRIES * 2} more updates, 300 ms apart` : 'wheel scrolling through the log',
+        phase === 'streaming'
+          ? `fast-forward: ${entries * 2} updates, 5 ms apart`
+          : phase === 'paced'
+            ? `real pace: ${PACED_ENTRIES * 2} more updates, 300 ms apart`
+            : 'wheel scrolling through the log',
         String(frames.length),
         fixed(median(frames)),
         fixed(percentile(frames, 95)),
@@ -191,13 +263,40 @@ export async function longTranscript(services: Services, options: { entries?: nu
     const markdown = [
       `A scripted session (no media) feeds the element ${entries} entries spread over an emulated ${minutes}-minute call, each first interim then final (${entries * 2} transcript updates), ${stepMs} ms of real time apart: ${fixed(streamS)} s, i.e. fast-forward, harsher than a real call. ${rendered} entry bubbles in the DOM at the end (the element keeps the newest ${rendered} of ${entries} lines there; "Show earlier lines" reveals more). Then, with the log full, ${PACED_ENTRIES} more entries at a real call's pace (an update every 300 ms: 1,000 entries in 10 minutes). Two times per update: the element's own work per render (its \`performUpdate\`: willUpdate, render, commit and \`updated\` with the scroll that follows the end; timed in the page around the method), median ${fixed(median(pacedWork))} ms, p95 ${fixed(percentile(pacedWork, 95))} ms, max ${fixed(Math.max(...pacedWork))} ms; and the latency from the session event to the finished render, median ${fixed(median(paced))} ms, p95 ${fixed(percentile(paced, 95))} ms, max ${fixed(Math.max(...paced))} ms, which includes waiting for the next frame (the element renders transcript-only updates once per frame). Then 120 mouse-wheel steps up and down the log. Frame times from requestAnimationFrame; long tasks from the Long Tasks API (the page runs nothing but the widget). "Renders" counts the element's renders in each phase: fewer than the updates means updates were coalesced.`,
       '',
-      table(['phase', 'frames', 'frame median ms', 'p95 ms', 'max ms', 'frames > 50 ms', 'long tasks > 50 ms', 'longest task ms', 'renders', 'render median ms', 'render max ms'], rows),
+      table(
+        [
+          'phase',
+          'frames',
+          'frame median ms',
+          'p95 ms',
+          'max ms',
+          'frames > 50 ms',
+          'long tasks > 50 ms',
+          'longest task ms',
+          'renders',
+          'render median ms',
+          'render max ms',
+        ],
+        rows,
+      ),
     ].join('\n');
     return {
       markdown,
       headline: [
-        { id: 'long-tasks-fast', metric: `long tasks (> 50 ms), ${entries}-entry transcript in fast-forward (5 ms apart)`, measured: String(longTasks - pacedLong), target: '0', verdict: longTasks - pacedLong === 0 ? 'met' : `missed by ${longTasks - pacedLong}` },
-        { id: 'long-tasks-paced', metric: `long tasks at a real call's pace with the log full; render work per update (median)`, measured: `${pacedLong}; ${fixed(median(pacedWork))} ms`, target: '0', verdict: pacedLong === 0 ? 'met' : `missed by ${pacedLong}` },
+        {
+          id: 'long-tasks-fast',
+          metric: `long tasks (> 50 ms), ${entries}-entry transcript in fast-forward (5 ms apart)`,
+          measured: String(longTasks - pacedLong),
+          target: '0',
+          verdict: longTasks - pacedLong === 0 ? 'met' : `missed by ${longTasks - pacedLong}`,
+        },
+        {
+          id: 'long-tasks-paced',
+          metric: `long tasks at a real call's pace with the log full; render work per update (median)`,
+          measured: `${pacedLong}; ${fixed(median(pacedWork))} ms`,
+          target: '0',
+          verdict: pacedLong === 0 ? 'met' : `missed by ${pacedLong}`,
+        },
       ],
     };
   } finally {
@@ -205,12 +304,23 @@ export async function longTranscript(services: Services, options: { entries?: nu
   }
 }
 
-export async function endurance(services: Services, options: { cycles?: number; entries?: number } = {}): Promise<BenchSection> {
+export async function endurance(
+  services: Services,
+  options: { cycles?: number; entries?: number } = {},
+): Promise<BenchSection> {
   const cycles = await callCycles(services, options.cycles ?? 50);
   const transcript = await longTranscript(services, { entries: options.entries ?? 1000 });
   return {
     title: 'Endurance',
-    markdown: ['**Call cycles**', '', cycles.markdown, '', '**A long call’s transcript**', '', transcript.markdown].join('\n'),
+    markdown: [
+      '**Call cycles**',
+      '',
+      cycles.markdown,
+      '',
+      '**A long call’s transcript**',
+      '',
+      transcript.markdown,
+    ].join('\n'),
     headline: [...cycles.headline, ...transcript.headline],
   };
 }

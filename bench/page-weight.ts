@@ -23,18 +23,31 @@ function measureFile(path: string, label: string): FileSize {
 }
 
 const sum = (files: FileSize[]): FileSize =>
-  files.reduce((total, file) => ({ file: total.file, bytes: total.bytes + file.bytes, gzip: total.gzip + file.gzip, brotli: total.brotli + file.brotli }), {
-    file: '',
-    bytes: 0,
-    gzip: 0,
-    brotli: 0,
-  });
+  files.reduce(
+    (total, file) => ({
+      file: total.file,
+      bytes: total.bytes + file.bytes,
+      gzip: total.gzip + file.gzip,
+      brotli: total.brotli + file.brotli,
+    }),
+    {
+      file: '',
+      bytes: 0,
+      gzip: 0,
+      brotli: 0,
+    },
+  );
 
 export async function pageWeight(): Promise<BenchSection> {
   const entry = join(ROOT, 'dist/cdn/voice-agent-call.js');
-  let source = 'the existing `dist/cdn` build (`npm run build:cdn`: Vite; the call logic, livekit-client and other languages as lazy chunks)';
+  let source =
+    'the existing `dist/cdn` build (`npm run build:cdn`: Vite; the call logic, livekit-client and other languages as lazy chunks)';
   if (!existsSync(entry)) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.cdn.config.ts'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.cdn.config.ts'],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
     source = '`dist/cdn`, built by the benchmark with `vite build --config vite.cdn.config.ts` (no build was present)';
   }
   const sizes = cdnSizes();
@@ -44,13 +57,30 @@ export async function pageWeight(): Promise<BenchSection> {
   const initial = { ...sum(sizes.initial), file: 'idle: before any interaction (entry + static imports)' };
   const firstCall = { ...sum(call), file: 'added on intent or the first call (call chunk + media chunk)' };
   const everything = { ...sum([...sizes.initial, ...call]), file: 'widget total, English (idle + call + media)' };
-  const livekit = measureFile(join(ROOT, 'node_modules/livekit-client/dist/livekit-client.esm.mjs'), 'livekit-client.esm.mjs (node_modules, unminified ESM)');
-  const livekitVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules/livekit-client/package.json'), 'utf8')) as { version: string }).version;
+  const livekit = measureFile(
+    join(ROOT, 'node_modules/livekit-client/dist/livekit-client.esm.mjs'),
+    'livekit-client.esm.mjs (node_modules, unminified ESM)',
+  );
+  const livekitVersion = (
+    JSON.parse(readFileSync(join(ROOT, 'node_modules/livekit-client/package.json'), 'utf8')) as { version: string }
+  ).version;
   const livekitMin = minified(join(ROOT, 'node_modules/livekit-client/dist/livekit-client.esm.mjs'));
 
   const rows = [
-    ...files.map((file) => [`\`${unhashed(file.file)}\``, file.loads ?? '', kb(file.bytes), kb(file.gzip), kb(file.brotli)]),
-    ...[initial, firstCall, everything, livekit, ...(livekitMin ? [livekitMin] : [])].map((file) => [file.file, '', kb(file.bytes), kb(file.gzip), kb(file.brotli)]),
+    ...files.map((file) => [
+      `\`${unhashed(file.file)}\``,
+      file.loads ?? '',
+      kb(file.bytes),
+      kb(file.gzip),
+      kb(file.brotli),
+    ]),
+    ...[initial, firstCall, everything, livekit, ...(livekitMin ? [livekitMin] : [])].map((file) => [
+      file.file,
+      '',
+      kb(file.bytes),
+      kb(file.gzip),
+      kb(file.brotli),
+    ]),
   ];
   const extra = everything.gzip - (livekitMin ?? livekit).gzip;
   const initialOk = initial.gzip <= IDLE_ENTRY_BUDGET_GZIP;
@@ -68,7 +98,10 @@ export async function pageWeight(): Promise<BenchSection> {
     '',
     table(
       ['file', 'largest modules'],
-      files.map((file) => [`\`${unhashed(file.file)}\``, (file.modules ?? []).map((share) => `\`${share.module}\` ${kb(share.bytes)}`).join(', ')]),
+      files.map((file) => [
+        `\`${unhashed(file.file)}\``,
+        (file.modules ?? []).map((share) => `\`${share.module}\` ${kb(share.bytes)}`).join(', '),
+      ]),
       2,
     ),
   ].join('\n');
@@ -76,9 +109,27 @@ export async function pageWeight(): Promise<BenchSection> {
     title: 'Page weight',
     markdown,
     headline: [
-      { id: 'initial', metric: 'idle entry, before any interaction (gzip)', measured: kb(initial.gzip), target: '≤ 12 KB', verdict: initialOk ? 'met' : `missed by ${kb(initial.gzip - IDLE_ENTRY_BUDGET_GZIP)}` },
-      ...call.map((file) => ({ id: `chunk-${unhashed(file.file)}`, metric: `lazy \`${unhashed(file.file)}\` (gzip)`, measured: kb(file.gzip), target: '—', verdict: '—' })),
-      { id: 'total', metric: 'everything − livekit-client (gzip)', measured: `+${kb(extra)}`, target: '≤ +25 KB', verdict: extraOk ? 'met' : `missed by ${kb(extra - EXTRA_BUDGET_GZIP)}` },
+      {
+        id: 'initial',
+        metric: 'idle entry, before any interaction (gzip)',
+        measured: kb(initial.gzip),
+        target: '≤ 12 KB',
+        verdict: initialOk ? 'met' : `missed by ${kb(initial.gzip - IDLE_ENTRY_BUDGET_GZIP)}`,
+      },
+      ...call.map((file) => ({
+        id: `chunk-${unhashed(file.file)}`,
+        metric: `lazy \`${unhashed(file.file)}\` (gzip)`,
+        measured: kb(file.gzip),
+        target: '—',
+        verdict: '—',
+      })),
+      {
+        id: 'total',
+        metric: 'everything − livekit-client (gzip)',
+        measured: `+${kb(extra)}`,
+        target: '≤ +25 KB',
+        verdict: extraOk ? 'met' : `missed by ${kb(extra - EXTRA_BUDGET_GZIP)}`,
+      },
     ],
   };
 }
@@ -88,7 +139,11 @@ function minified(path: string): FileSize | null {
   const esbuild = join(ROOT, 'node_modules/esbuild/bin/esbuild');
   if (!existsSync(esbuild)) return null;
   try {
-    const output = execFileSync(esbuild, [path, '--minify', '--format=esm', '--log-level=error', `--define:process.env.NODE_ENV="production"`], { maxBuffer: 64 * 1024 * 1024 });
+    const output = execFileSync(
+      esbuild,
+      [path, '--minify', '--format=esm', '--log-level=error', `--define:process.env.NODE_ENV="production"`],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
     return {
       file: 'livekit-client.esm.mjs minified (esbuild --minify, this run)',
       bytes: output.length,

@@ -24,9 +24,15 @@ const NAMESPACE_FLAG = 'VOICE_AGENT_BENCH_NETNS';
 if (process.env[NAMESPACE_FLAG] !== '1') {
   const unshare = process.getuid?.() === 0 ? ['unshare', '-n'] : ['unshare', '-rn'];
   const inner = `ip link set lo up && exec env ${NAMESPACE_FLAG}=1 "$0" --import tsx bench/run.ts "$@"`;
-  const result = spawnSync(unshare[0]!, [...unshare.slice(1), 'sh', '-c', inner, process.execPath, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync(
+    unshare[0]!,
+    [...unshare.slice(1), 'sh', '-c', inner, process.execPath, ...process.argv.slice(2)],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   if (result.error) {
-    console.error(`bench: could not enter a loopback-only network namespace (${result.error.message}); needs util-linux unshare and iproute2 ip`);
+    console.error(
+      `bench: could not enter a loopback-only network namespace (${result.error.message}); needs util-linux unshare and iproute2 ip`,
+    );
     process.exit(1);
   }
   process.exit(result.status ?? 1);
@@ -45,7 +51,8 @@ function version(command: string, args: string[]): string {
     return 'unknown';
   }
 }
-const packageVersion = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const packageVersion = (name: string) =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 const started = new Date();
 const sections: BenchSection[] = [];
@@ -76,7 +83,9 @@ if (run.includes('talk') || run.includes('endurance')) {
     }
     if (run.includes('endurance')) {
       log('endurance');
-      sections.push(await endurance(services, { cycles: envNumber('BENCH_CYCLES', 50), entries: envNumber('BENCH_ENTRIES', 1000) }));
+      sections.push(
+        await endurance(services, { cycles: envNumber('BENCH_CYCLES', 50), entries: envNumber('BENCH_ENTRIES', 1000) }),
+      );
     }
   } finally {
     await services.close();
@@ -107,7 +116,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'companion-token': {
     met: 'The token route adds at most 0.5 ms at p50 over a bare proxy making the same two service calls (REST dial token, GraphQL browserDialToken).',
     missed:
-      'The token route adds more than 0.5 ms at p50. Per request the companion reads the Node request directly (no Web `Request` or `Response` on Node), checks origin and host, checks the handle (cached after its first HMAC check), counts two rate limits, makes both service calls through one undici Agent, parses and reshapes the service\'s JSON and logs a line (batched); the bare proxy does none of these but the calls. See the CPU column of the load table for what it costs per request.',
+      "The token route adds more than 0.5 ms at p50. Per request the companion reads the Node request directly (no Web `Request` or `Response` on Node), checks origin and host, checks the handle (cached after its first HMAC check), counts two rate limits, makes both service calls through one undici Agent, parses and reshapes the service's JSON and logs a line (batched); the bare proxy does none of these but the calls. See the CPU column of the load table for what it costs per request.",
   },
   'companion-read': {
     met: 'The read route (polling and the final record) adds at most 0.5 ms at p50.',
@@ -116,33 +125,37 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'companion-ratio-token': {
     met: 'On the token route the companion answers at least 0.8× the requests/s of a bare Node reverse proxy in front of the same emulator.',
     missed:
-      'On the token route the companion answers fewer than 0.8× the requests/s of the bare proxy (Node http + an undici Pool, in the same run). Profiled with `node --cpu-prof` under this load, what was removed: fetch per upstream call (now undici on one keep-alive Agent, origin and path apart, no URL parsed per call), a blocking stderr write per request (now batched), a WebCrypto HMAC per request (now once per handle and minute), the Web `Request`/`Response` per request on Node (the Node adapter hands the handler\'s core the request\'s fields and writes its JSON text), an AbortController per request and an EventTarget, Event and closures per service call. What remains beyond the bare proxy: origin, handle and rate-limit checks, parsing and reshaping the service\'s JSON, a log line. Req/s here swings with the other work on the shared machine; the CPU-per-request ratio beside it is the steadier figure.',
+      "On the token route the companion answers fewer than 0.8× the requests/s of the bare proxy (Node http + an undici Pool, in the same run). Profiled with `node --cpu-prof` under this load, what was removed: fetch per upstream call (now undici on one keep-alive Agent, origin and path apart, no URL parsed per call), a blocking stderr write per request (now batched), a WebCrypto HMAC per request (now once per handle and minute), the Web `Request`/`Response` per request on Node (the Node adapter hands the handler's core the request's fields and writes its JSON text), an AbortController per request and an EventTarget, Event and closures per service call. What remains beyond the bare proxy: origin, handle and rate-limit checks, parsing and reshaping the service's JSON, a log line. Req/s here swings with the other work on the shared machine; the CPU-per-request ratio beside it is the steadier figure.",
   },
   'companion-ratio-read': {
     met: 'On the read route the companion answers at least 0.8× the requests/s of the bare proxy.',
-    missed: 'On the read route the companion answers fewer than 0.8× the requests/s of the bare proxy; see the token-route ratio note for what was removed and what remains.',
+    missed:
+      'On the read route the companion answers fewer than 0.8× the requests/s of the bare proxy; see the token-route ratio note for what was removed and what remains.',
   },
   'ratio-audio': {
-    met:
-      'Against a bare livekit-client page doing the same work (both companion round trips, connect, publish, wait for the agent to speak) the widget is within the target on a first visit with `preload="none"`, where the click also fetches and runs the call chunk and livekit-client: the microphone request is made inside the click in the idle entry, and both chunks load side by side while it is pending.',
+    met: 'Against a bare livekit-client page doing the same work (both companion round trips, connect, publish, wait for the agent to speak) the widget is within the target on a first visit with `preload="none"`, where the click also fetches and runs the call chunk and livekit-client: the microphone request is made inside the click in the idle entry, and both chunks load side by side while it is pending.',
     missed:
       'On a first visit with `preload="none"` the widget is slower than the target against a bare livekit-client page: the click fetches the call chunk and livekit-client (both started at once, in parallel with the microphone request) but running them on the main thread delays the handling of the dial and token answers (compare "dial created" and "token" between the first call and "call again"). By default the widget prefetches both chunks when the pointer enters or focus reaches the call button (see the "hover, then click" row), and `preload="idle"` also loads them in idle time.',
   },
   'ratio-prefetched': {
-    met: 'With the call and media chunks imported before the click (what the widget\'s own prefetch gives once it has finished) the widget is within the target.',
-    missed: 'Even with the chunks prefetched the widget is slower than 1.3× the baseline: the remaining difference is in the widget\'s own steps (see the step table).',
+    met: "With the call and media chunks imported before the click (what the widget's own prefetch gives once it has finished) the widget is within the target.",
+    missed:
+      "Even with the chunks prefetched the widget is slower than 1.3× the baseline: the remaining difference is in the widget's own steps (see the step table).",
   },
   'long-tasks-fast': {
     met: 'Even in fast-forward (updates 5 ms apart, 60× a real call\'s rate) the widget makes no long task: it keeps the newest 100 lines in the DOM ("Show earlier lines" reveals older ones), renders transcript-only updates once per frame (compare "renders" with the updates), leaves unchanged lines untouched and reads the log\'s height to follow the end only when the log changed.',
-    missed: 'In fast-forward (updates 5 ms apart, 60× a real call\'s rate) long tasks still appear although the DOM is bounded (newest 100 lines) and transcript-only updates render once per frame: see "render max ms" in the table for whether the element or the session\'s per-update copy of the whole transcript (src/call) is the cost.',
+    missed:
+      'In fast-forward (updates 5 ms apart, 60× a real call\'s rate) long tasks still appear although the DOM is bounded (newest 100 lines) and transcript-only updates render once per frame: see "render max ms" in the table for whether the element or the session\'s per-update copy of the whole transcript (src/call) is the cost.',
   },
   'long-tasks-paced': {
-    met: 'At a real call\'s pace with the log full the widget makes no long task, and its work per update no longer grows with the log.',
-    missed: 'At a real call\'s pace with the log full a long task still appears; see the table for its phase and length.',
+    met: "At a real call's pace with the log full the widget makes no long task, and its work per update no longer grows with the log.",
+    missed:
+      "At a real call's pace with the log full a long task still appears; see the table for its phase and length.",
   },
   'ratio-hover': {
     met: 'With the default `preload="intent"`, the pointer resting on the call button before the click (here a short dwell) lets the widget start loading the call and media chunks itself; the click then finds them loaded or loading, and the widget is within the target.',
-    missed: 'Even with the widget\'s own prefetch on pointerenter the widget is slower than the target: a short dwell leaves part of the chunks still loading at the click (compare with "chunks prefetched"); `preload="idle"` loads them before any intent.',
+    missed:
+      'Even with the widget\'s own prefetch on pointerenter the widget is slower than the target: a short dwell leaves part of the chunks still loading at the click (compare with "chunks prefetched"); `preload="idle"` loads them before any intent.',
   },
   'ratio-again': {
     met: 'A second call in the same page is about as fast as the bare baseline or faster (warm connections and JIT).',
@@ -156,7 +169,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   heap: {
     met: 'Heap growth stays under 2 MB over the call cycles.',
     missed:
-      'Heap growth is over 2 MB. The heap figure is V8\'s used size, which includes optimised code: a heap-snapshot diff over 20 cycles (made while writing this benchmark) showed most of the growth as JIT code and feedback vectors (warm-up, not a leak; compare the two halves in the table) and small per-call residue: about 9 AbortSignals and 3 MediaStreams per call, and livekit-client\'s log strings, which DevTools keeps because the benchmark attaches it. What would close it: find what retains the per-call AbortSignals (likely listeners added with `{ signal }` on a long-lived target, or timeouts chained to the signal of a call) and the MediaStreams in a snapshot diff; then re-run to see the growth flatten.',
+      "Heap growth is over 2 MB. The heap figure is V8's used size, which includes optimised code: a heap-snapshot diff over 20 cycles (made while writing this benchmark) showed most of the growth as JIT code and feedback vectors (warm-up, not a leak; compare the two halves in the table) and small per-call residue: about 9 AbortSignals and 3 MediaStreams per call, and livekit-client's log strings, which DevTools keeps because the benchmark attaches it. What would close it: find what retains the per-call AbortSignals (likely listeners added with `{ signal }` on a long-lived target, or timeouts chained to the signal of a call) and the MediaStreams in a snapshot diff; then re-run to see the growth flatten.",
   },
   leftovers: {
     met: 'Nothing is left behind after the call cycles: no live track, no open peer connection, no audio element, no extra listener on window or document.',
@@ -167,10 +180,14 @@ const notes = sections.flatMap((section) =>
   section.headline.flatMap((row) => {
     const note = NOTES[row.id];
     if (!note) return [];
-    return [`- **${section.title}, ${row.metric}: ${row.measured}** (${row.target}, ${row.verdict}). ${row.verdict === 'met' ? note.met : note.missed}`];
+    return [
+      `- **${section.title}, ${row.metric}: ${row.measured}** (${row.target}, ${row.verdict}). ${row.verdict === 'met' ? note.met : note.missed}`,
+    ];
   }),
 );
-const headline = sections.flatMap((section) => section.headline.map((row) => [`${section.title}: ${row.metric}`, row.measured, row.target, row.verdict]));
+const headline = sections.flatMap((section) =>
+  section.headline.map((row) => [`${section.title}: ${row.metric}`, row.measured, row.target, row.verdict]),
+);
 const markdown = [
   '# Benchmarks',
   '',
@@ -193,7 +210,9 @@ const markdown = [
 const out = resolve(ROOT, process.env.BENCH_OUT ?? 'BENCHMARKS.md');
 // The media soak is a run of its own (`npm run soak:media`, about 12 minutes of calls): its section,
 // written from that run's report, is kept as it is when the benchmarks are written again.
-const kept = existsSync(out) ? (/\n(## Media room soak\n[\s\S]*?)(?=\n## |$)/.exec(readFileSync(out, 'utf8'))?.[1] ?? '') : '';
+const kept = existsSync(out)
+  ? (/\n(## Media room soak\n[\s\S]*?)(?=\n## |$)/.exec(readFileSync(out, 'utf8'))?.[1] ?? '')
+  : '';
 writeFileSync(out, kept ? `${markdown}\n${kept.trimEnd()}\n` : markdown);
 console.log(markdown);
 log(`wrote ${out} in ${seconds.toFixed(0)} s`);

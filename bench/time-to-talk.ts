@@ -9,7 +9,17 @@ import { instrumentedContext, launchChromium } from './lib/browser.js';
 import { ROOT, type Services } from './lib/services.js';
 import { fixed, median, percentile, table, type BenchSection } from './lib/stats.js';
 
-const WIDGET_STEPS = ['callChunkLoaded', 'micGranted', 'dialCreated', 'token', 'chunkLoaded', 'roomConnected', 'agentPresent', 'firstAudio', 'firstTranscript'] as const;
+const WIDGET_STEPS = [
+  'callChunkLoaded',
+  'micGranted',
+  'dialCreated',
+  'token',
+  'chunkLoaded',
+  'roomConnected',
+  'agentPresent',
+  'firstAudio',
+  'firstTranscript',
+] as const;
 type WidgetStep = (typeof WIDGET_STEPS)[number];
 type WidgetSample = Record<WidgetStep, number | null> & { chunkStart: number | null; callChunkStart: number | null };
 
@@ -66,7 +76,11 @@ async function widgetCall(page: Page, hoverMs?: number): Promise<WidgetSample> {
   }
   await page.evaluate('window.__bench.reset()');
   await page.click('voice-agent-call [part~="call-button"]');
-  await page.waitForFunction('(() => { const m = window.__bench.marks; return ("firstAudio" in m && "firstTranscript" in m && "agentPresent" in m) || "ended" in m; })()', null, { timeout: 30000 });
+  await page.waitForFunction(
+    '(() => { const m = window.__bench.marks; return ("firstAudio" in m && "firstTranscript" in m && "agentPresent" in m) || "ended" in m; })()',
+    null,
+    { timeout: 30000 },
+  );
   const sample = (await page.evaluate(`(() => {
     const m = window.__bench.marks;
     const after = (part) => performance.getEntriesByType('resource').find((entry) => entry.name.includes(part) && entry.startTime >= m.click);
@@ -95,7 +109,10 @@ async function baselineCall(page: Page, agent: string): Promise<BaselineSample> 
   return sample;
 }
 
-export async function timeToTalk(services: Services, options: { calls?: number; agent?: string } = {}): Promise<BenchSection> {
+export async function timeToTalk(
+  services: Services,
+  options: { calls?: number; agent?: string } = {},
+): Promise<BenchSection> {
   const calls = options.calls ?? 20;
   const agent = options.agent ?? 'emu-quick';
   const browser = await launchChromium();
@@ -107,7 +124,9 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
   // page imports the call and media chunks (the same URLs the widget imports, so the same modules)
   // before the click.
   const chunkUrl = (prefix: string): string => {
-    const chunks = readdirSync(join(ROOT, 'dist/cdn/chunks')).filter((file) => file.startsWith(prefix) && file.endsWith('.js'));
+    const chunks = readdirSync(join(ROOT, 'dist/cdn/chunks')).filter(
+      (file) => file.startsWith(prefix) && file.endsWith('.js'),
+    );
     if (chunks.length !== 1) throw new Error(`expected one ${prefix} chunk in dist/cdn/chunks, found ${chunks.length}`);
     return `/dist/cdn/chunks/${chunks[0]}`;
   };
@@ -117,7 +136,9 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
   try {
     // One unmeasured pair warms the emulator's voice cache and Chromium's process pool.
     for (let i = -1; i < calls; i++) {
-      for (const kind of i % 2 === 0 ? (['widget', 'prefetched', 'hover', 'baseline'] as const) : (['baseline', 'hover', 'prefetched', 'widget'] as const)) {
+      for (const kind of i % 2 === 0
+        ? (['widget', 'prefetched', 'hover', 'baseline'] as const)
+        : (['baseline', 'hover', 'prefetched', 'widget'] as const)) {
         const context = await instrumentedContext(browser, services.origin);
         const page = await context.newPage();
         try {
@@ -132,7 +153,9 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
             }
           } else if (kind === 'prefetched') {
             await openWidget(page, agent, 'none');
-            await page.evaluate(`Promise.all(${JSON.stringify(prefetchUrls)}.map((url) => import(url))).then(() => undefined)`);
+            await page.evaluate(
+              `Promise.all(${JSON.stringify(prefetchUrls)}.map((url) => import(url))).then(() => undefined)`,
+            );
             const sample = await widgetCall(page);
             if (i >= 0) prefetched.push(sample);
           } else if (kind === 'hover') {
@@ -162,9 +185,27 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
     const values = column(samples.map((sample) => sample[step]));
     return [fixed(median(values)), fixed(percentile(values, 95)), `${values.length}/${samples.length}`];
   };
-  const rows: string[][] = WIDGET_STEPS.map((step) => [STEP_LABEL[step], ...stat(widget, step), ...stat(prefetched, step), ...stat(hovered, step), ...stat(warm, step)]);
-  rows.splice(4, 0, ['media chunk request starts', ...stat(widget, 'chunkStart'), ...stat(prefetched, 'chunkStart'), ...stat(hovered, 'chunkStart'), ...stat(warm, 'chunkStart')]);
-  rows.unshift(['call chunk request starts', ...stat(widget, 'callChunkStart'), ...stat(prefetched, 'callChunkStart'), ...stat(hovered, 'callChunkStart'), ...stat(warm, 'callChunkStart')]);
+  const rows: string[][] = WIDGET_STEPS.map((step) => [
+    STEP_LABEL[step],
+    ...stat(widget, step),
+    ...stat(prefetched, step),
+    ...stat(hovered, step),
+    ...stat(warm, step),
+  ]);
+  rows.splice(4, 0, [
+    'media chunk request starts',
+    ...stat(widget, 'chunkStart'),
+    ...stat(prefetched, 'chunkStart'),
+    ...stat(hovered, 'chunkStart'),
+    ...stat(warm, 'chunkStart'),
+  ]);
+  rows.unshift([
+    'call chunk request starts',
+    ...stat(widget, 'callChunkStart'),
+    ...stat(prefetched, 'callChunkStart'),
+    ...stat(hovered, 'callChunkStart'),
+    ...stat(warm, 'callChunkStart'),
+  ]);
 
   const base = {
     dial: baseline.map((sample) => sample.dialMs),
@@ -198,7 +239,24 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
     '',
     `**The widget** (CDN build, script tag), ms after the click. *First call*: a fresh page with \`preload="none"\`, so the click also fetches and runs the lazy call chunk (call logic, in-call UI) and media chunk (livekit-client), side by side, while the microphone request made inside the click is pending; without it, the pointer moving onto the button for the click would start the widget\'s own prefetch a few ms early and blur what this column measures. *Chunks prefetched*: a fresh page (\`preload="none"\`) that imports both chunks before the click (what the widget\'s prefetch gives once it has finished). *Hover, then click*: a fresh page with the default \`preload="intent"\`: the pointer rests on the call button ${HOVER_MS} ms (a visitor\'s dwell) before the click, so the widget itself starts loading both chunks on pointerenter. *Call again*: a second call in the first page, the chunks already loaded. The differences are what loading the chunks on the click costs.`,
     '',
-    table(['step', 'first call: median', 'p95', 'n', 'chunks prefetched: median', 'p95', 'n', 'hover, then click: median', 'p95', 'n', 'call again: median', 'p95', 'n'], rows),
+    table(
+      [
+        'step',
+        'first call: median',
+        'p95',
+        'n',
+        'chunks prefetched: median',
+        'p95',
+        'n',
+        'hover, then click: median',
+        'p95',
+        'n',
+        'call again: median',
+        'p95',
+        'n',
+      ],
+      rows,
+    ),
     '',
     '**The baseline**: a bare livekit-client page (livekit-client already loaded, microphone granted before the clock starts) doing the two companion round trips, `Room.connect`, publishing the microphone:',
     '',
@@ -207,12 +265,48 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
     table(
       ['ratio (medians)', 'widget', 'baseline', 'ratio', 'target'],
       [
-        ['click → first audio / (2 round trips + connect)', fixed(widgetAudio), fixed(connectOnly), fixed(ratioIssue, 2), '≤ 1.3'],
-        ['click → first audio / (2 round trips + connect → first audio)', fixed(widgetAudio), fixed(toAudio), fixed(ratioAudio, 2), `≤ ${TARGET_FIRST}`],
-        ['same, call and media chunks prefetched before the click', fixed(prefetchedAudio), fixed(toAudio), fixed(prefetchedAudio / toAudio, 2), '≤ 1.3'],
-        [`same, the widget's own prefetch (pointer on the button ${HOVER_MS} ms before the click)`, fixed(hoveredAudio), fixed(toAudio), fixed(hoveredAudio / toAudio, 2), `≤ ${TARGET_HOVER}`],
-        ['same, call again (chunks already loaded)', fixed(warmAudio), fixed(toAudio), fixed(warmAudio / toAudio, 2), '≤ 1.3'],
-        ['click → agent present / (2 round trips + agent present)', fixed(widgetConnected), fixed(baseAgent), fixed(widgetConnected / baseAgent, 2), '—'],
+        [
+          'click → first audio / (2 round trips + connect)',
+          fixed(widgetAudio),
+          fixed(connectOnly),
+          fixed(ratioIssue, 2),
+          '≤ 1.3',
+        ],
+        [
+          'click → first audio / (2 round trips + connect → first audio)',
+          fixed(widgetAudio),
+          fixed(toAudio),
+          fixed(ratioAudio, 2),
+          `≤ ${TARGET_FIRST}`,
+        ],
+        [
+          'same, call and media chunks prefetched before the click',
+          fixed(prefetchedAudio),
+          fixed(toAudio),
+          fixed(prefetchedAudio / toAudio, 2),
+          '≤ 1.3',
+        ],
+        [
+          `same, the widget's own prefetch (pointer on the button ${HOVER_MS} ms before the click)`,
+          fixed(hoveredAudio),
+          fixed(toAudio),
+          fixed(hoveredAudio / toAudio, 2),
+          `≤ ${TARGET_HOVER}`,
+        ],
+        [
+          'same, call again (chunks already loaded)',
+          fixed(warmAudio),
+          fixed(toAudio),
+          fixed(warmAudio / toAudio, 2),
+          '≤ 1.3',
+        ],
+        [
+          'click → agent present / (2 round trips + agent present)',
+          fixed(widgetConnected),
+          fixed(baseAgent),
+          fixed(widgetConnected / baseAgent, 2),
+          '—',
+        ],
       ],
     ),
   ].join('\n');
@@ -220,12 +314,54 @@ export async function timeToTalk(services: Services, options: { calls?: number; 
     title: 'Time to talk',
     markdown,
     headline: [
-      { id: 'first-audio', metric: 'click → first agent audio, first call without prefetch (median, p95)', measured: `${fixed(widgetAudio)} ms, ${fixed(percentile(column(widget.map((s) => s.firstAudio)), 95))} ms`, target: '—', verdict: '—' },
-      { id: 'ratio-audio', metric: 'widget / bare livekit-client, to first audio, first call without prefetch', measured: fixed(ratioAudio, 2), target: `≤ ${TARGET_FIRST}`, verdict: ratioAudio <= TARGET_FIRST ? 'met' : `missed by ${fixed(ratioAudio - TARGET_FIRST, 2)}` },
-      { id: 'ratio-prefetched', metric: 'same, call and media chunks prefetched before the click', measured: fixed(prefetchedAudio / toAudio, 2), target: '≤ 1.3', verdict: prefetchedAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(prefetchedAudio / toAudio - 1.3, 2)}` },
-      { id: 'ratio-hover', metric: `same, the widget's own prefetch (pointer on the button ${HOVER_MS} ms before the click)`, measured: fixed(hoveredAudio / toAudio, 2), target: `≤ ${TARGET_HOVER}`, verdict: hoveredAudio / toAudio <= TARGET_HOVER ? 'met' : `missed by ${fixed(hoveredAudio / toAudio - TARGET_HOVER, 2)}` },
-      { id: 'ratio-again', metric: 'same, call again in the page (chunks loaded)', measured: fixed(warmAudio / toAudio, 2), target: '≤ 1.3', verdict: warmAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(warmAudio / toAudio - 1.3, 2)}` },
-      { id: 'ratio-issue', metric: 'widget first audio / (round trips + connect)', measured: fixed(ratioIssue, 2), target: '≤ 1.3', verdict: ratioIssue <= 1.3 ? 'met' : `missed by ${fixed(ratioIssue - 1.3, 2)} (includes the agent's greeting delay, which the baseline connect does not)` },
+      {
+        id: 'first-audio',
+        metric: 'click → first agent audio, first call without prefetch (median, p95)',
+        measured: `${fixed(widgetAudio)} ms, ${fixed(percentile(column(widget.map((s) => s.firstAudio)), 95))} ms`,
+        target: '—',
+        verdict: '—',
+      },
+      {
+        id: 'ratio-audio',
+        metric: 'widget / bare livekit-client, to first audio, first call without prefetch',
+        measured: fixed(ratioAudio, 2),
+        target: `≤ ${TARGET_FIRST}`,
+        verdict: ratioAudio <= TARGET_FIRST ? 'met' : `missed by ${fixed(ratioAudio - TARGET_FIRST, 2)}`,
+      },
+      {
+        id: 'ratio-prefetched',
+        metric: 'same, call and media chunks prefetched before the click',
+        measured: fixed(prefetchedAudio / toAudio, 2),
+        target: '≤ 1.3',
+        verdict: prefetchedAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(prefetchedAudio / toAudio - 1.3, 2)}`,
+      },
+      {
+        id: 'ratio-hover',
+        metric: `same, the widget's own prefetch (pointer on the button ${HOVER_MS} ms before the click)`,
+        measured: fixed(hoveredAudio / toAudio, 2),
+        target: `≤ ${TARGET_HOVER}`,
+        verdict:
+          hoveredAudio / toAudio <= TARGET_HOVER
+            ? 'met'
+            : `missed by ${fixed(hoveredAudio / toAudio - TARGET_HOVER, 2)}`,
+      },
+      {
+        id: 'ratio-again',
+        metric: 'same, call again in the page (chunks loaded)',
+        measured: fixed(warmAudio / toAudio, 2),
+        target: '≤ 1.3',
+        verdict: warmAudio / toAudio <= 1.3 ? 'met' : `missed by ${fixed(warmAudio / toAudio - 1.3, 2)}`,
+      },
+      {
+        id: 'ratio-issue',
+        metric: 'widget first audio / (round trips + connect)',
+        measured: fixed(ratioIssue, 2),
+        target: '≤ 1.3',
+        verdict:
+          ratioIssue <= 1.3
+            ? 'met'
+            : `missed by ${fixed(ratioIssue - 1.3, 2)} (includes the agent's greeting delay, which the baseline connect does not)`,
+      },
     ],
   };
 }

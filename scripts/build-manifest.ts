@@ -90,7 +90,9 @@ const isInternal = (name: string | undefined): boolean => name !== undefined && 
 function eventClasses(): Map<string, string> {
   const source = readFileSync(`${ROOT}src/call/events.ts`, 'utf8');
   const classes = new Map<string, string>();
-  for (const match of source.matchAll(/export class (\w+) extends Event \{\s*static readonly eventName = '([\w-]+)'/g)) {
+  for (const match of source.matchAll(
+    /export class (\w+) extends Event \{\s*static readonly eventName = '([\w-]+)'/g,
+  )) {
     classes.set(match[2]!, match[1]!);
   }
   return classes;
@@ -106,10 +108,14 @@ function runAnalyzer(): Manifest {
   const config = `${outdir}/cem.config.mjs`;
   writeFileSync(`${ROOT}${config}`, 'export default { packagejson: false };\n');
   const cli = fileURLToPath(new URL('../node_modules/@custom-elements-manifest/analyzer/cem.js', import.meta.url));
-  execFileSync(process.execPath, [cli, 'analyze', '--config', config, '--litelement', '--globs', ELEMENT_SOURCE, '--outdir', outdir, '--quiet'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [cli, 'analyze', '--config', config, '--litelement', '--globs', ELEMENT_SOURCE, '--outdir', outdir, '--quiet'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   return JSON.parse(readFileSync(`${ROOT}${outdir}/custom-elements.json`, 'utf8')) as Manifest;
 }
 
@@ -126,7 +132,9 @@ export function tidyManifest(raw: Manifest, events: Map<string, string> = eventC
         // Lit's `state: true` properties are internal, not attributes.
         attributes: (declaration.attributes ?? [])
           .filter((attribute) => !isInternal(attribute.name))
-          .map(({ fieldName, ...attribute }) => (isInternal(fieldName) || fieldName === undefined ? attribute : { ...attribute, fieldName })),
+          .map(({ fieldName, ...attribute }) =>
+            isInternal(fieldName) || fieldName === undefined ? attribute : { ...attribute, fieldName },
+          ),
         members: (declaration.members ?? []).filter(
           (member) => member.privacy !== 'private' && member.privacy !== 'protected' && !isInternal(member.name),
         ),
@@ -139,7 +147,10 @@ export function tidyManifest(raw: Manifest, events: Map<string, string> = eventC
     }),
     exports: (module.exports ?? []).map((entry) => ({
       ...entry,
-      declaration: { ...entry.declaration, ...(entry.declaration.module ? { module: distPath(entry.declaration.module) } : {}) },
+      declaration: {
+        ...entry.declaration,
+        ...(entry.declaration.module ? { module: distPath(entry.declaration.module) } : {}),
+      },
     })),
   }));
   const element = modules.find((module) => module.declarations.some((declaration) => declaration.customElement));
@@ -148,7 +159,13 @@ export function tidyManifest(raw: Manifest, events: Map<string, string> = eventC
     kind: 'javascript-module',
     path: 'dist/define.js',
     declarations: [],
-    exports: [{ kind: 'custom-element-definition', name: TAG_NAME, declaration: { name: 'VoiceAgentCall', module: element.path } }],
+    exports: [
+      {
+        kind: 'custom-element-definition',
+        name: TAG_NAME,
+        declaration: { name: 'VoiceAgentCall', module: element.path },
+      },
+    ],
   });
   return { schemaVersion: raw.schemaVersion, readme: 'README.md', modules };
 }
@@ -174,14 +191,21 @@ export function apiReference(manifest: Manifest): string {
   const fieldFor = new Map(fields.map((field) => [field.attribute, field]));
   const lines: string[] = [README_START, ''];
   const table = (head: string[], rows: string[][]): void => {
-    lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`), '');
+    lines.push(
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...rows.map((row) => `| ${row.join(' | ')} |`),
+      '',
+    );
   };
   lines.push('### Attributes', '');
   table(
     ['attribute', 'property', 'description'],
     (element.attributes ?? []).map((attribute) => [
       `\`${attribute.name}\``,
-      attribute.fieldName ? `\`${attribute.fieldName}\`${fieldFor.get(attribute.name)?.reflects ? ' (reflected)' : ''}` : '',
+      attribute.fieldName
+        ? `\`${attribute.fieldName}\`${fieldFor.get(attribute.name)?.reflects ? ' (reflected)' : ''}`
+        : '',
       cell(attribute.description ?? fieldFor.get(attribute.name)?.description),
     ]),
   );
@@ -191,27 +215,52 @@ export function apiReference(manifest: Manifest): string {
     fields.map((field) => [
       `\`${field.name}\`${field.readonly ? ' (read-only)' : ''}`,
       code(field.type?.text),
-      cell(field.description ?? element.attributes?.find((attribute) => attribute.fieldName === field.name)?.description),
+      cell(
+        field.description ?? element.attributes?.find((attribute) => attribute.fieldName === field.name)?.description,
+      ),
     ]),
   );
   lines.push('### Methods', '');
   table(
     ['method', 'description'],
     methods.map((method) => {
-      const parameters = (method.parameters ?? []).map((parameter) => `${parameter.name}${parameter.optional ? '?' : ''}: ${parameter.type?.text ?? 'unknown'}`);
-      return [`\`${method.name}(${parameters.join(', ')}): ${method.return?.type?.text ?? 'void'}\``, cell(method.description)];
+      const parameters = (method.parameters ?? []).map(
+        (parameter) => `${parameter.name}${parameter.optional ? '?' : ''}: ${parameter.type?.text ?? 'unknown'}`,
+      );
+      return [
+        `\`${method.name}(${parameters.join(', ')}): ${method.return?.type?.text ?? 'void'}\``,
+        cell(method.description),
+      ];
     }),
   );
-  lines.push('### Events', '', 'Each is a typed `Event` subclass with a `detail`, `bubbles: true, composed: true`.', '');
-  table(['event', 'class', 'detail'], (element.events ?? []).map((event) => [`\`${event.name}\``, code(event.type?.text), cell(event.description)]));
+  lines.push(
+    '### Events',
+    '',
+    'Each is a typed `Event` subclass with a `detail`, `bubbles: true, composed: true`.',
+    '',
+  );
+  table(
+    ['event', 'class', 'detail'],
+    (element.events ?? []).map((event) => [`\`${event.name}\``, code(event.type?.text), cell(event.description)]),
+  );
   lines.push('### Slots', '');
-  table(['slot', 'description'], (element.slots ?? []).map((slot) => [`\`${slot.name}\``, cell(slot.description)]));
+  table(
+    ['slot', 'description'],
+    (element.slots ?? []).map((slot) => [`\`${slot.name}\``, cell(slot.description)]),
+  );
   lines.push('### CSS parts', '');
-  table(['part', 'description'], (element.cssParts ?? []).map((part) => [`\`::part(${part.name})\``, cell(part.description)]));
+  table(
+    ['part', 'description'],
+    (element.cssParts ?? []).map((part) => [`\`::part(${part.name})\``, cell(part.description)]),
+  );
   lines.push('### CSS custom properties', '');
   table(
     ['property', 'default', 'description'],
-    (element.cssProperties ?? []).map((property) => [`\`${property.name}\``, code(property.default), cell(property.description)]),
+    (element.cssProperties ?? []).map((property) => [
+      `\`${property.name}\``,
+      code(property.default),
+      cell(property.description),
+    ]),
   );
   lines.push(README_END);
   return lines.join('\n');

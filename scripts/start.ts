@@ -17,7 +17,9 @@ function startChild(script: string, args: string[], env: Record<string, string>)
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Record<string, string>));
+    createInterface({ input: child.stdout! }).once('line', (line) =>
+      resolve(JSON.parse(line) as Record<string, string>),
+    );
   });
 }
 
@@ -88,23 +90,34 @@ async function main(): Promise<void> {
       VOICE_AGENT_API_KEY: emulator.apiKey!,
       VOICE_AGENT_BASE_URL: emulator.apiUrl!,
       VOICE_AGENT_MEDIA_URL: emulator.mediaUrl!,
-      VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIOS.map(({ name }) => [name, name])])),
+      VOICE_AGENT_AGENTS: JSON.stringify(
+        Object.fromEntries([['default', 'emu-demo'], ...SCENARIOS.map(({ name }) => [name, name])]),
+      ),
     });
     mode = `the emulator (${emulator.apiUrl}, media ${emulator.mediaUrl})`;
   }
   const companion = await startChild('src/server/cli.ts', [], companionEnv);
   const vite = await createServer({
     configFile: 'vite.config.ts',
-    plugins: [agentPickerPlugin({ ...process.env, ...companionEnv } as Record<string, string>, Boolean(process.env.VOICE_AGENT_API_KEY))],
+    plugins: [
+      agentPickerPlugin(
+        { ...process.env, ...companionEnv } as Record<string, string>,
+        Boolean(process.env.VOICE_AGENT_API_KEY),
+      ),
+    ],
     server: {
       port,
       strictPort: true,
-      proxy: { '/api/voice-call': { target: companion.url!, rewrite: (path) => path.replace(/^\/api\/voice-call/, '') } },
+      proxy: {
+        '/api/voice-call': { target: companion.url!, rewrite: (path) => path.replace(/^\/api\/voice-call/, '') },
+      },
     },
   });
   await vite.listen();
   const url = vite.resolvedUrls?.local[0] ?? `${demoOrigin}/`;
-  console.log(`\n  voice-agent-call demo: ${url}\n  calls go to ${mode}\n  companion: ${companion.url}\n  Ctrl-C stops everything.\n`);
+  console.log(
+    `\n  voice-agent-call demo: ${url}\n  calls go to ${mode}\n  companion: ${companion.url}\n  Ctrl-C stops everything.\n`,
+  );
   const shutdown = async (): Promise<void> => {
     stopAll();
     await vite.close();

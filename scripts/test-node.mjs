@@ -13,8 +13,15 @@ const files = readdirSync('test/node')
   .filter((name) => name.endsWith('.test.ts'))
   .sort()
   .map((name) => `test/node/${name}`);
-const reporters = [`--test-reporter=${verbose ? 'tap' : 'dot'}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${report}`];
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files], { stdio: 'inherit' });
+const reporters = [
+  `--test-reporter=${verbose ? 'tap' : 'dot'}`,
+  '--test-reporter-destination=stdout',
+  '--test-reporter=tap',
+  `--test-reporter-destination=${report}`,
+];
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files], {
+  stdio: 'inherit',
+});
 
 summarize();
 process.exit(run.status ?? 1);
@@ -29,10 +36,17 @@ function summarize() {
   }
   // The top-level report's closing lines (unindented; nested suites indent theirs).
   const summary = {};
-  for (const match of tap.matchAll(/^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\S+)$/gm)) summary[match[1]] = match[2];
+  for (const match of tap.matchAll(/^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\S+)$/gm))
+    summary[match[1]] = match[2];
   if (summary.pass !== undefined) {
     const failed = Number(summary.fail ?? 0) + Number(summary.cancelled ?? 0);
-    process.stdout.write('\n' + Object.entries(summary).map(([name, value]) => `# ${name} ${value}`).join('\n') + '\n');
+    process.stdout.write(
+      '\n' +
+        Object.entries(summary)
+          .map(([name, value]) => `# ${name} ${value}`)
+          .join('\n') +
+        '\n',
+    );
     process.stdout.write(`node: ${summary.pass} passed, ${failed} failed\n`);
     // For the closing line of the whole `npm test` (the browser run's reporter adds its own counts).
     writeFileSync(summaryFile('node'), JSON.stringify({ passed: Number(summary.pass), failed }));

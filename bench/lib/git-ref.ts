@@ -15,7 +15,9 @@ export interface RefTree {
 }
 
 export function checkoutRef(ref: string): RefTree {
-  const commit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', `${ref}^{commit}`], { encoding: 'utf8' }).trim();
+  const commit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', `${ref}^{commit}`], {
+    encoding: 'utf8',
+  }).trim();
   const root = mkdtempSync(join(tmpdir(), `vac-bench-${commit}-`));
   execFileSync('sh', ['-c', `git -C "$1" archive "$2" src package.json | tar -x -C "$3"`, 'sh', ROOT, commit, root]);
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));

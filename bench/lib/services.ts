@@ -23,7 +23,12 @@ export const LOG_FILE = join(tmpdir(), 'voice-agent-call-bench.log');
 let logFd: number | undefined;
 
 /** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line; stderr goes to LOG_FILE. */
-export function startChild<Ready>(script: string, args: string[] = [], env: Record<string, string> = {}, prefix: string[] = []): Promise<Child<Ready>> {
+export function startChild<Ready>(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  prefix: string[] = [],
+): Promise<Child<Ready>> {
   const command = prefix.length > 0 ? prefix[0]! : process.execPath;
   const commandArgs = prefix.length > 0 ? [...prefix.slice(1), process.execPath] : [];
   const child = spawn(command, [...commandArgs, '--import', 'tsx', script, ...args], {
@@ -82,10 +87,15 @@ async function proxy(req: IncomingMessage, res: ServerResponse, target: string):
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string' && !['host', 'connection', 'content-length', 'accept-encoding'].includes(name)) headers[name] = value;
+    if (typeof value === 'string' && !['host', 'connection', 'content-length', 'accept-encoding'].includes(name))
+      headers[name] = value;
   }
   const method = req.method ?? 'GET';
-  const answer = await fetch(target, { method, headers, body: ['GET', 'HEAD'].includes(method) ? undefined : Buffer.concat(chunks) });
+  const answer = await fetch(target, {
+    method,
+    headers,
+    body: ['GET', 'HEAD'].includes(method) ? undefined : Buffer.concat(chunks),
+  });
   const out: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
     if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) out[name] = value;
@@ -106,12 +116,17 @@ function startStaticServer(companion: () => string): Promise<{ origin: string; c
       return;
     }
     const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
-    const allowed = ['bench/pages/', 'dist/', 'node_modules/livekit-client/dist/'].some((dir) => path.startsWith(join(ROOT, dir)));
+    const allowed = ['bench/pages/', 'dist/', 'node_modules/livekit-client/dist/'].some((dir) =>
+      path.startsWith(join(ROOT, dir)),
+    );
     if (!allowed || !existsSync(path) || !statSync(path).isFile()) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+    });
     createReadStream(path).pipe(res);
   });
   return new Promise((resolve) => {
@@ -130,7 +145,11 @@ export async function startServices(): Promise<Services> {
   let companionUrl = '';
   const pages = await startStaticServer(() => companionUrl);
   const emulator = await startChild<EmulatorReady>('src/emulator/cli.ts', ['--port', '0']);
-  const companion = await startChild<{ url: string }>('src/server/cli.ts', [], companionEnv(emulator.ready, pages.origin)).catch(async (error: unknown) => {
+  const companion = await startChild<{ url: string }>(
+    'src/server/cli.ts',
+    [],
+    companionEnv(emulator.ready, pages.origin),
+  ).catch(async (error: unknown) => {
     await stopChild(emulator.child);
     throw error;
   });
@@ -152,7 +171,9 @@ export function companionEnv(emulator: EmulatorReady, origin: string): Record<st
     VOICE_AGENT_API_KEY: emulator.apiKey,
     VOICE_AGENT_BASE_URL: emulator.apiUrl,
     VOICE_AGENT_MEDIA_URL: emulator.mediaUrl,
-    VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])])),
+    VOICE_AGENT_AGENTS: JSON.stringify(
+      Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])]),
+    ),
     COMPANION_SECRET: 'bench-secret-0123456789abcdef-0123456789',
     COMPANION_ALLOWED_ORIGINS: origin,
     COMPANION_ALLOWED_INPUTS: 'name,topic',

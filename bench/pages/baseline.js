@@ -43,7 +43,8 @@ window.baselineCall = async (agent) => {
     }),
   });
   const deadline = performance.now() + 20000;
-  while (!('firstAudio' in bench.marks) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (!('firstAudio' in bench.marks) && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   await published.catch(() => undefined);
   await started.catch(() => undefined);
   const result = {
@@ -53,7 +54,10 @@ window.baselineCall = async (agent) => {
     agentMs: agentAt === null ? null : agentAt - t2,
     firstAudioMs: 'firstAudio' in bench.marks ? bench.marks.firstAudio - t2 : null,
   };
-  await fetch(`/api/voice-call/dials/${dial.dialId}/hangup`, { method: 'POST', headers: { authorization: `Bearer ${dial.handle}` } });
+  await fetch(`/api/voice-call/dials/${dial.dialId}/hangup`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${dial.handle}` },
+  });
   await room.disconnect();
   mic.stop();
   for (const element of document.querySelectorAll('audio')) element.remove();

@@ -53,7 +53,8 @@
         const stats = await pc.getStats().catch(() => null);
         if (!stats) continue;
         for (const report of stats.values()) {
-          if (report.type === 'inbound-rtp' && report.kind === 'audio' && report.totalAudioEnergy > 0) mark('firstAudio');
+          if (report.type === 'inbound-rtp' && report.kind === 'audio' && report.totalAudioEnergy > 0)
+            mark('firstAudio');
         }
       }
       if ('firstAudio' in marks) {

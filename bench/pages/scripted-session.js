@@ -61,7 +61,9 @@ ELEMENT.sessionFactory = () => (current = new ScriptedSession());
 /** The session the click made: at once when the element's call chunk had loaded, else with its first call-state. */
 function sessionMade() {
   if (current) return Promise.resolve(current);
-  return new Promise((resolve) => document.querySelector('voice-agent-call').addEventListener('call-state', () => resolve(current), { once: true }));
+  return new Promise((resolve) =>
+    document.querySelector('voice-agent-call').addEventListener('call-state', () => resolve(current), { once: true }),
+  );
 }
 
 const LINES = [
@@ -81,7 +83,12 @@ window.streamTranscript = async (count, callMinutes, stepMs) => {
   const span = (callMinutes * 60000) / count;
   for (let i = 0; i < count; i++) {
     const text = LINES[i % LINES.length];
-    const base = { id: `e${i}`, speaker: i % 2 ? 'HUMAN' : 'AI', startTimeMs: Math.round(i * span), endTimeMs: Math.round((i + 0.9) * span) };
+    const base = {
+      id: `e${i}`,
+      speaker: i % 2 ? 'HUMAN' : 'AI',
+      startTimeMs: Math.round(i * span),
+      endTimeMs: Math.round((i + 0.9) * span),
+    };
     session.put({ ...base, text: text.slice(0, Math.ceil(text.length / 2)), final: false });
     await new Promise((resolve) => setTimeout(resolve, stepMs));
     session.put({ ...base, text, final: true });
@@ -103,7 +110,12 @@ window.pacedUpdates = async (count, gapMs) => {
     for (const final of [false, true]) {
       const text = LINES[i % LINES.length];
       const started = performance.now();
-      session.put({ id: `p${first + i}`, speaker: i % 2 ? 'HUMAN' : 'AI', text: final ? text : text.slice(0, 10), final });
+      session.put({
+        id: `p${first + i}`,
+        speaker: i % 2 ? 'HUMAN' : 'AI',
+        text: final ? text : text.slice(0, 10),
+        final,
+      });
       await element.updateComplete;
       durations.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, gapMs));

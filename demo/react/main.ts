@@ -75,7 +75,12 @@ function App(): ReactNode {
           'Scenario agent',
           h(
             'select',
-            { id: 'agent', value: agent, disabled: !resting, onChange: (event: { target: { value: string } }) => setAgent(event.target.value) },
+            {
+              id: 'agent',
+              value: agent,
+              disabled: !resting,
+              onChange: (event: { target: { value: string } }) => setAgent(event.target.value),
+            },
             choices.map(({ name, label }) => h('option', { key: name, value: name }, label)),
           ),
         ),
@@ -106,7 +111,11 @@ function App(): ReactNode {
           'div',
           { className: 'actions' },
           h('button', { type: 'button', disabled: !resting, onClick: () => void call.current?.start() }, 'ref.start()'),
-          h('button', { type: 'button', disabled: resting, onClick: () => void call.current?.hangup() }, 'ref.hangup()'),
+          h(
+            'button',
+            { type: 'button', disabled: resting, onClick: () => void call.current?.hangup() },
+            'ref.hangup()',
+          ),
         ),
       ),
       h(
@@ -120,14 +129,24 @@ function App(): ReactNode {
               h(
                 'dl',
                 { className: 'result' },
-                resultRows(result).flatMap(([term, value]) => [h('dt', { key: `${term}-t` }, term), h('dd', { key: `${term}-d` }, value)]),
+                resultRows(result).flatMap(([term, value]) => [
+                  h('dt', { key: `${term}-t` }, term),
+                  h('dd', { key: `${term}-d` }, value),
+                ]),
               ),
               h(
                 'ol',
                 { className: 'lines' },
                 result.transcript
                   .filter((entry) => entry.final)
-                  .map((entry) => h('li', { key: entry.id, 'data-speaker': entry.speaker }, h('b', null, entry.speaker === 'AI' ? 'Agent' : 'You'), entry.text)),
+                  .map((entry) =>
+                    h(
+                      'li',
+                      { key: entry.id, 'data-speaker': entry.speaker },
+                      h('b', null, entry.speaker === 'AI' ? 'Agent' : 'You'),
+                      entry.text,
+                    ),
+                  ),
               ),
             )
           : h('p', { className: 'empty' }, 'No call has ended yet. Start one on the left.'),

@@ -14,7 +14,13 @@ import {
   CallTranscriptEvent,
   type CallSessionEvents,
 } from './events.js';
-import type { MediaCallbacks, MediaConnection, MediaDisconnectCause, ServiceSession, ServiceSessionCallbacks } from './media/livekit-media.js';
+import type {
+  MediaCallbacks,
+  MediaConnection,
+  MediaDisconnectCause,
+  ServiceSession,
+  ServiceSessionCallbacks,
+} from './media/livekit-media.js';
 import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
 import { missingCapabilities } from './capabilities.js';
 import { loadMedia, type MediaModule } from './media-loader.js';
@@ -280,7 +286,11 @@ export class CallSession extends EventTarget implements CallSessionLike {
     if (!microphone) {
       stopMicrophone(handover.microphone);
       const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
-      void this.#end(call, { reason: 'unsupported-browser', read: 'none', error: { code: 'unsupported_browser', message, recoverable: false, missing } });
+      void this.#end(call, {
+        reason: 'unsupported-browser',
+        read: 'none',
+        error: { code: 'unsupported_browser', message, recoverable: false, missing },
+      });
       return call.started;
     }
     // Also inside the click: an element that played from a gesture may play the agent later.
@@ -346,8 +356,16 @@ export class CallSession extends EventTarget implements CallSessionLike {
     listener: ((event: CallSessionEvents[K]) => void) | { handleEvent(event: CallSessionEvents[K]): void } | null,
     options?: AddEventListenerOptions | boolean,
   ): void;
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void;
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void {
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: AddEventListenerOptions | boolean,
+  ): void;
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: AddEventListenerOptions | boolean,
+  ): void {
     super.addEventListener(type, listener, options);
   }
 
@@ -356,8 +374,16 @@ export class CallSession extends EventTarget implements CallSessionLike {
     listener: ((event: CallSessionEvents[K]) => void) | { handleEvent(event: CallSessionEvents[K]): void } | null,
     options?: EventListenerOptions | boolean,
   ): void;
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void;
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void {
+  override removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: EventListenerOptions | boolean,
+  ): void;
+  override removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: EventListenerOptions | boolean,
+  ): void {
     super.removeEventListener(type, listener, options);
   }
 
@@ -405,7 +431,11 @@ export class CallSession extends EventTarget implements CallSessionLike {
       if (call.ending) return;
       const reason = microphoneReason(error);
       const message = error instanceof Error && error.message ? error.message : reason.replace('-', ' ');
-      await this.#end(call, { reason, read: 'none', error: { code: reason.replace(/-/g, '_'), message, recoverable: reason === 'microphone-unavailable' } });
+      await this.#end(call, {
+        reason,
+        read: 'none',
+        error: { code: reason.replace(/-/g, '_'), message, recoverable: reason === 'microphone-unavailable' },
+      });
       return;
     }
     const [mic, ...extra] = stream.getAudioTracks();
@@ -413,7 +443,11 @@ export class CallSession extends EventTarget implements CallSessionLike {
     if (call.ending || !mic) {
       mic?.stop();
       if (!call.ending) {
-        await this.#end(call, { reason: 'microphone-unavailable', read: 'none', error: { code: 'microphone_unavailable', message: 'no microphone track', recoverable: true } });
+        await this.#end(call, {
+          reason: 'microphone-unavailable',
+          read: 'none',
+          error: { code: 'microphone_unavailable', message: 'no microphone track', recoverable: true },
+        });
       }
       return;
     }
@@ -567,7 +601,12 @@ export class CallSession extends EventTarget implements CallSessionLike {
     return {
       onDialEnded: (status, systemResultType) => {
         if (!current()) return;
-        const end = () => void this.#end(call, { reason: endReasonFromResult(systemResultType, status), fromRecord: true, read: 'poll' });
+        const end = () =>
+          void this.#end(call, {
+            reason: endReasonFromResult(systemResultType, status),
+            fromRecord: true,
+            read: 'poll',
+          });
         // The service's status (GraphQL) can outrun the room's own LeaveRequest (the signal socket):
         // while the room is up it gets a moment to close the call itself, so the room goes away as
         // it says rather than by our leaving. Its leave ends the call first and clears this timer.
@@ -582,7 +621,11 @@ export class CallSession extends EventTarget implements CallSessionLike {
           reason: 'setup-failed',
           hangupFirst: true,
           read: 'poll',
-          error: { code: 'session_start_failed', message: `the calling service did not start the call (${detail})`, recoverable: true },
+          error: {
+            code: 'session_start_failed',
+            message: `the calling service did not start the call (${detail})`,
+            recoverable: true,
+          },
         });
       },
       onTranscript: (segment) => {
@@ -634,7 +677,8 @@ export class CallSession extends EventTarget implements CallSessionLike {
         if (call.ending) return;
         const changedEntries = call.transcript.mergeService(record.transcript);
         if (call.options.transcript !== 'off') {
-          for (const changed of changedEntries) this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
+          for (const changed of changedEntries)
+            this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
         }
         if (isTerminal(record)) {
           void this.#end(call, { reason: 'failed', fromRecord: true, read: 'poll' });
@@ -718,7 +762,12 @@ export class CallSession extends EventTarget implements CallSessionLike {
     return record;
   }
 
-  #resultOf(call: ActiveCall, reason: EndReason, record: DialRecord | null, error: CallErrorInfo | undefined): CallResult {
+  #resultOf(
+    call: ActiveCall,
+    reason: EndReason,
+    record: DialRecord | null,
+    error: CallErrorInfo | undefined,
+  ): CallResult {
     const result: CallResult = {
       dialId: call.dial?.dialId ?? null,
       reason,
@@ -840,7 +889,11 @@ export class CallSession extends EventTarget implements CallSessionLike {
       reason: 'microphone-unavailable',
       hangupFirst: true,
       read: 'poll',
-      error: { code: 'microphone_unavailable', message: 'the microphone stopped (unplugged or taken by another app)', recoverable: true },
+      error: {
+        code: 'microphone_unavailable',
+        message: 'the microphone stopped (unplugged or taken by another app)',
+        recoverable: true,
+      },
     });
   };
 }

@@ -27,7 +27,11 @@ export interface MediaToken {
 
 /** The companion validated them; only the shape the browser needs is checked here. */
 function iceServersOf(value: unknown): RTCIceServer[] | undefined {
-  return Array.isArray(value) && value.length > 0 && value.every((server) => typeof server?.urls === 'string' || Array.isArray(server?.urls)) ? (value as RTCIceServer[]) : undefined;
+  return Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((server) => typeof server?.urls === 'string' || Array.isArray(server?.urls))
+    ? (value as RTCIceServer[])
+    : undefined;
 }
 
 /** The dial record as the companion returns it. */
@@ -87,13 +91,19 @@ export class CompanionClient {
       const retryable =
         error instanceof CompanionError &&
         error.code !== 'aborted' &&
-        (error.status === 0 ? error.code === 'network-error' || error.code === 'request-timeout' : RETRYABLE_STATUSES.has(error.status));
+        (error.status === 0
+          ? error.code === 'network-error' || error.code === 'request-timeout'
+          : RETRYABLE_STATUSES.has(error.status));
       if (!retryable) throw error;
       answer = await send();
     }
     const dial = answer as Partial<DialHandle> | null;
     if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
-      throw new CompanionError('invalid-response', 'invalid_response', 'the companion answered POST /dials without dialId and handle');
+      throw new CompanionError(
+        'invalid-response',
+        'invalid_response',
+        'the companion answered POST /dials without dialId and handle',
+      );
     }
     const result: DialHandle = { dialId: dial.dialId, handle: dial.handle };
     if (typeof dial.expiresAt === 'string') result.expiresAt = dial.expiresAt;
@@ -108,11 +118,22 @@ export class CompanionClient {
       signal,
     })) as (Partial<MediaToken> & Partial<ServiceSessionGrant> & { iceServers?: unknown }) | null;
     if (!answer || typeof answer.serverUrl !== 'string' || typeof answer.participantToken !== 'string') {
-      throw new CompanionError('invalid-response', 'invalid_response', 'the companion answered the token request without serverUrl and participantToken');
+      throw new CompanionError(
+        'invalid-response',
+        'invalid_response',
+        'the companion answered the token request without serverUrl and participantToken',
+      );
     }
     const token: MediaToken = { serverUrl: answer.serverUrl, participantToken: answer.participantToken };
     const { dialToken, graphqlUrl, sessionId } = answer;
-    if (typeof dialToken === 'string' && dialToken && typeof sessionId === 'string' && sessionId && typeof graphqlUrl === 'string' && /^https?:\/\//i.test(graphqlUrl)) {
+    if (
+      typeof dialToken === 'string' &&
+      dialToken &&
+      typeof sessionId === 'string' &&
+      sessionId &&
+      typeof graphqlUrl === 'string' &&
+      /^https?:\/\//i.test(graphqlUrl)
+    ) {
       token.session = { dialToken, graphqlUrl, sessionId };
     }
     const iceServers = iceServersOf(answer.iceServers);
@@ -128,7 +149,11 @@ export class CompanionClient {
       signal,
     })) as Partial<DialRecord> | null;
     if (!answer || typeof answer.status !== 'string') {
-      throw new CompanionError('invalid-response', 'invalid_response', 'the companion answered the dial read without a status');
+      throw new CompanionError(
+        'invalid-response',
+        'invalid_response',
+        'the companion answered the dial read without a status',
+      );
     }
     return {
       dialId: typeof answer.dialId === 'string' ? answer.dialId : dial.dialId,
@@ -193,17 +218,25 @@ export class CompanionClient {
     } catch (error) {
       if (signal.aborted || timeout.aborted) throw this.#failure(path, error, signal, timeout);
       if (response.ok) {
-        throw new CompanionError('invalid-response', 'invalid_response', `the companion answered ${path} with a body that is not JSON`, {
-          status: response.status,
-          cause: error,
-        });
+        throw new CompanionError(
+          'invalid-response',
+          'invalid_response',
+          `the companion answered ${path} with a body that is not JSON`,
+          {
+            status: response.status,
+            cause: error,
+          },
+        );
       }
     }
     if (signal.aborted) throw abortError(signal);
     if (!response.ok) {
       const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
       const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
-      const message = typeof error?.message === 'string' ? error.message : `the companion answered ${path} with HTTP ${response.status}`;
+      const message =
+        typeof error?.message === 'string'
+          ? error.message
+          : `the companion answered ${path} with HTTP ${response.status}`;
       const retryAfter = Number(response.headers.get('retry-after'));
       throw new CompanionError('companion-error', code, message, {
         status: response.status,
@@ -214,12 +247,20 @@ export class CompanionClient {
   }
 
   #failure(path: string, error: unknown, signal: AbortSignal, timeout: AbortSignal): CompanionError {
-    if (signal.aborted) return new CompanionError('aborted', 'aborted', 'the call ended before the companion answered', { cause: error });
+    if (signal.aborted)
+      return new CompanionError('aborted', 'aborted', 'the call ended before the companion answered', { cause: error });
     if (timeout.aborted) {
-      return new CompanionError('request-timeout', 'request_timeout', `the companion did not answer ${path} within ${this.requestTimeoutMs} ms`, {
-        cause: error,
-      });
+      return new CompanionError(
+        'request-timeout',
+        'request_timeout',
+        `the companion did not answer ${path} within ${this.requestTimeoutMs} ms`,
+        {
+          cause: error,
+        },
+      );
     }
-    return new CompanionError('network-error', 'network_error', `the companion could not be reached (${path})`, { cause: error });
+    return new CompanionError('network-error', 'network_error', `the companion could not be reached (${path})`, {
+      cause: error,
+    });
   }
 }

@@ -90,7 +90,9 @@ export class Transcript {
           (this.#serviceBound.has(candidate.id) || sources !== undefined) &&
           !sources?.includes(source) &&
           candidate.speaker === segment.speaker &&
-          ((start !== undefined && candidate.startTimeMs !== undefined && Math.abs(candidate.startTimeMs - start) <= SAME_START_MS) ||
+          ((start !== undefined &&
+            candidate.startTimeMs !== undefined &&
+            Math.abs(candidate.startTimeMs - start) <= SAME_START_MS) ||
             sameUtterance(candidate.text, segment.text))
         );
       });

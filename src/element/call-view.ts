@@ -283,7 +283,8 @@ export class CallView implements ReactiveController {
 
   private _summary(s: VoiceAgentCallStrings): string {
     const result = this.call.session?.result ?? null;
-    if (!this._connected()) return result ? `${s.statusNotConnected} · ${reasonText(s, result.reason)}` : s.statusNotConnected;
+    if (!this._connected())
+      return result ? `${s.statusNotConnected} · ${reasonText(s, result.reason)}` : s.statusNotConnected;
     const parts = [s.statusEnded];
     if (result) parts.push(reasonText(s, result.reason));
     const elapsed = this.call.elapsedMs;
@@ -352,25 +353,29 @@ export class CallView implements ReactiveController {
     const error = this.error(s);
     const showTranscript =
       this._hooks.transcriptMode() !== 'off' && state !== 'idle' && (state !== 'ended' || entries.length > 0);
-    return html`${session?.audioBlocked && !RESTING.has(state)
-      ? html`<div class="notice" part="audio-notice">
+    return html`${
+      session?.audioBlocked && !RESTING.has(state)
+        ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>
           <button class="pill" part="unlock-button" type="button" @click=${this._onUnlockClick}>
             ${speakerIcon}${s.enableAudio}
           </button>
         </div>`
-      : nothing}
+        : nothing
+    }
     ${RESTING.has(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}
-    ${error
-      ? html`<div class="error" part="error">
+    ${
+      error
+        ? html`<div class="error" part="error">
           ${alertIcon}
           <div>
             <p class="error-title">${error.title}</p>
             <p class="error-help">${error.help}</p>
           </div>
         </div>`
-      : nothing}
+        : nothing
+    }
     ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
   }
 
@@ -403,11 +408,13 @@ export class CallView implements ReactiveController {
         tabindex="0"
         @scroll=${this._onTranscriptScroll}
       >
-        ${first > 0
-          ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${this._onEarlierClick}>
+        ${
+          first > 0
+            ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${this._onEarlierClick}>
               ${s.showEarlier}
             </button>`
-          : nothing}
+            : nothing
+        }
         ${repeat(
           first > 0 ? entries.slice(first) : entries,
           (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
@@ -427,11 +434,13 @@ export class CallView implements ReactiveController {
         )}
       </div>
       ${entries.length === 0 ? html`<div class="empty" aria-hidden="true">${s.transcriptEmpty}</div>` : nothing}
-      ${this._unseen && !this._stuckToBottom
-        ? html`<button class="pill jump" part="jump-button" type="button" @click=${this._onJumpClick}>
+      ${
+        this._unseen && !this._stuckToBottom
+          ? html`<button class="pill jump" part="jump-button" type="button" @click=${this._onJumpClick}>
             ${arrowDownIcon}${s.jumpToLatest}
           </button>`
-        : nothing}
+          : nothing
+      }
     </div>`;
   }
 

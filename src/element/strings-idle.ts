@@ -3,7 +3,8 @@
 // fetched when `lang` asks for it). The rest of English comes with the call chunk (strings.ts).
 import type { VoiceAgentCallStrings } from './strings.js';
 
-export type IdleStringKey = 'title' | 'launcherLabel' | 'closePanel' | 'idleHint' | 'statusIdle' | 'statusStarting' | 'startCall';
+export type IdleStringKey =
+  'title' | 'launcherLabel' | 'closePanel' | 'idleHint' | 'statusIdle' | 'statusStarting' | 'startCall';
 
 export const enIdle: Pick<VoiceAgentCallStrings, IdleStringKey> = {
   title: 'Voice assistant',

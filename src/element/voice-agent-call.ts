@@ -290,7 +290,11 @@ export class VoiceAgentCall extends LitElement {
     this._idlePreload = null;
   }
 
-  override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: Parameters<LitElement['requestUpdate']>[2]): void {
+  override requestUpdate(
+    name?: PropertyKey,
+    oldValue?: unknown,
+    options?: Parameters<LitElement['requestUpdate']>[2],
+  ): void {
     if (name !== undefined) this._view?.fullUpdate();
     super.requestUpdate(name, oldValue, options);
   }
@@ -325,13 +329,16 @@ export class VoiceAgentCall extends LitElement {
   private _scheduleIdlePreload(): void {
     if (this._idlePreload || this._preloadRequested) return;
     let idle: number | undefined;
-    const timer = setTimeout(() => {
-      if (typeof requestIdleCallback === 'function') {
-        idle = requestIdleCallback(() => this._preload(), { timeout: 2000 });
-      } else {
-        this._preload();
-      }
-    }, (this.constructor as typeof VoiceAgentCall).idlePreloadDelayMs);
+    const timer = setTimeout(
+      () => {
+        if (typeof requestIdleCallback === 'function') {
+          idle = requestIdleCallback(() => this._preload(), { timeout: 2000 });
+        } else {
+          this._preload();
+        }
+      },
+      (this.constructor as typeof VoiceAgentCall).idlePreloadDelayMs,
+    );
     this._idlePreload = () => {
       clearTimeout(timer);
       if (idle !== undefined) cancelIdleCallback(idle);
@@ -558,8 +565,9 @@ export class VoiceAgentCall extends LitElement {
           }</span></div>
         </div>
         ${idle || !view ? nothing : view.timer(s)}
-        ${inPanel && RESTING.has(state)
-          ? html`<button
+        ${
+          inPanel && RESTING.has(state)
+            ? html`<button
               class="icon-button"
               part="close-button"
               type="button"
@@ -568,7 +576,8 @@ export class VoiceAgentCall extends LitElement {
             >
               ${closeIcon}
             </button>`
-          : nothing}
+            : nothing
+        }
       </div>
       <div class="body" part="body">${idle || !view ? html`<p class="hint">${s.idleHint}</p>` : view.body(s)}</div>
       <div class="controls" part="controls">${this._renderControls(s)}</div>

@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { IDEMPOTENCY_MODES, type IdempotencyMode } from './api/idempotency.js';
 import { startEmulator } from './index.js';
 
-const usage = 'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict] [--ice-config TEXT]';
+const usage =
+  'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict] [--ice-config TEXT]';
 
 function portOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -43,7 +44,9 @@ async function main(): Promise<void> {
     idempotency: idempotency as IdempotencyMode | undefined,
     iceConfig: values['ice-config'],
   });
-  process.stdout.write(`${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`,
+  );
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -35,7 +35,12 @@ export async function signDialToken(keys: DialTokenKeys, claims: DialTokenClaims
 
 /** The dial and session a token names; throws on a bad, foreign or expired token. */
 export async function verifyDialToken(keys: DialTokenKeys, token: string): Promise<DialTokenClaims> {
-  const { payload } = await jwtVerify(token, keys.secret, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['sub', 'exp'] });
+  const { payload } = await jwtVerify(token, keys.secret, {
+    algorithms: ['HS256'],
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    requiredClaims: ['sub', 'exp'],
+  });
   const sessionId = payload['sessionId'];
   if (typeof payload.sub !== 'string' || payload.sub === '' || typeof sessionId !== 'string' || sessionId === '') {
     throw new Error('token names no dial');

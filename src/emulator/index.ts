@@ -108,7 +108,6 @@ export interface EmulatorHealth {
   media: MediaHealth;
 }
 
-
 /** The media room, loaded on start so that the REST-only parts never need its optional peers. */
 async function loadRoom(): Promise<typeof import('./room/server.js')> {
   try {
@@ -138,18 +137,33 @@ async function startMedia(
   const timings = options.roomTimings ?? {};
   if (options.isolateMedia ?? true) {
     const { startSupervisedMedia } = await import('./room/supervisor.js');
-    return startSupervisedMedia({ host: HOST, port, control, keys, timings, dropGraceMs: timings.dropGraceMs ?? DEFAULT_DROP_GRACE_MS, log });
+    return startSupervisedMedia({
+      host: HOST,
+      port,
+      control,
+      keys,
+      timings,
+      dropGraceMs: timings.dropGraceMs ?? DEFAULT_DROP_GRACE_MS,
+      log,
+    });
   }
   const { startMediaServer } = await loadRoom();
   const media = await startMediaServer({ host: HOST, port, control, verifyToken }, timings);
-  return { url: media.url, close: () => media.close(), health: () => ({ state: 'up', pid: process.pid, restarts: 0, lastExit: null, exits: [] }) };
+  return {
+    url: media.url,
+    close: () => media.close(),
+    health: () => ({ state: 'up', pid: process.pid, restarts: 0, lastExit: null, exits: [] }),
+  };
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   if (apiKey === '') throw new Error('apiKey must not be empty');
   const joinWindowMs = options.joinWindowMs ?? 60_000;
-  const log = options.logger === false ? () => undefined : (options.logger ?? ((line: string) => process.stderr.write(`[emulator] ${line}\n`)));
+  const log =
+    options.logger === false
+      ? () => undefined
+      : (options.logger ?? ((line: string) => process.stderr.write(`[emulator] ${line}\n`)));
   const mediaKeys = createMediaKeys();
   const dialTokens = createDialTokenKeys();
   const verifyToken = (token: string) => verifyParticipantToken(mediaKeys, token);

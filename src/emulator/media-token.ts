@@ -37,7 +37,13 @@ export function createMediaKeys(): MediaKeys {
 
 export async function signParticipantToken(keys: MediaKeys, claims: ParticipantClaims): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const video: VideoGrant = { room: claims.roomName, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true };
+  const video: VideoGrant = {
+    room: claims.roomName,
+    roomJoin: true,
+    canPublish: true,
+    canSubscribe: true,
+    canPublishData: true,
+  };
   return new SignJWT({ name: claims.name, video })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(keys.apiKeyName)
@@ -53,7 +59,11 @@ export async function signParticipantToken(keys: MediaKeys, claims: ParticipantC
  * The media server gets this (bound to its emulator's keys) as `verifyToken`.
  */
 export async function verifyParticipantToken(keys: MediaKeys, token: string): Promise<VerifiedParticipant> {
-  const { payload } = await jwtVerify(token, keys.secret, { algorithms: ['HS256'], issuer: keys.apiKeyName, requiredClaims: ['sub', 'exp', 'nbf'] });
+  const { payload } = await jwtVerify(token, keys.secret, {
+    algorithms: ['HS256'],
+    issuer: keys.apiKeyName,
+    requiredClaims: ['sub', 'exp', 'nbf'],
+  });
   const video = payload['video'] as Partial<VideoGrant> | undefined;
   if (!video || video.roomJoin !== true || typeof video.room !== 'string' || video.room === '') {
     throw new Error('token carries no room-join grant');

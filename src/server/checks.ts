@@ -29,7 +29,8 @@ export function mediaUrlProblem(value: string): string | null {
   } catch {
     return 'is not an absolute URL';
   }
-  if (!MEDIA_SCHEMES.has(url.protocol)) return `has the scheme ${JSON.stringify(url.protocol)}; only wss:, ws: and https: are allowed`;
+  if (!MEDIA_SCHEMES.has(url.protocol))
+    return `has the scheme ${JSON.stringify(url.protocol)}; only wss:, ws: and https: are allowed`;
   if (url.username || url.password) return 'carries credentials';
   return null;
 }
@@ -53,7 +54,10 @@ export function addressKey(address: string): string {
   if (!ip) return address.slice(0, 100);
   if (ip.kind() === 'ipv4') return ip.toString();
   const parts = (ip as ipaddr.IPv6).parts;
-  return `${parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }
 
 /** True for names only this machine answers to: `localhost`, `*.localhost`, 127.0.0.0/8, ::1. */
@@ -76,7 +80,10 @@ export function isRebindingSafeHostname(hostname: string): boolean {
 /** `scheme://host[:port]` exactly as browsers send it in `Origin`; throws a TypeError naming `what` otherwise. */
 export function normalizeOrigin(value: string, what: string): string {
   const trimmed = value.trim().replace(/\/+$/, '');
-  if (trimmed === '*') throw new TypeError(`${what}: "*" is not supported; list each origin (scheme://host[:port]) that may call the endpoint`);
+  if (trimmed === '*')
+    throw new TypeError(
+      `${what}: "*" is not supported; list each origin (scheme://host[:port]) that may call the endpoint`,
+    );
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -97,15 +104,21 @@ export function serviceUrlProblem(value: string): { fatal: string } | { insecure
   } catch {
     return { fatal: `${JSON.stringify(value)} is not an absolute URL` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { fatal: `has the scheme ${JSON.stringify(url.protocol)}; use https: (or http: on loopback)` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { fatal: `has the scheme ${JSON.stringify(url.protocol)}; use https: (or http: on loopback)` };
   if (url.username || url.password) return { fatal: 'carries credentials; the API key is sent as a header' };
-  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) return { insecure: `is plain http to ${url.hostname}: the API key would cross the network unencrypted; use https:` };
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname))
+    return {
+      insecure: `is plain http to ${url.hostname}: the API key would cross the network unencrypted; use https:`,
+    };
   return null;
 }
 
 /** Why `secret` is unfit to sign handles, or null. */
 export function secretProblem(secret: string, apiKey: string, minLength: number): string | null {
-  if (secret.trim().length < minLength) return `the secret must be at least ${minLength} characters (not counting surrounding whitespace)`;
-  if (secret === apiKey || secret.trim() === apiKey.trim()) return 'the secret must not be the API key: use a separate random value';
+  if (secret.trim().length < minLength)
+    return `the secret must be at least ${minLength} characters (not counting surrounding whitespace)`;
+  if (secret === apiKey || secret.trim() === apiKey.trim())
+    return 'the secret must not be the API key: use a separate random value';
   return null;
 }

@@ -18,8 +18,10 @@ async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger):
   const url = process.env.COMPANION_REDIS_URL;
   if (!url) return undefined;
   const onStoreError = process.env.COMPANION_RATE_LIMIT_ON_STORE_ERROR || 'closed';
-  if (onStoreError !== 'closed' && onStoreError !== 'open') throw new ConfigError('COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open');
-  if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol)) throw new ConfigError('COMPANION_REDIS_URL must be a redis:// or rediss:// URL');
+  if (onStoreError !== 'closed' && onStoreError !== 'open')
+    throw new ConfigError('COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open');
+  if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol))
+    throw new ConfigError('COMPANION_REDIS_URL must be a redis:// or rediss:// URL');
   let Redis: typeof import('ioredis').Redis;
   try {
     ({ Redis } = await import('ioredis'));
@@ -80,10 +82,13 @@ async function main(): Promise<void> {
   try {
     handler = createCompanionHandler(config);
   } catch (error) {
-    process.stderr.write(`voice-agent-companion: ${error instanceof Error ? error.message : 'invalid configuration'}\n`);
+    process.stderr.write(
+      `voice-agent-companion: ${error instanceof Error ? error.message : 'invalid configuration'}\n`,
+    );
     process.exit(1);
   }
-  for (const message of configWarnings(config, listenOptions)) logger({ time: new Date().toISOString(), level: 'warn', message });
+  for (const message of configWarnings(config, listenOptions))
+    logger({ time: new Date().toISOString(), level: 'warn', message });
   const server = await listen(handler, listenOptions);
   process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
   let stopping = false;
@@ -98,6 +103,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`voice-agent-companion: failed to start (${error instanceof Error ? error.message : 'unknown error'})\n`);
+  process.stderr.write(
+    `voice-agent-companion: failed to start (${error instanceof Error ? error.message : 'unknown error'})\n`,
+  );
   process.exit(1);
 });

@@ -10,7 +10,11 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function positiveInteger(env: Environment, name: string): number | undefined {
   const value = env[name];
@@ -54,11 +58,14 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   const apiKey = env.VOICE_AGENT_API_KEY;
   if (!apiKey || apiKey.trim() === '') throw new ConfigError('VOICE_AGENT_API_KEY is required');
   const baseUrl = env.VOICE_AGENT_BASE_URL;
-  if (!baseUrl) throw new ConfigError('VOICE_AGENT_BASE_URL is required (the service API base URL, or the emulator apiUrl)');
+  if (!baseUrl)
+    throw new ConfigError('VOICE_AGENT_BASE_URL is required (the service API base URL, or the emulator apiUrl)');
   const dev = env.NODE_ENV === 'development';
   const baseUrlProblem = serviceUrlProblem(baseUrl);
-  if (baseUrlProblem && 'fatal' in baseUrlProblem) throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.fatal}`);
-  if (baseUrlProblem && !dev) throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.insecure} (allowed only with NODE_ENV=development)`);
+  if (baseUrlProblem && 'fatal' in baseUrlProblem)
+    throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.fatal}`);
+  if (baseUrlProblem && !dev)
+    throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.insecure} (allowed only with NODE_ENV=development)`);
   if (env.VOICE_AGENT_MEDIA_URL) {
     const problem = mediaUrlProblem(env.VOICE_AGENT_MEDIA_URL);
     if (problem) throw new ConfigError(`VOICE_AGENT_MEDIA_URL ${problem}`);
@@ -71,14 +78,22 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
     } catch {
       throw new ConfigError('VOICE_AGENT_AGENTS must be a JSON object of agent name → agent id');
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every((id) => typeof id === 'string' && id)) {
+    if (
+      typeof parsed !== 'object' ||
+      parsed === null ||
+      Array.isArray(parsed) ||
+      !Object.values(parsed).every((id) => typeof id === 'string' && id)
+    ) {
       throw new ConfigError('VOICE_AGENT_AGENTS must be a JSON object of agent name → agent id');
     }
     agents = parsed as Record<string, string>;
   }
   if (env.VOICE_AGENT_AGENT_ID) agents = { default: env.VOICE_AGENT_AGENT_ID, ...agents };
   if (Object.keys(agents).length === 0) throw new ConfigError('set VOICE_AGENT_AGENT_ID or VOICE_AGENT_AGENTS');
-  if (!env.COMPANION_SECRET && !dev) throw new ConfigError('COMPANION_SECRET is required (at least 32 characters); only NODE_ENV=development makes a random one');
+  if (!env.COMPANION_SECRET && !dev)
+    throw new ConfigError(
+      'COMPANION_SECRET is required (at least 32 characters); only NODE_ENV=development makes a random one',
+    );
   if (env.COMPANION_SECRET) {
     const problem = secretProblem(env.COMPANION_SECRET, apiKey, 32);
     if (problem) throw new ConfigError(`COMPANION_SECRET: ${problem}`);
@@ -97,7 +112,8 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   if (publicOrigins.length > 0) config.publicOrigin = publicOrigins;
   if (env.COMPANION_SECRET) config.secret = env.COMPANION_SECRET;
   if (env.VOICE_AGENT_GRAPHQL_URL) {
-    if (!URL.canParse(env.VOICE_AGENT_GRAPHQL_URL)) throw new ConfigError('VOICE_AGENT_GRAPHQL_URL must be an absolute URL, e.g. https://api.example.com/query');
+    if (!URL.canParse(env.VOICE_AGENT_GRAPHQL_URL))
+      throw new ConfigError('VOICE_AGENT_GRAPHQL_URL must be an absolute URL, e.g. https://api.example.com/query');
     config.graphqlUrl = env.VOICE_AGENT_GRAPHQL_URL;
   }
   if (env.VOICE_AGENT_MEDIA_URL) config.mediaUrl = env.VOICE_AGENT_MEDIA_URL;
@@ -128,7 +144,8 @@ export interface ListenEnvironment extends NodeServerLimits {
  */
 export function listenOptionsFromEnv(env: Environment): ListenEnvironment {
   const port = env.PORT ? Number(env.PORT) : 8787;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('PORT must be a port number (0 picks a free one)');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError('PORT must be a port number (0 picks a free one)');
   const options: ListenEnvironment = { port, host: env.HOST || '127.0.0.1' };
   const atLeastOne = (name: string) => {
     const value = positiveInteger(env, name);

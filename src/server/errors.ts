@@ -44,7 +44,11 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
   readonly reason: string | undefined;
 
-  constructor(code: CompanionErrorCode, message: string, options: { headers?: Record<string, string>; reason?: string; cause?: unknown } = {}) {
+  constructor(
+    code: CompanionErrorCode,
+    message: string,
+    options: { headers?: Record<string, string>; reason?: string; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.status = STATUS_OF[code];
@@ -61,9 +65,17 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
 
 /** A JSON answer with the headers every answer carries. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): CompanionAnswer {
-  return { status, headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 export function errorAnswer(error: HttpError, headers: Record<string, string> = {}): CompanionAnswer {
-  return jsonAnswer(error.status, { error: { code: error.code, message: error.message } }, { ...headers, ...error.headers });
+  return jsonAnswer(
+    error.status,
+    { error: { code: error.code, message: error.message } },
+    { ...headers, ...error.headers },
+  );
 }

@@ -1,7 +1,16 @@
 // The companion endpoint: one Web-standard `(Request) => Promise<Response>` handler that holds the
 // service's API key and gives visitors signed, expiring handles for the dials they create.
 // Web APIs only, so it mounts in Node (see node.ts), Workers, Deno, Bun and framework route handlers.
-import { addressKey, clampRetryAfter, isDialId, isRebindingSafeHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
+import {
+  addressKey,
+  clampRetryAfter,
+  isDialId,
+  isRebindingSafeHostname,
+  mediaUrlProblem,
+  normalizeOrigin,
+  secretProblem,
+  serviceUrlProblem,
+} from './checks.js';
 import { BASE_HEADERS, HttpError, errorAnswer, jsonAnswer } from './errors.js';
 import { fromFetchRequest, toFetchResponse, type CompanionAnswer, type CompanionRequest } from './exchange.js';
 import { createHandleSigner, hmacBase64Url, randomSecret, type HandleClaims } from './handles.js';
@@ -66,7 +75,12 @@ export interface CompanionConfig {
    */
   rateLimit?: { perAddress?: number; total?: number; windowMs?: number; perDial?: number; readsPerAddress?: number };
   /** Replace the in-memory limiters, e.g. with a Redis-backed `RateLimiter` shared by instances. */
-  rateLimiters?: { perAddress?: RateLimiter; total?: RateLimiter; perDial?: RateLimiter; readsPerAddress?: RateLimiter };
+  rateLimiters?: {
+    perAddress?: RateLimiter;
+    total?: RateLimiter;
+    perDial?: RateLimiter;
+    readsPerAddress?: RateLimiter;
+  };
   /**
    * Behind a proxy you run: the client address from the last `X-Forwarded-For` hop, the request's
    * scheme and host from the last `X-Forwarded-Proto` / `X-Forwarded-Host`. Never without a proxy that
@@ -152,21 +166,36 @@ export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
 export function createCompanionHandler(config: CompanionConfig): CompanionHandler {
   const log: CompanionLogger = config.logger === false ? silentLogger : (config.logger ?? consoleLogger);
   const now = config.now ?? Date.now;
-  const agents: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, config.agentId ? { default: config.agentId } : {}, config.agents);
-  if (Object.keys(agents).length === 0) throw new TypeError('createCompanionHandler: configure at least one agent (agentId or agents)');
+  const agents: Record<string, string> = Object.assign(
+    Object.create(null) as Record<string, string>,
+    config.agentId ? { default: config.agentId } : {},
+    config.agents,
+  );
+  if (Object.keys(agents).length === 0)
+    throw new TypeError('createCompanionHandler: configure at least one agent (agentId or agents)');
   let secret = config.secret;
   if (!secret) {
-    if (!config.dev) throw new TypeError('createCompanionHandler: a secret (COMPANION_SECRET) is required outside dev mode');
+    if (!config.dev)
+      throw new TypeError('createCompanionHandler: a secret (COMPANION_SECRET) is required outside dev mode');
     secret = randomSecret();
-    log({ time: new Date(now()).toISOString(), level: 'warn', message: 'dev mode: no secret configured, signing handles with a random one; handles stop working when the process restarts' });
+    log({
+      time: new Date(now()).toISOString(),
+      level: 'warn',
+      message:
+        'dev mode: no secret configured, signing handles with a random one; handles stop working when the process restarts',
+    });
   } else {
     const problem = secretProblem(secret, config.apiKey, MIN_SECRET_LENGTH);
     if (problem) throw new TypeError(`createCompanionHandler: ${problem}`);
   }
   if (!config.serviceClient) {
     const problem = serviceUrlProblem(config.baseUrl);
-    if (problem && 'fatal' in problem) throw new TypeError(`createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.fatal}`);
-    if (problem && !config.dev) throw new TypeError(`createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.insecure} (allowed only in dev mode)`);
+    if (problem && 'fatal' in problem)
+      throw new TypeError(`createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.fatal}`);
+    if (problem && !config.dev)
+      throw new TypeError(
+        `createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.insecure} (allowed only in dev mode)`,
+      );
     if (problem) warn(`dev mode: the service base URL (VOICE_AGENT_BASE_URL) ${problem.insecure}`);
   }
   if (config.mediaUrl !== undefined) {
@@ -179,7 +208,9 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   try {
     graphqlUrl = config.graphqlUrl ? new URL(config.graphqlUrl).href : defaultGraphqlUrl(config.baseUrl);
   } catch {
-    throw new TypeError('createCompanionHandler: graphqlUrl (VOICE_AGENT_GRAPHQL_URL), or else baseUrl, must be an absolute URL');
+    throw new TypeError(
+      'createCompanionHandler: graphqlUrl (VOICE_AGENT_GRAPHQL_URL), or else baseUrl, must be an absolute URL',
+    );
   }
   const service =
     config.serviceClient ??
@@ -191,9 +222,17 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       ...(config.fetch ? { fetch: config.fetch } : {}),
     });
   const allowedOrigins = new Set(
-    (config.allowedOrigins ?? []).filter((origin) => origin.trim() !== '').map((origin) => normalizeOrigin(origin, 'createCompanionHandler: allowedOrigins (COMPANION_ALLOWED_ORIGINS)')),
+    (config.allowedOrigins ?? [])
+      .filter((origin) => origin.trim() !== '')
+      .map((origin) => normalizeOrigin(origin, 'createCompanionHandler: allowedOrigins (COMPANION_ALLOWED_ORIGINS)')),
   );
-  const publicOrigins = (config.publicOrigin === undefined ? [] : Array.isArray(config.publicOrigin) ? config.publicOrigin : [config.publicOrigin])
+  const publicOrigins = (
+    config.publicOrigin === undefined
+      ? []
+      : Array.isArray(config.publicOrigin)
+        ? config.publicOrigin
+        : [config.publicOrigin]
+  )
     .filter((origin) => origin.trim() !== '')
     .map((origin) => normalizeOrigin(origin, 'createCompanionHandler: publicOrigin (COMPANION_PUBLIC_ORIGIN)'));
   const publicOriginOfHost = new Map(publicOrigins.map((origin) => [new URL(origin).host, origin]));
@@ -203,14 +242,21 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   const maxInputLength = config.maxInputLength ?? 500;
   const timeoutMinutes = config.timeoutMinutes ?? 10;
   // The service reads a missing or zero cap as "no limit": every dial gets a real one.
-  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1) throw new TypeError('createCompanionHandler: timeoutMinutes must be a whole number ≥ 1');
+  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1)
+    throw new TypeError('createCompanionHandler: timeoutMinutes must be a whole number ≥ 1');
   const handleLifetimeMs = (timeoutMinutes * 60 + (config.handleMarginSeconds ?? 900)) * 1000;
   const maxBodyBytes = config.maxBodyBytes ?? 16 * 1024;
   const windowMs = config.rateLimit?.windowMs ?? 60_000;
-  const perAddress = config.rateLimiters?.perAddress ?? createMemoryRateLimiter({ limit: config.rateLimit?.perAddress ?? 10, windowMs, now });
-  const total = config.rateLimiters?.total ?? createMemoryRateLimiter({ limit: config.rateLimit?.total ?? 100, windowMs, now });
-  const perDial = config.rateLimiters?.perDial ?? createMemoryRateLimiter({ limit: config.rateLimit?.perDial ?? 60, windowMs, now });
-  const readsPerAddress = config.rateLimiters?.readsPerAddress ?? createMemoryRateLimiter({ limit: config.rateLimit?.readsPerAddress ?? 300, windowMs, now });
+  const perAddress =
+    config.rateLimiters?.perAddress ??
+    createMemoryRateLimiter({ limit: config.rateLimit?.perAddress ?? 10, windowMs, now });
+  const total =
+    config.rateLimiters?.total ?? createMemoryRateLimiter({ limit: config.rateLimit?.total ?? 100, windowMs, now });
+  const perDial =
+    config.rateLimiters?.perDial ?? createMemoryRateLimiter({ limit: config.rateLimit?.perDial ?? 60, windowMs, now });
+  const readsPerAddress =
+    config.rateLimiters?.readsPerAddress ??
+    createMemoryRateLimiter({ limit: config.rateLimit?.readsPerAddress ?? 300, windowMs, now });
   const basePath = config.basePath ? '/' + config.basePath.replace(/^\/+|\/+$/g, '') : null;
   // Pure functions of a request's scheme and host, and of its client address, remembered: a URL
   // parse and an IP parse per request were a few per cent of a read's CPU. Bounded, so a flood of
@@ -231,8 +277,10 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     if (n >= 4 && segments[n - 3] === 'dials' && (last === 'token' || last === 'hangup')) {
       return { name: last, pattern: `POST /dials/:id/${last}`, methods: ['POST'], rawId: second! };
     }
-    if (n >= 3 && second === 'dials' && (basePath === null || n === 3)) return { name: 'read', pattern: 'GET /dials/:id', methods: ['GET'], rawId: last! };
-    if (n >= 2 && last === 'dials' && (basePath === null || n === 2)) return { name: 'create', pattern: 'POST /dials', methods: ['POST'] };
+    if (n >= 3 && second === 'dials' && (basePath === null || n === 3))
+      return { name: 'read', pattern: 'GET /dials/:id', methods: ['GET'], rawId: last! };
+    if (n >= 2 && last === 'dials' && (basePath === null || n === 2))
+      return { name: 'create', pattern: 'POST /dials', methods: ['POST'] };
     return null;
   }
 
@@ -249,7 +297,12 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   }
 
   /** The last value of a header a trusted proxy sets (it overwrites or appends, so its own value is last). */
-  const lastForwarded = (request: CompanionRequest, name: string) => (request.header(name) ?? '').split(',').map((hop) => hop.trim()).filter(Boolean).at(-1);
+  const lastForwarded = (request: CompanionRequest, name: string) =>
+    (request.header(name) ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean)
+      .at(-1);
 
   /**
    * The origin the request was sent to and whether its host is served. A configured public origin
@@ -265,7 +318,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       const proto = lastForwarded(request, 'x-forwarded-proto')?.toLowerCase();
       if (proto === 'https' || proto === 'http') scheme = `${proto}:`;
       const forwardedHost = lastForwarded(request, 'x-forwarded-host');
-      if (forwardedHost && FORWARDED_HOST.test(forwardedHost) && URL.canParse(`${scheme}//${forwardedHost}`)) host = new URL(`${scheme}//${forwardedHost}`).host;
+      if (forwardedHost && FORWARDED_HOST.test(forwardedHost) && URL.canParse(`${scheme}//${forwardedHost}`))
+        host = new URL(`${scheme}//${forwardedHost}`).host;
     }
     const origin = `${scheme}//${host}`;
     let known = origins.get(origin);
@@ -273,7 +327,12 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       const configured = publicOriginOfHost.get(host);
       known = configured
         ? { origin: configured, host, hostAllowed: true }
-        : { origin, host, hostAllowed: isRebindingSafeHostname(new URL(origin).hostname) || (publicOrigins.length === 0 && scheme === 'https:') };
+        : {
+            origin,
+            host,
+            hostAllowed:
+              isRebindingSafeHostname(new URL(origin).hostname) || (publicOrigins.length === 0 && scheme === 'https:'),
+          };
       remember(origins, origin, known);
     }
     return known;
@@ -310,7 +369,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
 
   async function readBody(request: CompanionRequest): Promise<string> {
     const declared = Number(request.header('content-length'));
-    if (Number.isFinite(declared) && declared > maxBodyBytes) throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
+    if (Number.isFinite(declared) && declared > maxBodyBytes)
+      throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
     const bytes = await request.readBody(maxBodyBytes);
     if (bytes === null) throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
     try {
@@ -328,7 +388,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     }
   }
 
-  const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
 
   function upstreamFailure(error: unknown, route: Route['name']): HttpError {
     if (!(error instanceof ServiceError)) throw error;
@@ -343,7 +404,9 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         // own routes the service refuses because of the dial's state (e.g. a token for an ended dial).
         return new HttpError(
           'duplicate_request',
-          route === 'create' ? 'this Idempotency-Key is already in use for a dial the service did not name' : 'the dial has already ended or cannot do this now',
+          route === 'create'
+            ? 'this Idempotency-Key is already in use for a dial the service did not name'
+            : 'the dial has already ended or cannot do this now',
           { reason },
         );
       case 'rate_limited':
@@ -354,7 +417,9 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       case 'timeout':
         return new HttpError('upstream_timeout', 'the calling service did not answer in time', { reason });
       case 'unauthorized':
-        return new HttpError('upstream_error', 'the calling service could not handle the request', { reason: `${reason} (check VOICE_AGENT_API_KEY)` });
+        return new HttpError('upstream_error', 'the calling service could not handle the request', {
+          reason: `${reason} (check VOICE_AGENT_API_KEY)`,
+        });
       default:
         return new HttpError('upstream_error', 'the calling service could not handle the request', { reason });
     }
@@ -382,7 +447,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     const body = text.trim() === '' ? {} : parseJson(text);
     if (!isPlainObject(body)) throw new HttpError('invalid_request', 'the body must be a JSON object');
     const unknownField = Object.keys(body).find((field) => !BODY_FIELDS.has(field));
-    if (unknownField !== undefined) throw new HttpError('invalid_request', 'the body may only have the fields agent and inputs');
+    if (unknownField !== undefined)
+      throw new HttpError('invalid_request', 'the body may only have the fields agent and inputs');
     const agentName = body.agent ?? 'default';
     if (typeof agentName !== 'string') throw new HttpError('invalid_request', 'agent must be a string');
     if (!Object.hasOwn(agents, agentName)) throw new HttpError('invalid_request', 'unknown agent');
@@ -394,7 +460,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       if (!Object.hasOwn(inputs, key)) continue;
       const value = inputs[key];
       if (typeof value !== 'string') throw new HttpError('invalid_request', `inputs.${key} must be a string`);
-      if (value.length > maxInputLength) throw new HttpError('invalid_request', `inputs.${key} is longer than ${maxInputLength} characters`);
+      if (value.length > maxInputLength)
+        throw new HttpError('invalid_request', `inputs.${key} is longer than ${maxInputLength} characters`);
       callAgentInput[key] = value;
     }
     const idempotencyKey = request.header('idempotency-key');
@@ -414,17 +481,27 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
         {
           signal: request.signal,
           // Scoped to the client address, so one visitor cannot replay another visitor's dial by reusing its key.
-          ...(idempotencyKey !== null ? { idempotencyKey: await hmacBase64Url(signingSecret, `idempotency\n${exchange.address}\n${idempotencyKey}`) } : {}),
+          ...(idempotencyKey !== null
+            ? {
+                idempotencyKey: await hmacBase64Url(
+                  signingSecret,
+                  `idempotency\n${exchange.address}\n${idempotencyKey}`,
+                ),
+              }
+            : {}),
         },
       );
     } catch (error) {
       // The key is scoped to this client address (HMAC above), so the dial a 409 names is this
       // visitor's own earlier attempt, e.g. one whose answer was lost: adopt it. A service that
       // answers a reused key with a 409 instead of a replay then works like one that replays.
-      const named = error instanceof ServiceError && error.code === 'conflict' && idempotencyKey !== null ? error.conflictingDial : null;
+      const named =
+        error instanceof ServiceError && error.code === 'conflict' && idempotencyKey !== null
+          ? error.conflictingDial
+          : null;
       if (!named?.sessionId) throw upstreamFailure(error, 'create');
       created = { dialId: named.dialId, sessionId: named.sessionId };
-      exchange.reason = 'adopted the dial named by the service\'s 409 (idempotency key already in use)';
+      exchange.reason = "adopted the dial named by the service's 409 (idempotency key already in use)";
     }
     if (!isDialId(created.dialId)) {
       // No handle is signed for an id the companion's own routes refuse: the visitor could never
@@ -437,7 +514,11 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     exchange.dialId = created.dialId;
     const expiresAtMs = now() + handleLifetimeMs;
     const handle = await signer.sign(created.dialId, expiresAtMs, created.sessionId || undefined);
-    return jsonAnswer(200, { dialId: created.dialId, handle, expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString() });
+    return jsonAnswer(200, {
+      dialId: created.dialId,
+      handle,
+      expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
+    });
   }
 
   /** A failure of the GraphQL step: the service's own messages go to the log, never to the visitor. */
@@ -445,9 +526,12 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     if (!(error instanceof ServiceError)) throw error;
     const said = error.serviceMessages.length > 0 ? `; the service said: ${error.serviceMessages.join(' | ')}` : '';
     const reason = `browserDialToken: ${error.code}: ${error.message}${said}`;
-    if (error.code === 'timeout') return new HttpError('upstream_timeout', 'the calling service did not answer in time', { reason });
+    if (error.code === 'timeout')
+      return new HttpError('upstream_timeout', 'the calling service did not answer in time', { reason });
     const hint = error.code === 'network_error' || error.code === 'not_found' ? ' (check VOICE_AGENT_GRAPHQL_URL)' : '';
-    return new HttpError('upstream_error', 'the calling service could not handle the request', { reason: reason + hint });
+    return new HttpError('upstream_error', 'the calling service could not handle the request', {
+      reason: reason + hint,
+    });
   }
 
   /**
@@ -460,7 +544,9 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     const claims = await authorize(exchange, dialId);
     const sessionId = claims.sessionId;
     if (!sessionId) {
-      throw new HttpError('invalid_handle', 'this handle predates the session protocol; start a new call', { reason: 'handle without a session id' });
+      throw new HttpError('invalid_handle', 'this handle predates the session protocol; start a new call', {
+        reason: 'handle without a session id',
+      });
     }
     await limitDialCall(exchange, dialId, 'token');
     let dialToken: string;
@@ -477,9 +563,13 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     }
     if (media.telephonyProvider !== 'livekit') {
       const provider = JSON.stringify(media.telephonyProvider.slice(0, 40));
-      throw new HttpError('unsupported_media_provider', `the calling service offers this call over ${provider}; this widget supports only "livekit"`, {
-        reason: `browserDialToken answered telephonyProvider ${provider}`,
-      });
+      throw new HttpError(
+        'unsupported_media_provider',
+        `the calling service offers this call over ${provider}; this widget supports only "livekit"`,
+        {
+          reason: `browserDialToken answered telephonyProvider ${provider}`,
+        },
+      );
     }
     const serverUrl = config.mediaUrl ?? media.url;
     if (!serverUrl) {
@@ -488,12 +578,18 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
       });
     }
     const problem = mediaUrlProblem(serverUrl);
-    if (problem) throw new HttpError('upstream_error', 'the media server is not known', { reason: `the service's media url ${problem}` });
+    if (problem)
+      throw new HttpError('upstream_error', 'the media server is not known', {
+        reason: `the service's media url ${problem}`,
+      });
     let iceServers: IceServer[] | null = null;
     try {
       iceServers = parseIceConfig(media.iceConfig);
     } catch (error) {
-      warn(`${error instanceof Error ? error.message : 'iceConfig unreadable'}; joining with the browser's default ICE servers`, dialId);
+      warn(
+        `${error instanceof Error ? error.message : 'iceConfig unreadable'}; joining with the browser's default ICE servers`,
+        dialId,
+      );
     }
     return jsonAnswer(200, {
       serverUrl,
@@ -564,7 +660,8 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
           reason: `Host ${JSON.stringify(own.host.slice(0, 100))} is not a public origin's host (COMPANION_PUBLIC_ORIGIN), an IP address or a loopback name`,
         });
       }
-      if (!originAllowed(request, own)) throw new HttpError('origin_not_allowed', 'this origin may not use the endpoint');
+      if (!originAllowed(request, own))
+        throw new HttpError('origin_not_allowed', 'this origin may not use the endpoint');
       cors = corsHeaders(request);
       if (!route) throw new HttpError('not_found', 'no such route');
       if (request.method === 'OPTIONS') {
@@ -585,7 +682,9 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
           },
         };
       } else if (!route.methods.includes(request.method)) {
-        throw new HttpError('method_not_allowed', `use ${route.methods.join(' or ')}`, { headers: { allow: [...route.methods, 'OPTIONS'].join(', ') } });
+        throw new HttpError('method_not_allowed', `use ${route.methods.join(' or ')}`, {
+          headers: { allow: [...route.methods, 'OPTIONS'].join(', ') },
+        });
       } else if (route.name === 'create') {
         response = await createDial(exchange);
       } else {
@@ -606,8 +705,12 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
           ? error
           : request.signal.aborted
             ? // e.g. the body stream failing because the visitor went away: not the companion's fault
-              new HttpError('client_closed', 'the client closed the connection', { reason: error instanceof Error ? error.name : 'unknown error' })
-            : new HttpError('internal_error', 'the companion failed to handle the request', { reason: error instanceof Error ? error.name : 'unknown error' });
+              new HttpError('client_closed', 'the client closed the connection', {
+                reason: error instanceof Error ? error.name : 'unknown error',
+              })
+            : new HttpError('internal_error', 'the companion failed to handle the request', {
+                reason: error instanceof Error ? error.name : 'unknown error',
+              });
       response = errorAnswer(failure, cors);
     }
     const entry: CompanionLogEntry = {
@@ -633,8 +736,14 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     }
     return response;
   }
-  const handler: CompanionHandler = async (request, context) => toFetchResponse(await serve(fromFetchRequest(request), context));
-  handlerTraits.set(handler, { log, trustProxy: config.trustProxy === true, signalPerConnection: !config.serviceClient, serve });
+  const handler: CompanionHandler = async (request, context) =>
+    toFetchResponse(await serve(fromFetchRequest(request), context));
+  handlerTraits.set(handler, {
+    log,
+    trustProxy: config.trustProxy === true,
+    signalPerConnection: !config.serviceClient,
+    serve,
+  });
   return handler;
 }
 
@@ -644,8 +753,16 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
 /** The dial as visitors see it: status, result, times and transcript — nothing else of the record. */
 function publicDial(dialId: string, dial: ServiceDial) {
   const transcript = (Array.isArray(dial.transcript) ? dial.transcript : [])
-    .filter((line) => typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.speaker === 'string')
-    .map((line) => ({ text: line.text, speaker: line.speaker, startTimeMs: numberOrNull(line.startTimeMs), endTimeMs: numberOrNull(line.endTimeMs) }));
+    .filter(
+      (line) =>
+        typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.speaker === 'string',
+    )
+    .map((line) => ({
+      text: line.text,
+      speaker: line.speaker,
+      startTimeMs: numberOrNull(line.startTimeMs),
+      endTimeMs: numberOrNull(line.endTimeMs),
+    }));
   const answer: Record<string, unknown> = {
     dialId,
     status: dial.status,

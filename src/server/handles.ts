@@ -44,7 +44,10 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
 
 export function createHandleSigner(secret: string): HandleSigner {
   if (!secret) throw new TypeError('createHandleSigner: a secret is required');
-  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
 
   async function read(handle: string, dialId: string, nowMs: number): Promise<HandleClaims | null> {
     if (typeof handle !== 'string' || handle.length > MAX_HANDLE_LENGTH) return null;

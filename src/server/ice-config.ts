@@ -12,7 +12,8 @@ export interface IceServer {
 const ICE_URL = /^(stun|stuns|turn|turns):\S+$/i;
 const MAX_SERVERS = 16;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function iceServer(entry: unknown): IceServer | null {
   if (!isObject(entry)) return null;
@@ -37,9 +38,16 @@ export function parseIceConfig(iceConfig: string | null): IceServer[] | null {
   } catch {
     throw new TypeError('iceConfig is not JSON');
   }
-  const list = Array.isArray(parsed) ? parsed : isObject(parsed) && Array.isArray(parsed.iceServers) ? parsed.iceServers : null;
+  const list = Array.isArray(parsed)
+    ? parsed
+    : isObject(parsed) && Array.isArray(parsed.iceServers)
+      ? parsed.iceServers
+      : null;
   if (!list) throw new TypeError('iceConfig is neither a list of ICE servers nor an object with iceServers');
   const servers = list.slice(0, MAX_SERVERS).map(iceServer);
-  if (servers.length === 0 || servers.some((server) => server === null)) throw new TypeError('iceConfig has an entry that is not an ICE server (urls stun:/turn:, optional username and credential strings)');
+  if (servers.length === 0 || servers.some((server) => server === null))
+    throw new TypeError(
+      'iceConfig has an entry that is not an ICE server (urls stun:/turn:, optional username and credential strings)',
+    );
   return servers as IceServer[];
 }

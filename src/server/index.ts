@@ -17,7 +17,13 @@ export type {
   ServiceTranscriptLine,
 } from './service-client.js';
 export { createMemoryRateLimiter, createRedisRateLimiters } from './rate-limit.js';
-export type { CompanionRateLimiters, MemoryRateLimiterOptions, RateLimiter, RateLimitResult, RedisRateLimitOptions } from './rate-limit.js';
+export type {
+  CompanionRateLimiters,
+  MemoryRateLimiterOptions,
+  RateLimiter,
+  RateLimitResult,
+  RedisRateLimitOptions,
+} from './rate-limit.js';
 export { createHandleSigner } from './handles.js';
 export type { HandleSigner } from './handles.js';
 export { companionConfigFromEnv, configWarnings, ConfigError, listenOptionsFromEnv } from './env.js';

@@ -37,7 +37,10 @@ export interface BufferedLogger extends CompanionLogger {
  * buffered. On Node, stderr to a file or pipe is a blocking write per call: one per request was
  * a sixth of the companion's CPU under load, one per batch is noise.
  */
-export function createBufferedLogger(write: (text: string) => void, options: { intervalMs?: number; maxBytes?: number } = {}): BufferedLogger {
+export function createBufferedLogger(
+  write: (text: string) => void,
+  options: { intervalMs?: number; maxBytes?: number } = {},
+): BufferedLogger {
   const intervalMs = options.intervalMs ?? 100;
   const maxBytes = options.maxBytes ?? 64 * 1024;
   let buffered = '';

@@ -42,7 +42,15 @@ export interface NodeServerLimits {
 }
 
 /** Connection-level headers: they describe this hop, not the request. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 
 /** Bodies this far over the limit are not drained to answer politely: the connection is closed. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
@@ -64,16 +72,44 @@ export function createNodeListener(handler: CompanionHandler, options: NodeListe
   return (req, res) => {
     const started = Date.now();
     void serve(handler, traits, req, res, maxBodyBytes, started, log).catch((error: unknown) => {
-      log(adapterEntry(req, started, 'error', 500, 'internal_error', `the Node adapter failed: ${error instanceof Error ? error.name : 'unknown error'}`));
-      if (!res.headersSent) res.writeHead(500, { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error: { code: 'internal_error', message: 'the companion failed to handle the request' } }));
+      log(
+        adapterEntry(
+          req,
+          started,
+          'error',
+          500,
+          'internal_error',
+          `the Node adapter failed: ${error instanceof Error ? error.name : 'unknown error'}`,
+        ),
+      );
+      if (!res.headersSent)
+        res.writeHead(500, { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' });
+      res.end(
+        JSON.stringify({ error: { code: 'internal_error', message: 'the companion failed to handle the request' } }),
+      );
     });
   };
 }
 
 /** A log line about a request the adapter answered (or dropped) itself. */
-function adapterEntry(req: IncomingMessage, started: number, level: CompanionLogEntry['level'], status: number, code: string, reason: string): CompanionLogEntry {
-  return { time: new Date(started).toISOString(), level, route: '-', method: req.method ?? '-', status, durationMs: Date.now() - started, code, reason };
+function adapterEntry(
+  req: IncomingMessage,
+  started: number,
+  level: CompanionLogEntry['level'],
+  status: number,
+  code: string,
+  reason: string,
+): CompanionLogEntry {
+  return {
+    time: new Date(started).toISOString(),
+    level,
+    route: '-',
+    method: req.method ?? '-',
+    status,
+    durationMs: Date.now() - started,
+    code,
+    reason,
+  };
 }
 
 /** Reads the body up to `limit` bytes; `null` when it is larger (the rest is drained or the socket closed). */
@@ -214,29 +250,58 @@ async function serve(
   const method = req.method ?? 'GET';
   if (UNREPRESENTABLE_METHODS.has(method)) {
     log(adapterEntry(req, started, 'info', 405, 'method_not_allowed', `${method} is never served`));
-    writeAnswer(res, errorAnswer(new HttpError('method_not_allowed', 'use GET, POST or OPTIONS', { headers: { allow: 'GET, POST, OPTIONS' } })), true);
+    writeAnswer(
+      res,
+      errorAnswer(
+        new HttpError('method_not_allowed', 'use GET, POST or OPTIONS', { headers: { allow: 'GET, POST, OPTIONS' } }),
+      ),
+      true,
+    );
     return;
   }
   const declared = Number(req.headers['content-length']);
   let body: Buffer | null = null;
   if (method !== 'GET' && method !== 'HEAD') {
     try {
-      body = Number.isFinite(declared) && declared > maxBodyBytes + DRAIN_LIMIT_BYTES ? null : await readCapped(req, maxBodyBytes);
+      body =
+        Number.isFinite(declared) && declared > maxBodyBytes + DRAIN_LIMIT_BYTES
+          ? null
+          : await readCapped(req, maxBodyBytes);
     } catch (error) {
       // The visitor went away (or the request timeout cut a slow body) before it was all sent.
       if (!req.socket.destroyed && !req.destroyed) throw error;
-      log(adapterEntry(req, started, 'info', 499, 'client_closed', 'the connection closed while the request body was read'));
+      log(
+        adapterEntry(
+          req,
+          started,
+          'info',
+          499,
+          'client_closed',
+          'the connection closed while the request body was read',
+        ),
+      );
       return;
     }
     if (body === null) {
-      writeAnswer(res, errorAnswer(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)), true);
+      writeAnswer(
+        res,
+        errorAnswer(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)),
+        true,
+      );
       return;
     }
   }
   const clientAddress = req.socket.remoteAddress;
   const context = clientAddress ? { clientAddress } : {};
   if (traits) {
-    writeAnswer(res, await traits.serve(new NodeRequest(req, method, body, clientSignal(req, res, traits.signalPerConnection)), context), false);
+    writeAnswer(
+      res,
+      await traits.serve(
+        new NodeRequest(req, method, body, clientSignal(req, res, traits.signalPerConnection)),
+        context,
+      ),
+      false,
+    );
     return;
   }
   const headers = new Headers();
@@ -288,7 +353,10 @@ export interface CompanionServer {
  * Starts an HTTP server for `handler` on `host` (default 127.0.0.1) and `port` (0 = any free port),
  * with the timeouts and connection caps of `NodeServerLimits`.
  */
-export async function listen(handler: CompanionHandler, options: NodeListenerOptions & NodeServerLimits & { port?: number; host?: string } = {}): Promise<CompanionServer> {
+export async function listen(
+  handler: CompanionHandler,
+  options: NodeListenerOptions & NodeServerLimits & { port?: number; host?: string } = {},
+): Promise<CompanionServer> {
   const host = options.host ?? '127.0.0.1';
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
@@ -298,8 +366,10 @@ export async function listen(handler: CompanionHandler, options: NodeListenerOpt
   for (const [name, value] of Object.entries({ headersTimeout, requestTimeout, keepAliveTimeout, maxConnections })) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`listen: ${name} must be a whole number ≥ 1`);
   }
-  if (!Number.isInteger(perAddress) || perAddress < 0) throw new RangeError('listen: maxConnectionsPerAddress must be a whole number ≥ 0');
-  if (headersTimeout > requestTimeout) throw new RangeError('listen: headersTimeoutMs must not exceed requestTimeoutMs');
+  if (!Number.isInteger(perAddress) || perAddress < 0)
+    throw new RangeError('listen: maxConnectionsPerAddress must be a whole number ≥ 0');
+  if (headersTimeout > requestTimeout)
+    throw new RangeError('listen: headersTimeoutMs must not exceed requestTimeoutMs');
   const { createServer } = await import('node:http');
   const server = createServer(
     {

@@ -37,13 +37,18 @@ export interface MemoryRateLimiterOptions {
 const ALLOWED: RateLimitResult = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
 const DEFAULT_MAX_KEYS = 100_000;
 
-const refused = (ms: number): RateLimitResult => ({ allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)) });
+const refused = (ms: number): RateLimitResult => ({
+  allowed: false,
+  retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)),
+});
 
 /** rate-limiter-flexible rejects with its result when over the limit, and with an Error when the store failed. */
-const isLimitResult = (value: unknown): value is RateLimiterRes => typeof value === 'object' && value !== null && !(value instanceof Error) && 'msBeforeNext' in value;
+const isLimitResult = (value: unknown): value is RateLimiterRes =>
+  typeof value === 'object' && value !== null && !(value instanceof Error) && 'msBeforeNext' in value;
 
 function checkLimits(name: string, limit: number, windowMs: number): void {
-  if (!(limit >= 0) || !Number.isInteger(limit) || !(windowMs > 0)) throw new RangeError(`${name}: a whole limit ≥ 0 and windowMs > 0 are required`);
+  if (!(limit >= 0) || !Number.isInteger(limit) || !(windowMs > 0))
+    throw new RangeError(`${name}: a whole limit ≥ 0 and windowMs > 0 are required`);
 }
 
 /**
@@ -126,7 +131,13 @@ export interface RedisRateLimitOptions {
 }
 
 /** The limits the handler applies when none are configured; shared so Redis and memory agree. */
-export const DEFAULT_RATE_LIMITS = { perAddress: 10, total: 100, perDial: 60, readsPerAddress: 300, windowMs: 60_000 } as const;
+export const DEFAULT_RATE_LIMITS = {
+  perAddress: 10,
+  total: 100,
+  perDial: 60,
+  readsPerAddress: 300,
+  windowMs: 60_000,
+} as const;
 
 /** Retry-After sent while the store is unreachable and limits fail closed. */
 const STORE_DOWN_RETRY_SECONDS = 10;
@@ -139,7 +150,10 @@ const STORE_DOWN_RETRY_SECONDS = 10;
  */
 export function createRedisRateLimiters(client: object, options: RedisRateLimitOptions = {}): CompanionRateLimiters {
   const windowMs = options.windowMs ?? DEFAULT_RATE_LIMITS.windowMs;
-  if (!(windowMs >= 1000) || windowMs % 1000 !== 0) throw new RangeError('createRedisRateLimiters: windowMs must be a whole number of seconds (Redis expires keys by the second)');
+  if (!(windowMs >= 1000) || windowMs % 1000 !== 0)
+    throw new RangeError(
+      'createRedisRateLimiters: windowMs must be a whole number of seconds (Redis expires keys by the second)',
+    );
   const prefix = options.keyPrefix ?? 'voice-agent-call:rl';
   const failOpen = options.onStoreError === 'open';
   if (options.onStoreError !== undefined && options.onStoreError !== 'open' && options.onStoreError !== 'closed') {
@@ -156,7 +170,12 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
       time: new Date().toISOString(),
       level: 'error',
       code: 'rate_limit_store_unreachable',
-      reason: typeof code === 'string' ? code : error.message === 'Redis connection is not ready' ? 'not connected' : error.name,
+      reason:
+        typeof code === 'string'
+          ? code
+          : error.message === 'Redis connection is not ready'
+            ? 'not connected'
+            : error.name,
       message: failOpen
         ? 'the rate limit store (Redis) is unreachable: failing open, each instance counts limits alone until it is back'
         : 'the rate limit store (Redis) is unreachable: failing closed, limited requests are refused (429) until it is back',
@@ -165,7 +184,11 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
   const noteSuccess = () => {
     if (!storeDown) return;
     storeDown = false;
-    log({ time: new Date().toISOString(), level: 'info', message: 'the rate limit store (Redis) answers again: limits are shared again' });
+    log({
+      time: new Date().toISOString(),
+      level: 'info',
+      message: 'the rate limit store (Redis) answers again: limits are shared again',
+    });
   };
 
   const make = (name: keyof CompanionRateLimiters, limit: number): RateLimiter => {

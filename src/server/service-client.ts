@@ -159,7 +159,11 @@ function withoutBody(error: unknown): unknown {
       }
     }
   }
-  return new ServiceError(error.code, error.message, { status: error.status, retryAfterSeconds: error.retryAfterSeconds, conflictingDial });
+  return new ServiceError(error.code, error.message, {
+    status: error.status,
+    retryAfterSeconds: error.retryAfterSeconds,
+    conflictingDial,
+  });
 }
 
 /** The GraphQL endpoint the service's browser client uses: the API's origin + `/query`. */
@@ -183,8 +187,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     throw new TypeError('createServiceClient: graphqlUrl (or baseUrl) is not an absolute URL');
   }
 
-  const transport: ServiceTransport = { baseUrl, apiKey: options.apiKey, timeoutMs, fetch: fetchImpl, maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024 };
-  const call = (method: 'GET' | 'POST', path: string, body: unknown, callOptions: CallOptions = {}, keepErrorBody = false): Promise<unknown> =>
+  const transport: ServiceTransport = {
+    baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs,
+    fetch: fetchImpl,
+    maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024,
+  };
+  const call = (
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    callOptions: CallOptions = {},
+    keepErrorBody = false,
+  ): Promise<unknown> =>
     requestService(transport, {
       method,
       path,
@@ -194,8 +210,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       ...callOptions,
     });
 
-  const invalid = (what: string): ServiceError => new ServiceError('invalid_response', `the service answered ${what} without the documented fields`, { status: 200 });
-  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const invalid = (what: string): ServiceError =>
+    new ServiceError('invalid_response', `the service answered ${what} without the documented fields`, { status: 200 });
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
   const dialPath = (dialId: string) => `/dials/${encodeURIComponent(dialId)}`;
 
   return {
@@ -206,14 +224,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       } catch (error) {
         throw withoutBody(error);
       }
-      if (!isObject(answer) || typeof answer.dialId !== 'string' || !answer.dialId || typeof answer.dialToken !== 'string') {
+      if (
+        !isObject(answer) ||
+        typeof answer.dialId !== 'string' ||
+        !answer.dialId ||
+        typeof answer.dialToken !== 'string'
+      ) {
         throw invalid('POST /dials');
       }
-      return { dialId: answer.dialId, dialToken: answer.dialToken, sessionId: typeof answer.sessionId === 'string' ? answer.sessionId : '' };
+      return {
+        dialId: answer.dialId,
+        dialToken: answer.dialToken,
+        sessionId: typeof answer.sessionId === 'string' ? answer.sessionId : '',
+      };
     },
     async getDialToken(dialId, callOptions) {
       const answer = await call('POST', `${dialPath(dialId)}/token`, undefined, callOptions);
-      if (!isObject(answer) || typeof answer.dialToken !== 'string' || !answer.dialToken) throw invalid('POST /dials/:id/token');
+      if (!isObject(answer) || typeof answer.dialToken !== 'string' || !answer.dialToken)
+        throw invalid('POST /dials/:id/token');
       return { dialToken: answer.dialToken };
     },
     async browserDialToken(dialToken, sessionId, callOptions = {}) {
@@ -235,12 +263,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       );
       if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) {
         const serviceMessages = answer.errors.map((error: unknown) =>
-          isObject(error) && typeof error.message === 'string' ? error.message.slice(0, SERVICE_MESSAGE_LENGTH) : '(no message)',
+          isObject(error) && typeof error.message === 'string'
+            ? error.message.slice(0, SERVICE_MESSAGE_LENGTH)
+            : '(no message)',
         );
-        throw new ServiceError('graphql_error', `the service answered ${what} with ${answer.errors.length} GraphQL error(s)`, { status: 200, serviceMessages });
+        throw new ServiceError(
+          'graphql_error',
+          `the service answered ${what} with ${answer.errors.length} GraphQL error(s)`,
+          { status: 200, serviceMessages },
+        );
       }
       const data = isObject(answer) && isObject(answer.data) ? answer.data.browserDialToken : undefined;
-      if (!isObject(data) || typeof data.token !== 'string' || !data.token || typeof data.telephonyProvider !== 'string') throw invalid(what);
+      if (
+        !isObject(data) ||
+        typeof data.token !== 'string' ||
+        !data.token ||
+        typeof data.telephonyProvider !== 'string'
+      )
+        throw invalid(what);
       return {
         token: data.token,
         telephonyProvider: data.telephonyProvider,

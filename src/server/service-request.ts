@@ -80,8 +80,15 @@ async function* chunksOf(body: BodyChunks): AsyncGenerator<Uint8Array> {
  * An answer's bytes, read up to `limit`: past it (declared in Content-Length, or streamed) the body
  * is cancelled and a ServiceError thrown, so a huge or endless answer never fills memory.
  */
-export async function readCappedBody(body: BodyChunks | null, declaredLength: string | null, limit: number, what: string, status: number): Promise<Uint8Array> {
-  const tooLarge = () => new ServiceError('invalid_response', `the service's answer to ${what} is larger than ${limit} bytes`, { status });
+export async function readCappedBody(
+  body: BodyChunks | null,
+  declaredLength: string | null,
+  limit: number,
+  what: string,
+  status: number,
+): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new ServiceError('invalid_response', `the service's answer to ${what} is larger than ${limit} bytes`, { status });
   const chunks: Uint8Array[] = [];
   let size = Number(declaredLength ?? NaN);
   if (Number.isFinite(size) && size > limit) {
@@ -186,9 +193,13 @@ function follow(signal: AbortSignal, control: CallControl): void {
     const created = new Set<CallControl>();
     calls = created;
     following.set(signal, created);
-    signal.addEventListener('abort', () => {
-      for (const call of created) call.callerAborted();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const call of created) call.callerAborted();
+      },
+      { once: true },
+    );
   }
   calls.add(control);
 }
@@ -208,7 +219,9 @@ interface UndiciAnswer {
 
 /** The part of undici's API used here (undici is loaded by name at run time, see `loadUndici`). */
 interface Undici {
-  Agent: new (options: { keepAliveTimeout: number; connections: number }) => { request(options: UndiciCall & { origin: string; path: string }): Promise<UndiciAnswer> };
+  Agent: new (options: { keepAliveTimeout: number; connections: number }) => {
+    request(options: UndiciCall & { origin: string; path: string }): Promise<UndiciAnswer>;
+  };
   request(url: string, options: UndiciCall & { dispatcher: object }): Promise<UndiciAnswer>;
 }
 
@@ -236,7 +249,12 @@ function splitBase(baseUrl: string): { origin: string; path: string } | null {
     try {
       const url = new URL(baseUrl);
       const path = url.pathname === '/' ? '' : url.pathname;
-      const plain = (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash;
+      const plain =
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        !url.username &&
+        !url.password &&
+        !url.search &&
+        !url.hash;
       if (plain && url.origin + path === baseUrl) known = { origin: url.origin, path };
     } catch {
       // Left to undici, which reports it as before.
@@ -260,11 +278,15 @@ let loadingFastPath: Promise<FastPath | null> | undefined;
  * companion about three times the CPU of the call itself. Elsewhere, or if undici cannot load: null.
  */
 function loadUndici(): Promise<FastPath | null> {
-  const onNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
+  const onNode =
+    typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
   loadingFastPath ??= !onNode
     ? Promise.resolve(null)
     : (import(/* @vite-ignore */ UNDICI) as Promise<Undici>).then(
-        (undici) => ({ request: undici.request, dispatcher: new undici.Agent({ keepAliveTimeout: 10_000, connections: 256 }) }),
+        (undici) => ({
+          request: undici.request,
+          dispatcher: new undici.Agent({ keepAliveTimeout: 10_000, connections: 256 }),
+        }),
         () => null,
       );
   return loadingFastPath.then((loaded) => (fastPath = loaded));
@@ -275,8 +297,12 @@ void loadUndici();
 /** The answer's parsed JSON (null for an empty body), or its bytes when `binary`. */
 export async function requestService(transport: ServiceTransport, request: ServiceRequest): Promise<unknown> {
   const { what, signal } = request;
-  if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted before it was sent`, { cause: signal.reason });
-  const headers: Record<string, string> = { authorization: `Bearer ${transport.apiKey}`, accept: request.binary ? '*/*' : 'application/json' };
+  if (signal?.aborted)
+    throw new ServiceError('aborted', `${what} was aborted before it was sent`, { cause: signal.reason });
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${transport.apiKey}`,
+    accept: request.binary ? '*/*' : 'application/json',
+  };
   let body: string | FormData | null = null;
   if (request.form) {
     body = request.form;
@@ -296,7 +322,12 @@ export async function requestService(transport: ServiceTransport, request: Servi
   const useUndici = typeof body !== 'object' || body === null;
   // Loading undici happens once per process, before the first call's clock starts: on a busy
   // machine the import alone can take longer than a short upstream timeout.
-  const fast = useUndici && transport.fetch === NATIVE_FETCH && globalThis.fetch === NATIVE_FETCH ? (fastPath === undefined ? await loadUndici() : fastPath) : null;
+  const fast =
+    useUndici && transport.fetch === NATIVE_FETCH && globalThis.fetch === NATIVE_FETCH
+      ? fastPath === undefined
+        ? await loadUndici()
+        : fastPath
+      : null;
   // A plain timer rather than AbortSignal.timeout: Node's is unref'd, so a process with nothing
   // else to do would exit instead of timing out.
   const control = new CallControl(signal);
@@ -313,44 +344,91 @@ export async function requestService(transport: ServiceTransport, request: Servi
       const path = base ? base.path + request.path : '';
       const response =
         base && PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)
-          ? await fast.dispatcher.request({ origin: base.origin, path, method: request.method, headers, body: body as string | null, signal: control })
-          : await fast.request(url, { method: request.method, headers, body: body as string | null, signal: control, dispatcher: fast.dispatcher });
+          ? await fast.dispatcher.request({
+              origin: base.origin,
+              path,
+              method: request.method,
+              headers,
+              body: body as string | null,
+              signal: control,
+            })
+          : await fast.request(url, {
+              method: request.method,
+              headers,
+              body: body as string | null,
+              signal: control,
+              dispatcher: fast.dispatcher,
+            });
       answer = { status: response.statusCode, headers: response.headers, body: response.body };
       // undici ends a body at its Content-Length (more is a protocol error), so a declared length
       // within the cap bounds the read: one read of the whole text instead of a loop over chunks.
       const declared = Number(headerOf(answer, 'content-length') ?? NaN);
-      bounded = !request.binary && Number.isInteger(declared) && declared >= 0 && declared <= (transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES);
+      bounded =
+        !request.binary &&
+        Number.isInteger(declared) &&
+        declared >= 0 &&
+        declared <= (transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES);
     } else {
-      const response = await transport.fetch(url, { method: request.method, headers, body, signal: control.fetchSignal(), redirect: 'error' });
+      const response = await transport.fetch(url, {
+        method: request.method,
+        headers,
+        body,
+        signal: control.fetchSignal(),
+        redirect: 'error',
+      });
       answer = { status: response.status, headers: response.headers, body: response.body };
     }
     const ok = answer.status >= 200 && answer.status < 300;
     const declared = headerOf(answer, 'content-length');
     if (ok && request.binary) {
-      const bytes = await readCappedBody(answer.body, declared, transport.maxResponseBytes ?? DEFAULT_MAX_BINARY_BYTES, what, answer.status);
+      const bytes = await readCappedBody(
+        answer.body,
+        declared,
+        transport.maxResponseBytes ?? DEFAULT_MAX_BINARY_BYTES,
+        what,
+        answer.status,
+      );
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     }
     // Read the body under the same timer: a service that sends headers and then stalls times out too.
     const text = bounded
       ? await (answer.body as UndiciAnswer['body']).text()
-      : new TextDecoder().decode(await readCappedBody(answer.body, declared, transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES, what, answer.status));
+      : new TextDecoder().decode(
+          await readCappedBody(
+            answer.body,
+            declared,
+            transport.maxResponseBytes ?? DEFAULT_MAX_JSON_BYTES,
+            what,
+            answer.status,
+          ),
+        );
     const parsed = parseJson(text);
     if (!ok) {
       const retryAfter = Number(headerOf(answer, 'retry-after'));
-      throw new ServiceError(STATUS_CODES[answer.status] ?? 'server_error', `the service answered ${what} with HTTP ${answer.status}`, {
-        status: answer.status,
-        retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : null,
-        ...(request.keepErrorBody ? { cause: { body: parsed.ok ? parsed.value : null } } : {}),
-      });
+      throw new ServiceError(
+        STATUS_CODES[answer.status] ?? 'server_error',
+        `the service answered ${what} with HTTP ${answer.status}`,
+        {
+          status: answer.status,
+          retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : null,
+          ...(request.keepErrorBody ? { cause: { body: parsed.ok ? parsed.value : null } } : {}),
+        },
+      );
     }
     if (!parsed.ok) {
-      throw new ServiceError('invalid_response', `the service answered ${what} with a body that is not JSON`, { status: answer.status, cause: parsed.error });
+      throw new ServiceError('invalid_response', `the service answered ${what} with a body that is not JSON`, {
+        status: answer.status,
+        cause: parsed.error,
+      });
     }
     return parsed.value;
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     if (signal?.aborted) throw new ServiceError('aborted', `${what} was aborted`, { cause: error });
-    if (control.timedOut) throw new ServiceError('timeout', `the service did not answer ${what} within ${transport.timeoutMs} ms`, { cause: error });
+    if (control.timedOut)
+      throw new ServiceError('timeout', `the service did not answer ${what} within ${transport.timeoutMs} ms`, {
+        cause: error,
+      });
     throw new ServiceError('network_error', `the service could not be reached for ${what}`, { cause: error });
   } finally {
     clearTimeout(clock);

@@ -35,7 +35,11 @@ function record(session: CallSession) {
   return { states, ended, connected, transcript };
 }
 
-function next<K extends keyof CallSessionEvents>(session: CallSession, type: K, timeoutMs = 20000): Promise<CallSessionEvents[K]> {
+function next<K extends keyof CallSessionEvents>(
+  session: CallSession,
+  type: K,
+  timeoutMs = 20000,
+): Promise<CallSessionEvents[K]> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
     session.addEventListener(
@@ -98,7 +102,12 @@ describe('CallSession end to end (companion + emulator)', function () {
     const result = (await ended).detail;
     expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
     expect(seen.ended).to.have.length(1);
-    expect(result).to.include({ reason: 'agent-hangup', systemResultType: 'AGENT_HANGUP', status: 'completed', dialId: seen.connected[0] });
+    expect(result).to.include({
+      reason: 'agent-hangup',
+      systemResultType: 'AGENT_HANGUP',
+      status: 'completed',
+      dialId: seen.connected[0],
+    });
     expect(result.aiResult).to.be.an('object');
     expect(result.durationSeconds).to.be.a('number').and.greaterThan(0);
     expect(result.aiDurationSeconds).to.be.a('number');
@@ -107,10 +116,16 @@ describe('CallSession end to end (companion + emulator)', function () {
     // Live transcript: at least one entry seen interim and then final under the same id.
     const interimIds = new Set(seen.transcript.filter((e) => !e.final).map((e) => e.id));
     const finals = seen.transcript.filter((e) => e.final);
-    expect(finals.some((e) => interimIds.has(e.id)), 'an interim entry became final in place').to.equal(true);
+    expect(
+      finals.some((e) => interimIds.has(e.id)),
+      'an interim entry became final in place',
+    ).to.equal(true);
     expect(finals.some((e) => e.speaker === 'AI')).to.equal(true);
     // The fake microphone's tone is a caller turn: transcribed for the visitor's own track.
-    expect(finals.some((e) => e.speaker === 'HUMAN'), JSON.stringify(finals)).to.equal(true);
+    expect(
+      finals.some((e) => e.speaker === 'HUMAN'),
+      JSON.stringify(finals),
+    ).to.equal(true);
     // The result's transcript is the service's, without duplicates.
     expect(result.transcript.length).to.be.greaterThan(0);
     expect(new Set(result.transcript.map((e) => e.id)).size).to.equal(result.transcript.length);
@@ -130,7 +145,11 @@ describe('CallSession end to end (companion + emulator)', function () {
     expect(result.reason).to.equal('agent-hangup');
     expect(speaking.slice(0, 2)).to.deep.equal([true, false]);
     expect(session.agentSpeaking).to.equal(false);
-    const key = (e: TranscriptEntry) => `${e.speaker}|${e.text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()}`;
+    const key = (e: TranscriptEntry) =>
+      `${e.speaker}|${e.text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim()}`;
     const finals = latest.filter((e) => e.final);
     expect(finals.length).to.be.greaterThan(1);
     expect(new Set(finals.map(key)).size, JSON.stringify(finals)).to.equal(finals.length);
@@ -152,7 +171,9 @@ describe('CallSession end to end (companion + emulator)', function () {
     const realPlay = HTMLMediaElement.prototype.play;
     let refuse = true;
     HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-      return refuse ? Promise.reject(new DOMException('play() needs a user gesture', 'NotAllowedError')) : realPlay.call(this);
+      return refuse
+        ? Promise.reject(new DOMException('play() needs a user gesture', 'NotAllowedError'))
+        : realPlay.call(this);
     };
     try {
       const session = newSession('emu-demo');
@@ -227,7 +248,10 @@ describe('CallSession end to end (companion + emulator)', function () {
     // The room is real; only the blip is injected, by emitting LiveKit's own events on it.
     const rooms: Room[] = [];
     const register = Room.prototype.registerTextStreamHandler;
-    Room.prototype.registerTextStreamHandler = function (this: Room, ...args: Parameters<Room['registerTextStreamHandler']>) {
+    Room.prototype.registerTextStreamHandler = function (
+      this: Room,
+      ...args: Parameters<Room['registerTextStreamHandler']>
+    ) {
       rooms.push(this);
       return register.apply(this, args);
     };
@@ -246,7 +270,15 @@ describe('CallSession end to end (companion + emulator)', function () {
       expect(session.muted).to.equal(true);
       await session.hangup();
       session.setMuted(false);
-      expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'reconnecting', 'in-call', 'ending', 'ended']);
+      expect(seen.states).to.deep.equal([
+        'starting',
+        'connecting',
+        'in-call',
+        'reconnecting',
+        'in-call',
+        'ending',
+        'ended',
+      ]);
       expect(seen.ended.map((r) => r.reason)).to.deep.equal(['user-hangup']);
       expect(seen.connected).to.have.length(1);
     } finally {
@@ -334,12 +366,19 @@ describe('CallSession end to end (companion + emulator)', function () {
       let connectedAt = 0;
       session.addEventListener('call-connected', () => (connectedAt = performance.now()), { once: true });
       const box = button.getBoundingClientRect();
-      await sendMouse({ type: 'click', position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] });
+      await sendMouse({
+        type: 'click',
+        position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)],
+      });
       await until(() => started !== null, 5000, 'click handled');
       await started;
       expect(session.state).to.equal('in-call');
       connectMs.push(connectedAt - clickedAt);
-      await until(() => (session.audioElement?.srcObject as MediaStream | null)?.getAudioTracks().length === 1, 10000, 'agent track');
+      await until(
+        () => (session.audioElement?.srcObject as MediaStream | null)?.getAudioTracks().length === 1,
+        10000,
+        'agent track',
+      );
       const source = context.createMediaStreamSource(session.audioElement!.srcObject as MediaStream);
       const analyser = context.createAnalyser();
       analyser.fftSize = 256;

@@ -48,12 +48,20 @@ function record(session: CallSession) {
   const errors: Array<{ code: string; recoverable: boolean }> = [];
   session.addEventListener('call-state', (event) => states.push(event.detail.state));
   session.addEventListener('call-ended', (event: CallEndedEvent) => ended.push(event.detail));
-  session.addEventListener('call-error', (event) => errors.push({ code: event.detail.code, recoverable: event.detail.recoverable }));
+  session.addEventListener('call-error', (event) =>
+    errors.push({ code: event.detail.code, recoverable: event.detail.recoverable }),
+  );
   return { states, ended, errors };
 }
 
 function newSession(options: Partial<CallSessionOptions> = {}): CallSession {
-  return new CallSession({ endpoint: '/fake', agent: 'emu-quick', requestTimeoutMs: 2000, resultTimeoutMs: 800, ...options });
+  return new CallSession({
+    endpoint: '/fake',
+    agent: 'emu-quick',
+    requestTimeoutMs: 2000,
+    resultTimeoutMs: 800,
+    ...options,
+  });
 }
 
 function liveMicTracks(): number {
@@ -82,7 +90,8 @@ describe('CallSession setup (fake companion)', () => {
 
   it('microphone denied: ends microphone-denied and creates no dial', async () => {
     fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
-    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    navigator.mediaDevices.getUserMedia = () =>
+      Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
     const session = newSession();
     const seen = record(session);
     await session.start();
@@ -96,7 +105,8 @@ describe('CallSession setup (fake companion)', () => {
 
   it('no microphone device: ends microphone-unavailable and creates no dial', async () => {
     fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
-    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+    navigator.mediaDevices.getUserMedia = () =>
+      Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
     const session = newSession();
     const seen = record(session);
     await session.start();
@@ -120,7 +130,9 @@ describe('CallSession setup (fake companion)', () => {
   });
 
   it('companion error: setup-failed with the companion code, one retry with the same Idempotency-Key, mic released', async () => {
-    fakeCompanion({ 'POST /dials': () => json(502, { error: { code: 'upstream_error', message: 'the service failed' } }) });
+    fakeCompanion({
+      'POST /dials': () => json(502, { error: { code: 'upstream_error', message: 'the service failed' } }),
+    });
     const session = newSession({ inputs: { name: 'Ada' } });
     const seen = record(session);
     await session.start();
@@ -130,7 +142,9 @@ describe('CallSession setup (fake companion)', () => {
     expect(seen.errors).to.deep.equal([{ code: 'upstream_error', recoverable: true }]);
     expect(requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['POST /fake/dials', 'POST /fake/dials']);
     const keys = requests.map((r) => r.headers.get('idempotency-key'));
-    expect(keys[0]).to.match(/^[0-9a-f-]{36}$/).and.equal(keys[1]);
+    expect(keys[0])
+      .to.match(/^[0-9a-f-]{36}$/)
+      .and.equal(keys[1]);
     expect(JSON.parse(requests[0]!.body)).to.deep.equal({ agent: 'emu-quick', inputs: { name: 'Ada' } });
     expect(micTracks.length).to.equal(1);
     expect(liveMicTracks()).to.equal(0);
@@ -165,7 +179,10 @@ describe('CallSession setup (fake companion)', () => {
   });
 
   it('companion rate limit (429): ends busy', async () => {
-    fakeCompanion({ 'POST /dials': () => json(429, { error: { code: 'rate_limited', message: 'too many calls' } }, { 'retry-after': '30' }) });
+    fakeCompanion({
+      'POST /dials': () =>
+        json(429, { error: { code: 'rate_limited', message: 'too many calls' } }, { 'retry-after': '30' }),
+    });
     const session = newSession();
     const seen = record(session);
     await session.start();
@@ -186,13 +203,22 @@ describe('CallSession setup (fake companion)', () => {
     const seen = record(session);
     await session.start();
     expect(seen.ended).to.have.length(1);
-    expect(seen.ended[0]).to.include({ reason: 'busy', dialId: 'dial-1', status: 'failed', systemResultType: 'RATE_LIMITED' });
+    expect(seen.ended[0]).to.include({
+      reason: 'busy',
+      dialId: 'dial-1',
+      status: 'failed',
+      systemResultType: 'RATE_LIMITED',
+    });
     expect(seen.errors).to.deep.equal([]);
     expect(requests.some((r) => r.url.endsWith('/hangup'))).to.equal(false);
   });
 
   it('companion unreachable (nothing listening): setup-failed network_error', async () => {
-    const session = new CallSession({ endpoint: 'http://127.0.0.1:9/api/voice-call', requestTimeoutMs: 2000, resultTimeoutMs: 500 });
+    const session = new CallSession({
+      endpoint: 'http://127.0.0.1:9/api/voice-call',
+      requestTimeoutMs: 2000,
+      resultTimeoutMs: 500,
+    });
     const seen = record(session);
     await session.start();
     expect(seen.ended).to.have.length(1);
@@ -213,7 +239,8 @@ describe('CallSession setup (fake companion)', () => {
         hangups++;
         return json(200, { success: true });
       },
-      'GET /dials/dial-1': () => json(200, { dialId: 'dial-1', status: 'canceled', systemResultType: 'CANCELLED', transcript: [] }),
+      'GET /dials/dial-1': () =>
+        json(200, { dialId: 'dial-1', status: 'canceled', systemResultType: 'CANCELLED', transcript: [] }),
     });
     const session = newSession();
     const seen = record(session);

@@ -79,7 +79,8 @@ describe('end reasons from the service result', () => {
       ['SOMETHING_NEW', 'completed', 'failed'],
       [null, 'canceled', 'cancelled'],
     ];
-    for (const [type, status, reason] of cases) expect(endReasonFromResult(type, status), String(type)).to.equal(reason);
+    for (const [type, status, reason] of cases)
+      expect(endReasonFromResult(type, status), String(type)).to.equal(reason);
   });
 });
 
@@ -118,9 +119,20 @@ describe('Transcript', () => {
     ];
     const changed = t.mergeService(lines);
     expect(changed.map((e) => e.text)).to.deep.equal(['Hello, I am the demo agent.', '(caller spoke, 1.2 s)']);
-    expect(t.entries[0]).to.deep.equal({ id: live.id, speaker: 'AI', text: 'Hello, I am the demo agent.', final: true, startTimeMs: 100, endTimeMs: 1900 });
+    expect(t.entries[0]).to.deep.equal({
+      id: live.id,
+      speaker: 'AI',
+      text: 'Hello, I am the demo agent.',
+      final: true,
+      startTimeMs: 100,
+      endTimeMs: 1900,
+    });
     expect(t.mergeService(lines)).to.deep.equal([]);
-    expect(t.mergeService([...lines, { speaker: 'AI', text: 'Goodbye.', startTimeMs: 4000, endTimeMs: 4800 }]).map((e) => e.text)).to.deep.equal(['Goodbye.']);
+    expect(
+      t
+        .mergeService([...lines, { speaker: 'AI', text: 'Goodbye.', startTimeMs: 4000, endTimeMs: 4800 }])
+        .map((e) => e.text),
+    ).to.deep.equal(['Goodbye.']);
     expect(t.size).to.equal(3);
     // A live final for a line the poll already brought binds to it instead of adding a copy.
     expect(t.applySegment({ segmentId: 'z', speaker: 'AI', text: 'Goodbye', final: false })).to.equal(null);
@@ -129,7 +141,10 @@ describe('Transcript', () => {
 
   it('places service-only lines by start time', () => {
     const t = new Transcript();
-    t.mergeService([{ speaker: 'AI', text: 'one', startTimeMs: 0 }, { speaker: 'AI', text: 'three', startTimeMs: 3000 }]);
+    t.mergeService([
+      { speaker: 'AI', text: 'one', startTimeMs: 0 },
+      { speaker: 'AI', text: 'three', startTimeMs: 3000 },
+    ]);
     t.mergeService([
       { speaker: 'AI', text: 'one', startTimeMs: 0 },
       { speaker: 'AI', text: 'three', startTimeMs: 3000 },
@@ -177,15 +192,31 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents, throug
     };
     return { t, events, apply };
   };
-  const live = (role: string, text: string, startTimeMs: number, endTimeMs?: number) => ({ final: false, role, text, startTimeMs, ...(endTimeMs === undefined ? {} : { endTimeMs }) });
-  const final = (role: string, text: string, startTimeMs: number, endTimeMs?: number) => ({ ...live(role, text, startTimeMs, endTimeMs), final: true });
+  const live = (role: string, text: string, startTimeMs: number, endTimeMs?: number) => ({
+    final: false,
+    role,
+    text,
+    startTimeMs,
+    ...(endTimeMs === undefined ? {} : { endTimeMs }),
+  });
+  const final = (role: string, text: string, startTimeMs: number, endTimeMs?: number) => ({
+    ...live(role, text, startTimeMs, endTimeMs),
+    final: true,
+  });
 
   it('shows a LIVE line in place until its FINAL, with one id', () => {
     const { t, apply } = feed();
     const first = apply(live('AI', 'Hello', 0))!;
     expect(apply(live('AI', 'Hello, I am', 0))!.id).to.equal(first.id);
     const closed = apply(final('AI', 'Hello, I am the agent.', 0, 1800))!;
-    expect(closed).to.deep.equal({ id: first.id, speaker: 'AI', text: 'Hello, I am the agent.', final: true, startTimeMs: 0, endTimeMs: 1800 });
+    expect(closed).to.deep.equal({
+      id: first.id,
+      speaker: 'AI',
+      text: 'Hello, I am the agent.',
+      final: true,
+      startTimeMs: 0,
+      endTimeMs: 1800,
+    });
     expect(t.hasLiveSegments).to.equal(true);
     expect(t.size).to.equal(1);
   });
@@ -228,9 +259,13 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents, throug
     apply(final('AI', 'Hello, how can I help?', 0, 2000));
     // The other way round: the event first, then the room's segments.
     const event = apply(live('HUMAN', '(caller', 3000))!;
-    expect(t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke', final: false })!.id).to.equal(event.id);
+    expect(t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke', final: false })!.id).to.equal(
+      event.id,
+    );
     apply(final('HUMAN', '(caller spoke, 1.1 s)', 3000, 4100));
-    expect(t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke, 1.1 s)', final: true })).to.equal(null);
+    expect(
+      t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke, 1.1 s)', final: true }),
+    ).to.equal(null);
     expect(t.entries.map((e) => [e.id, e.speaker, e.text, e.final])).to.deep.equal([
       [segment.id, 'AI', 'Hello, how can I help?', true],
       [event.id, 'HUMAN', '(caller spoke, 1.1 s)', true],
@@ -241,23 +276,36 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents, throug
     const { t, apply } = feed();
     const a = apply(final('AI', 'Hello.', 100, 900))!;
     const h = apply(final('HUMAN', '(caller spoke, 1.0 s)', 1500, 2500))!;
-    expect(t.mergeService([
-      { speaker: 'AI', text: 'Hello.', startTimeMs: 100, endTimeMs: 900 },
-      { speaker: 'HUMAN', text: '(caller spoke, 1.0 s)', startTimeMs: 1500, endTimeMs: 2500 },
-    ])).to.deep.equal([]);
+    expect(
+      t.mergeService([
+        { speaker: 'AI', text: 'Hello.', startTimeMs: 100, endTimeMs: 900 },
+        { speaker: 'HUMAN', text: '(caller spoke, 1.0 s)', startTimeMs: 1500, endTimeMs: 2500 },
+      ]),
+    ).to.deep.equal([]);
     expect(t.entries.map((e) => e.id)).to.deep.equal([a.id, h.id]);
   });
 
   it('FUNCTION_RESULT, IVR and NODE_TRANSITION lines are not speech: kept aside once each', () => {
     const { t, apply, events } = feed();
-    expect(apply({ ...final('FUNCTION_RESULT', '{"booked":true}', 500, 600), functionCalls: [{ name: 'book', arguments: '{}' }] })).to.equal(null);
+    expect(
+      apply({
+        ...final('FUNCTION_RESULT', '{"booked":true}', 500, 600),
+        functionCalls: [{ name: 'book', arguments: '{}' }],
+      }),
+    ).to.equal(null);
     apply(final('FUNCTION_RESULT', '{"booked":true}', 500, 600));
     apply(live('IVR', 'press one', 700));
     apply(final('NODE_TRANSITION', 'greeting -> booking', 800, 800));
     apply(final('SOMETHING_NEW', 'ignored', 900, 900));
     expect(t.size).to.equal(0);
     expect(events.nonSpeechLines).to.deep.equal([
-      { role: 'FUNCTION_RESULT', text: '{"booked":true}', startTimeMs: 500, endTimeMs: 600, functionCalls: [{ name: 'book', arguments: '{}' }] },
+      {
+        role: 'FUNCTION_RESULT',
+        text: '{"booked":true}',
+        startTimeMs: 500,
+        endTimeMs: 600,
+        functionCalls: [{ name: 'book', arguments: '{}' }],
+      },
       { role: 'NODE_TRANSITION', text: 'greeting -> booking', startTimeMs: 800, endTimeMs: 800 },
     ]);
   });

@@ -33,7 +33,11 @@ describe('CDN build under a strict Content-Security-Policy', function () {
     const frame = await loadFrame('/test/fixtures/csp/index.html', { width: 420, height: 520 });
     try {
       const win = frame.contentWindow as Window & { cspPage?: CspPage };
-      await until(() => win.customElements.get('voice-agent-call') !== undefined, 20000, 'the CDN file registers <voice-agent-call>');
+      await until(
+        () => win.customElements.get('voice-agent-call') !== undefined,
+        20000,
+        'the CDN file registers <voice-agent-call>',
+      );
       const page = win.cspPage!;
       expect(page.evalBlocked, 'eval is refused on this page').to.equal(true);
 
@@ -41,7 +45,10 @@ describe('CDN build under a strict Content-Security-Policy', function () {
       const button = () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part~="call-button"]') ?? null;
       await until(() => button() !== null, 20000, 'the call button renders');
       expect(getComputedStyle(button()!).cursor, 'the shadow styles apply under the policy').to.equal('pointer');
-      expect(resources(frame).some((path) => path.includes('livekit-media')), 'no media chunk before the click').to.equal(false);
+      expect(
+        resources(frame).some((path) => path.includes('livekit-media')),
+        'no media chunk before the click',
+      ).to.equal(false);
 
       button()!.click();
       await until(() => page.ended.length > 0, 40000, 'call-ended');
@@ -49,7 +56,10 @@ describe('CDN build under a strict Content-Security-Policy', function () {
       expect(result.reason, JSON.stringify(result.error ?? null)).to.equal('agent-hangup');
       expect(result.dialId).to.be.a('string');
       expect(result.transcript.some((entry) => entry.speaker === 'AI' && entry.text.length > 0)).to.equal(true);
-      expect(resources(frame).some((path) => /\/dist\/cdn\/chunks\/livekit-media-[\w-]+\.js$/.test(path)), 'the media chunk loaded on the call').to.equal(true);
+      expect(
+        resources(frame).some((path) => /\/dist\/cdn\/chunks\/livekit-media-[\w-]+\.js$/.test(path)),
+        'the media chunk loaded on the call',
+      ).to.equal(true);
       expect(page.violations).to.deep.equal([]);
       expect(page.ended.length).to.equal(1);
     } finally {

@@ -20,13 +20,18 @@ function captureConsole(): { lines: string[]; restore(): void } {
   for (const method of METHODS) {
     originals.set(method, console[method]);
     console[method] = (...args: unknown[]) => {
-      const text = args.map((arg) => (arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : JSON.stringify(arg) ?? String(arg))).join(' ');
+      const text = args
+        .map((arg) =>
+          arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : (JSON.stringify(arg) ?? String(arg)),
+        )
+        .join(' ');
       // Lit's own notice when it is served in development mode (the test server's choice, not a page's).
       if (/Lit is in dev mode/.test(text)) return;
       lines.push(`console.${method}: ${text.slice(0, 160)}`);
     };
   }
-  const onRejection = (event: PromiseRejectionEvent): void => void lines.push(`unhandledrejection: ${String(event.reason)}`);
+  const onRejection = (event: PromiseRejectionEvent): void =>
+    void lines.push(`unhandledrejection: ${String(event.reason)}`);
   const onError = (event: ErrorEvent): void => void lines.push(`error: ${event.message}`);
   window.addEventListener('unhandledrejection', onRejection);
   window.addEventListener('error', onError);
@@ -45,8 +50,12 @@ function part(el: HTMLElement, name: string): HTMLElement | null {
 }
 
 async function elementCall(agent: string, options: { debug?: boolean; hangUp?: boolean } = {}): Promise<EndReason> {
-  const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent=${agent} ?debug=${options.debug}></voice-agent-call>`);
-  const ended = new Promise<EndReason>((resolve) => el.addEventListener('call-ended', (event) => resolve(event.detail.reason), { once: true }));
+  const el = await fixture<VoiceAgentCall>(
+    html`<voice-agent-call endpoint="/api/voice-call" agent=${agent} ?debug=${options.debug}></voice-agent-call>`,
+  );
+  const ended = new Promise<EndReason>((resolve) =>
+    el.addEventListener('call-ended', (event) => resolve(event.detail.reason), { once: true }),
+  );
   part(el, 'call-button')!.click();
   if (options.hangUp) {
     await until(() => el.state === 'in-call', 20000, 'in-call');
@@ -57,11 +66,17 @@ async function elementCall(agent: string, options: { debug?: boolean; hangUp?: b
   return ended;
 }
 
-async function sessionCall(agent: string, options: Partial<CallSessionOptions>, during?: (session: CallSession) => void): Promise<EndReason> {
+async function sessionCall(
+  agent: string,
+  options: Partial<CallSessionOptions>,
+  during?: (session: CallSession) => void,
+): Promise<EndReason> {
   const container = document.createElement('div');
   document.body.append(container);
   const session = new CallSession({ endpoint: '/api/voice-call', agent, audioContainer: container, ...options });
-  const ended = new Promise<EndReason>((resolve) => session.addEventListener('call-ended', (event) => resolve(event.detail.reason), { once: true }));
+  const ended = new Promise<EndReason>((resolve) =>
+    session.addEventListener('call-ended', (event) => resolve(event.detail.reason), { once: true }),
+  );
   await session.start();
   during?.(session);
   const reason = await ended;

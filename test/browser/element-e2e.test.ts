@@ -198,7 +198,9 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
   this.timeout(60000);
 
   it('visitor hang-up: focus goes from the hang-up button to "Call again"', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
     const rendered = renderedStates(el);
     try {
       part(el, 'call-button')!.focus();
@@ -220,7 +222,9 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
   });
 
   it('agent hang-up (emu-quick): focus on the hang-up button moves to "Call again"', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`,
+    );
     const rendered = renderedStates(el);
     try {
       const end = ended(el);
@@ -302,7 +306,9 @@ describe('<voice-agent-call> end to end: mute and the next call', function () {
   }
 
   it('"Call again" after a muted call starts unmuted, and says nothing of a mute', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
     const mutes: boolean[] = [];
     el.addEventListener('call-mute', (event) => mutes.push(event.detail.muted));
     await connect(el);
@@ -327,7 +333,9 @@ describe('<voice-agent-call> end to end: mute and the next call', function () {
   });
 
   it('a mute set between calls carries into the next call, and the visitor is told', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
     await connect(el);
     const end = ended(el);
     part(el, 'hangup-button')!.click();
@@ -350,24 +358,42 @@ describe('<voice-agent-call> end to end: reconnecting while muted', function () 
   this.timeout(60000);
 
   it('says "Reconnecting…" with the connecting dot, then "You are muted" again', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-blip"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-blip"></voice-agent-call>`,
+    );
     const seen: Array<{ state: string; status: string; dot: string }> = [];
     const dot = (): string => getComputedStyle(el.shadowRoot!.querySelector('.status-dot')!).backgroundColor;
-    const states = new MutationObserver(() => seen.push({ state: el.getAttribute('state')!, status: text(el, 'status'), dot: dot() }));
+    const states = new MutationObserver(() =>
+      seen.push({ state: el.getAttribute('state')!, status: text(el, 'status'), dot: dot() }),
+    );
     const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
     part(el, 'call-button')!.click();
     await connected;
     el.setMuted(true);
     await el.updateComplete;
     const mutedDot = dot();
-    states.observe(el.shadowRoot!.querySelector('[part="status"]')!, { subtree: true, characterData: true, childList: true });
+    states.observe(el.shadowRoot!.querySelector('[part="status"]')!, {
+      subtree: true,
+      characterData: true,
+      childList: true,
+    });
     try {
       await until(() => seen.some((entry) => entry.state === 'reconnecting'), 'reconnecting', 15000);
-      await until(() => el.state === 'in-call' && text(el, 'status') === 'You are muted', 'back in the call, muted', 20000);
+      await until(
+        () => el.state === 'in-call' && text(el, 'status') === 'You are muted',
+        'back in the call, muted',
+        20000,
+      );
       const during = seen.filter((entry) => entry.state === 'reconnecting');
       expect(during.map((entry) => entry.status)).to.include('Reconnecting…');
-      expect(during.every((entry) => entry.status === 'Reconnecting…'), JSON.stringify(during)).to.equal(true);
-      expect(during.every((entry) => entry.dot !== mutedDot), 'not the in-call dot').to.equal(true);
+      expect(
+        during.every((entry) => entry.status === 'Reconnecting…'),
+        JSON.stringify(during),
+      ).to.equal(true);
+      expect(
+        during.every((entry) => entry.dot !== mutedDot),
+        'not the in-call dot',
+      ).to.equal(true);
     } finally {
       states.disconnect();
     }
@@ -377,13 +403,14 @@ describe('<voice-agent-call> end to end: reconnecting while muted', function () 
   });
 });
 
-
 // After the end, every line is final (issue 19, item 5): a hang-up while the agent is mid-line.
 describe('<voice-agent-call> end to end: the transcript after the end', function () {
   this.timeout(60000);
 
   it('hang-up during an interim line: call-ended and the card hold only final lines', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
     const end = ended(el);
     let sawInterim = false;
     el.addEventListener('call-transcript', (event) => {

@@ -10,7 +10,8 @@ import { loadCall, loadedCall } from '../../src/element/call-loader.js';
 performance.setResourceTimingBufferSize(10000);
 
 /** Source modules of the call (logic, in-call UI) and of the other languages. */
-const LAZY = /\/src\/(call\/(call-session|companion-client|transcript|events|errors|states)|element\/(in-call|call-view|call-controller|call-styles|call-icons|strings|strings-ar))\.ts/;
+const LAZY =
+  /\/src\/(call\/(call-session|companion-client|transcript|events|errors|states)|element\/(in-call|call-view|call-controller|call-styles|call-icons|strings|strings-ar))\.ts/;
 
 function lazyRequests(): string[] {
   return performance
@@ -60,12 +61,24 @@ describe('<voice-agent-call> idle', () => {
     // The floating panel opens with a short animation: compare the boxes once it has run (the idle
     // avatar's breath runs forever and moves nothing: it is a transform of a pseudo-element).
     const finite = (animation: Animation): boolean => animation.effect?.getComputedTiming().iterations !== Infinity;
-    await Promise.all([inline, floating].flatMap((el) => el.shadowRoot!.getAnimations().filter(finite).map((animation) => animation.finished)));
+    await Promise.all(
+      [inline, floating].flatMap((el) =>
+        el
+          .shadowRoot!.getAnimations()
+          .filter(finite)
+          .map((animation) => animation.finished),
+      ),
+    );
     const before = [snapshot(inline), snapshot(floating)];
     try {
       const rect = part(inline, 'call-button').getBoundingClientRect();
-      await sendMouse({ type: 'move', position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)] });
-      await waitUntil(() => loadedCall() !== null, 'the pointer on the call button loads the call chunk', { timeout: 10000 });
+      await sendMouse({
+        type: 'move',
+        position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)],
+      });
+      await waitUntil(() => loadedCall() !== null, 'the pointer on the call button loads the call chunk', {
+        timeout: 10000,
+      });
       await loadCall();
       await Promise.all([inline.updateComplete, floating.updateComplete]);
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));

@@ -9,11 +9,14 @@ import { until } from '../support/until.js';
 describe('<voice-agent-call> removed while the call chunk loads', () => {
   it('makes no call and releases the microphone and the audio element', async () => {
     expect(loadedCall(), 'the call chunk has not loaded in this page').to.equal(null);
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick" preload="none"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick" preload="none"></voice-agent-call>`,
+    );
     const streams: MediaStream[] = [];
     const devices = navigator.mediaDevices;
     const getUserMedia = devices.getUserMedia;
-    devices.getUserMedia = (constraints) => getUserMedia.call(devices, constraints).then((stream) => (streams.push(stream), stream));
+    devices.getUserMedia = (constraints) =>
+      getUserMedia.call(devices, constraints).then((stream) => (streams.push(stream), stream));
     const dials: string[] = [];
     const fetchBefore = window.fetch;
     window.fetch = (input, init) => {
@@ -29,11 +32,18 @@ describe('<voice-agent-call> removed while the call chunk loads', () => {
       el.remove();
       await started;
       await loadCall();
-      await until(() => streams.length === 1 && streams[0]!.getTracks().every((track) => track.readyState === 'ended'), 5000, 'the microphone is released');
+      await until(
+        () => streams.length === 1 && streams[0]!.getTracks().every((track) => track.readyState === 'ended'),
+        5000,
+        'the microphone is released',
+      );
       expect(audio!.isConnected, 'the audio element is gone').to.equal(false);
       expect(el.state).to.equal('idle');
       expect(states).to.deep.equal([]);
-      expect(dials.filter((url) => url.includes('/dials')), 'no dial').to.deep.equal([]);
+      expect(
+        dials.filter((url) => url.includes('/dials')),
+        'no dial',
+      ).to.deep.equal([]);
     } finally {
       devices.getUserMedia = getUserMedia;
       window.fetch = fetchBefore;

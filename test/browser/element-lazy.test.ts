@@ -15,14 +15,21 @@ function part(el: HTMLElement, name: string): HTMLElement | null {
 
 /** Records each microphone request and each play(), with whether the page had user activation then. */
 function spyGesture() {
-  const seen = { microphone: [] as boolean[], plays: [] as Array<{ audio: HTMLMediaElement; active: boolean }>, streams: [] as MediaStream[] };
+  const seen = {
+    microphone: [] as boolean[],
+    plays: [] as Array<{ audio: HTMLMediaElement; active: boolean }>,
+    streams: [] as MediaStream[],
+  };
   const devices = navigator.mediaDevices;
   const getUserMedia = devices.getUserMedia;
   const play = HTMLMediaElement.prototype.play;
   devices.getUserMedia = function (constraints) {
     seen.microphone.push(navigator.userActivation.isActive);
     const request = getUserMedia.call(devices, constraints);
-    void request.then((stream) => seen.streams.push(stream), () => undefined);
+    void request.then(
+      (stream) => seen.streams.push(stream),
+      () => undefined,
+    );
     return request;
   };
   HTMLMediaElement.prototype.play = function () {
@@ -38,7 +45,10 @@ function spyGesture() {
 
 async function clickCenter(node: HTMLElement): Promise<void> {
   const rect = node.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)] });
+  await sendMouse({
+    type: 'click',
+    position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)],
+  });
 }
 
 describe('<voice-agent-call>: a click before the call chunk has loaded', function () {
@@ -72,7 +82,10 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
       expect(seen.microphone, 'one microphone request, inside the click').to.deep.equal([true]);
       const audio = el.shadowRoot!.querySelector('audio[data-voice-agent-audio]');
       expect(audio, 'the audio element is made in the click').to.not.equal(null);
-      expect(seen.plays.filter((p) => p.audio === audio).map((p) => p.active), 'played inside the click').to.deep.equal([true]);
+      expect(
+        seen.plays.filter((p) => p.audio === audio).map((p) => p.active),
+        'played inside the click',
+      ).to.deep.equal([true]);
       expect(el.state).to.equal('idle');
       expect(part(el, 'status')!.textContent!.trim()).to.equal('Preparing the call…');
 
@@ -81,14 +94,27 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
       // The session took both over: no second request, the same element plays the agent.
       expect(seen.microphone.length).to.equal(1);
       expect(el.shadowRoot!.querySelectorAll('audio[data-voice-agent-audio]').length).to.equal(1);
-      expect(el.shadowRoot!.querySelector('audio[data-voice-agent-audio]') === audio, 'the same audio element').to.equal(true);
-      await until(() => ((audio as HTMLAudioElement).srcObject as MediaStream | null)?.getAudioTracks().length === 1, 10000, 'the agent plays in it');
-      expect(hangupStyle, 'the in-call styles applied at its first render').to.deep.equal({ background: 'rgb(220, 38, 38)', radius: '999px' });
+      expect(
+        el.shadowRoot!.querySelector('audio[data-voice-agent-audio]') === audio,
+        'the same audio element',
+      ).to.equal(true);
+      await until(
+        () => ((audio as HTMLAudioElement).srcObject as MediaStream | null)?.getAudioTracks().length === 1,
+        10000,
+        'the agent plays in it',
+      );
+      expect(hangupStyle, 'the in-call styles applied at its first render').to.deep.equal({
+        background: 'rgb(220, 38, 38)',
+        radius: '999px',
+      });
 
       await until(() => ended.length > 0, 30000, 'call-ended');
       expect(ended.map((result) => result.reason)).to.deep.equal(['agent-hangup']);
       expect(seen.streams.length).to.equal(1);
-      expect(seen.streams[0]!.getTracks().every((track) => track.readyState === 'ended'), 'the microphone is released').to.equal(true);
+      expect(
+        seen.streams[0]!.getTracks().every((track) => track.readyState === 'ended'),
+        'the microphone is released',
+      ).to.equal(true);
       expect(el.shadowRoot!.querySelector('audio[data-voice-agent-audio]')).to.equal(null);
     } finally {
       restore();

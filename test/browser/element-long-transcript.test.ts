@@ -148,7 +148,10 @@ describe('<voice-agent-call> long transcript', () => {
     // A jump would come within a frame or two of the lines' arrival.
     await nextFrame();
     await nextFrame();
-    expect(seen.every((offset) => Math.abs(offset) < 2), `the line being read moved by ${seen.join(', ')} px`).to.equal(true);
+    expect(
+      seen.every((offset) => Math.abs(offset) < 2),
+      `the line being read moved by ${seen.join(', ')} px`,
+    ).to.equal(true);
     expect(Math.abs(anchor.getBoundingClientRect().top - top)).to.be.lessThan(2);
     expect(inView(el, anchor)).to.equal(true);
     expect(el.shadowRoot!.activeElement, 'focus is in the log').to.equal(log(el));

@@ -19,7 +19,10 @@ function part(el: VoiceAgentCall, name: string): HTMLElement {
 
 async function hover(node: HTMLElement): Promise<void> {
   const rect = node.getBoundingClientRect();
-  await sendMouse({ type: 'move', position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)] });
+  await sendMouse({
+    type: 'move',
+    position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)],
+  });
 }
 
 /** Requests for the media chunk (the module that imports livekit-client). */
@@ -61,7 +64,9 @@ describe('<voice-agent-call> preload', () => {
   });
 
   it('loads it when the pointer enters the floating launcher', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
+    );
     await hover(part(el, 'launcher'));
     await waitUntil(() => preloads === 1, 'hovering the launcher preloads');
   });

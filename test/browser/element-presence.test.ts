@@ -20,7 +20,14 @@ const frame = (): Promise<number> => new Promise((resolve) => requestAnimationFr
 /** What the page shows for `frames` frames: the levels on the root, the meters' transforms and the voices' box. */
 async function watchFrames(el: VoiceAgentCall, frames: number) {
   const root = el.shadowRoot!.querySelector<HTMLElement>('.root')!;
-  const seen = { agent: [] as number[], visitor: [] as number[], transforms: new Set<string>(), boxes: new Set<string>(), agentSpeaking: 0, visitorSpeaking: 0 };
+  const seen = {
+    agent: [] as number[],
+    visitor: [] as number[],
+    transforms: new Set<string>(),
+    boxes: new Set<string>(),
+    agentSpeaking: 0,
+    visitorSpeaking: 0,
+  };
   for (let i = 0; i < frames; i += 1) {
     await frame();
     seen.agent.push(Number(root.style.getPropertyValue('--vac-agent-level') || 0));
@@ -39,8 +46,11 @@ describe('<voice-agent-call> voice presence', function () {
   this.timeout(60000);
 
   it('in a call: live levels for the agent and the visitor, no layout shift, nothing announced; muted reads 0', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
-    const session = () => (el as unknown as { _view: { call: { session: { audioLevels: VoiceLevels } } } })._view.call.session;
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
+    const session = () =>
+      (el as unknown as { _view: { call: { session: { audioLevels: VoiceLevels } } } })._view.call.session;
     const announcer = el.shadowRoot!.querySelector('[role="status"]')!;
     let announcements = 0;
     const observer = new MutationObserver((records) => (announcements += records.length));
@@ -68,7 +78,10 @@ describe('<voice-agent-call> voice presence', function () {
           return;
         }
         expect(Math.max(...seen.agent), 'agent level on the root').to.be.greaterThan(0.2);
-        expect(new Set(seen.agent.map((level) => level.toFixed(2))).size, 'the agent level changes frame by frame').to.be.greaterThan(3);
+        expect(
+          new Set(seen.agent.map((level) => level.toFixed(2))).size,
+          'the agent level changes frame by frame',
+        ).to.be.greaterThan(3);
         expect(seen.agentSpeaking, 'frames with the agent marked as speaking').to.be.greaterThan(0);
         expect(seen.transforms.size, 'the meters move').to.be.greaterThan(3);
       });

@@ -165,7 +165,7 @@ describe('<voice-agent-call> states', () => {
     expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.not.match(/\d\d:\d\d/);
   });
 
-  it('after silence: suggests checking the microphone; a drop the service saw does not blame the visitor\'s internet', async () => {
+  it("after silence: suggests checking the microphone; a drop the service saw does not blame the visitor's internet", async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
     s.end('silence');
@@ -179,7 +179,13 @@ describe('<voice-agent-call> states', () => {
     s.go('in-call');
     s.go('ending');
     // The record was read after the drop (status set): the companion answered, the visitor is online.
-    s.result = { dialId: 'dial-1', reason: 'network-lost', transcript: [], status: 'completed', systemResultType: 'USER_HANGUP' };
+    s.result = {
+      dialId: 'dial-1',
+      reason: 'network-lost',
+      transcript: [],
+      status: 'completed',
+      systemResultType: 'USER_HANGUP',
+    };
     s.go('ended');
     await settle(el);
     expect(text(el, 'error')).to.contain('The connection was lost');
@@ -412,7 +418,8 @@ describe('<voice-agent-call> transcript', () => {
   it('follows new lines, stops when the visitor scrolls up, and offers to jump back', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    for (let i = 0; i < 20; i += 1) s.say({ id: `a${i}`, speaker: 'AI', text: `Line ${i} of a long answer`, final: true });
+    for (let i = 0; i < 20; i += 1)
+      s.say({ id: `a${i}`, speaker: 'AI', text: `Line ${i} of a long answer`, final: true });
     await settle(el);
     const log = part(el, 'transcript')!;
     const atBottom = (): boolean => log.scrollHeight - log.scrollTop - log.clientHeight < 2;
@@ -437,7 +444,9 @@ describe('<voice-agent-call> transcript', () => {
   });
 
   it('shows no transcript with transcript="off"', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" transcript="off"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/x" transcript="off"></voice-agent-call>`,
+    );
     const s = await inCall(el);
     s.say({ id: 'a1', speaker: 'AI', text: 'Hello', final: true });
     await settle(el);
@@ -530,7 +539,9 @@ describe('<voice-agent-call> controls', () => {
 
 describe('<voice-agent-call layout="floating">', () => {
   it('opens from the launcher with focus inside, closes on Escape with focus back on the launcher', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
+    );
     const launcher = part(el, 'launcher') as HTMLButtonElement;
     const panel = part(el, 'panel')!;
     expect(getComputedStyle(launcher).position).to.equal('fixed');
@@ -539,7 +550,10 @@ describe('<voice-agent-call layout="floating">', () => {
 
     launcher.focus();
     await sendKeys({ press: 'Enter' });
-    await waitUntil(() => el.shadowRoot!.activeElement === part(el, 'call-button'), 'focus did not move into the panel');
+    await waitUntil(
+      () => el.shadowRoot!.activeElement === part(el, 'call-button'),
+      'focus did not move into the panel',
+    );
     expect(panel.hidden).to.equal(false);
     expect(launcher.getAttribute('aria-expanded')).to.equal('true');
     expect(el.open).to.equal(true);
@@ -559,7 +573,9 @@ describe('<voice-agent-call layout="floating">', () => {
   });
 
   it('closes from the close button; stays open during a call (Escape does nothing)', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
+    );
     part(el, 'launcher')!.click();
     await settle(el);
     part(el, 'close-button')!.click();
@@ -627,7 +643,8 @@ describe('<voice-agent-call> strings and languages', () => {
 
 describe('<voice-agent-call> styling', () => {
   it('takes --vac-* custom properties and branding slots', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" style="--vac-accent: rgb(200, 0, 0); --vac-radius: 4px">
+    const el =
+      await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" style="--vac-accent: rgb(200, 0, 0); --vac-radius: 4px">
       <span slot="title">Bella Cucina</span>
       <img slot="logo" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" />
     </voice-agent-call>`);
@@ -739,7 +756,9 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
 
   it('has no violations after the end and after an error, in both themes', async () => {
     for (const theme of ['light', 'dark']) {
-      const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" theme=${theme}></voice-agent-call>`);
+      const el = await fixture<VoiceAgentCall>(
+        html`<voice-agent-call endpoint="/x" theme=${theme}></voice-agent-call>`,
+      );
       const s = await inCall(el);
       s.say({ id: 'a1', speaker: 'AI', text: 'Goodbye!', final: true });
       s.end('agent-hangup');
@@ -753,7 +772,9 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
   });
 
   it('has no violations in the open floating panel', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
+    );
     part(el, 'launcher')!.click();
     await settle(el);
     expect(await axeViolations(el)).to.deep.equal([]);

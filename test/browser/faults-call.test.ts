@@ -7,7 +7,16 @@ import { expect } from '@open-wc/testing';
 import { DisconnectReason, Room, RoomEvent, Track } from 'livekit-client';
 import type { CallSession } from '../../src/call/call-session.js';
 import type { CallState, EndReason } from '../../src/call/types.js';
-import { emulatorDial, expectCleanEnd, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
+import {
+  emulatorDial,
+  expectCleanEnd,
+  faultLog,
+  newSession,
+  record,
+  setUpHarness,
+  tearDownHarness,
+  until,
+} from '../support/fault-matrix.js';
 import type { Harness, Seen } from '../support/fault-matrix.js';
 import { revocableMicrophone, type RevocableMicrophone } from '../support/revocable-microphone.js';
 
@@ -25,9 +34,14 @@ const register = Room.prototype.registerTextStreamHandler;
 function captureRooms(): void {
   rooms = [];
   disconnects = [];
-  Room.prototype.registerTextStreamHandler = function (this: Room, ...args: Parameters<Room['registerTextStreamHandler']>) {
+  Room.prototype.registerTextStreamHandler = function (
+    this: Room,
+    ...args: Parameters<Room['registerTextStreamHandler']>
+  ) {
     rooms.push(this);
-    this.once(RoomEvent.Disconnected, (reason?: DisconnectReason) => disconnects.push(reason === undefined ? 'UNKNOWN' : DisconnectReason[reason]));
+    this.once(RoomEvent.Disconnected, (reason?: DisconnectReason) =>
+      disconnects.push(reason === undefined ? 'UNKNOWN' : DisconnectReason[reason]),
+    );
     return register.apply(this, args);
   };
 }
@@ -115,8 +129,24 @@ const inCall = async (session: CallSession) => {
 
 const CELLS: Cell[] = [
   // connecting
-  { fault: 'token refused by the media server', state: 'connecting', endpoint: front('token-badtoken'), run: (s) => s.start(), reason: 'setup-failed', code: 'media_failed', dials: 1 },
-  { fault: 'media server unreachable', state: 'connecting', endpoint: front('token-nomedia'), run: (s) => s.start(), reason: 'setup-failed', code: 'media_failed', dials: 1 },
+  {
+    fault: 'token refused by the media server',
+    state: 'connecting',
+    endpoint: front('token-badtoken'),
+    run: (s) => s.start(),
+    reason: 'setup-failed',
+    code: 'media_failed',
+    dials: 1,
+  },
+  {
+    fault: 'media server unreachable',
+    state: 'connecting',
+    endpoint: front('token-nomedia'),
+    run: (s) => s.start(),
+    reason: 'setup-failed',
+    code: 'media_failed',
+    dials: 1,
+  },
   {
     fault: 'media server never answers',
     state: 'connecting',
@@ -160,7 +190,9 @@ const CELLS: Cell[] = [
     state: 'connecting',
     agent: 'emu-no-agent',
     run: async (s) => {
-      atState(s, 'connecting', () => setTimeout(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })), 300));
+      atState(s, 'connecting', () =>
+        setTimeout(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })), 300),
+      );
       await s.start();
     },
     reason: 'page-unload',
@@ -426,7 +458,11 @@ describe('fault matrix: media, call and visitor races', function () {
       const session = newSession(harness, cell.endpoint ?? COMPANION, cell.agent ?? 'emu-demo', cell.options);
       const seen = record(session);
       await cell.run(session, harness, seen);
-      const expected = { reason: cell.reason, code: cell.code, ...(cell.dials === undefined ? {} : { dials: cell.dials }) };
+      const expected = {
+        reason: cell.reason,
+        code: cell.code,
+        ...(cell.dials === undefined ? {} : { dials: cell.dials }),
+      };
       await expectCleanEnd(harness, session, seen, expected);
       expect(seen.states, 'passed through the cell state').to.include(cell.state);
       await cell.check?.(session, seen);
@@ -447,11 +483,18 @@ describe('fault matrix: media, call and visitor races', function () {
     expect(session.dialId, 'the same dial').to.equal(dialId);
     expect((await emulatorDial(dialId!)).status, 'the dial goes on').to.equal('in-progress');
     // The agent is back and talks: its next line reaches the live transcript.
-    await until(() => session.transcript.some((entry) => entry.speaker === 'AI' && entry.final && entry.text === BLIP_BACK), 10000, 'the agent back');
+    await until(
+      () => session.transcript.some((entry) => entry.speaker === 'AI' && entry.final && entry.text === BLIP_BACK),
+      10000,
+      'the agent back',
+    );
     expect(seen.connected, 'call-connected once').to.have.length(1);
     if (muteWhileReconnecting) {
       expect(session.muted, 'still muted').to.equal(true);
-      expect(harness.micTracks.filter((track) => track.readyState === 'live').every((track) => !track.enabled), 'microphone silent').to.equal(true);
+      expect(
+        harness.micTracks.filter((track) => track.readyState === 'live').every((track) => !track.enabled),
+        'microphone silent',
+      ).to.equal(true);
       const publication = rooms.at(-1)!.localParticipant.getTrackPublication(Track.Source.Microphone);
       expect(publication?.isMuted, 'the room sees the microphone muted').to.equal(true);
     }
@@ -516,9 +559,17 @@ describe('fault matrix: media, call and visitor races', function () {
       await session.start();
       expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
       await session.hangup();
-      await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1, emulator: mode === 'strict' ? '/__emu-strict' : '/__emu' });
+      await expectCleanEnd(harness, session, seen, {
+        reason: 'user-hangup',
+        code: null,
+        dials: 1,
+        emulator: mode === 'strict' ? '/__emu-strict' : '/__emu',
+      });
       const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
-      expect(creates.map((entry) => entry.status), 'POST /dials attempts').to.deep.equal([200, 200]);
+      expect(
+        creates.map((entry) => entry.status),
+        'POST /dials attempts',
+      ).to.deep.equal([200, 200]);
       expect(new Set(creates.map((entry) => entry.key)).size, 'one Idempotency-Key').to.equal(1);
       expect(creates[1]!.dialId, 'the retry learned the first dial').to.equal(creates[0]!.dialId);
     });

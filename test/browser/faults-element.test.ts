@@ -34,7 +34,9 @@ describe('fault matrix: the element', function () {
   afterEach(() => tearDownHarness(harness));
 
   it('double click on the call button: one dial, one call, then one user-hangup', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/__fault/dials-hold" agent="emu-demo"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/__fault/dials-hold" agent="emu-demo"></voice-agent-call>`,
+    );
     const seen = watch(el);
     const button = part(el, 'call-button')!;
     button.click();
@@ -73,7 +75,9 @@ describe('fault matrix: the element', function () {
   });
 
   it('removed while the dial is on its way: element-removed at once, the dial created later ends', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/__fault/dials-hold" agent="emu-demo"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/__fault/dials-hold" agent="emu-demo"></voice-agent-call>`,
+    );
     const seen = watch(el);
     part(el, 'call-button')!.click();
     await until(() => seen.states.includes('starting'), 5000, 'starting');
@@ -83,7 +87,9 @@ describe('fault matrix: the element', function () {
   });
 
   it('removed, then re-added a moment later mid-call: element-removed, the dial ends, and it can call again', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
     const parent = el.parentElement!;
     const seen = watch(el);
     part(el, 'call-button')!.click();

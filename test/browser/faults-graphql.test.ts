@@ -28,9 +28,13 @@ async function graphqlLog(): Promise<GraphqlLogEntry[]> {
 }
 
 /** Every `call-transcript` event, with the state the call was in when it came. */
-function transcriptEvents(session: CallSession): { state: CallState; changed: TranscriptEntry; entries: TranscriptEntry[] }[] {
+function transcriptEvents(
+  session: CallSession,
+): { state: CallState; changed: TranscriptEntry; entries: TranscriptEntry[] }[] {
   const events: { state: CallState; changed: TranscriptEntry; entries: TranscriptEntry[] }[] = [];
-  session.addEventListener('call-transcript', (event) => events.push({ state: session.state, changed: event.detail.changed, entries: event.detail.entries }));
+  session.addEventListener('call-transcript', (event) =>
+    events.push({ state: session.state, changed: event.detail.changed, entries: event.detail.entries }),
+  );
   return events;
 }
 
@@ -70,7 +74,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
       await session.start();
       await expectCleanEnd(harness, session, seen, { reason: 'setup-failed', code, dials: 1 });
       expect(seen.states, 'never reached the media').to.not.include('connecting');
-      expect((await newLog()).filter((entry) => entry.op === 'BrowserDialToken').map((entry) => entry.action)).to.deep.equal([`injected ${kind}`]);
+      expect(
+        (await newLog()).filter((entry) => entry.op === 'BrowserDialToken').map((entry) => entry.action),
+      ).to.deep.equal([`injected ${kind}`]);
     });
   }
 
@@ -78,7 +84,11 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     const session = newSession(harness, COMPANION, 'emu-vonage');
     const seen = record(session);
     await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'setup-failed', code: 'unsupported_media_provider', dials: 1 });
+    await expectCleanEnd(harness, session, seen, {
+      reason: 'setup-failed',
+      code: 'unsupported_media_provider',
+      dials: 1,
+    });
     expect(seen.states).to.not.include('connecting');
     expect(session.result?.error?.message).to.match(/vonage/);
   });
@@ -128,7 +138,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     ).to.equal(true);
     const log = await newLog();
     expect(log.map((entry) => entry.action)).to.include('refused the socket');
-    expect(log.filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal(['forwarded']);
+    expect(log.filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal([
+      'forwarded',
+    ]);
     expectNoDuplicates(session.result!.transcript);
   });
 
@@ -147,12 +159,20 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     const seen = record(session);
     await session.start();
     expect(session.state).to.equal('in-call');
-    await until(() => session.transcript.some((entry) => entry.speaker === 'AI' && entry.final), 15000, 'the agent greets');
+    await until(
+      () => session.transcript.some((entry) => entry.speaker === 'AI' && entry.final),
+      15000,
+      'the agent greets',
+    );
     await session.hangup();
     await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
     const log = await newLog();
-    expect(log.filter((entry) => entry.op === 'ConnectSession').map((entry) => entry.action)).to.deep.equal(['injected']);
-    expect(log.filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal(['forwarded']);
+    expect(log.filter((entry) => entry.op === 'ConnectSession').map((entry) => entry.action)).to.deep.equal([
+      'injected',
+    ]);
+    expect(log.filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal([
+      'forwarded',
+    ]);
   });
 
   it('the transcript subscription answering errors (no lk.transcription in the room): the transcript comes by polling, the call goes on', async () => {
@@ -162,10 +182,18 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     await session.start();
     await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
     expect(
-      events.some((event) => event.state === 'in-call' && event.changed.speaker === 'AI' && event.changed.final && event.changed.text === QUICK_GREETING),
+      events.some(
+        (event) =>
+          event.state === 'in-call' &&
+          event.changed.speaker === 'AI' &&
+          event.changed.final &&
+          event.changed.text === QUICK_GREETING,
+      ),
       'the greeting reached the transcript during the call',
     ).to.equal(true);
-    expect((await newLog()).filter((entry) => entry.op === 'RefreshTranscript').map((entry) => entry.action)).to.deep.equal(['injected']);
+    expect(
+      (await newLog()).filter((entry) => entry.op === 'RefreshTranscript').map((entry) => entry.action),
+    ).to.deep.equal(['injected']);
     expectNoDuplicates(session.result!.transcript);
   });
 
@@ -181,7 +209,10 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
       events.some((event) => event.state === 'in-call' && event.changed.final && event.changed.text === QUICK_GREETING),
       'the greeting became final during the call',
     ).to.equal(true);
-    expect(seen.states.filter((state) => state === 'reconnecting'), 'the media never noticed').to.deep.equal([]);
+    expect(
+      seen.states.filter((state) => state === 'reconnecting'),
+      'the media never noticed',
+    ).to.deep.equal([]);
     expectNoDuplicates(session.result!.transcript);
   });
 
@@ -192,7 +223,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     await expectCleanEnd(harness, session, seen, { reason: 'agent-unavailable', code: null, dials: 1 });
     expect(seen.connected, 'never connected to an agent').to.deep.equal([]);
     expect(session.result?.transcript, 'the agent said nothing').to.deep.equal([]);
-    expect((await newLog()).filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal(['swallowed']);
+    expect(
+      (await newLog()).filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action),
+    ).to.deep.equal(['swallowed']);
   });
 
   it('transcript events duplicated and out of order (a LIVE again after its FINAL): one entry per line, a final line never reopened', async () => {
@@ -201,10 +234,14 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     const events = transcriptEvents(session);
     await session.start();
     await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
-    expect((await newLog()).filter((entry) => entry.action === 'replayed a LIVE after its FINAL').length, 'the proxy did reorder').to.be.greaterThan(0);
+    expect(
+      (await newLog()).filter((entry) => entry.action === 'replayed a LIVE after its FINAL').length,
+      'the proxy did reorder',
+    ).to.be.greaterThan(0);
     const finals = new Set<string>();
     for (const event of events) {
-      if (finals.has(event.changed.id)) expect(event.changed.final, `entry ${event.changed.id} reopened: ${event.changed.text}`).to.equal(true);
+      if (finals.has(event.changed.id))
+        expect(event.changed.final, `entry ${event.changed.id} reopened: ${event.changed.text}`).to.equal(true);
       if (event.changed.final) finals.add(event.changed.id);
       expectNoDuplicates(event.entries);
     }

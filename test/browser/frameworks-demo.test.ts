@@ -16,18 +16,36 @@ for (const framework of ['react', 'vue'] as const) {
       try {
         const doc = frame.contentDocument!;
         const text = (selector: string): string => doc.querySelector(selector)?.textContent?.trim() ?? '';
-        await until(() => doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null, 20000, 'the element renders');
+        await until(
+          () => doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null,
+          20000,
+          'the element renders',
+        );
         // Both frameworks set known properties as properties, not attributes.
-        const el = doc.querySelector('voice-agent-call')! as Element & { endpoint?: string; agent?: string; inputs?: Record<string, string> };
+        const el = doc.querySelector('voice-agent-call')! as Element & {
+          endpoint?: string;
+          agent?: string;
+          inputs?: Record<string, string>;
+        };
         expect(el.endpoint).to.equal('/api/voice-call');
         expect(el.agent, 'the framework passes the agent').to.equal('emu-quick');
-        expect(el.inputs, 'objects pass as properties').to.deep.equal({ name: framework === 'react' ? 'React demo' : 'Vue demo' });
+        expect(el.inputs, 'objects pass as properties').to.deep.equal({
+          name: framework === 'react' ? 'React demo' : 'Vue demo',
+        });
         expect((doc.querySelector('#agent') as HTMLSelectElement).value).to.equal('emu-quick');
         expect(doc.querySelector('#result'), 'no result before a call').to.equal(null);
 
         el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="call-button"]')!.click();
-        await until(() => text(`#${framework}-state`) === 'in-call', 20000, `the ${framework} call-state handler sees in-call`);
-        await until(() => doc.querySelector('#result') !== null, 40000, `the ${framework} call-ended handler renders the result`);
+        await until(
+          () => text(`#${framework}-state`) === 'in-call',
+          20000,
+          `the ${framework} call-state handler sees in-call`,
+        );
+        await until(
+          () => doc.querySelector('#result') !== null,
+          40000,
+          `the ${framework} call-ended handler renders the result`,
+        );
 
         expect(doc.querySelector('#result')!.getAttribute('data-reason')).to.equal('agent-hangup');
         expect(text('#ended-count')).to.equal('1');
@@ -47,10 +65,20 @@ for (const framework of ['react', 'vue'] as const) {
 // an event log a person can follow.
 const PAGES = ['index', 'react', 'vue'] as const;
 
-async function builtPage(page: (typeof PAGES)[number], query: string, size: { width: number; height: number }): Promise<HTMLIFrameElement> {
+async function builtPage(
+  page: (typeof PAGES)[number],
+  query: string,
+  size: { width: number; height: number },
+): Promise<HTMLIFrameElement> {
   const frame = await loadFrame(`/dist/demo/${page}.html${query}`, size);
   const doc = frame.contentDocument!;
-  await until(() => doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null && (doc.querySelector<HTMLSelectElement>('#agent')?.options.length ?? 0) > 0, 20000, `${page} renders`);
+  await until(
+    () =>
+      doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null &&
+      (doc.querySelector<HTMLSelectElement>('#agent')?.options.length ?? 0) > 0,
+    20000,
+    `${page} renders`,
+  );
   return frame;
 }
 
@@ -80,7 +108,10 @@ describe('the demo pages together', function () {
         const select = doc.querySelector<HTMLSelectElement>('#agent')!;
         const options = [...select.options].map((option) => `${option.value} | ${option.textContent!.trim()}`);
         lists.push(options);
-        expect(new Set(options.map((option) => option.split(' | ')[1])).size, `${page}: no two identical entries`).to.equal(options.length);
+        expect(
+          new Set(options.map((option) => option.split(' | ')[1])).size,
+          `${page}: no two identical entries`,
+        ).to.equal(options.length);
         expect(select.value, `${page}: ?agent= picks the scenario`).to.equal('emu-blip');
         const el = doc.querySelector('voice-agent-call') as Element & { agent?: string };
         expect(el.agent ?? el.getAttribute('agent'), `${page}: the element calls that agent`).to.equal('emu-blip');
@@ -101,7 +132,9 @@ describe('the demo pages together', function () {
         // The real service's agents can have long names (the picker then lists them, not the scenarios).
         select.append(new Option(`default: ${'A support agent with a very long descriptive name '.repeat(3)}`, 'long'));
         const panel = select.closest('.panel')!;
-        expect(select.getBoundingClientRect().right, `${page}: the select's right edge`).to.be.at.most(panel.getBoundingClientRect().right);
+        expect(select.getBoundingClientRect().right, `${page}: the select's right edge`).to.be.at.most(
+          panel.getBoundingClientRect().right,
+        );
       } finally {
         wide.remove();
       }
@@ -118,7 +151,9 @@ describe('the demo pages together', function () {
   it("the themed card's call button text has at least 4.5:1 contrast on every stop of its gradient", async () => {
     const frame = await builtPage('index', '', { width: 1280, height: 900 });
     try {
-      const button = frame.contentDocument!.querySelector('.brand-call')!.shadowRoot!.querySelector('[part~="call-button"]')!;
+      const button = frame
+        .contentDocument!.querySelector('.brand-call')!
+        .shadowRoot!.querySelector('[part~="call-button"]')!;
       const style = getComputedStyle(button);
       const stops = style.backgroundImage.match(/rgba?\([^)]+\)|color\(srgb [^)]+\)/g) ?? [];
       expect(stops.length, style.backgroundImage).to.be.greaterThan(1);
@@ -135,12 +170,16 @@ describe('the demo pages together', function () {
       const el = doc.querySelector<HTMLElement & { transcript: { id: string }[] }>('#inline-call')!;
       const states: string[] = [];
       let transcriptEvents = 0;
-      el.addEventListener('call-state', (event) => states.push((event as Event & { detail: { state: string } }).detail.state));
+      el.addEventListener('call-state', (event) =>
+        states.push((event as Event & { detail: { state: string } }).detail.state),
+      );
       el.addEventListener('call-transcript', () => (transcriptEvents += 1));
       const ended = new Promise((resolve) => el.addEventListener('call-ended', resolve, { once: true }));
       el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="call-button"]')!.click();
       await ended;
-      const entries = [...doc.querySelectorAll<HTMLLIElement>('#log li')].filter((item) => item.textContent!.includes('inline'));
+      const entries = [...doc.querySelectorAll<HTMLLIElement>('#log li')].filter((item) =>
+        item.textContent!.includes('inline'),
+      );
       const ofType = (type: string): HTMLLIElement[] => entries.filter((item) => item.dataset.type === type);
       const lineIds = new Set(el.transcript.map((entry) => entry.id));
       expect(transcriptEvents, 'the line updates arrive word by word').to.be.greaterThan(lineIds.size);

@@ -2,11 +2,24 @@
 // crash there (SIGSEGV, as a native fault ends it) must look to the visitor like a media server
 // failure, never take the REST/GraphQL API down, and leave the next call working.
 import { expect } from '@open-wc/testing';
-import { expectCleanEnd, newSession, record, setUpHarness, tearDownHarness, until, type Harness } from '../support/fault-matrix.js';
+import {
+  expectCleanEnd,
+  newSession,
+  record,
+  setUpHarness,
+  tearDownHarness,
+  until,
+  type Harness,
+} from '../support/fault-matrix.js';
 
 interface Health {
   ok: boolean;
-  media: { state: string; pid: number | null; restarts: number; lastExit: { signal: string | null; restartMs: number | null } | null };
+  media: {
+    state: string;
+    pid: number | null;
+    restarts: number;
+    lastExit: { signal: string | null; restartMs: number | null } | null;
+  };
 }
 
 const health = async (): Promise<Health> => (await fetch('/__emu/healthz')).json();
@@ -35,10 +48,14 @@ describe('the media room crashes mid-call', () => {
     await expectCleanEnd(harness, session, seen, { reason: 'network-lost', code: 'network_lost', dials: 1 });
     expect(seen.states, 'the widget tried to reconnect first').to.include('reconnecting');
 
-    await until(async () => {
-      const now = await health();
-      return now.media.restarts > before.media.restarts && now.media.state === 'up';
-    }, 15000, 'media room restarted and up');
+    await until(
+      async () => {
+        const now = await health();
+        return now.media.restarts > before.media.restarts && now.media.state === 'up';
+      },
+      15000,
+      'media room restarted and up',
+    );
     const after = await health();
     expect(after.media.restarts).to.equal(before.media.restarts + 1);
     expect(after.media.lastExit?.signal).to.equal('SIGSEGV');

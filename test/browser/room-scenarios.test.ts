@@ -38,7 +38,10 @@ interface Segment {
 }
 
 async function emu<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`/__emu${path}`, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  const response = await fetch(`/__emu${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  });
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -63,8 +66,13 @@ let graphqlUrl: Promise<string> | undefined;
 
 /** A browser dial and its media credentials, as the service's own browser client gets them. */
 async function newDial(callAgentId: string): Promise<Dial> {
-  graphqlUrl ??= fetch('/__services').then(async (response) => ((await response.json()) as { graphqlUrl: string }).graphqlUrl);
-  const created = await emu<{ dialId: string; sessionId: string; dialToken: string }>('/dials', { method: 'POST', body: JSON.stringify({ callAgentId, browserCall: true }) });
+  graphqlUrl ??= fetch('/__services').then(
+    async (response) => ((await response.json()) as { graphqlUrl: string }).graphqlUrl,
+  );
+  const created = await emu<{ dialId: string; sessionId: string; dialToken: string }>('/dials', {
+    method: 'POST',
+    body: JSON.stringify({ callAgentId, browserCall: true }),
+  });
   const url = await graphqlUrl;
   const media = await livekitCredentials(url, created.dialToken, created.sessionId);
   return { ...created, graphqlUrl: url, ...media };
@@ -72,7 +80,11 @@ async function newDial(callAgentId: string): Promise<Dial> {
 
 const dialRecord = (dialId: string) => emu<DialRecord>(`/dials/${dialId}`);
 
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
+async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -138,9 +150,15 @@ class Call {
    */
   follow(dial: Dial, { start = true } = {}): void {
     this.#dial = dial;
-    this.#gql = createClient({ url: dial.graphqlUrl.replace(/^http/, 'ws'), connectionParams: { authToken: dial.dialToken }, retryAttempts: 0 });
+    this.#gql = createClient({
+      url: dial.graphqlUrl.replace(/^http/, 'ws'),
+      connectionParams: { authToken: dial.dialToken },
+      retryAttempts: 0,
+    });
     const ignore = { error: () => {}, complete: () => {} };
-    this.#gql.subscribe<{ connectSession: { messageType: string; content: { dials?: Array<{ status: string }> } | null } }>(
+    this.#gql.subscribe<{
+      connectSession: { messageType: string; content: { dials?: Array<{ status: string }> } | null };
+    }>(
       { query: OPERATIONS.ConnectSession, variables: { sessionId: dial.sessionId } },
       {
         ...ignore,
@@ -203,7 +221,9 @@ class Call {
 
 /** Each AI line: interim segments that grow word by word, then one final with the whole line, one id. */
 function expectInterimThenFinal(segments: Segment[], trackId: string): void {
-  const ids = [...new Set(segments.filter((segment) => segment.trackId === trackId).map((segment) => segment.segmentId))];
+  const ids = [
+    ...new Set(segments.filter((segment) => segment.trackId === trackId).map((segment) => segment.segmentId)),
+  ];
   expect(ids.length).to.be.greaterThan(0);
   for (const id of ids) {
     const versions = segments.filter((segment) => segment.segmentId === id);
@@ -253,10 +273,14 @@ describe('loopback room: emu-quick', () => {
     const agent = await eventually(() => call.agent, 3000, 'the agent track');
     expect(agent.isAgent).to.equal(true);
 
-    const audio = await eventually(async () => {
-      const inbound = await call.inboundAudio();
-      return inbound.bytesReceived > 0 && inbound.audioLevel > 0.01 ? inbound : undefined;
-    }, 3000, 'audible agent audio');
+    const audio = await eventually(
+      async () => {
+        const inbound = await call.inboundAudio();
+        return inbound.bytesReceived > 0 && inbound.audioLevel > 0.01 ? inbound : undefined;
+      },
+      3000,
+      'audible agent audio',
+    );
     expect(audio.bytesReceived).to.be.greaterThan(0);
 
     const reason = await call.disconnected;
@@ -266,7 +290,10 @@ describe('loopback room: emu-quick', () => {
 
     const agentTrackSid = call.agentTrack!.sid!;
     expectInterimThenFinal(call.segments, agentTrackSid);
-    expect(call.finals(agentTrackSid).map((segment) => segment.text)).to.deep.equal(['Hi, quick test call.', 'Thanks, goodbye!']);
+    expect(call.finals(agentTrackSid).map((segment) => segment.text)).to.deep.equal([
+      'Hi, quick test call.',
+      'Thanks, goodbye!',
+    ]);
     expect(call.agentStates).to.include.members(['listening', 'speaking']);
 
     const record = await dialRecord(dialId);
@@ -287,10 +314,14 @@ describe("loopback room: the service's browser protocol", () => {
     call.follow(dial, { start: false });
     await call.connect(dial);
     await eventually(() => call.agent, 3000, 'the agent in the room');
-    await eventually(() => call.sessionMessages.includes('GLOBAL_CALL_CONNECT') || undefined, 3000, 'GLOBAL_CALL_CONNECT');
+    await eventually(
+      () => call.sessionMessages.includes('GLOBAL_CALL_CONNECT') || undefined,
+      3000,
+      'GLOBAL_CALL_CONNECT',
+    );
     // The absence of speech: listen for a while, as a caller would.
     let loudest = 0;
-    for (const until = performance.now() + 2000; performance.now() < until; ) {
+    for (const until = performance.now() + 2000; performance.now() < until;) {
       loudest = Math.max(loudest, (await call.inboundAudio()).audioLevel);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -300,7 +331,11 @@ describe("loopback room: the service's browser protocol", () => {
     expect(call.agentStates).to.not.include('speaking');
 
     await call.startSession();
-    await eventually(async () => ((await call.inboundAudio()).audioLevel > 0.01 ? true : undefined), 5000, 'the greeting, audible');
+    await eventually(
+      async () => ((await call.inboundAudio()).audioLevel > 0.01 ? true : undefined),
+      5000,
+      'the greeting, audible',
+    );
     await eventually(() => call.finals(call.agentTrack?.sid)[0], 5000, 'the greeting in lk.transcription');
     expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
   });
@@ -312,13 +347,22 @@ describe("loopback room: the service's browser protocol", () => {
     const micSid = call.micTrackSid;
     await call.disconnected;
     // The status comes over GraphQL's own socket: the room's LeaveRequest may come first.
-    await eventually(() => (call.sessionStatuses.includes('completed') ? true : undefined), 10000, 'the terminal status');
+    await eventually(
+      () => (call.sessionStatuses.includes('completed') ? true : undefined),
+      10000,
+      'the terminal status',
+    );
     const agentTrackSid = call.agentTrack!.sid!;
-    const finalsOf = (role: string) => call.transcriptEvents.filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === role);
+    const finalsOf = (role: string) =>
+      call.transcriptEvents.filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === role);
     const finals = finalsOf('AI');
-    expect(finals.map((event) => event.transcriptLine.text)).to.deep.equal(call.finals(agentTrackSid).map((segment) => segment.text));
+    expect(finals.map((event) => event.transcriptLine.text)).to.deep.equal(
+      call.finals(agentTrackSid).map((segment) => segment.text),
+    );
     // The caller's turns (the fake microphone beeps) go out both ways too.
-    expect(finalsOf('HUMAN').map((event) => event.transcriptLine.text)).to.deep.equal(call.finals(micSid).map((segment) => segment.text));
+    expect(finalsOf('HUMAN').map((event) => event.transcriptLine.text)).to.deep.equal(
+      call.finals(micSid).map((segment) => segment.text),
+    );
     const firstFinal = call.transcriptEvents.indexOf(finals[0]!);
     const lives = call.transcriptEvents.slice(0, firstFinal);
     expect(lives.length, 'LIVE before the FINAL').to.be.greaterThan(0);
@@ -333,10 +377,17 @@ describe("loopback room: the service's browser protocol", () => {
     const dial = await newDial('emu-graphql-transcript');
     const call = newCall();
     await call.connect(dial);
-    await eventually(async () => ((await call.inboundAudio()).audioLevel > 0.01 ? true : undefined), 5000, 'the greeting, audible');
+    await eventually(
+      async () => ((await call.inboundAudio()).audioLevel > 0.01 ? true : undefined),
+      5000,
+      'the greeting, audible',
+    );
     expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
     expect(call.segments).to.have.length(0);
-    const finals = () => call.transcriptEvents.filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === 'AI').map((event) => event.transcriptLine.text);
+    const finals = () =>
+      call.transcriptEvents
+        .filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === 'AI')
+        .map((event) => event.transcriptLine.text);
     await eventually(() => (finals().length >= 2 ? true : undefined), 3000, 'the goodbye over GraphQL');
     expect(finals()).to.deep.equal(['Hi, quick test call.', 'Thanks, goodbye!']);
     const record = await dialRecord(dial.dialId);
@@ -359,10 +410,14 @@ describe('loopback room: emu-demo', () => {
     expect(call.agentStates).to.include.members(['listening', 'speaking', 'thinking']);
 
     await call.room.disconnect();
-    const record = await eventually(async () => {
-      const current = await dialRecord(dialId);
-      return current.status === 'completed' ? current : undefined;
-    }, 3000, 'the dial to end');
+    const record = await eventually(
+      async () => {
+        const current = await dialRecord(dialId);
+        return current.status === 'completed' ? current : undefined;
+      },
+      3000,
+      'the dial to end',
+    );
     expect(record.systemResultType).to.equal('USER_HANGUP');
     expect(record.transcript.map((line) => line.speaker)).to.include.members(['AI', 'HUMAN']);
     const human = record.transcript.find((line) => line.speaker === 'HUMAN')!;
@@ -409,10 +464,14 @@ describe('loopback room: emu-drop', () => {
     const reason = await call.disconnected;
     expect(call.reconnecting, 'the client tried to get the call back').to.equal(true);
     expect(reason).to.not.equal(DisconnectReason.CLIENT_INITIATED);
-    const record = await eventually(async () => {
-      const current = await dialRecord(dialId);
-      return current.status === 'failed' ? current : undefined;
-    }, 5000, 'the dial to fail');
+    const record = await eventually(
+      async () => {
+        const current = await dialRecord(dialId);
+        return current.status === 'failed' ? current : undefined;
+      },
+      5000,
+      'the dial to fail',
+    );
     expect(record.systemResultType).to.equal('FAILED');
     expect(record.transcript.map((line) => line.text)).to.deep.equal(['Hello, this line is about to drop.']);
   });
@@ -429,10 +488,14 @@ describe('loopback room: emu-no-agent', () => {
     expect(call.room.remoteParticipants.size).to.equal(0);
     expect(call.segments).to.have.length(0);
     await call.room.disconnect();
-    const record = await eventually(async () => {
-      const current = await dialRecord(dialId);
-      return current.status === 'completed' ? current : undefined;
-    }, 3000, 'the dial to end');
+    const record = await eventually(
+      async () => {
+        const current = await dialRecord(dialId);
+        return current.status === 'completed' ? current : undefined;
+      },
+      3000,
+      'the dial to end',
+    );
     expect(record.systemResultType).to.equal('USER_HANGUP');
     expect(record.transcript).to.have.length(0);
   });
@@ -470,11 +533,17 @@ describe('loopback room: timing', () => {
       // As the widget does; Chromium also measures received audio only once its audio device runs.
       await call.room.localParticipant.setMicrophoneEnabled(true);
       let last = { bytesReceived: 0, audioLevel: 0 };
-      await eventually(async () => {
-        last = await call.inboundAudio();
-        return last.audioLevel > 0.01 ? true : undefined;
-      }, 5000, 'audible agent audio').catch((error: Error) => {
-        throw new Error(`${error.message} (run ${run}, track ${call.agentTrack ? 'subscribed' : 'missing'}, ${JSON.stringify(last)}, ${call.segments.length} segments)`);
+      await eventually(
+        async () => {
+          last = await call.inboundAudio();
+          return last.audioLevel > 0.01 ? true : undefined;
+        },
+        5000,
+        'audible agent audio',
+      ).catch((error: Error) => {
+        throw new Error(
+          `${error.message} (run ${run}, track ${call.agentTrack ? 'subscribed' : 'missing'}, ${JSON.stringify(last)}, ${call.segments.length} segments)`,
+        );
       });
       firstAudioMs.push(performance.now() - start);
       await call.close();

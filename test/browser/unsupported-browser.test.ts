@@ -129,7 +129,9 @@ describe('an unsupported browser is told, and nothing is spent', () => {
 
     // Without a fallback, and with a scheme that is not a way to reach anyone: no link, no button.
     for (const fallback of [null, 'javascript:alert(1)']) {
-      const plain = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`);
+      const plain = await fixture<VoiceAgentCall>(
+        html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`,
+      );
       if (fallback) plain.setAttribute('fallback', fallback);
       await plain.start();
       await plain.updateComplete;
@@ -141,7 +143,9 @@ describe('an unsupported browser is told, and nothing is spent', () => {
   });
 
   it('is translated, and the summary names the reason', async () => {
-    const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call" lang="ar"></voice-agent-call>`);
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" lang="ar"></voice-agent-call>`,
+    );
     await el.start();
     await el.updateComplete;
     expect(text(el, 'error')).to.contain('لا يمكن لهذا المتصفح إجراء مكالمات صوتية');

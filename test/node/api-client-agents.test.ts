@@ -8,19 +8,47 @@ import { paginate } from '../../src/server/api/paginate.js';
 import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/server/api/types.js';
 import { collect, rejectsWith, startApi } from './api-client-support.js';
 
-const SCENARIOS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip', 'emu-vonage', 'emu-graphql-transcript'];
+const SCENARIOS = [
+  'emu-demo',
+  'emu-quick',
+  'emu-silent-user',
+  'emu-drop',
+  'emu-no-agent',
+  'emu-busy',
+  'emu-agent-leaves',
+  'emu-server-leave',
+  'emu-blip',
+  'emu-vonage',
+  'emu-graphql-transcript',
+];
 
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,
   defaultVoiceId: 'emu-voice-espeak-en',
-  defaultVersionedPrompt: { aiModelId: 'emu-model-small', agentType: 'STANDARD', name: `${name} v1`, prompt: 'Be brief.' },
+  defaultVersionedPrompt: {
+    aiModelId: 'emu-model-small',
+    agentType: 'STANDARD',
+    name: `${name} v1`,
+    prompt: 'Be brief.',
+  },
   ...extra,
 });
 
 const flow: FlowDefinitionInput = {
   nodes: [
-    { id: 'start', name: 'Greeting', type: 'say', transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask' }], nodeData: { text: 'Hi' } },
-    { id: 'ask', name: 'Ask', type: 'prompt', transitionRules: [{ conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start' }] },
+    {
+      id: 'start',
+      name: 'Greeting',
+      type: 'say',
+      transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask' }],
+      nodeData: { text: 'Hi' },
+    },
+    {
+      id: 'ask',
+      name: 'Ask',
+      type: 'prompt',
+      transitionRules: [{ conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start' }],
+    },
   ],
   openingLineType: 'INBOUND_OUTBOUND',
 };
@@ -28,8 +56,18 @@ const flow: FlowDefinitionInput = {
 /** `flow` as answered: the response-only fields filled in. */
 const flowAnswered: FlowDefinition = {
   nodes: [
-    { ...flow.nodes[0]!, outputSchema: null, transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask', arrayConditionType: null }] },
-    { ...flow.nodes[1]!, outputSchema: null, transitionRules: [{ conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start', arrayConditionType: null }] },
+    {
+      ...flow.nodes[0]!,
+      outputSchema: null,
+      transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask', arrayConditionType: null }],
+    },
+    {
+      ...flow.nodes[1]!,
+      outputSchema: null,
+      transitionRules: [
+        { conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start', arrayConditionType: null },
+      ],
+    },
   ],
   openingLineType: 'INBOUND_OUTBOUND',
 };
@@ -46,13 +84,19 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
     test('lists the scenario agents in a {data, cursor} envelope; a walk with limit 2 sees each once', async () => {
       const first = await api.listAgents();
       assert.deepEqual(Object.keys(first).sort(), ['cursor', 'data']);
-      assert.deepEqual(first.data.map((agent) => agent.id), SCENARIOS);
+      assert.deepEqual(
+        first.data.map((agent) => agent.id),
+        SCENARIOS,
+      );
       assert.equal(first.cursor, null);
       const pageOfTwo = await api.listAgents({ limit: 2 });
       assert.equal(pageOfTwo.data.length, 2);
       assert.equal(typeof pageOfTwo.cursor, 'string');
       const walked = await collect(paginate((options, call) => api.listAgents(options, call), { limit: 2 }));
-      assert.deepEqual(walked.map((agent) => agent.id), SCENARIOS);
+      assert.deepEqual(
+        walked.map((agent) => agent.id),
+        SCENARIOS,
+      );
     });
 
     test('create, get, update and delete; DELETE answers the deleted agent and later reads are 404', async () => {
@@ -60,9 +104,14 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         newAgent('Support line', {
           metadata: { team: 'support' },
           language: 'de',
-          defaultExtractor: { name: 'Summary', extractorFieldsJsonSchema: JSON.stringify({ type: 'object', properties: { summary: { type: 'string' } } }) },
+          defaultExtractor: {
+            name: 'Summary',
+            extractorFieldsJsonSchema: JSON.stringify({ type: 'object', properties: { summary: { type: 'string' } } }),
+          },
           transcriberParams: { type: 'openai', keywords: ['Acme'] },
-          linkedFunctionDefinitionInputs: [{ functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride: { started: ['Checking.'] } }],
+          linkedFunctionDefinitionInputs: [
+            { functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride: { started: ['Checking.'] } },
+          ],
         }),
       );
       assert.match(created.id, /^[0-9a-f-]{36}$/);
@@ -70,12 +119,22 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.equal(created.language, 'de');
       assert.equal(created.maxDurationSeconds, 10800);
       assert.deepEqual(created.transcriberParams, { type: 'openai', keywords: ['Acme'] });
-      assert.deepEqual(created.linkedFunctionDefinitions, [{ functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride: { started: ['Checking.'] } }]);
+      assert.deepEqual(created.linkedFunctionDefinitions, [
+        { functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride: { started: ['Checking.'] } },
+      ]);
       assert.equal(typeof created.defaultExtractorId, 'string');
       assert.deepEqual(await api.getAgent(created.id), created);
-      assert.ok((await collect(paginate((o, c) => api.listAgents(o, c), { limit: 4 }))).some((agent) => agent.id === created.id));
+      assert.ok(
+        (await collect(paginate((o, c) => api.listAgents(o, c), { limit: 4 }))).some(
+          (agent) => agent.id === created.id,
+        ),
+      );
 
-      const updated = await api.updateAgent(created.id, { name: 'Support line 2', maxDurationSeconds: 600, callAgentExtractorId: '' });
+      const updated = await api.updateAgent(created.id, {
+        name: 'Support line 2',
+        maxDurationSeconds: 600,
+        callAgentExtractorId: '',
+      });
       assert.equal(updated.name, 'Support line 2');
       assert.equal(updated.maxDurationSeconds, 600);
       assert.equal(updated.defaultExtractorId, null);
@@ -119,18 +178,42 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
 
     test('invalid agents: wrong types or missing fields 400, unusable values 422', async () => {
       const bad = (body: unknown) => api.createAgent(body as CreateAgentInput);
-      await rejectsWith(bad({ defaultVoiceId: 'emu-voice-tone', defaultVersionedPrompt: newAgent('x').defaultVersionedPrompt }), 'bad_request', 400);
+      await rejectsWith(
+        bad({ defaultVoiceId: 'emu-voice-tone', defaultVersionedPrompt: newAgent('x').defaultVersionedPrompt }),
+        'bad_request',
+        400,
+      );
       await rejectsWith(bad({ ...newAgent('x'), name: 7 }), 'bad_request', 400);
       await rejectsWith(bad({ ...newAgent('x'), defaultVersionedPrompt: 'prompt' }), 'bad_request', 400);
       await rejectsWith(bad({ ...newAgent('x'), defaultVoiceId: 'no-such-voice' }), 'unprocessable', 422);
       await rejectsWith(bad({ ...newAgent('x'), name: '  ' }), 'unprocessable', 422);
       await rejectsWith(bad({ ...newAgent('x'), backgroundNoiseType: 'jungle' }), 'unprocessable', 422);
       await rejectsWith(bad({ ...newAgent('x'), metadata: { scenario: 'emu-unknown' } }), 'unprocessable', 422);
-      await rejectsWith(bad({ ...newAgent('x'), defaultVersionedPrompt: { aiModelId: 'gpt-nope', agentType: 'STANDARD', name: 'v1' } }), 'unprocessable', 422);
-      await rejectsWith(bad({ ...newAgent('x'), utteranceDetectorConfig: { sensitivity: 'SLEEPY' } }), 'unprocessable', 422);
-      await rejectsWith(bad({ ...newAgent('x'), linkedFunctionDefinitionInputs: [{ functionDefinitionId: 'nope' }] }), 'unprocessable', 422);
-      await rejectsWith(api.updateAgent('emu-demo', { defaultVersionedPromptId: 'not-a-prompt' }), 'unprocessable', 422);
-      await rejectsWith(api.updateAgent('emu-demo', { callAgentExtractorId: 'not-an-extractor' }), 'unprocessable', 422);
+      await rejectsWith(
+        bad({ ...newAgent('x'), defaultVersionedPrompt: { aiModelId: 'gpt-nope', agentType: 'STANDARD', name: 'v1' } }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        bad({ ...newAgent('x'), utteranceDetectorConfig: { sensitivity: 'SLEEPY' } }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        bad({ ...newAgent('x'), linkedFunctionDefinitionInputs: [{ functionDefinitionId: 'nope' }] }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.updateAgent('emu-demo', { defaultVersionedPromptId: 'not-a-prompt' }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.updateAgent('emu-demo', { callAgentExtractorId: 'not-an-extractor' }),
+        'unprocessable',
+        422,
+      );
       await rejectsWith(api.getAgent('no-such-agent'), 'not_found', 404);
     });
   });
@@ -148,7 +231,12 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.equal(standard.agentType, 'STANDARD');
       assert.equal(standard.prompt, 'Hello {{name}}');
       assert.equal(standard.flowDefinition, null);
-      const flowPrompt = await api.createVersionedPrompt(agent.id, { aiModelId: 'emu-model-flow', agentType: 'CUSTOM_FLOW', name: 'flow', flowDefinition: flow });
+      const flowPrompt = await api.createVersionedPrompt(agent.id, {
+        aiModelId: 'emu-model-flow',
+        agentType: 'CUSTOM_FLOW',
+        name: 'flow',
+        flowDefinition: flow,
+      });
       assert.deepEqual(flowPrompt.flowDefinition, flowAnswered);
       assert.equal(flowPrompt.prompt, null);
       assert.deepEqual(await api.getVersionedPrompt(agent.id, flowPrompt.id), flowPrompt);
@@ -159,20 +247,48 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.equal(listed.data.length, 2);
       assert.notEqual(listed.cursor, null);
       const all = await collect(paginate((o, c) => api.listVersionedPrompts(agent.id, o, c), { limit: 1 }));
-      assert.deepEqual(all.map((prompt) => prompt.id), [agent.defaultVersionedPromptId, standard.id, flowPrompt.id]);
+      assert.deepEqual(
+        all.map((prompt) => prompt.id),
+        [agent.defaultVersionedPromptId, standard.id, flowPrompt.id],
+      );
       const switched = await api.updateAgent(agent.id, { defaultVersionedPromptId: flowPrompt.id });
       assert.equal(switched.defaultVersionedPromptId, flowPrompt.id);
     });
 
     test('prompt errors: CUSTOM_FLOW without a flow 422, unknown model option 422, wrong type 400, unknown ids 404', async () => {
-      await rejectsWith(api.createVersionedPrompt('emu-demo', { aiModelId: 'emu-model-small', agentType: 'CUSTOM_FLOW', name: 'f' }), 'unprocessable', 422);
       await rejectsWith(
-        api.createVersionedPrompt('emu-demo', { aiModelId: 'emu-model-small', agentType: 'STANDARD', name: 'p', modelOptionValues: [{ optionId: 'max-tokens', value: '9' }] }),
+        api.createVersionedPrompt('emu-demo', { aiModelId: 'emu-model-small', agentType: 'CUSTOM_FLOW', name: 'f' }),
         'unprocessable',
         422,
       );
-      await rejectsWith(api.createVersionedPrompt('emu-demo', { aiModelId: 'emu-model-small', agentType: 'SIMPLE' as 'STANDARD', name: 'p' }), 'unprocessable', 422);
-      await rejectsWith(api.createVersionedPrompt('emu-demo', { aiModelId: 'emu-model-small', agentType: 'STANDARD', name: 5 as unknown as string }), 'bad_request', 400);
+      await rejectsWith(
+        api.createVersionedPrompt('emu-demo', {
+          aiModelId: 'emu-model-small',
+          agentType: 'STANDARD',
+          name: 'p',
+          modelOptionValues: [{ optionId: 'max-tokens', value: '9' }],
+        }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.createVersionedPrompt('emu-demo', {
+          aiModelId: 'emu-model-small',
+          agentType: 'SIMPLE' as 'STANDARD',
+          name: 'p',
+        }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.createVersionedPrompt('emu-demo', {
+          aiModelId: 'emu-model-small',
+          agentType: 'STANDARD',
+          name: 5 as unknown as string,
+        }),
+        'bad_request',
+        400,
+      );
       await rejectsWith(api.getVersionedPrompt('emu-demo', 'nope'), 'not_found', 404);
       await rejectsWith(api.listVersionedPrompts('no-agent'), 'not_found', 404);
       await rejectsWith(api.listVersionedPrompts('emu-demo', { cursor: 'not-a-cursor' }), 'bad_request', 400);
@@ -185,15 +301,29 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.deepEqual(Object.keys(quick), ['extractors']);
       assert.equal(quick.extractors[0]?.id, 'emu-quick-extractor');
       assert.deepEqual((await api.listExtractors('emu-demo')).extractors, []);
-      const schema = JSON.stringify({ type: 'object', properties: { sentiment: { type: 'string', enum: ['good', 'bad'] } } });
+      const schema = JSON.stringify({
+        type: 'object',
+        properties: { sentiment: { type: 'string', enum: ['good', 'bad'] } },
+      });
       const created = await api.createExtractor('emu-demo', { name: 'Sentiment', extractorFieldsJsonSchema: schema });
       assert.equal(created.extractorFieldsJsonSchema, schema);
       assert.deepEqual(await api.getExtractor('emu-demo', created.id), created);
       const updated = await api.updateExtractor('emu-demo', created.id, { name: 'Mood' });
       assert.deepEqual(updated, { ...created, name: 'Mood' });
       assert.deepEqual((await api.listExtractors('emu-demo')).extractors, [updated]);
-      await rejectsWith(api.createExtractor('emu-demo', { name: 'Broken', extractorFieldsJsonSchema: '{not json' }), 'unprocessable', 422);
-      await rejectsWith(api.createExtractor('emu-demo', { name: 'Object', extractorFieldsJsonSchema: { type: 'object' } as unknown as string }), 'bad_request', 400);
+      await rejectsWith(
+        api.createExtractor('emu-demo', { name: 'Broken', extractorFieldsJsonSchema: '{not json' }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.createExtractor('emu-demo', {
+          name: 'Object',
+          extractorFieldsJsonSchema: { type: 'object' } as unknown as string,
+        }),
+        'bad_request',
+        400,
+      );
       await rejectsWith(api.getExtractor('emu-demo', 'nope'), 'not_found', 404);
       await rejectsWith(api.updateExtractor('no-agent', created.id, { name: 'x' }), 'not_found', 404);
     });
@@ -208,7 +338,10 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         assert.equal(typeof model.name, 'string');
         for (const option of model.modelOptions) assert.ok(['STRING', 'INT', 'FLOAT'].includes(option.valueType));
       }
-      assert.deepEqual((await collect(paginate((o, c) => api.listModels(o, c), { limit: 1 }))).map((model) => model.id), models.data.map((model) => model.id));
+      assert.deepEqual(
+        (await collect(paginate((o, c) => api.listModels(o, c), { limit: 1 }))).map((model) => model.id),
+        models.data.map((model) => model.id),
+      );
       await rejectsWith(api.listModels({ limit: 0 }), 'bad_request', 400);
     });
 
@@ -220,7 +353,10 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.ok(espeak.voices.length >= 3);
       assert.ok(espeak.voices.every((voice) => voice.name.toLowerCase().includes('espeak')));
       const cloned = await api.listVoices({ voiceType: 'CLONED' });
-      assert.deepEqual(cloned.voices.map((voice) => voice.voiceType), ['CLONED']);
+      assert.deepEqual(
+        cloned.voices.map((voice) => voice.voiceType),
+        ['CLONED'],
+      );
       const walked = await collect(paginate((o, c) => api.listVoices(o, c), { limit: 2 }, { name: 'espeak' }));
       assert.deepEqual(walked, espeak.voices);
       const firstPage = await api.listVoices({ limit: 2 });
@@ -233,7 +369,10 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.equal(listed.data.length, 2);
       assert.notEqual(listed.cursor, null);
       const byName = await api.listFunctions({ displayName: 'Transfer to front desk' });
-      assert.deepEqual(byName.data.map((fn) => fn.id), ['emu-function-transfer']);
+      assert.deepEqual(
+        byName.data.map((fn) => fn.id),
+        ['emu-function-transfer'],
+      );
       const created = await api.createFunction({
         name: 'transfer_to_billing',
         displayName: 'Transfer to billing',
@@ -247,7 +386,9 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       const updated = await api.updateFunction(created.id, { description: 'Billing and invoices' });
       assert.equal(updated.description, 'Billing and invoices');
       assert.equal(updated.type, 'transfer');
-      const agent = await api.createAgent(newAgent('Linked', { linkedFunctionDefinitionInputs: [{ functionDefinitionId: created.id }] }));
+      const agent = await api.createAgent(
+        newAgent('Linked', { linkedFunctionDefinitionInputs: [{ functionDefinitionId: created.id }] }),
+      );
       assert.equal(agent.linkedFunctionDefinitions?.length, 1);
       const deleted = await api.deleteFunction(created.id);
       assert.equal(deleted.id, created.id);
@@ -256,9 +397,17 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       const all = await collect(paginate((o, c) => api.listFunctions(o, c), { limit: 1 }));
       assert.ok(!all.some((fn) => fn.id === created.id));
       await rejectsWith(api.createFunction({ name: 'x', description: 'y', type: 'transfer' }), 'unprocessable', 422);
-      await rejectsWith(api.createFunction({ name: 'x', description: 'y', type: 'transfer', allowedNumbers: [{ number: '555' }] }), 'unprocessable', 422);
+      await rejectsWith(
+        api.createFunction({ name: 'x', description: 'y', type: 'transfer', allowedNumbers: [{ number: '555' }] }),
+        'unprocessable',
+        422,
+      );
       await rejectsWith(api.createFunction({ name: 'x', type: 'api' } as never), 'bad_request', 400);
-      await rejectsWith(api.createFunction({ name: 'x', description: 'y', type: 'webhook' as 'api' }), 'unprocessable', 422);
+      await rejectsWith(
+        api.createFunction({ name: 'x', description: 'y', type: 'webhook' as 'api' }),
+        'unprocessable',
+        422,
+      );
     });
   });
 });

@@ -10,7 +10,10 @@ import type { BatchDialJob, CreateBatchDialJobInput } from '../../src/server/api
 import { collect, eventually, rejectsWith, startApi } from './api-client-support.js';
 
 const rows = (count: number, start = 100): CreateBatchDialJobInput['rows'] =>
-  Array.from({ length: count }, (_, index) => ({ toNumber: `+1555010${start + index}`, inputs: { row: String(index) } }));
+  Array.from({ length: count }, (_, index) => ({
+    toNumber: `+1555010${start + index}`,
+    inputs: { row: String(index) },
+  }));
 
 describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
   let emu: Emulator;
@@ -22,35 +25,61 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
 
   describe('batch dial jobs', () => {
     test('created INIT with its rows queued; nothing is dialled until resumed', async () => {
-      const job = await api.createBatchDialJob({ callAgentId: 'emu-demo', maxConcurrentDials: 2, name: 'Reminders', rows: rows(5) });
+      const job = await api.createBatchDialJob({
+        callAgentId: 'emu-demo',
+        maxConcurrentDials: 2,
+        name: 'Reminders',
+        rows: rows(5),
+      });
       assert.equal(job.status, 'INIT');
       assert.equal(job.maxConcurrentDials, 2);
       assert.deepEqual(await api.getBatchDialJob(job.id), job);
       const queue = await api.listBatchDialJobQueue(job.id, { limit: 2 });
       assert.deepEqual(Object.keys(queue).sort(), ['cursor', 'data']);
       assert.equal(queue.data.length, 2);
-      assert.deepEqual(queue.data[0], { ...queue.data[0]!, toNumber: '+1555010100', batchDialJobId: job.id, inputs: { row: '0' } });
+      assert.deepEqual(queue.data[0], {
+        ...queue.data[0]!,
+        toNumber: '+1555010100',
+        batchDialJobId: job.id,
+        inputs: { row: '0' },
+      });
       const walked = await collect(paginate((o, c) => api.listBatchDialJobQueue(job.id, o, c), { limit: 2 }));
-      assert.deepEqual(walked.map((spec) => spec.toNumber), rows(5).map((row) => row.toNumber));
+      assert.deepEqual(
+        walked.map((spec) => spec.toNumber),
+        rows(5).map((row) => row.toNumber),
+      );
       assert.deepEqual((await api.listBatchDialJobDials(job.id)).data, []);
     });
 
     test('resume dials at most maxConcurrentDials at a time; pause stops new dials; the job completes with every dial listed', async () => {
-      const job = await api.createBatchDialJob({ callAgentId: 'emu-quick', maxConcurrentDials: 2, name: 'Survey', rows: rows(5, 200) });
+      const job = await api.createBatchDialJob({
+        callAgentId: 'emu-quick',
+        maxConcurrentDials: 2,
+        name: 'Survey',
+        rows: rows(5, 200),
+      });
       const active = await api.resumeBatchDialJob(job.id);
       assert.equal(active.status, 'ACTIVE');
       assert.equal((await api.listBatchDialJobQueue(job.id)).data.length, 3, 'two rows left the queue at once');
       const paused = await api.pauseBatchDialJob(job.id);
       assert.equal(paused.status, 'PAUSED');
       // The two running dials end; the paused job starts no others.
-      await eventually(async () => ((await api.listBatchDialJobDials(job.id)).data.length === 2 ? true : undefined), 4000, 'two dials ended');
+      await eventually(
+        async () => ((await api.listBatchDialJobDials(job.id)).data.length === 2 ? true : undefined),
+        4000,
+        'two dials ended',
+      );
       assert.equal((await api.listBatchDialJobQueue(job.id)).data.length, 3);
       assert.equal((await api.getBatchDialJob(job.id)).status, 'PAUSED');
       assert.equal((await api.setBatchDialJobPaused(job.id, false)).status, 'ACTIVE');
-      const done = await eventually(async () => {
-        const current = await api.getBatchDialJob(job.id);
-        return current.status === 'COMPLETE' ? current : undefined;
-      }, 6000, 'the job completed');
+      const done = await eventually(
+        async () => {
+          const current = await api.getBatchDialJob(job.id);
+          return current.status === 'COMPLETE' ? current : undefined;
+        },
+        6000,
+        'the job completed',
+      );
       assert.equal(done.status, 'COMPLETE');
       const dials = await collect(paginate((o, c) => api.listBatchDialJobDials(job.id, o, c), { limit: 2 }));
       assert.equal(dials.length, 5);
@@ -68,7 +97,10 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
         name: 'Scheduled',
         rows: rows(1, 300),
         fromPhoneNumberIds: [number.id],
-        schedule: { timezone: 'Europe/Berlin', days: [{ dayOfWeek: 1, timeSlots: [{ startTime: '09:00', endTime: '17:00' }] }] },
+        schedule: {
+          timezone: 'Europe/Berlin',
+          days: [{ dayOfWeek: 1, timeSlots: [{ startTime: '09:00', endTime: '17:00' }] }],
+        },
       });
       assert.deepEqual(job.fromPhoneNumberIds, [number.id]);
       const updated = await api.updateBatchDialJob(job.id, { maxConcurrentDials: 3, schedule: null });
@@ -76,7 +108,10 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       assert.equal(updated.schedule, null);
       assert.deepEqual(updated.fromPhoneNumberIds, [number.id]);
       const byAgent = await api.listBatchDialJobs({ callAgentId: 'emu-silent-user' });
-      assert.deepEqual(byAgent.data.map((item: BatchDialJob) => item.id), [job.id]);
+      assert.deepEqual(
+        byAgent.data.map((item: BatchDialJob) => item.id),
+        [job.id],
+      );
       const init = await collect(paginate((o, c) => api.listBatchDialJobs(o, c), { limit: 1 }, { status: 'INIT' }));
       assert.ok(init.length >= 2);
       assert.ok(init.every((item) => item.status === 'INIT'));
@@ -92,7 +127,14 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       await rejectsWith(api.createBatchDialJob({ ...base, rows: [{ toNumber: '555' }] }), 'unprocessable', 422);
       await rejectsWith(api.createBatchDialJob({ ...base, maxConcurrentDials: 0 }), 'unprocessable', 422);
       await rejectsWith(api.createBatchDialJob({ ...base, fromPhoneNumberIds: ['nope'] }), 'unprocessable', 422);
-      await rejectsWith(api.createBatchDialJob({ ...base, rows: [{ toNumber: '+15550100100', inputs: { n: 1 as unknown as string } }] }), 'bad_request', 400);
+      await rejectsWith(
+        api.createBatchDialJob({
+          ...base,
+          rows: [{ toNumber: '+15550100100', inputs: { n: 1 as unknown as string } }],
+        }),
+        'bad_request',
+        400,
+      );
       await rejectsWith(api.getBatchDialJob('nope'), 'not_found', 404);
       await rejectsWith(api.pauseBatchDialJob('nope'), 'not_found', 404);
       await rejectsWith(api.listBatchDialJobQueue('nope'), 'not_found', 404);
@@ -105,22 +147,42 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       const config = await api.createEvalConfig({ name: 'Greeting quality', promptSnippet: 'Greets by name' });
       assert.equal(config.name, 'Greeting quality');
       const dial = await api.createDial({ callAgentId: 'emu-demo', browserCall: true });
-      const good = await api.createEvalRecord(config.id, { recordType: 'DIAL', dialId: dial.dialId, name: 'Real call' });
-      const bad = await api.createEvalRecord(config.id, { recordType: 'PROMPT', name: 'Rude caller [fail]', systemPrompt: 'Be rude', maxTurns: 4 });
-      await api.createEvalRecord(config.id, { recordType: 'PROMPT', name: 'Polite caller', description: 'asks nicely' });
+      const good = await api.createEvalRecord(config.id, {
+        recordType: 'DIAL',
+        dialId: dial.dialId,
+        name: 'Real call',
+      });
+      const bad = await api.createEvalRecord(config.id, {
+        recordType: 'PROMPT',
+        name: 'Rude caller [fail]',
+        systemPrompt: 'Be rude',
+        maxTurns: 4,
+      });
+      await api.createEvalRecord(config.id, {
+        recordType: 'PROMPT',
+        name: 'Polite caller',
+        description: 'asks nicely',
+      });
       const run = await api.runEval(config.id, { callAgentId: 'emu-demo' });
       assert.equal(run.status, 'PENDING');
-      const completed = await eventually(async () => {
-        const current = await api.getEvalRun(run.id);
-        return current.status === 'COMPLETED' ? current : undefined;
-      }, 2000, 'the run completed');
+      const completed = await eventually(
+        async () => {
+          const current = await api.getEvalRun(run.id);
+          return current.status === 'COMPLETED' ? current : undefined;
+        },
+        2000,
+        'the run completed',
+      );
       assert.deepEqual(completed.aggregateResult, { numFailing: 1, numPassing: 2 });
       const failing = completed.results!.find((result) => !result.passed)!;
       assert.equal(failing.evalRecordId, bad.id);
       assert.equal(failing.numAlerts, 1);
       assert.ok(completed.results!.some((result) => result.evalRecordId === good.id && result.passed));
       const runs = await api.listEvalRuns(config.id);
-      assert.deepEqual(runs.data.map((item) => [item.id, item.status]), [[run.id, 'COMPLETED']]);
+      assert.deepEqual(
+        runs.data.map((item) => [item.id, item.status]),
+        [[run.id, 'COMPLETED']],
+      );
       await api.hangupDial(dial.dialId);
     });
 
@@ -130,7 +192,10 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       await api.createEvalRecord(config.id, { recordType: 'PROMPT', name: 'Steady', description: 'billing question' });
       await api.createEvalRecord(config.id, { recordType: 'PROMPT', name: 'Another' });
       const found = await api.listEvalRecords(config.id, { search: 'billing' });
-      assert.deepEqual(found.data.map((item) => item.name), ['Steady']);
+      assert.deepEqual(
+        found.data.map((item) => item.name),
+        ['Steady'],
+      );
       assert.equal((await collect(paginate((o, c) => api.listEvalRecords(config.id, o, c), { limit: 2 }))).length, 3);
 
       const run = await api.runEval(config.id, { callAgentId: 'emu-demo', versionedPromptId: 'emu-demo-prompt-v1' });
@@ -142,7 +207,10 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       const rerun = await api.rerunEvalResult(failing.id);
       assert.deepEqual(Object.keys(rerun).sort(), ['numAlerts', 'results']);
       assert.equal(rerun.numAlerts, 1);
-      assert.deepEqual(rerun.results.map((item) => [item.index, item.accurate]), [[0, false]]);
+      assert.deepEqual(
+        rerun.results.map((item) => [item.index, item.accurate]),
+        [[0, false]],
+      );
 
       const deleted = await api.deleteEvalRecord(config.id, record.id);
       assert.deepEqual(deleted, { id: record.id });
@@ -172,7 +240,11 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       await rejectsWith(api.createEvalRecord(config.id, { recordType: 'DIAL' }), 'unprocessable', 422);
       await rejectsWith(api.createEvalRecord(config.id, { recordType: 'DIAL', dialId: 'nope' }), 'unprocessable', 422);
       await rejectsWith(api.runEval(config.id, { callAgentId: 'nope' }), 'unprocessable', 422);
-      await rejectsWith(api.runEval(config.id, { callAgentId: 'emu-demo', versionedPromptId: 'nope' }), 'unprocessable', 422);
+      await rejectsWith(
+        api.runEval(config.id, { callAgentId: 'emu-demo', versionedPromptId: 'nope' }),
+        'unprocessable',
+        422,
+      );
       await rejectsWith(api.runEval('nope', { callAgentId: 'emu-demo' }), 'not_found', 404);
       await rejectsWith(api.listEvalRuns('nope'), 'not_found', 404);
       await rejectsWith(api.listEvalRecords('nope'), 'not_found', 404);

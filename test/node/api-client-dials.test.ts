@@ -15,7 +15,10 @@ import { API_KEY, collect, rejectsWith, startApi } from './api-client-support.js
 function fakeService(status: number, body: unknown, seen: string[] = []): VoiceAgentApi {
   const fetchImpl: typeof fetch = async (input) => {
     seen.push(String(input));
-    return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'retry-after': '7' } });
+    return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', 'retry-after': '7' },
+    });
   };
   return new VoiceAgentApi({ baseUrl: 'http://127.0.0.1:9/api/', apiKey: API_KEY, fetch: fetchImpl });
 }
@@ -39,11 +42,21 @@ describe('VoiceAgentApi: dials and failures', () => {
   });
 
   test('the four dial operations: create (with an idempotency key), token, get, hangup', async () => {
-    const created = await api.createDial({ callAgentId: 'emu-demo', browserCall: true, callAgentInput: { name: 'Ada' }, timeoutMinutes: 2 }, { idempotencyKey: 'dial-once-1' });
+    const created = await api.createDial(
+      { callAgentId: 'emu-demo', browserCall: true, callAgentInput: { name: 'Ada' }, timeoutMinutes: 2 },
+      { idempotencyKey: 'dial-once-1' },
+    );
     assert.equal(typeof created.sessionId, 'string');
-    const repeat = await api.createDial({ callAgentId: 'emu-demo', browserCall: true, callAgentInput: { name: 'Ada' }, timeoutMinutes: 2 }, { idempotencyKey: 'dial-once-1' });
+    const repeat = await api.createDial(
+      { callAgentId: 'emu-demo', browserCall: true, callAgentInput: { name: 'Ada' }, timeoutMinutes: 2 },
+      { idempotencyKey: 'dial-once-1' },
+    );
     assert.equal(repeat.dialId, created.dialId);
-    await rejectsWith(api.createDial({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'dial-once-1' }), 'conflict', 409);
+    await rejectsWith(
+      api.createDial({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'dial-once-1' }),
+      'conflict',
+      409,
+    );
     const token = await api.getDialToken(created.dialId);
     assert.deepEqual(Object.keys(token), ['dialToken'], 'the service answers the dial token only');
     const dial = await api.getDial(created.dialId);
@@ -53,7 +66,11 @@ describe('VoiceAgentApi: dials and failures', () => {
     const ended = await api.getDial(created.dialId);
     assert.deepEqual([ended.status, ended.systemResultType], ['canceled', 'CANCELLED']);
     await rejectsWith(api.getDial('no-such-dial'), 'not_found', 404);
-    await rejectsWith(api.createDial({ callAgentId: 'emu-demo', browserCall: 'yes' as unknown as boolean }), 'bad_request', 400);
+    await rejectsWith(
+      api.createDial({ callAgentId: 'emu-demo', browserCall: 'yes' as unknown as boolean }),
+      'bad_request',
+      400,
+    );
     await rejectsWith(api.createDial({ callAgentId: 'emu-demo' }), 'unprocessable', 422);
   });
 
@@ -110,12 +127,19 @@ describe('VoiceAgentApi: dials and failures', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await rejectsWith(new VoiceAgentApi({ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY }).listModels(), 'network_error', 0);
+    await rejectsWith(
+      new VoiceAgentApi({ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY }).listModels(),
+      'network_error',
+      0,
+    );
   });
 
   test('the walker refuses a repeated cursor, stops on an aborted signal, and passes filters on every page', async () => {
     const looping = fakeService(200, { data: [{ id: 'a' }], cursor: 'same' });
-    await assert.rejects(collect(paginate((o, c) => looping.listAgents(o, c))), (error: unknown) => error instanceof ServiceError && error.code === 'invalid_response');
+    await assert.rejects(
+      collect(paginate((o, c) => looping.listAgents(o, c))),
+      (error: unknown) => error instanceof ServiceError && error.code === 'invalid_response',
+    );
     const controller = new AbortController();
     const seen: string[] = [];
     const walk = async () => {

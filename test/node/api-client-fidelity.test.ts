@@ -12,12 +12,22 @@ import { eventually, rejectsWith, startApi } from './api-client-support.js';
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,
   defaultVoiceId: 'emu-voice-espeak-en',
-  defaultVersionedPrompt: { aiModelId: 'emu-model-small', agentType: 'STANDARD', name: `${name} v1`, prompt: 'Be brief.' },
+  defaultVersionedPrompt: {
+    aiModelId: 'emu-model-small',
+    agentType: 'STANDARD',
+    name: `${name} v1`,
+    prompt: 'Be brief.',
+  },
   ...extra,
 });
 
 /** The service's error body, kept on `cause` by VoiceAgentApi. */
-const errorBody = (error: ServiceError) => (error.cause as { body: { error: { code: string; message: string; field?: string; dialId?: string; sessionId?: string } } }).body.error;
+const errorBody = (error: ServiceError) =>
+  (
+    error.cause as {
+      body: { error: { code: string; message: string; field?: string; dialId?: string; sessionId?: string } };
+    }
+  ).body.error;
 
 describe('issue 14: seed fidelity', () => {
   let emu: Emulator;
@@ -30,13 +40,21 @@ describe('issue 14: seed fidelity', () => {
   after(() => emu.close());
 
   const ended = (client: VoiceAgentApi, dialId: string, ms = 4000) =>
-    eventually(async () => {
-      const dial = await client.getDial(dialId);
-      return ['completed', 'failed', 'canceled', 'busy', 'no-answer'].includes(dial.status) ? dial : undefined;
-    }, ms, `dial ${dialId} ended`);
+    eventually(
+      async () => {
+        const dial = await client.getDial(dialId);
+        return ['completed', 'failed', 'canceled', 'busy', 'no-answer'].includes(dial.status) ? dial : undefined;
+      },
+      ms,
+      `dial ${dialId} ended`,
+    );
 
   test('1. dial tasks live at POST /tasks, /tasks/{taskId}/attempt and /tasks/{taskId}/complete', async () => {
-    const task = await api.createDialTask({ callAgentId: 'emu-quick', inputData: { order: 'o-7' }, keyInputs: ['order'] });
+    const task = await api.createDialTask({
+      callAgentId: 'emu-quick',
+      inputData: { order: 'o-7' },
+      keyInputs: ['order'],
+    });
     assert.equal(task.status, 'PENDING');
     const attempt = await api.createTaskAttempt(task.id, { fromPhoneNumberId: fromNumberId, toNumber: '+15550142001' });
     assert.deepEqual(Object.keys(attempt).sort(), ['dialId', 'dialToken', 'sessionId', 'telephonyProvider']);
@@ -45,7 +63,11 @@ describe('issue 14: seed fidelity', () => {
     const done = await api.markTaskComplete(task.id, { dialId: attempt.dialId });
     assert.deepEqual([done.status, done.completedDialId], ['COMPLETED', attempt.dialId]);
     // The old convention is gone from the emulator.
-    const old = await fetch(`${emu.apiUrl}/dial_tasks`, { method: 'POST', headers: { authorization: `Bearer ${emu.apiKey}` }, body: '{}' });
+    const old = await fetch(`${emu.apiUrl}/dial_tasks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.apiKey}` },
+      body: '{}',
+    });
     assert.equal(old.status, 404);
   });
 
@@ -64,30 +86,52 @@ describe('issue 14: seed fidelity', () => {
     const config = await api.createEvalConfig({ name: 'Rerun twice' });
     const busy = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550140486', fromNumberId });
     await ended(api, busy.dialId);
-    const record = await api.createEvalRecord(config.id, { recordType: 'DIAL', dialId: busy.dialId, name: 'Busy line' });
+    const record = await api.createEvalRecord(config.id, {
+      recordType: 'DIAL',
+      dialId: busy.dialId,
+      name: 'Busy line',
+    });
     const run = await api.runEval(config.id, { callAgentId: 'emu-demo' });
-    const completed = await eventually(async () => {
-      const current = await api.getEvalRun(run.id);
-      return current.status === 'COMPLETED' ? current : undefined;
-    }, 2000, 'the run completed');
+    const completed = await eventually(
+      async () => {
+        const current = await api.getEvalRun(run.id);
+        return current.status === 'COMPLETED' ? current : undefined;
+      },
+      2000,
+      'the run completed',
+    );
     const result = completed.results!.find((item) => item.evalRecordId === record.id)!;
     assert.equal(result.numAlerts, 1);
     for (let round = 0; round < 2; round++) {
       const rerun = await api.rerunEvalResult(result.id);
       assert.deepEqual(Object.keys(rerun).sort(), ['numAlerts', 'results']);
       assert.equal(rerun.numAlerts, 1);
-      for (const item of rerun.results) assert.deepEqual(Object.keys(item).sort(), ['accurate', 'index', 'modelOutput', 'reason']);
-      assert.deepEqual(rerun.results.map((item) => [item.index, item.accurate]), [[0, true], [1, false]]);
+      for (const item of rerun.results)
+        assert.deepEqual(Object.keys(item).sort(), ['accurate', 'index', 'modelOutput', 'reason']);
+      assert.deepEqual(
+        rerun.results.map((item) => [item.index, item.accurate]),
+        [
+          [0, true],
+          [1, false],
+        ],
+      );
       assert.match(rerun.results[1]!.reason, /busy/);
     }
     const after = await api.getEvalRun(run.id);
-    assert.ok(after.results!.some((item) => item.id === result.id), 'the re-judged result kept its id in the run');
+    assert.ok(
+      after.results!.some((item) => item.id === result.id),
+      'the re-judged result kept its id in the run',
+    );
   });
 
   test('4. agent voicemailConfig, ivrSilenceHangupConfiguration, timeoutMessage and lifecycle overrides are stored and returned as sent', async () => {
     const voicemailConfig = { detect: true, action: 'LEAVE_MESSAGE', message: 'Call us back.' };
     const ivrSilenceHangupConfiguration = { type: 'WHOLE_CALL', silenceDurationSeconds: 20 };
-    const lifecycleMessagesOverride = { started: ['Checking.'], waiting: ['Still checking.'], awaitSpeech: ['Go ahead.'] };
+    const lifecycleMessagesOverride = {
+      started: ['Checking.'],
+      waiting: ['Still checking.'],
+      awaitSpeech: ['Go ahead.'],
+    };
     const agent = await api.createAgent(
       newAgent('Seed fields', {
         voicemailConfig,
@@ -100,7 +144,9 @@ describe('issue 14: seed fidelity', () => {
       assert.deepEqual(read.voicemailConfig, voicemailConfig);
       assert.deepEqual(read.ivrSilenceHangupConfiguration, ivrSilenceHangupConfiguration);
       assert.equal(read.timeoutMessage, 'We are out of time, goodbye.');
-      assert.deepEqual(read.linkedFunctionDefinitions, [{ functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride }]);
+      assert.deepEqual(read.linkedFunctionDefinitions, [
+        { functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride },
+      ]);
     }
     const updated = await api.updateAgent(agent.id, { voicemailConfig: null, timeoutMessage: 'Time is up.' });
     assert.equal(updated.voicemailConfig, null);
@@ -117,23 +163,50 @@ describe('issue 14: seed fidelity', () => {
       name: 'flow',
       flowDefinition: {
         nodes: [
-          { id: 'a', name: 'A', type: 'say', transitionRules: [{ transitionNodeId: 'b' }, { transitionNodeId: 'c', field: 'answer', value: 'yes' }] },
-          { id: 'b', name: 'B', type: 'prompt', transitionRules: [{ transitionNodeId: 'a', field: 'tags', values: ['x'], arrayConditionType: 'any' }], outputSchema: { type: 'object' } },
-          { id: 'c', name: 'C', type: 'end', transitionRules: [{ conditionType: 'greater', field: 'n', value: 3, transitionNodeId: 'a' }] },
+          {
+            id: 'a',
+            name: 'A',
+            type: 'say',
+            transitionRules: [{ transitionNodeId: 'b' }, { transitionNodeId: 'c', field: 'answer', value: 'yes' }],
+          },
+          {
+            id: 'b',
+            name: 'B',
+            type: 'prompt',
+            transitionRules: [{ transitionNodeId: 'a', field: 'tags', values: ['x'], arrayConditionType: 'any' }],
+            outputSchema: { type: 'object' },
+          },
+          {
+            id: 'c',
+            name: 'C',
+            type: 'end',
+            transitionRules: [{ conditionType: 'greater', field: 'n', value: 3, transitionNodeId: 'a' }],
+          },
         ],
       },
     });
     const flow = (await api.getVersionedPrompt(agent.id, prompt.id)).flowDefinition!;
     assert.equal(flow.openingLineType, 'INBOUND_OUTBOUND');
-    assert.deepEqual(flow.nodes.map((node) => node.outputSchema), [null, { type: 'object' }, null]);
+    assert.deepEqual(
+      flow.nodes.map((node) => node.outputSchema),
+      [null, { type: 'object' }, null],
+    );
     assert.deepEqual(
       flow.nodes.flatMap((node) => node.transitionRules.map((rule) => [rule.conditionType, rule.arrayConditionType])),
-      [['always', null], ['equal', null], ['in', 'any'], ['greater', null]],
+      [
+        ['always', null],
+        ['equal', null],
+        ['in', 'any'],
+        ['greater', null],
+      ],
     );
   });
 
   test('6. GET /functions?displayName= is an exact match', async () => {
-    assert.deepEqual((await api.listFunctions({ displayName: 'Transfer to front desk' })).data.map((fn) => fn.id), ['emu-function-transfer']);
+    assert.deepEqual(
+      (await api.listFunctions({ displayName: 'Transfer to front desk' })).data.map((fn) => fn.id),
+      ['emu-function-transfer'],
+    );
     assert.deepEqual((await api.listFunctions({ displayName: 'front desk' })).data, []);
     assert.deepEqual((await api.listFunctions({ displayName: 'transfer to front desk' })).data, []);
   });
@@ -147,7 +220,10 @@ describe('issue 14: seed fidelity', () => {
         ['fromNumberPoolId', { callAgentId: agent.id, toNumber: '+15550142002', fromNumberPoolId: 'no-such-pool' }],
         ['aiVoiceId', { callAgentId: agent.id, browserCall: true, aiVoiceId: 'no-such-voice' }],
         ['versionedModelId', { callAgentId: agent.id, browserCall: true, versionedModelId: 'emu-demo-prompt-v1' }],
-        ['callAgentExtractorId', { callAgentId: agent.id, browserCall: true, callAgentExtractorId: 'emu-quick-extractor' }],
+        [
+          'callAgentExtractorId',
+          { callAgentId: agent.id, browserCall: true, callAgentExtractorId: 'emu-quick-extractor' },
+        ],
       ];
       for (const [field, body] of cases) {
         const error = await rejectsWith(api.createDial(body as never), 'unprocessable', 422);
@@ -155,7 +231,11 @@ describe('issue 14: seed fidelity', () => {
       }
       // The dial client keeps no error body; the field is named in the service's answer.
       for (const [field, body] of cases) {
-        const response = await fetch(`${emu.apiUrl}/dials`, { method: 'POST', headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await fetch(`${emu.apiUrl}/dials`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         const answer = (await response.json()) as { error: { field: string; message: string } };
         assert.equal(response.status, 422, field);
         assert.equal(answer.error.field, field);
@@ -163,7 +243,10 @@ describe('issue 14: seed fidelity', () => {
       }
       // The same ids, when they name something, are accepted.
       const pool = await api.createPhoneNumberPool({ name: 'Outbound', phoneNumberIds: [fromNumberId] });
-      const extractor = await api.createExtractor(agent.id, { name: 'x', extractorFieldsJsonSchema: '{"type":"object"}' });
+      const extractor = await api.createExtractor(agent.id, {
+        name: 'x',
+        extractorFieldsJsonSchema: '{"type":"object"}',
+      });
       const good = await api.createDial({
         callAgentId: agent.id,
         toNumber: '+15550142003',
@@ -177,7 +260,7 @@ describe('issue 14: seed fidelity', () => {
       await api.hangupDial(good.dialId);
     });
 
-    test('agentOverrides are applied to the dial\'s agent record, not to the agent', async () => {
+    test("agentOverrides are applied to the dial's agent record, not to the agent", async () => {
       const agent = await api.createAgent(newAgent('Overridden'));
       const created = await api.createDial({
         callAgentId: agent.id,
@@ -190,7 +273,12 @@ describe('issue 14: seed fidelity', () => {
           utteranceDetectorConfig: { sensitivity: 'FAST' },
           silenceHangupConfiguration: { type: 'WHOLE_CALL', silenceDurationSeconds: 9 },
           timeoutMessage: 'Zeit ist um.',
-          defaultVersionedPrompt: { aiModelId: 'emu-model-large', agentType: 'STANDARD', name: 'override', prompt: 'Sprich Deutsch.' },
+          defaultVersionedPrompt: {
+            aiModelId: 'emu-model-large',
+            agentType: 'STANDARD',
+            name: 'override',
+            prompt: 'Sprich Deutsch.',
+          },
         },
       });
       const dial: Dial = await api.getDial(created.dialId);
@@ -209,13 +297,20 @@ describe('issue 14: seed fidelity', () => {
       await api.hangupDial(created.dialId);
 
       // An override's scenario drives the dial like any agent's.
-      const busy = await api.createDial({ callAgentId: agent.id, browserCall: true, agentOverrides: { metadata: { scenario: 'emu-busy' } } });
+      const busy = await api.createDial({
+        callAgentId: agent.id,
+        browserCall: true,
+        agentOverrides: { metadata: { scenario: 'emu-busy' } },
+      });
       assert.equal((await api.getDial(busy.dialId)).systemResultType, 'RATE_LIMITED');
 
       for (const [field, agentOverrides] of [
         ['agentOverrides.defaultVoiceId', { defaultVoiceId: 'no-such-voice' }],
         ['agentOverrides.metadata.scenario', { metadata: { scenario: 'emu-nothing' } }],
-        ['agentOverrides.defaultVersionedPrompt.aiModelId', { defaultVersionedPrompt: { aiModelId: 'no-model', agentType: 'STANDARD', name: 'x' } }],
+        [
+          'agentOverrides.defaultVersionedPrompt.aiModelId',
+          { defaultVersionedPrompt: { aiModelId: 'no-model', agentType: 'STANDARD', name: 'x' } },
+        ],
       ] as const) {
         const response = await fetch(`${emu.apiUrl}/dials`, {
           method: 'POST',
@@ -225,7 +320,11 @@ describe('issue 14: seed fidelity', () => {
         assert.equal(response.status, 422, field);
         assert.equal(((await response.json()) as { error: { field: string } }).error.field, field);
       }
-      await rejectsWith(api.createDial({ callAgentId: agent.id, browserCall: true, agentOverrides: { language: 7 as never } }), 'bad_request', 400);
+      await rejectsWith(
+        api.createDial({ callAgentId: agent.id, browserCall: true, agentOverrides: { language: 7 as never } }),
+        'bad_request',
+        400,
+      );
     });
   });
 
@@ -233,7 +332,14 @@ describe('issue 14: seed fidelity', () => {
     /** How the test makes each seed value, by phone dial; `Record` makes the compiler demand all of them. */
     const producers: Record<
       SystemResultType,
-      { agent?: string; toNumber: string; status: string; hangup?: 'before-answer' | 'in-progress'; on?: 'slow' | 'ringing'; timeoutMinutes?: number }
+      {
+        agent?: string;
+        toNumber: string;
+        status: string;
+        hangup?: 'before-answer' | 'in-progress';
+        on?: 'slow' | 'ringing';
+        timeoutMinutes?: number;
+      }
     > = {
       BUSY: { toNumber: '+15550150486', status: 'busy' },
       NO_ANSWER: { toNumber: '+15550150408', status: 'no-answer' },
@@ -252,7 +358,10 @@ describe('issue 14: seed fidelity', () => {
     test('a phone dial to a busy line ends busy / BUSY without being answered', async () => {
       const created = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550160486', fromNumberId });
       const dial = await ended(api, created.dialId);
-      assert.deepEqual([dial.status, dial.systemResultType, dial.startedAt, dial.durationSeconds], ['busy', 'BUSY', null, 0]);
+      assert.deepEqual(
+        [dial.status, dial.systemResultType, dial.startedAt, dial.durationSeconds],
+        ['busy', 'BUSY', null, 0],
+      );
       assert.deepEqual(await api.hangupDial(created.dialId), { success: true });
       assert.equal((await api.getDial(created.dialId)).status, 'busy', 'a busy dial is terminal');
     });
@@ -277,7 +386,11 @@ describe('issue 14: seed fidelity', () => {
           });
           if (how.hangup === 'before-answer') await client.hangupDial(created.dialId);
           if (how.hangup === 'in-progress') {
-            await eventually(async () => ((await client.getDial(created.dialId)).status === 'in-progress' ? true : undefined), 3000, 'answered');
+            await eventually(
+              async () => ((await client.getDial(created.dialId)).status === 'in-progress' ? true : undefined),
+              3000,
+              'answered',
+            );
             await client.hangupDial(created.dialId);
           }
           const dial = await ended(client, created.dialId, 6000);
@@ -296,16 +409,18 @@ describe('issue 14: seed fidelity', () => {
       const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
       for (const [value, how] of Object.entries(producers)) {
         assert.match(section, new RegExp(`\`${value}\``), value);
-        if (/0486|0408|0503|0601|0602|0603/.test(how.toNumber)) assert.ok(section.includes(how.toNumber.slice(-4)), `${value}: ${how.toNumber.slice(-4)}`);
+        if (/0486|0408|0503|0601|0602|0603/.test(how.toNumber))
+          assert.ok(section.includes(how.toNumber.slice(-4)), `${value}: ${how.toNumber.slice(-4)}`);
       }
     });
   });
 
   describe('9. pagination', () => {
-    test('limit above the emulator\'s cap of 100 answers 100; the default is 100', async () => {
+    test("limit above the emulator's cap of 100 answers 100; the default is 100", async () => {
       const { api: many, emu: manyEmu } = await startApi();
       try {
-        for (let index = 0; index < 103; index++) await many.createFunction({ name: `f${index}`, description: 'bulk', type: 'api' });
+        for (let index = 0; index < 103; index++)
+          await many.createFunction({ name: `f${index}`, description: 'bulk', type: 'api' });
         assert.equal((await many.listFunctions()).data.length, 100);
         const capped = await many.listFunctions({ limit: 1000 });
         assert.equal(capped.data.length, 100);
@@ -338,10 +453,20 @@ describe('issue 14: seed fidelity', () => {
 
   describe('10. idempotency modes', () => {
     test('replay (default): a reused key with the same body gets the first dial; another body a 409 naming it', async () => {
-      const first = await api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-replay' });
-      const again = await api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-replay' });
+      const first = await api.createDial(
+        { callAgentId: 'emu-demo', browserCall: true },
+        { idempotencyKey: 'fidelity-replay' },
+      );
+      const again = await api.createDial(
+        { callAgentId: 'emu-demo', browserCall: true },
+        { idempotencyKey: 'fidelity-replay' },
+      );
       assert.equal(again.dialId, first.dialId);
-      const conflict = await rejectsWith(api.createDial({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'fidelity-replay' }), 'conflict', 409);
+      const conflict = await rejectsWith(
+        api.createDial({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'fidelity-replay' }),
+        'conflict',
+        409,
+      );
       assert.deepEqual(conflict.conflictingDial, { dialId: first.dialId, sessionId: first.sessionId });
       await api.hangupDial(first.dialId);
     });
@@ -349,12 +474,25 @@ describe('issue 14: seed fidelity', () => {
     test('strict: every reuse of a key answers 409 naming the first dial (dialId and sessionId)', async () => {
       const strict = await startApi({ idempotency: 'strict' });
       try {
-        const first = await strict.api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-strict' });
-        for (const body of [{ callAgentId: 'emu-demo', browserCall: true }, { callAgentId: 'emu-quick', browserCall: true }]) {
-          const conflict = await rejectsWith(strict.api.createDial(body, { idempotencyKey: 'fidelity-strict' }), 'conflict', 409);
+        const first = await strict.api.createDial(
+          { callAgentId: 'emu-demo', browserCall: true },
+          { idempotencyKey: 'fidelity-strict' },
+        );
+        for (const body of [
+          { callAgentId: 'emu-demo', browserCall: true },
+          { callAgentId: 'emu-quick', browserCall: true },
+        ]) {
+          const conflict = await rejectsWith(
+            strict.api.createDial(body, { idempotencyKey: 'fidelity-strict' }),
+            'conflict',
+            409,
+          );
           assert.deepEqual(conflict.conflictingDial, { dialId: first.dialId, sessionId: first.sessionId });
         }
-        const other = await strict.api.createDial({ callAgentId: 'emu-demo', browserCall: true }, { idempotencyKey: 'fidelity-strict-2' });
+        const other = await strict.api.createDial(
+          { callAgentId: 'emu-demo', browserCall: true },
+          { idempotencyKey: 'fidelity-strict-2' },
+        );
         assert.notEqual(other.dialId, first.dialId);
         const plain = new VoiceAgentApi({ baseUrl: strict.emu.apiUrl, apiKey: strict.emu.apiKey });
         const listed = await plain.getDial(first.dialId);

@@ -48,11 +48,19 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
     test('create by SIP import and as a SIP username; the deprecated purchase; list walks; link, unlink, delete', async () => {
       const imported = await api.createPhoneNumber({
         type: 'sip_import',
-        sipImport: { phoneNumber: '+15550001111', terminationUri: 'sip:trunk.example.test', username: 'trunk', password: 'secret-pass' },
+        sipImport: {
+          phoneNumber: '+15550001111',
+          terminationUri: 'sip:trunk.example.test',
+          username: 'trunk',
+          password: 'secret-pass',
+        },
       });
       assert.equal(imported.type, 'PSTN');
       assert.equal(imported.number, '+15550001111');
-      const sip = await api.createPhoneNumber({ type: 'vogent_sip', vogentSip: { sipPrefix: 'acme-', username: 'frontdesk', password: 'hunter22' } });
+      const sip = await api.createPhoneNumber({
+        type: 'vogent_sip',
+        vogentSip: { sipPrefix: 'acme-', username: 'frontdesk', password: 'hunter22' },
+      });
       assert.equal(sip.type, 'SIP_USERNAME');
       assert.equal(sip.number, 'acme-frontdesk');
       const purchased = await api.purchasePhoneNumber({ number: '+15550002222' });
@@ -78,11 +86,30 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
 
     test('create errors: the variant object missing 400, bad numbers or short SIP credentials 422, a number owned twice 422', async () => {
       await rejectsWith(api.createPhoneNumber({ type: 'purchase' } as CreatePhoneNumberInput), 'bad_request', 400);
-      await rejectsWith(api.createPhoneNumber({ type: 'lease' } as unknown as CreatePhoneNumberInput), 'unprocessable', 422);
-      await rejectsWith(api.createPhoneNumber({ type: 'purchase', purchase: { number: '555-0100' } }), 'unprocessable', 422);
-      await rejectsWith(api.createPhoneNumber({ type: 'vogent_sip', vogentSip: { sipPrefix: 'a', username: 'abc', password: 'hunter22' } }), 'unprocessable', 422);
+      await rejectsWith(
+        api.createPhoneNumber({ type: 'lease' } as unknown as CreatePhoneNumberInput),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.createPhoneNumber({ type: 'purchase', purchase: { number: '555-0100' } }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.createPhoneNumber({
+          type: 'vogent_sip',
+          vogentSip: { sipPrefix: 'a', username: 'abc', password: 'hunter22' },
+        }),
+        'unprocessable',
+        422,
+      );
       await api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550003333' } });
-      await rejectsWith(api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550003333' } }), 'unprocessable', 422);
+      await rejectsWith(
+        api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550003333' } }),
+        'unprocessable',
+        422,
+      );
     });
   });
 
@@ -112,7 +139,11 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
 
   describe('phone dials', () => {
     test('a phone dial rings, is answered and the agent hangs up: completed / AGENT_HANGUP with a transcript, no media', async () => {
-      const created = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550006666', fromNumberId: await outbound() });
+      const created = await api.createDial({
+        callAgentId: 'emu-demo',
+        toNumber: '+15550006666',
+        fromNumberId: await outbound(),
+      });
       assert.equal((await api.getDial(created.dialId)).status, 'queued');
       await eventually(() => statusOf(created.dialId, 'ringing'), 2000, 'ringing');
       const answered = await eventually(() => statusOf(created.dialId, 'in-progress'), 2000, 'in-progress');
@@ -129,7 +160,10 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
       try {
         const fromNumberId = await outbound(slow);
         const answered = await slow.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007777', fromNumberId });
-        await eventually(async () => ((await slow.getDial(answered.dialId)).status === 'in-progress' ? true : undefined), 2000);
+        await eventually(
+          async () => ((await slow.getDial(answered.dialId)).status === 'in-progress' ? true : undefined),
+          2000,
+        );
         assert.deepEqual(await slow.hangupDial(answered.dialId), { success: true });
         const done = await slow.getDial(answered.dialId);
         assert.deepEqual([done.status, done.systemResultType], ['completed', 'USER_HANGUP']);
@@ -139,7 +173,11 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
       // Rings for a minute: the hangup surely comes before the answer.
       const { api: ringing, emu: ringingEmu } = await startApi({ phoneRingMs: 60_000 });
       try {
-        const early = await ringing.createDial({ callAgentId: 'emu-demo', toNumber: '+15550007778', fromNumberId: await outbound(ringing) });
+        const early = await ringing.createDial({
+          callAgentId: 'emu-demo',
+          toNumber: '+15550007778',
+          fromNumberId: await outbound(ringing),
+        });
         await ringing.hangupDial(early.dialId);
         const canceled = await ringing.getDial(early.dialId);
         assert.deepEqual([canceled.status, canceled.systemResultType], ['canceled', 'CANCELLED']);
@@ -163,7 +201,11 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
 
   describe('dial tasks', () => {
     test('create a task, attempt it (a phone dial tagged with the task), complete it with that dial', async () => {
-      const task = await api.createDialTask({ callAgentId: 'emu-quick', inputData: { customerId: 'c-42', name: 'Ada' }, keyInputs: ['customerId'] });
+      const task = await api.createDialTask({
+        callAgentId: 'emu-quick',
+        inputData: { customerId: 'c-42', name: 'Ada' },
+        keyInputs: ['customerId'],
+      });
       assert.equal(task.status, 'PENDING');
       assert.deepEqual(task.inputData, { customerId: 'c-42', name: 'Ada' });
       const fromPhoneNumberId = await outbound();
@@ -177,23 +219,46 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
       assert.equal(done.status, 'COMPLETED');
       assert.equal(done.completedDialId, attempt.dialId);
       assert.equal(typeof done.results?.summary, 'string');
-      await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId, toNumber: '+15550009998' }), 'unprocessable', 422);
+      await rejectsWith(
+        api.createTaskAttempt(task.id, { fromPhoneNumberId, toNumber: '+15550009998' }),
+        'unprocessable',
+        422,
+      );
     });
 
     test('task errors: missing fields 400, an unknown agent or key 422, a dial of another task 422, unknown task 404', async () => {
       await rejectsWith(api.createDialTask({ callAgentId: 'emu-demo' } as never), 'bad_request', 400);
-      await rejectsWith(api.createDialTask({ callAgentId: 'nope', inputData: {}, keyInputs: [] }), 'unprocessable', 422);
-      await rejectsWith(api.createDialTask({ callAgentId: 'emu-demo', inputData: { a: 1 }, keyInputs: ['b'] }), 'unprocessable', 422);
+      await rejectsWith(
+        api.createDialTask({ callAgentId: 'nope', inputData: {}, keyInputs: [] }),
+        'unprocessable',
+        422,
+      );
+      await rejectsWith(
+        api.createDialTask({ callAgentId: 'emu-demo', inputData: { a: 1 }, keyInputs: ['b'] }),
+        'unprocessable',
+        422,
+      );
       const task = await api.createDialTask({ callAgentId: 'emu-demo', inputData: {}, keyInputs: [] });
       const fromPhoneNumberId = await outbound();
       await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId, toNumber: '12345' }), 'unprocessable', 422);
-      const unknownNumber = await rejectsWith(api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '+15550000001' }), 'unprocessable', 422);
-      assert.equal((unknownNumber.cause as { body: { error: { field: string } } }).body.error.field, 'fromPhoneNumberId');
+      const unknownNumber = await rejectsWith(
+        api.createTaskAttempt(task.id, { fromPhoneNumberId: 'num-1', toNumber: '+15550000001' }),
+        'unprocessable',
+        422,
+      );
+      assert.equal(
+        (unknownNumber.cause as { body: { error: { field: string } } }).body.error.field,
+        'fromPhoneNumberId',
+      );
       const other = await api.createDial({ callAgentId: 'emu-demo', browserCall: true });
       await rejectsWith(api.markTaskComplete(task.id, { dialId: other.dialId }), 'unprocessable', 422);
       await api.hangupDial(other.dialId);
       await rejectsWith(api.getDialTask('nope'), 'not_found', 404);
-      await rejectsWith(api.createTaskAttempt('nope', { fromPhoneNumberId: 'num-1', toNumber: '+15550000000' }), 'not_found', 404);
+      await rejectsWith(
+        api.createTaskAttempt('nope', { fromPhoneNumberId: 'num-1', toNumber: '+15550000000' }),
+        'not_found',
+        404,
+      );
     });
   });
 });

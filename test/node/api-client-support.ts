@@ -8,12 +8,23 @@ import { ServiceError, type ServiceErrorCode } from '../../src/server/service-cl
 export const API_KEY = 'api-client-test-key-5c4b3a';
 
 export async function startApi(options: EmulatorOptions = {}): Promise<{ emu: Emulator; api: VoiceAgentApi }> {
-  const emu = await startEmulator({ apiKey: API_KEY, logger: false, phoneRingMs: 150, phoneTalkMs: 250, evalRunMs: 60, ...options });
+  const emu = await startEmulator({
+    apiKey: API_KEY,
+    logger: false,
+    phoneRingMs: 150,
+    phoneTalkMs: 250,
+    evalRunMs: 60,
+    ...options,
+  });
   return { emu, api: new VoiceAgentApi({ baseUrl: emu.apiUrl, apiKey: emu.apiKey, timeoutMs: 5000 }) };
 }
 
 /** Awaits `promise` and asserts it fails with a ServiceError of this code and status. */
-export async function rejectsWith(promise: Promise<unknown>, code: ServiceErrorCode, status: number): Promise<ServiceError> {
+export async function rejectsWith(
+  promise: Promise<unknown>,
+  code: ServiceErrorCode,
+  status: number,
+): Promise<ServiceError> {
   try {
     await promise;
   } catch (error) {
@@ -27,7 +38,11 @@ export async function rejectsWith(promise: Promise<unknown>, code: ServiceErrorC
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, ms = 3000, what = 'the condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  ms = 3000,
+  what = 'the condition',
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -17,7 +17,12 @@ describe('VoiceAgentApi: voice cloning and text to speech', () => {
   after(() => emu.close());
 
   test('a cloned voice is listed as CLONED and can speak', async () => {
-    const voice = await api.cloneVoice({ name: 'Narrator Ada', clip: clip(), model: 'CARTESIA', transcription: 'Hello there' });
+    const voice = await api.cloneVoice({
+      name: 'Narrator Ada',
+      clip: clip(),
+      model: 'CARTESIA',
+      transcription: 'Hello there',
+    });
     assert.equal(voice.name, 'Narrator Ada');
     assert.equal(voice.voiceType, 'CLONED');
     const listed = await api.listVoices({ name: 'narrator ada' });
@@ -30,7 +35,11 @@ describe('VoiceAgentApi: voice cloning and text to speech', () => {
     await rejectsWith(api.cloneVoice({ name: 'x', clip: clip(), model: 'OTHER' as 'CSM' }), 'unprocessable', 422);
     await rejectsWith(api.cloneVoice({ name: 'x', clip: new Blob([]), model: 'CSM' }), 'unprocessable', 422);
     const headers = { authorization: `Bearer ${emu.apiKey}` };
-    const json = await fetch(`${emu.apiUrl}/voices/clone`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name":"x"}' });
+    const json = await fetch(`${emu.apiUrl}/voices/clone`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"name":"x"}',
+    });
     assert.equal(json.status, 400);
     const form = new FormData();
     form.set('name', 'x');
@@ -48,14 +57,25 @@ describe('VoiceAgentApi: voice cloning and text to speech', () => {
     assert.equal(wav.getUint16(34, true), 16);
     const seconds = wav.getUint32(40, true) / 2 / 24000;
     assert.ok(Math.abs(seconds - text.length * 0.07) < 0.01, `${seconds} s`);
-    const raw = await api.textToSpeech({ text: 'abcdefghij', voiceId: 'emu-voice-tone', format: { outputType: 'RAW_PCM16', sampleRate: 8000 } });
+    const raw = await api.textToSpeech({
+      text: 'abcdefghij',
+      voiceId: 'emu-voice-tone',
+      format: { outputType: 'RAW_PCM16', sampleRate: 8000 },
+    });
     assert.equal(raw.byteLength, 0.7 * 8000 * 2);
     const samples = new Int16Array(raw);
-    assert.ok(samples.some((sample) => Math.abs(sample) > 4000), 'the audio is not silent');
+    assert.ok(
+      samples.some((sample) => Math.abs(sample) > 4000),
+      'the audio is not silent',
+    );
   });
 
   test('multispeaker audio holds every line; errors: MP3, an unknown voice, empty text or lines are 422', async () => {
-    const one = await api.textToSpeech({ text: 'Hello', voiceId: 'emu-voice-espeak-en', format: { outputType: 'RAW_PCM16', sampleRate: 16000 } });
+    const one = await api.textToSpeech({
+      text: 'Hello',
+      voiceId: 'emu-voice-espeak-en',
+      format: { outputType: 'RAW_PCM16', sampleRate: 16000 },
+    });
     const two = await api.multispeakerTextToSpeech({
       lines: [
         { text: 'Hello', voiceId: 'emu-voice-espeak-en' },
@@ -64,10 +84,22 @@ describe('VoiceAgentApi: voice cloning and text to speech', () => {
       format: { outputType: 'RAW_PCM16', sampleRate: 16000 },
     });
     assert.equal(two.byteLength, 2 * one.byteLength + 0.15 * 16000 * 2);
-    await rejectsWith(api.textToSpeech({ text: 'x', voiceId: 'emu-voice-tone', format: { outputType: 'MP3', sampleRate: 24000 } }), 'unprocessable', 422);
+    await rejectsWith(
+      api.textToSpeech({ text: 'x', voiceId: 'emu-voice-tone', format: { outputType: 'MP3', sampleRate: 24000 } }),
+      'unprocessable',
+      422,
+    );
     await rejectsWith(api.textToSpeech({ text: 'x', voiceId: 'no-voice' }), 'unprocessable', 422);
     await rejectsWith(api.textToSpeech({ text: '', voiceId: 'emu-voice-tone' }), 'unprocessable', 422);
-    await rejectsWith(api.textToSpeech({ text: 'x', voiceId: 'emu-voice-tone', format: { outputType: 'WAV_PCM16', sampleRate: 11025 as 8000 } }), 'unprocessable', 422);
+    await rejectsWith(
+      api.textToSpeech({
+        text: 'x',
+        voiceId: 'emu-voice-tone',
+        format: { outputType: 'WAV_PCM16', sampleRate: 11025 as 8000 },
+      }),
+      'unprocessable',
+      422,
+    );
     await rejectsWith(api.multispeakerTextToSpeech({ lines: [] }), 'unprocessable', 422);
     await rejectsWith(api.textToSpeech({ voiceId: 'emu-voice-tone' } as never), 'bad_request', 400);
   });

@@ -23,7 +23,12 @@ const RECIPES = ['express', 'hono', 'fetch'] as const;
 /** A visitor's requests: `send(path, init, address)` answers a Response from wherever the companion is mounted. */
 type Send = (path: string, init: RequestInit, address: string) => Promise<Response>;
 
-async function call(send: Send, path: string, init: RequestInit, address = '127.0.0.7'): Promise<{ status: number; json: Record<string, unknown> }> {
+async function call(
+  send: Send,
+  path: string,
+  init: RequestInit,
+  address = '127.0.0.7',
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await send(path, init, address);
   const text = await response.text();
   assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -32,7 +37,9 @@ async function call(send: Send, path: string, init: RequestInit, address = '127.
 }
 
 async function emulatorDial(emulator: Emulator, dialId: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${emulator.apiUrl}/dials/${dialId}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+  const response = await fetch(`${emulator.apiUrl}/dials/${dialId}`, {
+    headers: { authorization: `Bearer ${emulator.apiKey}` },
+  });
   assert.equal(response.status, 200);
   return (await response.json()) as Record<string, unknown>;
 }
@@ -69,11 +76,16 @@ describe('mounted in frameworks, in front of the real emulator', () => {
 
   /** Over HTTP from `address` (any 127.x.y.z is this machine): the servers see it as the socket's address. */
   const agents = new Map<string, Agent>();
-  const httpFrom = (base: string): Send => (path, init, address) => {
-    let agent = agents.get(address);
-    if (!agent) agents.set(address, (agent = new Agent({ localAddress: address })));
-    return fetchFrom(`${base}/api/voice-call${path}`, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
-  };
+  const httpFrom =
+    (base: string): Send =>
+    (path, init, address) => {
+      let agent = agents.get(address);
+      if (!agent) agents.set(address, (agent = new Agent({ localAddress: address })));
+      return fetchFrom(`${base}/api/voice-call${path}`, {
+        ...(init as object),
+        dispatcher: agent,
+      }) as unknown as Promise<Response>;
+    };
 
   const mounts: Record<(typeof RECIPES)[number], () => Promise<Send>> = {
     express: async () => {
@@ -89,14 +101,23 @@ describe('mounted in frameworks, in front of the real emulator', () => {
     fetch: async () => {
       const handler = createFetchHandler(config());
       return (path, init, address) =>
-        handler(new Request(`https://site.example/api/voice-call${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), 'cf-connecting-ip': address } }));
+        handler(
+          new Request(`https://site.example/api/voice-call${path}`, {
+            ...init,
+            headers: { ...(init.headers as Record<string, string>), 'cf-connecting-ip': address },
+          }),
+        );
     },
   };
 
   for (const name of RECIPES) {
     test(`${name}: create a dial, get a token, hang up; the client address reaches the rate limit`, async () => {
       const send = await mounts[name]();
-      const created = await call(send, '/dials', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const created = await call(send, '/dials', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(created.status, 200, JSON.stringify(created.json));
       const { dialId, handle } = created.json as { dialId: string; handle: string };
       assert.equal(typeof dialId, 'string');
@@ -112,9 +133,18 @@ describe('mounted in frameworks, in front of the real emulator', () => {
       assert.equal(hangup.json.success, true);
       assert.equal((await emulatorDial(emulator, dialId)).status, 'canceled');
 
-      const again = await call(send, '/dials', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const again = await call(send, '/dials', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(again.status, 429, 'a second dial from the same address is over its limit of 1');
-      const other = await call(send, '/dials', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, '127.0.0.8');
+      const other = await call(
+        send,
+        '/dials',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+        '127.0.0.8',
+      );
       assert.equal(other.status, 200, 'another address has its own limit');
     });
   }
@@ -124,7 +154,10 @@ describe('mounted in frameworks, in front of the real emulator', () => {
     for (const name of RECIPES) {
       const source = await readFile(new URL(`recipes/${name}.ts`, import.meta.url), 'utf8');
       const asPublished = source.replaceAll('../../../src/server/index.js', 'voice-agent-call/server');
-      assert.ok(readme.includes('```ts\n' + asPublished + '```'), `README.md does not quote test/node/recipes/${name}.ts (with 'voice-agent-call/server' as the import)`);
+      assert.ok(
+        readme.includes('```ts\n' + asPublished + '```'),
+        `README.md does not quote test/node/recipes/${name}.ts (with 'voice-agent-call/server' as the import)`,
+      );
     }
   });
 });

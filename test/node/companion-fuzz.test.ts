@@ -3,7 +3,23 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ORIGIN, body, createDial, makeCompanion, prng } from './companion-support.js';
 
-const METHODS = ['POST', 'POST', 'POST', 'POST', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE2', 'post'];
+const METHODS = [
+  'POST',
+  'POST',
+  'POST',
+  'POST',
+  'GET',
+  'GET',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'HEAD',
+  'PROPFIND',
+  'TRACE2',
+  'post',
+];
 const PATHS = [
   '/dials',
   '/dials/',
@@ -83,7 +99,11 @@ test('2,000+ seeded malformed requests: no crash, no 5xx, every answer JSON with
     const withBody = !['GET', 'HEAD'].includes(method.toUpperCase());
     let request: Request;
     try {
-      request = new Request('https://site.example' + path, { method, headers, ...(withBody ? { body: pick(BODIES)() } : {}) });
+      request = new Request('https://site.example' + path, {
+        method,
+        headers,
+        ...(withBody ? { body: pick(BODIES)() } : {}),
+      });
     } catch {
       continue; // A request fetch itself refuses to build cannot reach a handler either.
     }
@@ -102,7 +122,10 @@ test('2,000+ seeded malformed requests: no crash, no 5xx, every answer JSON with
   // Every malformed input failed before the service: only the real dial's reads/token/hangups reach it
   // (and the GraphQL step of its token requests, authorised by that dial's token).
   for (const call of service.calls.slice(1)) {
-    const forRealDial = call.path === '/query' ? call.headers.get('authorization') === `Bearer token-for-${real.dialId}` : call.path.includes(real.dialId);
+    const forRealDial =
+      call.path === '/query'
+        ? call.headers.get('authorization') === `Bearer token-for-${real.dialId}`
+        : call.path.includes(real.dialId);
     assert.ok(forRealDial || call.path === '/dials', call.path);
   }
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -111,7 +134,16 @@ test('2,000+ seeded malformed requests: no crash, no 5xx, every answer JSON with
 test('300 concurrent creates from one address: exactly the configured number succeed, the rest 429', async () => {
   const { handler, service } = makeCompanion({ rateLimit: { perAddress: 7, total: 1000 } });
   const responses = await Promise.all(
-    Array.from({ length: 300 }, () => handler(new Request('https://site.example/dials', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }), { clientAddress: '198.51.100.23' })),
+    Array.from({ length: 300 }, () =>
+      handler(
+        new Request('https://site.example/dials', {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        }),
+        { clientAddress: '198.51.100.23' },
+      ),
+    ),
   );
   const counts = { ok: 0, limited: 0 };
   for (const response of responses) {

@@ -6,7 +6,17 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
-import { API_KEY, SECRET, UPSTREAM_MARKER, bearer, body, createDial, expectError, guard, post } from './companion-support.js';
+import {
+  API_KEY,
+  SECRET,
+  UPSTREAM_MARKER,
+  bearer,
+  body,
+  createDial,
+  expectError,
+  guard,
+  post,
+} from './companion-support.js';
 
 type GraphqlBehaviour =
   | { kind: 'answer'; telephonyProvider: string; iceConfig?: string | null }
@@ -37,13 +47,24 @@ class FakeServiceServer {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     };
     if (req.url === '/query' && req.method === 'POST') {
-      this.queries.push({ authorization: req.headers.authorization, body: JSON.parse(text) as Record<string, unknown> });
+      this.queries.push({
+        authorization: req.headers.authorization,
+        body: JSON.parse(text) as Record<string, unknown>,
+      });
       const behaviour = this.graphql;
       if (behaviour.kind === 'hang') return;
       if (behaviour.kind === 'status') return send(behaviour.status, { errors: [{ message: UPSTREAM_MARKER }] });
-      if (behaviour.kind === 'errors') return send(200, { errors: behaviour.messages.map((message) => ({ message })), data: null });
+      if (behaviour.kind === 'errors')
+        return send(200, { errors: behaviour.messages.map((message) => ({ message })), data: null });
       return send(200, {
-        data: { browserDialToken: { token: 'lk-token', iceConfig: behaviour.iceConfig ?? null, telephonyProvider: behaviour.telephonyProvider, url: 'wss://media.service.example' } },
+        data: {
+          browserDialToken: {
+            token: 'lk-token',
+            iceConfig: behaviour.iceConfig ?? null,
+            telephonyProvider: behaviour.telephonyProvider,
+            url: 'wss://media.service.example',
+          },
+        },
       });
     }
     if (req.headers.authorization !== `Bearer ${API_KEY}`) return send(401, { error: 'unauthorized' });
@@ -86,7 +107,11 @@ describe('companion token step against a fake service over HTTP', () => {
   };
 
   test('livekit: the media credentials, the dial token and the GraphQL URL (origin of the base URL + /query)', async () => {
-    service.graphql = { kind: 'answer', telephonyProvider: 'livekit', iceConfig: '[{"urls":"stun:stun.service.example:3478"}]' };
+    service.graphql = {
+      kind: 'answer',
+      telephonyProvider: 'livekit',
+      iceConfig: '[{"urls":"stun:stun.service.example:3478"}]',
+    };
     const { dial, response } = await token();
     assert.deepEqual(await body(response), {
       serverUrl: 'wss://media.service.example',
@@ -148,7 +173,11 @@ describe('companion token step against a fake service over HTTP', () => {
       }),
     );
     const dial = await createDial(unreachable);
-    await expectError(await unreachable(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle))), 502, 'upstream_error');
+    await expectError(
+      await unreachable(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle))),
+      502,
+      'upstream_error',
+    );
     assert.match(logs.at(-1)!.reason ?? '', /network_error.*VOICE_AGENT_GRAPHQL_URL/);
   });
 });

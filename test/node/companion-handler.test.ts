@@ -4,7 +4,21 @@ import { describe, test } from 'node:test';
 import { createCompanionHandler } from '../../src/server/handler.js';
 import { createHandleSigner } from '../../src/server/handles.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
-import { API_KEY, BASE, ORIGIN, SECRET, UPSTREAM_MARKER, bearer, body, createDial, expectError, get, guard, makeCompanion, post } from './companion-support.js';
+import {
+  API_KEY,
+  BASE,
+  ORIGIN,
+  SECRET,
+  UPSTREAM_MARKER,
+  bearer,
+  body,
+  createDial,
+  expectError,
+  get,
+  guard,
+  makeCompanion,
+  post,
+} from './companion-support.js';
 
 describe('POST /dials', () => {
   test('creates a browser dial with the mapped agent, the time cap and only allowed inputs', async () => {
@@ -17,7 +31,12 @@ describe('POST /dials', () => {
     assert.equal(dial.expiresAt, new Date(clock.now + (7 * 60 + 60) * 1000).toISOString());
     const [call] = service.callsTo('POST', /^\/dials$/);
     assert.ok(call);
-    assert.deepEqual(call.body, { callAgentId: 'agent-sales', browserCall: true, callAgentInput: { name: 'Ada', topic: 'billing' }, timeoutMinutes: 7 });
+    assert.deepEqual(call.body, {
+      callAgentId: 'agent-sales',
+      browserCall: true,
+      callAgentInput: { name: 'Ada', topic: 'billing' },
+      timeoutMinutes: 7,
+    });
     assert.equal(call.headers.get('authorization'), `Bearer ${API_KEY}`);
   });
 
@@ -30,7 +49,14 @@ describe('POST /dials', () => {
 
   test('agentId is shorthand for the default agent', async () => {
     const service = makeCompanion().service;
-    const handler = createCompanionHandler({ apiKey: API_KEY, baseUrl: 'https://s.example', agentId: 'agent-x', secret: SECRET, fetch: service.fetch, logger: false });
+    const handler = createCompanionHandler({
+      apiKey: API_KEY,
+      baseUrl: 'https://s.example',
+      agentId: 'agent-x',
+      secret: SECRET,
+      fetch: service.fetch,
+      logger: false,
+    });
     await createDial(guard(handler));
     assert.equal((service.calls[0]!.body as { callAgentId: string }).callAgentId, 'agent-x');
   });
@@ -48,7 +74,11 @@ describe('POST /dials', () => {
   ] as const) {
     test(`refuses ${what} with 400 and sends nothing to the service`, async () => {
       const { handler, service } = makeCompanion();
-      await expectError(await handler(post('/dials', JSON.stringify(payload)), { clientAddress: '1.2.3.4' }), 400, 'invalid_request');
+      await expectError(
+        await handler(post('/dials', JSON.stringify(payload)), { clientAddress: '1.2.3.4' }),
+        400,
+        'invalid_request',
+      );
       assert.equal(service.calls.length, 0);
     });
   }
@@ -62,8 +92,16 @@ describe('POST /dials', () => {
   test('malformed JSON and a non-JSON content type are 400', async () => {
     const { handler } = makeCompanion();
     await expectError(await handler(post('/dials', '{"agent": ')), 400, 'invalid_request');
-    await expectError(await handler(post('/dials', '{"agent":"sales"}', { 'content-type': 'text/plain' })), 400, 'invalid_request');
-    await expectError(await handler(post('/dials', '\u00ff', { 'content-type': 'application/json' })), 400, 'invalid_request');
+    await expectError(
+      await handler(post('/dials', '{"agent":"sales"}', { 'content-type': 'text/plain' })),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await handler(post('/dials', '\u00ff', { 'content-type': 'application/json' })),
+      400,
+      'invalid_request',
+    );
   });
 
   test('a body over the limit is 413, whether declared or streamed', async () => {
@@ -75,15 +113,28 @@ describe('POST /dials', () => {
         controller.close();
       },
     });
-    const streamed = new Request(BASE + '/dials', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const streamed = new Request(BASE + '/dials', {
+      method: 'POST',
+      body: stream,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
     await expectError(await handler(streamed), 413, 'payload_too_large');
     assert.equal(service.calls.length, 0);
   });
 
   test('Idempotency-Key: validated, scoped to the client address, the same for a double click', async () => {
     const { handler, service } = makeCompanion();
-    await expectError(await handler(post('/dials', {}, { 'idempotency-key': 'has spaces in it' })), 400, 'invalid_request');
-    await expectError(await handler(post('/dials', {}, { 'idempotency-key': 'x'.repeat(256) })), 400, 'invalid_request');
+    await expectError(
+      await handler(post('/dials', {}, { 'idempotency-key': 'has spaces in it' })),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await handler(post('/dials', {}, { 'idempotency-key': 'x'.repeat(256) })),
+      400,
+      'invalid_request',
+    );
     const key = '5d1c8a62-0f5e-4a57-9b7e-0c4f1d2e3a4b';
     await createDial(handler, { headers: { 'idempotency-key': key } });
     await createDial(handler, { headers: { 'idempotency-key': key } });
@@ -117,10 +168,15 @@ describe('POST /dials/:id/token', () => {
     assert.equal(rest!.headers.get('authorization'), `Bearer ${API_KEY}`);
     const [graphql] = service.callsTo('POST', /^\/query$/);
     assert.ok(graphql, 'browserDialToken was sent to the origin of the base URL + /query');
-    assert.equal(graphql.headers.get('authorization'), `Bearer token-for-${dial.dialId}`, 'authorised by the dial token, not the API key');
+    assert.equal(
+      graphql.headers.get('authorization'),
+      `Bearer token-for-${dial.dialId}`,
+      'authorised by the dial token, not the API key',
+    );
     assert.deepEqual(graphql.body, {
       operationName: 'BrowserDialToken',
-      query: 'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }',
+      query:
+        'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }',
       variables: { input: { type: 'DIAL_SESSION', dialSessionId: `session-${dial.dialId}`, liveListen: false } },
     });
   });
@@ -130,7 +186,10 @@ describe('POST /dials/:id/token', () => {
     const dial = await createDial(handler);
     const answer = await body(await tokenOf(handler, dial));
     assert.equal(answer.graphqlUrl, 'https://gql.service.example/query');
-    assert.deepEqual(service.callsTo('POST', /^\/query$/).map((call) => call.url), ['https://gql.service.example/query']);
+    assert.deepEqual(
+      service.callsTo('POST', /^\/query$/).map((call) => call.url),
+      ['https://gql.service.example/query'],
+    );
   });
 
   test('mediaUrl overrides the url browserDialToken answers; with neither it is a logged 502', async () => {
@@ -161,7 +220,7 @@ describe('POST /dials/:id/token', () => {
     assert.equal(logs.at(-1)!.code, 'unsupported_media_provider');
   });
 
-  test('GraphQL errors are 502 upstream_error: the service\'s message is logged, not answered', async () => {
+  test("GraphQL errors are 502 upstream_error: the service's message is logged, not answered", async () => {
     const { handler, service, logs } = makeCompanion();
     service.graphqlErrors = [`dial session is not browser-enabled ${UPSTREAM_MARKER}`];
     const dial = await createDial(handler);
@@ -170,7 +229,10 @@ describe('POST /dials/:id/token', () => {
     await expectError(response, 502, 'upstream_error');
     const entry = logs.at(-1)!;
     assert.match(entry.reason ?? '', /browserDialToken: graphql_error/);
-    assert.ok((entry.reason ?? '').includes(`dial session is not browser-enabled ${UPSTREAM_MARKER}`), 'the service message is in the log');
+    assert.ok(
+      (entry.reason ?? '').includes(`dial session is not browser-enabled ${UPSTREAM_MARKER}`),
+      'the service message is in the log',
+    );
   });
 
   for (const [what, fault, status, code] of [
@@ -178,7 +240,12 @@ describe('POST /dials/:id/token', () => {
     ['silent', 'hang', 504, 'upstream_timeout'],
     ['answering HTTP 500', { status: 500 }, 502, 'upstream_error'],
     ['answering a body that is not JSON', { status: 200, body: `<html>${UPSTREAM_MARKER}` }, 502, 'upstream_error'],
-    ['answering data without a token', { status: 200, body: JSON.stringify({ data: { browserDialToken: null } }) }, 502, 'upstream_error'],
+    [
+      'answering data without a token',
+      { status: 200, body: JSON.stringify({ data: { browserDialToken: null } }) },
+      502,
+      'upstream_error',
+    ],
   ] as const) {
     test(`the GraphQL endpoint ${what} → ${status} ${code}; the REST token step was done`, async () => {
       const { handler, service, logs } = makeCompanion({ upstreamTimeoutMs: 100 });
@@ -195,14 +262,21 @@ describe('POST /dials/:id/token', () => {
   test('iceConfig: a list of ICE servers reaches the browser; an unreadable one is ignored with a log line that does not quote it', async () => {
     const { handler, service, logs } = makeCompanion();
     const dial = await createDial(handler);
-    service.iceConfig = JSON.stringify({ iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }, { urls: 'stun:stun.example' }] });
+    service.iceConfig = JSON.stringify({
+      iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }, { urls: 'stun:stun.example' }],
+    });
     assert.deepEqual((await body(await tokenOf(handler, dial))).iceServers, [
       { urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' },
       { urls: 'stun:stun.example' },
     ]);
     service.iceConfig = JSON.stringify([{ urls: 'stun:stun.example' }]);
     assert.deepEqual((await body(await tokenOf(handler, dial))).iceServers, [{ urls: 'stun:stun.example' }]);
-    for (const bad of ['not json CREDENTIAL-XYZ', '{"urls": "CREDENTIAL-XYZ"}', '[{"urls": "http://CREDENTIAL-XYZ"}]', '[]']) {
+    for (const bad of [
+      'not json CREDENTIAL-XYZ',
+      '{"urls": "CREDENTIAL-XYZ"}',
+      '[{"urls": "http://CREDENTIAL-XYZ"}]',
+      '[]',
+    ]) {
       service.iceConfig = bad;
       const response = await tokenOf(handler, dial);
       const answer = await body(response);
@@ -219,7 +293,11 @@ describe('POST /dials/:id/token', () => {
     const dial = await createDial(handler);
     const signer = createHandleSigner(SECRET);
     const old = await signer.sign(dial.dialId, Date.UTC(2027, 0, 1));
-    await expectError(await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(old))), 401, 'invalid_handle');
+    await expectError(
+      await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(old))),
+      401,
+      'invalid_handle',
+    );
     assert.equal(service.callsTo('POST', /\/token$/).length, 0);
     assert.equal((await handler(get(`/dials/${dial.dialId}`, old))).status, 200, 'it still reads the dial');
   });
@@ -237,7 +315,9 @@ describe('GET /dials/:id', () => {
       startedAt: '2026-01-01T00:00:00.000Z',
       endedAt: '2026-01-01T00:00:12.000Z',
       aiResult: { outcome: 'booked' },
-      transcript: [{ text: 'Hello', speaker: 'AI', startTimeMs: 0, endTimeMs: 900, detailType: 'x', internal: UPSTREAM_MARKER }],
+      transcript: [
+        { text: 'Hello', speaker: 'AI', startTimeMs: 0, endTimeMs: 900, detailType: 'x', internal: UPSTREAM_MARKER },
+      ],
     });
     const response = await handler(get(`/dials/${dial.dialId}`, dial.handle));
     const answer = await body(response);
@@ -275,14 +355,27 @@ describe('POST /dials/:id/hangup', () => {
 
   for (const [what, make] of [
     ['a JSON body', (handle: string) => ({ body: JSON.stringify({ handle }), type: 'application/json' })],
-    ['a text/plain body (sendBeacon with a string)', (handle: string) => ({ body: JSON.stringify({ handle }), type: 'text/plain;charset=UTF-8' })],
-    ['a typed Blob', (handle: string) => ({ body: new Blob([JSON.stringify({ handle })], { type: 'application/json' }), type: undefined })],
+    [
+      'a text/plain body (sendBeacon with a string)',
+      (handle: string) => ({ body: JSON.stringify({ handle }), type: 'text/plain;charset=UTF-8' }),
+    ],
+    [
+      'a typed Blob',
+      (handle: string) => ({
+        body: new Blob([JSON.stringify({ handle })], { type: 'application/json' }),
+        type: undefined,
+      }),
+    ],
   ] as const) {
     test(`accepts the handle in ${what}`, async () => {
       const { handler, service } = makeCompanion();
       const dial = await createDial(handler);
       const { body: payload, type } = make(dial.handle);
-      const request = new Request(`${BASE}/dials/${dial.dialId}/hangup`, { method: 'POST', body: payload, headers: type ? { 'content-type': type } : {} });
+      const request = new Request(`${BASE}/dials/${dial.dialId}/hangup`, {
+        method: 'POST',
+        body: payload,
+        headers: type ? { 'content-type': type } : {},
+      });
       const response = await handler(request);
       assert.deepEqual(await body(response), { success: true });
       assert.equal(service.callsTo('POST', /\/hangup$/).length, 1);
@@ -314,7 +407,10 @@ describe('handles', () => {
     const mine = await createDial(handler);
     const theirs = await createDial(handler, { context: { clientAddress: '198.51.100.1' } });
     const [payload, signature] = mine.handle.split('.') as [string, string];
-    const forgedPayload = btoa(JSON.stringify({ v: 1, d: theirs.dialId, e: 4102444800 })).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const forgedPayload = btoa(JSON.stringify({ v: 1, d: theirs.dialId, e: 4102444800 }))
+      .replace(/=+$/, '')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_');
     const flipped = signature.slice(0, -2) + (signature.at(-2) === 'A' ? 'B' : 'A') + signature.at(-1);
     const before = service.calls.length;
     const bad = [
@@ -327,16 +423,19 @@ describe('handles', () => {
       'x'.repeat(5000),
     ];
     for (const handle of bad) {
-      for (const response of await attempts(handler, theirs.dialId, handle)) await expectError(response, 401, 'invalid_handle');
+      for (const response of await attempts(handler, theirs.dialId, handle))
+        await expectError(response, 401, 'invalid_handle');
     }
     // A valid handle for one dial does not open another.
-    for (const response of await attempts(handler, theirs.dialId, mine.handle)) await expectError(response, 401, 'invalid_handle');
+    for (const response of await attempts(handler, theirs.dialId, mine.handle))
+      await expectError(response, 401, 'invalid_handle');
     assert.equal(service.calls.length, before);
     // Expired: valid until the cap (60 s) + margin (30 s), not after.
     clock.now += 89_000;
     assert.equal((await handler(get(`/dials/${mine.dialId}`, mine.handle))).status, 200);
     clock.now += 2_000;
-    for (const response of await attempts(handler, mine.dialId, mine.handle)) await expectError(response, 401, 'invalid_handle');
+    for (const response of await attempts(handler, mine.dialId, mine.handle))
+      await expectError(response, 401, 'invalid_handle');
   });
 
   test('a handle signed with another secret is refused', async () => {
@@ -349,8 +448,16 @@ describe('handles', () => {
   test('Authorization must be a Bearer handle', async () => {
     const { handler } = makeCompanion();
     const dial = await createDial(handler);
-    await expectError(await handler(get(`/dials/${dial.dialId}`, undefined, { authorization: `Basic ${dial.handle}` })), 401, 'invalid_handle');
-    await expectError(await handler(get(`/dials/${dial.dialId}`, undefined, { authorization: 'Bearer' })), 401, 'invalid_handle');
+    await expectError(
+      await handler(get(`/dials/${dial.dialId}`, undefined, { authorization: `Basic ${dial.handle}` })),
+      401,
+      'invalid_handle',
+    );
+    await expectError(
+      await handler(get(`/dials/${dial.dialId}`, undefined, { authorization: 'Bearer' })),
+      401,
+      'invalid_handle',
+    );
   });
 });
 
@@ -370,9 +477,18 @@ describe('origins and CORS', () => {
     const evil = { origin: 'https://evil.example' };
     await expectError(await handler(post('/dials', {}, evil)), 403, 'origin_not_allowed');
     await expectError(await handler(get(`/dials/${dial.dialId}`, dial.handle, evil)), 403, 'origin_not_allowed');
-    await expectError(await handler(post(`/dials/${dial.dialId}/hangup`, undefined, { ...bearer(dial.handle), ...evil })), 403, 'origin_not_allowed');
+    await expectError(
+      await handler(post(`/dials/${dial.dialId}/hangup`, undefined, { ...bearer(dial.handle), ...evil })),
+      403,
+      'origin_not_allowed',
+    );
     await expectError(await handler(post('/dials', {}, { origin: 'null' })), 403, 'origin_not_allowed');
-    const preflight = await handler(new Request(BASE + '/dials', { method: 'OPTIONS', headers: { ...evil, 'access-control-request-method': 'POST' } }));
+    const preflight = await handler(
+      new Request(BASE + '/dials', {
+        method: 'OPTIONS',
+        headers: { ...evil, 'access-control-request-method': 'POST' },
+      }),
+    );
     await expectError(preflight, 403, 'origin_not_allowed');
     assert.equal(preflight.headers.get('access-control-allow-origin'), null);
     assert.equal(service.calls.length, 1);
@@ -390,13 +506,21 @@ describe('origins and CORS', () => {
     const { handler } = makeCompanion();
     for (const path of ['/dials', '/dials/d-1/token', '/dials/d-1', '/dials/d-1/hangup']) {
       const response = await handler(
-        new Request(BASE + path, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } }),
+        new Request(BASE + path, {
+          method: 'OPTIONS',
+          headers: {
+            origin: ORIGIN,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization',
+          },
+        }),
       );
       assert.equal(response.status, 204, path);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       assert.equal(response.headers.get('access-control-allow-origin'), ORIGIN);
       const allowHeaders = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-      for (const header of ['authorization', 'content-type', 'idempotency-key']) assert.ok(allowHeaders.includes(header), header);
+      for (const header of ['authorization', 'content-type', 'idempotency-key'])
+        assert.ok(allowHeaders.includes(header), header);
       assert.match(response.headers.get('access-control-allow-methods') ?? '', path === '/dials/d-1' ? /GET/ : /POST/);
       assert.equal(response.headers.get('access-control-allow-credentials'), null);
     }
@@ -406,7 +530,16 @@ describe('origins and CORS', () => {
 describe('routing', () => {
   test('unknown routes are 404, wrong methods 405 with Allow', async () => {
     const { handler } = makeCompanion();
-    for (const path of ['/', '/dial', '/dials/', '/dials/a/b', '/dials/a/token/x', '/dials/%ZZ', '/dials/..%2f..%2fsecret', '/dials/' + 'a'.repeat(200)]) {
+    for (const path of [
+      '/',
+      '/dial',
+      '/dials/',
+      '/dials/a/b',
+      '/dials/a/token/x',
+      '/dials/%ZZ',
+      '/dials/..%2f..%2fsecret',
+      '/dials/' + 'a'.repeat(200),
+    ]) {
       const response = await handler(get(path));
       assert.ok(response.status === 404 || response.status === 405, `${path}: ${response.status}`);
       await expectError(response, 404, 'not_found');
@@ -422,13 +555,23 @@ describe('routing', () => {
   test('routes match the path tail under any prefix, or exactly under basePath', async () => {
     const { handler } = makeCompanion();
     for (const prefix of ['', '/x', '/deep/mount/point']) {
-      const response = await handler(new Request(`https://site.example${prefix}/dials`, { method: 'POST' }), { clientAddress: prefix || 'root' });
+      const response = await handler(new Request(`https://site.example${prefix}/dials`, { method: 'POST' }), {
+        clientAddress: prefix || 'root',
+      });
       assert.equal(response.status, 200, prefix);
     }
     const based = makeCompanion({ basePath: '/api/voice-call/' }).handler;
     assert.equal((await based(post('/dials', {}), { clientAddress: '1.1.1.1' })).status, 200);
-    await expectError(await based(new Request('https://site.example/other/dials', { method: 'POST' })), 404, 'not_found');
-    await expectError(await based(new Request('https://site.example/api/voice-call/x/dials', { method: 'POST' })), 404, 'not_found');
+    await expectError(
+      await based(new Request('https://site.example/other/dials', { method: 'POST' })),
+      404,
+      'not_found',
+    );
+    await expectError(
+      await based(new Request('https://site.example/api/voice-call/x/dials', { method: 'POST' })),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -494,12 +637,23 @@ describe('rate limits', () => {
   test('X-Forwarded-For is ignored unless trustProxy; then its last hop is the address', async () => {
     const untrusted = makeCompanion({ rateLimit: { perAddress: 1 } }).handler;
     await createDial(untrusted, { headers: { 'x-forwarded-for': '1.1.1.1' }, context: { clientAddress: '10.9.9.9' } });
-    await expectError(await untrusted(post('/dials', {}, { 'x-forwarded-for': '2.2.2.2' }), { clientAddress: '10.9.9.9' }), 429, 'rate_limited');
+    await expectError(
+      await untrusted(post('/dials', {}, { 'x-forwarded-for': '2.2.2.2' }), { clientAddress: '10.9.9.9' }),
+      429,
+      'rate_limited',
+    );
 
     const trusted = makeCompanion({ rateLimit: { perAddress: 1 }, trustProxy: true }).handler;
-    await createDial(trusted, { headers: { 'x-forwarded-for': '6.6.6.6, 1.1.1.1' }, context: { clientAddress: '10.9.9.9' } });
+    await createDial(trusted, {
+      headers: { 'x-forwarded-for': '6.6.6.6, 1.1.1.1' },
+      context: { clientAddress: '10.9.9.9' },
+    });
     // A spoofed first hop does not give a fresh address: the proxy appends the real one last.
-    await expectError(await trusted(post('/dials', {}, { 'x-forwarded-for': '7.7.7.7, 1.1.1.1' }), { clientAddress: '10.9.9.9' }), 429, 'rate_limited');
+    await expectError(
+      await trusted(post('/dials', {}, { 'x-forwarded-for': '7.7.7.7, 1.1.1.1' }), { clientAddress: '10.9.9.9' }),
+      429,
+      'rate_limited',
+    );
     await createDial(trusted, { headers: { 'x-forwarded-for': '2.2.2.2' }, context: { clientAddress: '10.9.9.9' } });
   });
 
@@ -544,10 +698,22 @@ describe('logs and configuration', () => {
     console.error = (line: unknown) => lines.push(line);
     try {
       const service = makeCompanion().service;
-      const base = { apiKey: API_KEY, baseUrl: 'https://s.example', agentId: 'a', secret: SECRET, fetch: service.fetch };
+      const base = {
+        apiKey: API_KEY,
+        baseUrl: 'https://s.example',
+        agentId: 'a',
+        secret: SECRET,
+        fetch: service.fetch,
+      };
       await createCompanionHandler(base)(get('/nowhere'));
       assert.equal(lines.length, 1);
-      assert.deepEqual(Object.keys(JSON.parse(String(lines[0])) as object).slice(0, 5), ['time', 'level', 'route', 'method', 'status']);
+      assert.deepEqual(Object.keys(JSON.parse(String(lines[0])) as object).slice(0, 5), [
+        'time',
+        'level',
+        'route',
+        'method',
+        'status',
+      ]);
       await createCompanionHandler({ ...base, logger: false })(get('/nowhere'));
       assert.equal(lines.length, 1);
     } finally {
@@ -559,7 +725,10 @@ describe('logs and configuration', () => {
     const base = { apiKey: API_KEY, baseUrl: 'https://s.example', agentId: 'a' };
     assert.throws(() => createCompanionHandler({ ...base, logger: false }), /secret/);
     assert.throws(() => createCompanionHandler({ ...base, secret: 'short', logger: false }), /32 characters/);
-    assert.throws(() => createCompanionHandler({ apiKey: API_KEY, baseUrl: 'https://s.example', secret: SECRET }), /agent/);
+    assert.throws(
+      () => createCompanionHandler({ apiKey: API_KEY, baseUrl: 'https://s.example', secret: SECRET }),
+      /agent/,
+    );
     assert.throws(() => createCompanionHandler({ ...base, secret: SECRET, timeoutMinutes: 0 }), /timeoutMinutes/);
     const logs: CompanionLogEntry[] = [];
     createCompanionHandler({ ...base, dev: true, logger: (entry) => logs.push(entry) });
@@ -580,6 +749,11 @@ describe('logs and configuration', () => {
       get(`/dials/${dial.dialId}`, 'bad'),
       post('/dials', {}, { origin: 'https://evil.example' }),
     ];
-    for (const request of requests) assert.equal((await handler(request, { clientAddress: '1.2.3.4' })).headers.get('cache-control'), 'no-store', request.url);
+    for (const request of requests)
+      assert.equal(
+        (await handler(request, { clientAddress: '1.2.3.4' })).headers.get('cache-control'),
+        'no-store',
+        request.url,
+      );
   });
 });

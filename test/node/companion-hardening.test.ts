@@ -5,56 +5,108 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { describe, test } from 'node:test';
-import { addressKey, clampRetryAfter, isRebindingSafeHostname, mediaUrlProblem, normalizeOrigin, serviceUrlProblem } from '../../src/server/checks.js';
+import {
+  addressKey,
+  clampRetryAfter,
+  isRebindingSafeHostname,
+  mediaUrlProblem,
+  normalizeOrigin,
+  serviceUrlProblem,
+} from '../../src/server/checks.js';
 import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromEnv } from '../../src/server/env.js';
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import { ServiceError } from '../../src/server/service-client.js';
-import { API_KEY, BASE, SECRET, bearer, body, createDial, expectError, get, makeCompanion, post } from './companion-support.js';
+import {
+  API_KEY,
+  BASE,
+  SECRET,
+  bearer,
+  body,
+  createDial,
+  expectError,
+  get,
+  makeCompanion,
+  post,
+} from './companion-support.js';
 
 const SITE = 'https://site.example';
 
 /** A request as the Node adapter builds it: `http://` + the Host header, whatever the visitor's scheme. */
 function overHttp(host: string, path: string, headers: Record<string, string> = {}): Request {
-  return new Request(`http://${host}/api/voice-call${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+  return new Request(`http://${host}/api/voice-call${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{}',
+  });
 }
 
 describe('1. same-origin HTTPS behind a TLS proxy', () => {
   test('refused without configuration (the adapter sees http://), accepted with publicOrigin', async () => {
     const plain = makeCompanion({ allowedOrigins: [] });
-    const response = await plain.handler(overHttp('site.example', '/dials', { origin: SITE }), { clientAddress: '10.0.0.1' });
+    const response = await plain.handler(overHttp('site.example', '/dials', { origin: SITE }), {
+      clientAddress: '10.0.0.1',
+    });
     assert.equal(response.status, 403);
     assert.equal(plain.service.calls.length, 0);
 
     const configured = makeCompanion({ allowedOrigins: [], publicOrigin: SITE });
-    const same = await configured.handler(overHttp('site.example', '/dials', { origin: SITE }), { clientAddress: '10.0.0.1' });
+    const same = await configured.handler(overHttp('site.example', '/dials', { origin: SITE }), {
+      clientAddress: '10.0.0.1',
+    });
     assert.equal(same.status, 200, JSON.stringify(await same.clone().json()));
     // Origin-less (same-origin GET from a browser, or a server) works too.
-    assert.equal((await configured.handler(overHttp('site.example', '/dials'), { clientAddress: '10.0.0.2' })).status, 200);
+    assert.equal(
+      (await configured.handler(overHttp('site.example', '/dials'), { clientAddress: '10.0.0.2' })).status,
+      200,
+    );
   });
 
   test('X-Forwarded-Proto / X-Forwarded-Host count only with trustProxy; the last value is the proxy own', async () => {
     const forwarded = { origin: SITE, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'site.example' };
     const untrusted = makeCompanion({ allowedOrigins: [] });
-    await expectError(await untrusted.handler(overHttp('site.example', '/dials', forwarded), { clientAddress: '10.0.0.1' }), 403, 'host_not_allowed');
+    await expectError(
+      await untrusted.handler(overHttp('site.example', '/dials', forwarded), { clientAddress: '10.0.0.1' }),
+      403,
+      'host_not_allowed',
+    );
 
     const trusted = makeCompanion({ allowedOrigins: [], trustProxy: true });
-    assert.equal((await trusted.handler(overHttp('site.example', '/dials', forwarded), { clientAddress: '10.0.0.1' })).status, 200);
+    assert.equal(
+      (await trusted.handler(overHttp('site.example', '/dials', forwarded), { clientAddress: '10.0.0.1' })).status,
+      200,
+    );
     // A proxy that rewrites Host to its upstream still forwards the public one.
-    assert.equal((await trusted.handler(overHttp('127.0.0.1:8787', '/dials', forwarded), { clientAddress: '10.0.0.2' })).status, 200);
+    assert.equal(
+      (await trusted.handler(overHttp('127.0.0.1:8787', '/dials', forwarded), { clientAddress: '10.0.0.2' })).status,
+      200,
+    );
     // A client-sent value before the proxy's own does not decide.
-    const spoofed = { origin: 'http://evil.example', 'x-forwarded-proto': 'http, https', 'x-forwarded-host': 'evil.example, site.example' };
-    await expectError(await trusted.handler(overHttp('site.example', '/dials', spoofed), { clientAddress: '10.0.0.3' }), 403, 'origin_not_allowed');
+    const spoofed = {
+      origin: 'http://evil.example',
+      'x-forwarded-proto': 'http, https',
+      'x-forwarded-host': 'evil.example, site.example',
+    };
+    await expectError(
+      await trusted.handler(overHttp('site.example', '/dials', spoofed), { clientAddress: '10.0.0.3' }),
+      403,
+      'origin_not_allowed',
+    );
     // A malformed forwarded host is ignored, never a 500.
     const odd = { origin: SITE, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'site.example:99999' };
-    assert.equal((await trusted.handler(overHttp('site.example', '/dials', odd), { clientAddress: '10.0.0.4' })).status, 200);
+    assert.equal(
+      (await trusted.handler(overHttp('site.example', '/dials', odd), { clientAddress: '10.0.0.4' })).status,
+      200,
+    );
     assert.equal(trusted.service.calls.length, 3);
   });
 
   test('several public origins: each is served, and a page on one may call another (CORS)', async () => {
     const { handler } = makeCompanion({ allowedOrigins: [], publicOrigin: [SITE, 'https://www.site.example'] });
-    const cross = await handler(overHttp('site.example', '/dials', { origin: 'https://www.site.example' }), { clientAddress: '10.0.0.1' });
+    const cross = await handler(overHttp('site.example', '/dials', { origin: 'https://www.site.example' }), {
+      clientAddress: '10.0.0.1',
+    });
     assert.equal(cross.status, 200);
     assert.equal(cross.headers.get('access-control-allow-origin'), 'https://www.site.example');
   });
@@ -70,7 +122,8 @@ describe('4. IPv6 addresses are limited by /64', () => {
 
     const { handler, service } = makeCompanion({ rateLimit: { perAddress: 2, total: 5 } });
     const statuses: number[] = [];
-    for (let i = 1; i <= 20; i++) statuses.push((await handler(post('/dials', {}), { clientAddress: `2001:db8:1:2::${i.toString(16)}` })).status);
+    for (let i = 1; i <= 20; i++)
+      statuses.push((await handler(post('/dials', {}), { clientAddress: `2001:db8:1:2::${i.toString(16)}` })).status);
     assert.deepEqual(statuses, [200, 200, ...Array(18).fill(429)]);
     // The total was not spent by that /64: other visitors still get through.
     assert.equal((await handler(post('/dials', {}), { clientAddress: '2001:db8:9:9::1' })).status, 200);
@@ -83,7 +136,9 @@ describe('4. IPv6 addresses are limited by /64', () => {
 
   test('the same key reaches a plugged limiter', async () => {
     const keys: string[] = [];
-    const { handler } = makeCompanion({ rateLimiters: { perAddress: { take: async (key) => (keys.push(key), { allowed: true, retryAfterSeconds: 0 }) } } });
+    const { handler } = makeCompanion({
+      rateLimiters: { perAddress: { take: async (key) => (keys.push(key), { allowed: true, retryAfterSeconds: 0 }) } },
+    });
     await createDial(handler, { context: { clientAddress: '2001:db8:aa:bb:1:2:3:4' } });
     await createDial(handler, { context: { clientAddress: '::ffff:198.51.100.4' } });
     assert.deepEqual(keys, ['2001:db8:aa:bb::/64', '198.51.100.4']);
@@ -98,7 +153,10 @@ describe('5. token and read are limited per dial and per address', () => {
     const dial = await createDial(handler);
     const statuses: number[] = [];
     for (let i = 0; i < 70; i++) {
-      const request = i % 10 === 0 ? post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)) : get(`/dials/${dial.dialId}`, dial.handle);
+      const request =
+        i % 10 === 0
+          ? post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle))
+          : get(`/dials/${dial.dialId}`, dial.handle);
       statuses.push((await handler(request, { clientAddress: '203.0.113.7' })).status);
     }
     assert.equal(statuses.filter((status) => status === 200).length, 60);
@@ -109,7 +167,10 @@ describe('5. token and read are limited per dial and per address', () => {
     // Each of the 6 token calls served is two service calls: REST token, then GraphQL browserDialToken.
     assert.equal(service.calls.length, 1 + 60 + 6, 'refused calls never reach the service');
     t.mock.timers.tick(60_000);
-    assert.equal((await handler(get(`/dials/${dial.dialId}`, dial.handle), { clientAddress: '203.0.113.7' })).status, 200);
+    assert.equal(
+      (await handler(get(`/dials/${dial.dialId}`, dial.handle), { clientAddress: '203.0.113.7' })).status,
+      200,
+    );
   });
 
   test('per client address across dials (readsPerAddress), not counting other addresses', async () => {
@@ -117,9 +178,19 @@ describe('5. token and read are limited per dial and per address', () => {
     const one = await createDial(handler);
     const two = await createDial(handler);
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await handler(get(`/dials/${(i % 2 ? one : two).dialId}`, (i % 2 ? one : two).handle), { clientAddress: '203.0.113.7' })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (
+          await handler(get(`/dials/${(i % 2 ? one : two).dialId}`, (i % 2 ? one : two).handle), {
+            clientAddress: '203.0.113.7',
+          })
+        ).status,
+      );
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
-    assert.equal((await handler(get(`/dials/${one.dialId}`, one.handle), { clientAddress: '198.51.100.1' })).status, 200);
+    assert.equal(
+      (await handler(get(`/dials/${one.dialId}`, one.handle), { clientAddress: '198.51.100.1' })).status,
+      200,
+    );
   });
 
   test('a real 10-minute call is never limited: a read every 2 s, 3 tokens, a hang-up', async (t) => {
@@ -127,12 +198,25 @@ describe('5. token and read are limited per dial and per address', () => {
     const { handler } = makeCompanion({ now: Date.now });
     const dial = await createDial(handler);
     const statuses = new Set<number>();
-    for (let token = 0; token < 3; token++) statuses.add((await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)), { clientAddress: '203.0.113.7' })).status);
+    for (let token = 0; token < 3; token++)
+      statuses.add(
+        (
+          await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)), {
+            clientAddress: '203.0.113.7',
+          })
+        ).status,
+      );
     for (let second = 0; second < 600; second += 2) {
       t.mock.timers.tick(2000);
       statuses.add((await handler(get(`/dials/${dial.dialId}`, dial.handle), { clientAddress: '203.0.113.7' })).status);
     }
-    statuses.add((await handler(post(`/dials/${dial.dialId}/hangup`, undefined, bearer(dial.handle)), { clientAddress: '203.0.113.7' })).status);
+    statuses.add(
+      (
+        await handler(post(`/dials/${dial.dialId}/hangup`, undefined, bearer(dial.handle)), {
+          clientAddress: '203.0.113.7',
+        })
+      ).status,
+    );
     assert.deepEqual([...statuses], [200]);
   });
 
@@ -141,7 +225,9 @@ describe('5. token and read are limited per dial and per address', () => {
     const { handler } = makeCompanion({
       rateLimiters: {
         perDial: { take: async (key) => (seen.push(`dial:${key}`), { allowed: true, retryAfterSeconds: 0 }) },
-        readsPerAddress: { take: async (key) => (seen.push(`address:${key}`), { allowed: false, retryAfterSeconds: 7 }) },
+        readsPerAddress: {
+          take: async (key) => (seen.push(`address:${key}`), { allowed: false, retryAfterSeconds: 7 }),
+        },
       },
     });
     const dial = await createDial(handler);
@@ -152,7 +238,14 @@ describe('5. token and read are limited per dial and per address', () => {
     assert.equal(refused.headers.get('retry-after'), '7');
     assert.deepEqual(seen, [`dial:${dial.dialId}`, 'address:2001:db8:0:0::/64']);
     // Hang-up counts per dial only: a visitor can always end its call.
-    assert.equal((await handler(post(`/dials/${dial.dialId}/hangup`, undefined, bearer(dial.handle)), { clientAddress: '2001:db8::5' })).status, 200);
+    assert.equal(
+      (
+        await handler(post(`/dials/${dial.dialId}/hangup`, undefined, bearer(dial.handle)), {
+          clientAddress: '2001:db8::5',
+        })
+      ).status,
+      200,
+    );
   });
 });
 
@@ -189,20 +282,34 @@ describe('7. DNS rebinding: the Host header is checked', () => {
 
   test('with publicOrigin, only its hosts (plus IPs and loopback names) are served; over https too', async () => {
     const { handler } = makeCompanion({ allowedOrigins: [], publicOrigin: SITE });
-    await expectError(await handler(new Request('https://evil.example/dials', { method: 'POST' }), { clientAddress: '10.0.0.1' }), 403, 'host_not_allowed');
-    await expectError(await handler(overHttp('evil.example', '/dials'), { clientAddress: '10.0.0.1' }), 403, 'host_not_allowed');
+    await expectError(
+      await handler(new Request('https://evil.example/dials', { method: 'POST' }), { clientAddress: '10.0.0.1' }),
+      403,
+      'host_not_allowed',
+    );
+    await expectError(
+      await handler(overHttp('evil.example', '/dials'), { clientAddress: '10.0.0.1' }),
+      403,
+      'host_not_allowed',
+    );
     assert.equal((await handler(overHttp('127.0.0.1:8787', '/dials'), { clientAddress: '10.0.0.2' })).status, 200);
   });
 
   test('through a trusted proxy the forwarded host is checked', async () => {
     const { handler } = makeCompanion({ allowedOrigins: [], trustProxy: true });
-    const rebound = overHttp('127.0.0.1:8787', '/dials', { origin: 'http://evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' });
+    const rebound = overHttp('127.0.0.1:8787', '/dials', {
+      origin: 'http://evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'http',
+    });
     await expectError(await handler(rebound, { clientAddress: '127.0.0.1' }), 403, 'host_not_allowed');
   });
 
   test('which names are rebinding-safe', () => {
-    for (const safe of ['127.0.0.1', 'localhost', 'a.localhost', '[::1]', '10.1.2.3', '[2001:db8::1]']) assert.equal(isRebindingSafeHostname(safe), true, safe);
-    for (const unsafe of ['evil.example', '127.0.0.1.nip.io', 'localhost.evil.example', '0x7f.1']) assert.equal(isRebindingSafeHostname(unsafe), false, unsafe);
+    for (const safe of ['127.0.0.1', 'localhost', 'a.localhost', '[::1]', '10.1.2.3', '[2001:db8::1]'])
+      assert.equal(isRebindingSafeHostname(safe), true, safe);
+    for (const unsafe of ['evil.example', '127.0.0.1.nip.io', 'localhost.evil.example', '0x7f.1'])
+      assert.equal(isRebindingSafeHostname(unsafe), false, unsafe);
   });
 });
 
@@ -210,7 +317,10 @@ describe('8. clients without Origin', () => {
   test('create dials (the origin check only stops browsers on other sites); the limits stop them', async () => {
     const { handler, service } = makeCompanion({ rateLimit: { perAddress: 3, total: 100 } });
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await handler(new Request(BASE + '/dials', { method: 'POST' }), { clientAddress: '198.51.100.50' })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await handler(new Request(BASE + '/dials', { method: 'POST' }), { clientAddress: '198.51.100.50' })).status,
+      );
     assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
     assert.equal(service.callsTo('POST', /^\/dials$/).length, 3);
   });
@@ -263,7 +373,10 @@ describe('10. service values are checked before they are passed on', () => {
   test('a dial id the companion cannot route gets no handle; the dial is hung up', async () => {
     const { handler, service, logs } = makeCompanion();
     const badId = '../../admin?x=1#';
-    service.faults.push({ match: /^POST \/dials$/, fault: { status: 200, body: JSON.stringify({ dialId: badId, dialToken: 't', sessionId: 's' }) } });
+    service.faults.push({
+      match: /^POST \/dials$/,
+      fault: { status: 200, body: JSON.stringify({ dialId: badId, dialToken: 't', sessionId: 's' }) },
+    });
     const response = await handler(post('/dials', {}), { clientAddress: '10.0.0.1' });
     const answer = await body(response);
     assert.equal(response.status, 502);
@@ -277,7 +390,13 @@ describe('10. service values are checked before they are passed on', () => {
 });
 
 describe('11. weak configuration is refused at startup', () => {
-  const base = { apiKey: API_KEY, baseUrl: 'https://service.example/api', agentId: 'a', secret: SECRET, logger: false as const };
+  const base = {
+    apiKey: API_KEY,
+    baseUrl: 'https://service.example/api',
+    agentId: 'a',
+    secret: SECRET,
+    logger: false as const,
+  };
 
   test('createCompanionHandler refuses each weak setting, naming it', () => {
     for (const [what, overrides, message] of [
@@ -301,7 +420,12 @@ describe('11. weak configuration is refused at startup', () => {
     createCompanionHandler({ ...base, baseUrl: 'http://127.0.0.1:4010' });
     createCompanionHandler({ ...base, baseUrl: 'http://localhost:4010' });
     const logs: CompanionLogEntry[] = [];
-    createCompanionHandler({ ...base, baseUrl: 'http://emulator:4010', dev: true, logger: (entry) => logs.push(entry) });
+    createCompanionHandler({
+      ...base,
+      baseUrl: 'http://emulator:4010',
+      dev: true,
+      logger: (entry) => logs.push(entry),
+    });
     assert.equal(logs.length, 1);
     assert.equal(logs[0]?.level, 'warn');
     assert.match(logs[0]?.message ?? '', /plain http to emulator/);
@@ -309,7 +433,12 @@ describe('11. weak configuration is refused at startup', () => {
     assert.equal(normalizeOrigin(' https://Shop.Example/ ', 'x'), 'https://shop.example');
   });
 
-  const env = { VOICE_AGENT_API_KEY: API_KEY, VOICE_AGENT_BASE_URL: 'https://service.example/api', VOICE_AGENT_AGENT_ID: 'a', COMPANION_SECRET: SECRET };
+  const env = {
+    VOICE_AGENT_API_KEY: API_KEY,
+    VOICE_AGENT_BASE_URL: 'https://service.example/api',
+    VOICE_AGENT_AGENT_ID: 'a',
+    COMPANION_SECRET: SECRET,
+  };
 
   test('companionConfigFromEnv refuses each weak variable with a ConfigError naming it', () => {
     for (const [overrides, message] of [
@@ -326,7 +455,11 @@ describe('11. weak configuration is refused at startup', () => {
       [{ VOICE_AGENT_MEDIA_URL: 'javascript:alert(1)' }, /VOICE_AGENT_MEDIA_URL/],
       [{ COMPANION_RATE_LIMIT_PER_DIAL: 'many' }, /COMPANION_RATE_LIMIT_PER_DIAL/],
     ] as const) {
-      assert.throws(() => companionConfigFromEnv({ ...env, ...overrides }), (error: unknown) => error instanceof ConfigError && message.test(error.message), JSON.stringify(overrides));
+      assert.throws(
+        () => companionConfigFromEnv({ ...env, ...overrides }),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+        JSON.stringify(overrides),
+      );
     }
   });
 
@@ -350,7 +483,10 @@ describe('11. weak configuration is refused at startup', () => {
     });
     assert.deepEqual(config.publicOrigin, ['https://site.example', 'https://www.site.example']);
     assert.deepEqual(config.rateLimit, { perDial: 90, readsPerAddress: 600 });
-    assert.equal(companionConfigFromEnv({ ...env, VOICE_AGENT_BASE_URL: 'http://emulator:4010', NODE_ENV: 'development' }).dev, true);
+    assert.equal(
+      companionConfigFromEnv({ ...env, VOICE_AGENT_BASE_URL: 'http://emulator:4010', NODE_ENV: 'development' }).dev,
+      true,
+    );
   });
 
   test('server settings from the environment, and warnings for exposed hosts', () => {
@@ -364,10 +500,21 @@ describe('11. weak configuration is refused at startup', () => {
         COMPANION_MAX_CONNECTIONS: '500',
         COMPANION_MAX_CONNECTIONS_PER_ADDRESS: '0',
       }),
-      { port: 0, host: '0.0.0.0', headersTimeoutMs: 5000, requestTimeoutMs: 20000, keepAliveTimeoutMs: 4000, maxConnections: 500, maxConnectionsPerAddress: 0 },
+      {
+        port: 0,
+        host: '0.0.0.0',
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 20000,
+        keepAliveTimeoutMs: 4000,
+        maxConnections: 500,
+        maxConnectionsPerAddress: 0,
+      },
     );
     assert.deepEqual(listenOptionsFromEnv({}), { port: 8787, host: '127.0.0.1' });
-    assert.throws(() => listenOptionsFromEnv({ COMPANION_HEADERS_TIMEOUT_MS: '60000' }), /must not exceed COMPANION_REQUEST_TIMEOUT_MS/);
+    assert.throws(
+      () => listenOptionsFromEnv({ COMPANION_HEADERS_TIMEOUT_MS: '60000' }),
+      /must not exceed COMPANION_REQUEST_TIMEOUT_MS/,
+    );
     assert.throws(() => listenOptionsFromEnv({ COMPANION_MAX_CONNECTIONS: '0' }), ConfigError);
     assert.throws(() => listenOptionsFromEnv({ PORT: 'http' }), /PORT/);
     const config = companionConfigFromEnv(env);
@@ -395,7 +542,11 @@ describe('12. a visitor leaving mid-create', () => {
         createDial: (_input, options) =>
           new Promise((_, reject) => {
             sent();
-            options?.signal?.addEventListener('abort', () => reject(new ServiceError('aborted', 'POST /dials was aborted')), { once: true });
+            options?.signal?.addEventListener(
+              'abort',
+              () => reject(new ServiceError('aborted', 'POST /dials was aborted')),
+              { once: true },
+            );
           }),
         getDialToken: never,
         getDial: never,
@@ -404,7 +555,9 @@ describe('12. a visitor leaving mid-create', () => {
       },
     });
     const leaving = new AbortController();
-    const pending = handler(new Request(BASE + '/dials', { method: 'POST', signal: leaving.signal }), { clientAddress: '10.0.0.1' });
+    const pending = handler(new Request(BASE + '/dials', { method: 'POST', signal: leaving.signal }), {
+      clientAddress: '10.0.0.1',
+    });
     await reachedService;
     leaving.abort();
     await pending;
@@ -428,12 +581,21 @@ describe('2 and 11. through the CLI', () => {
   });
 
   /** Runs the CLI until it prints its ready line (then `whenReady` runs and the CLI is stopped) or exits. */
-  async function runCli(overrides: Record<string, string>, whenReady?: (url: string) => Promise<void>): Promise<{ code: number | null; stderr: string; ready: boolean }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], { env: cliEnv(overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+  async function runCli(
+    overrides: Record<string, string>,
+    whenReady?: (url: string) => Promise<void>,
+  ): Promise<{ code: number | null; stderr: string; ready: boolean }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+      env: cliEnv(overrides),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const line = await Promise.race([new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)), exited.then(() => null)]);
+    const line = await Promise.race([
+      new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
+      exited.then(() => null),
+    ]);
     if (line === null) return { code: await exited, stderr, ready: false };
     try {
       await whenReady?.((JSON.parse(line) as { url: string }).url);
@@ -443,45 +605,56 @@ describe('2 and 11. through the CLI', () => {
     return { code: await exited, stderr, ready: true };
   }
 
-  test('refuses to start on each weak setting, naming the variable and never printing a secret', { timeout: 60_000 }, async () => {
-    const cases: Array<[Record<string, string>, RegExp]> = [
-      [{ COMPANION_TRUST_PROXY: 'maybe' }, /COMPANION_TRUST_PROXY/],
-      [{ COMPANION_ALLOWED_ORIGINS: '*' }, /COMPANION_ALLOWED_ORIGINS.*"\*" is not supported/],
-      [{ VOICE_AGENT_BASE_URL: 'http://api.example.com/api' }, /VOICE_AGENT_BASE_URL is plain http/],
-      [{ VOICE_AGENT_BASE_URL: 'file:///etc' }, /VOICE_AGENT_BASE_URL/],
-      [{ COMPANION_SECRET: API_KEY }, /COMPANION_SECRET.*API key/],
-      [{ COMPANION_SECRET: ' '.repeat(40) }, /COMPANION_SECRET/],
-      [{ COMPANION_HEADERS_TIMEOUT_MS: '60000' }, /COMPANION_HEADERS_TIMEOUT_MS/],
-    ];
-    const results = await Promise.all(cases.map(([overrides]) => runCli(overrides)));
-    results.forEach((result, index) => {
-      const [overrides, message] = cases[index]!;
-      assert.equal(result.ready, false, JSON.stringify(overrides));
-      assert.equal(result.code, 1, JSON.stringify(overrides));
-      assert.match(result.stderr, message);
-      assert.ok(!result.stderr.includes(SECRET) && !result.stderr.includes(API_KEY), 'a secret was printed');
-    });
-  });
+  test(
+    'refuses to start on each weak setting, naming the variable and never printing a secret',
+    { timeout: 60_000 },
+    async () => {
+      const cases: Array<[Record<string, string>, RegExp]> = [
+        [{ COMPANION_TRUST_PROXY: 'maybe' }, /COMPANION_TRUST_PROXY/],
+        [{ COMPANION_ALLOWED_ORIGINS: '*' }, /COMPANION_ALLOWED_ORIGINS.*"\*" is not supported/],
+        [{ VOICE_AGENT_BASE_URL: 'http://api.example.com/api' }, /VOICE_AGENT_BASE_URL is plain http/],
+        [{ VOICE_AGENT_BASE_URL: 'file:///etc' }, /VOICE_AGENT_BASE_URL/],
+        [{ COMPANION_SECRET: API_KEY }, /COMPANION_SECRET.*API key/],
+        [{ COMPANION_SECRET: ' '.repeat(40) }, /COMPANION_SECRET/],
+        [{ COMPANION_HEADERS_TIMEOUT_MS: '60000' }, /COMPANION_HEADERS_TIMEOUT_MS/],
+      ];
+      const results = await Promise.all(cases.map(([overrides]) => runCli(overrides)));
+      results.forEach((result, index) => {
+        const [overrides, message] = cases[index]!;
+        assert.equal(result.ready, false, JSON.stringify(overrides));
+        assert.equal(result.code, 1, JSON.stringify(overrides));
+        assert.match(result.stderr, message);
+        assert.ok(!result.stderr.includes(SECRET) && !result.stderr.includes(API_KEY), 'a secret was printed');
+      });
+    },
+  );
 
-  test('warns about an exposed HOST without a public origin, and applies the server timeouts from the environment', { timeout: 60_000 }, async () => {
-    const result = await runCli({ HOST: '0.0.0.0', COMPANION_HEADERS_TIMEOUT_MS: '300', COMPANION_REQUEST_TIMEOUT_MS: '600' }, async (url) => {
-      const port = Number(new URL(url).port);
-      const socket = connect({ port, host: '127.0.0.1' });
-      let answer = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (answer += chunk));
-      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-      socket.write('POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
-      await new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      assert.match(answer, /^HTTP\/1\.1 408/);
-    });
-    assert.equal(result.ready, true, result.stderr);
-    const warnings = result.stderr
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as CompanionLogEntry)
-      .filter((entry) => entry.level === 'warn');
-    assert.equal(warnings.length, 1);
-    assert.match(warnings[0]!.message ?? '', /HOST=0\.0\.0\.0 without COMPANION_PUBLIC_ORIGIN/);
-  });
+  test(
+    'warns about an exposed HOST without a public origin, and applies the server timeouts from the environment',
+    { timeout: 60_000 },
+    async () => {
+      const result = await runCli(
+        { HOST: '0.0.0.0', COMPANION_HEADERS_TIMEOUT_MS: '300', COMPANION_REQUEST_TIMEOUT_MS: '600' },
+        async (url) => {
+          const port = Number(new URL(url).port);
+          const socket = connect({ port, host: '127.0.0.1' });
+          let answer = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk: string) => (answer += chunk));
+          await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+          socket.write('POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+          await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+          assert.match(answer, /^HTTP\/1\.1 408/);
+        },
+      );
+      assert.equal(result.ready, true, result.stderr);
+      const warnings = result.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as CompanionLogEntry)
+        .filter((entry) => entry.level === 'warn');
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0]!.message ?? '', /HOST=0\.0\.0\.0 without COMPANION_PUBLIC_ORIGIN/);
+    },
+  );
 });

@@ -43,14 +43,17 @@ for (const mode of ['replay', 'strict'] as const satisfies readonly IdempotencyM
       assert.equal(second.dialId, first.dialId);
       assert.equal(dialsCreated() - before, 1);
       const signer = createHandleSigner(SECRET);
-      const [a, b] = await Promise.all([first, second].map((answer) => signer.read(answer.handle, answer.dialId, Date.now())));
+      const [a, b] = await Promise.all(
+        [first, second].map((answer) => signer.read(answer.handle, answer.dialId, Date.now())),
+      );
       assert.ok(a?.sessionId, 'the first handle carries the session id');
       assert.equal(b?.sessionId, a.sessionId, 'the adopted handle carries the same session id');
       const read = await handler(get(`/dials/${second.dialId}`, second.handle), VISITOR);
       assert.equal(read.status, 200);
       assert.equal((await body(read)).dialId, first.dialId);
       const createLogs = logs.filter((entry) => entry.method === 'POST' && entry.status === 200);
-      if (mode === 'strict') assert.match(createLogs.at(-1)!.reason ?? '', /adopted the dial named by the service's 409/);
+      if (mode === 'strict')
+        assert.match(createLogs.at(-1)!.reason ?? '', /adopted the dial named by the service's 409/);
       else assert.equal(createLogs.at(-1)!.reason, undefined);
     });
 
@@ -65,7 +68,8 @@ for (const mode of ['replay', 'strict'] as const satisfies readonly IdempotencyM
 
 describe('companion create: a 409 that names no dial', () => {
   test('answers 409 duplicate_request (the widget ends setup-failed with that code)', async () => {
-    const service: typeof fetch = async () => Response.json({ error: { code: 'conflict', message: 'key in use' } }, { status: 409 });
+    const service: typeof fetch = async () =>
+      Response.json({ error: { code: 'conflict', message: 'key in use' } }, { status: 409 });
     const handler = createCompanionHandler({
       apiKey: 'k',
       baseUrl: 'https://service.example/api',
@@ -75,14 +79,34 @@ describe('companion create: a 409 that names no dial', () => {
       fetch: service,
       logger: false,
     });
-    await expectError(await handler(post('/dials', {}, { 'idempotency-key': 'k1' }), VISITOR), 409, 'duplicate_request');
+    await expectError(
+      await handler(post('/dials', {}, { 'idempotency-key': 'k1' }), VISITOR),
+      409,
+      'duplicate_request',
+    );
     // A 409 naming a dial without its session cannot be adopted: the token step needs the session.
     const noSession: typeof fetch = async () => Response.json({ dialId: 'd-1' }, { status: 409 });
-    const strict = createCompanionHandler({ apiKey: 'k', baseUrl: 'https://service.example/api', agents: { default: 'a' }, secret: SECRET, allowedOrigins: [ORIGIN], fetch: noSession, logger: false });
+    const strict = createCompanionHandler({
+      apiKey: 'k',
+      baseUrl: 'https://service.example/api',
+      agents: { default: 'a' },
+      secret: SECRET,
+      allowedOrigins: [ORIGIN],
+      fetch: noSession,
+      logger: false,
+    });
     await expectError(await strict(post('/dials', {}, { 'idempotency-key': 'k2' }), VISITOR), 409, 'duplicate_request');
     // Without an Idempotency-Key the companion never adopts.
     const named: typeof fetch = async () => Response.json({ dialId: 'd-1', sessionId: 's-1' }, { status: 409 });
-    const keyless = createCompanionHandler({ apiKey: 'k', baseUrl: 'https://service.example/api', agents: { default: 'a' }, secret: SECRET, allowedOrigins: [ORIGIN], fetch: named, logger: false });
+    const keyless = createCompanionHandler({
+      apiKey: 'k',
+      baseUrl: 'https://service.example/api',
+      agents: { default: 'a' },
+      secret: SECRET,
+      allowedOrigins: [ORIGIN],
+      fetch: named,
+      logger: false,
+    });
     await expectError(await keyless(post('/dials', {}), VISITOR), 409, 'duplicate_request');
     const keyed = await createDial(keyless, { headers: { 'idempotency-key': 'k3' }, context: VISITOR });
     assert.equal(keyed.dialId, 'd-1');

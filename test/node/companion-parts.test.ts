@@ -22,7 +22,11 @@ describe('handles', () => {
 
   test("a handle carries its dial's session id, so the token route needs no server-side state", async () => {
     const handle = await signer.sign('dial-1', now + 60_000, 'session-9');
-    assert.deepEqual(await signer.read(handle, 'dial-1', now), { dialId: 'dial-1', sessionId: 'session-9', expiresAtMs: now + 60_000 });
+    assert.deepEqual(await signer.read(handle, 'dial-1', now), {
+      dialId: 'dial-1',
+      sessionId: 'session-9',
+      expiresAtMs: now + 60_000,
+    });
     assert.equal(await signer.read(handle, 'dial-2', now), null);
     assert.equal((await signer.read(await signer.sign('dial-1', now + 60_000), 'dial-1', now))?.sessionId, null);
   });
@@ -63,9 +67,37 @@ describe('handles', () => {
 
 describe('the Node adapter', () => {
   test("reads a request's path, host and scheme as `new URL(req.url, 'http://' + Host)` does, without parsing the common ones", () => {
-    const paths = ['/', '/dials', '/api/voice-call/dials/d-1/token', '/dials/a.b:c~d', '/a/../dials', '/dials/./x', '/dials/..', '/dials/%2e%2E/x', '/%64ials',
-      '//evil.example/dials', '/\\evil.example/dials', '/dials?x=1', '/dials#x', '/di als', '/dials/ü', '/dials/{x}', 'http://other.example/dials', '*', ''];
-    const hosts = [undefined, '127.0.0.1:8787', 'LOCALHOST:80', '[::1]:8787', 'a:b:c', 'exa mple', 'xn--bcher-kva.example', '127.1'];
+    const paths = [
+      '/',
+      '/dials',
+      '/api/voice-call/dials/d-1/token',
+      '/dials/a.b:c~d',
+      '/a/../dials',
+      '/dials/./x',
+      '/dials/..',
+      '/dials/%2e%2E/x',
+      '/%64ials',
+      '//evil.example/dials',
+      '/\\evil.example/dials',
+      '/dials?x=1',
+      '/dials#x',
+      '/di als',
+      '/dials/ü',
+      '/dials/{x}',
+      'http://other.example/dials',
+      '*',
+      '',
+    ];
+    const hosts = [
+      undefined,
+      '127.0.0.1:8787',
+      'LOCALHOST:80',
+      '[::1]:8787',
+      'a:b:c',
+      'exa mple',
+      'xn--bcher-kva.example',
+      '127.1',
+    ];
     for (const url of paths) {
       for (const host of hosts) {
         const req = { url, headers: host === undefined ? {} : { host } } as unknown as IncomingMessage;
@@ -76,7 +108,11 @@ describe('the Node adapter', () => {
         } catch {
           expected = new URL('http://localhost/');
         }
-        assert.deepEqual(targetOf(req), { pathname: expected.pathname, host: expected.host, protocol: expected.protocol }, `${url} on ${host}`);
+        assert.deepEqual(
+          targetOf(req),
+          { pathname: expected.pathname, host: expected.host, protocol: expected.protocol },
+          `${url} on ${host}`,
+        );
       }
     }
   });
@@ -117,7 +153,12 @@ describe('memory rate limiter', () => {
 });
 
 describe('config from the environment', () => {
-  const base = { VOICE_AGENT_API_KEY: 'k', VOICE_AGENT_BASE_URL: 'http://127.0.0.1:1', VOICE_AGENT_AGENT_ID: 'agent-1', COMPANION_SECRET: 's'.repeat(32) };
+  const base = {
+    VOICE_AGENT_API_KEY: 'k',
+    VOICE_AGENT_BASE_URL: 'http://127.0.0.1:1',
+    VOICE_AGENT_AGENT_ID: 'agent-1',
+    COMPANION_SECRET: 's'.repeat(32),
+  };
 
   test('reads every variable', () => {
     const config = companionConfigFromEnv({
@@ -158,7 +199,11 @@ describe('config from the environment', () => {
 /** Packages a server module may import; the handler's own modules take only ones that run in Workers. */
 const PACKAGES_ALLOWED: Record<string, string[]> = {
   // The package entry only for types (`import type`, erased).
-  'rate-limit.ts': ['rate-limiter-flexible', 'rate-limiter-flexible/lib/RateLimiterMemory.js', 'rate-limiter-flexible/lib/RateLimiterRedis.js'],
+  'rate-limit.ts': [
+    'rate-limiter-flexible',
+    'rate-limiter-flexible/lib/RateLimiterMemory.js',
+    'rate-limiter-flexible/lib/RateLimiterRedis.js',
+  ],
   'rate-limiter-flexible.d.ts': ['rate-limiter-flexible'],
   'cli.ts': ['ioredis'],
 };
@@ -193,7 +238,9 @@ describe('module boundaries', () => {
     assert.ok(files.includes('handler.ts') && files.includes('index.ts'));
     for (const file of files) {
       const source = await readFile(new URL(file, directory), 'utf8');
-      const specifiers = [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((match) => match[1]!);
+      const specifiers = [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map(
+        (match) => match[1]!,
+      );
       for (const specifier of specifiers) {
         const allowed =
           specifier.startsWith('./') ||

@@ -36,7 +36,8 @@ async function startCompanion(emulator: Emulator, env: Record<string, string>): 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: CompanionLogEntry[] = [];
-  const waiting: Array<{ match: (entry: CompanionLogEntry) => boolean; resolve: (entry: CompanionLogEntry) => void }> = [];
+  const waiting: Array<{ match: (entry: CompanionLogEntry) => boolean; resolve: (entry: CompanionLogEntry) => void }> =
+    [];
   let stderr = '';
   createInterface({ input: child.stderr! }).on('line', (line) => {
     stderr += line + '\n';
@@ -53,7 +54,8 @@ async function startCompanion(emulator: Emulator, env: Record<string, string>): 
     }
   });
   const ready = await new Promise<{ url: string }>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the companion exited (${code}) before it was ready: ${stderr}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`the companion exited (${code}) before it was ready: ${stderr}`));
     child.once('exit', onExit);
     createInterface({ input: child.stdout! }).once('line', (line) => {
       child.off('exit', onExit);
@@ -78,7 +80,11 @@ async function startCompanion(emulator: Emulator, env: Record<string, string>): 
 }
 
 const createDial = (companion: CompanionProcess, address: string) =>
-  fetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: '{}' });
+  fetch(`${companion.url}/dials`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    body: '{}',
+  });
 
 describe('rate limits shared through Redis', () => {
   let emulator: Emulator;
@@ -96,7 +102,11 @@ describe('rate limits shared through Redis', () => {
   });
 
   test('two companion processes on one Redis give exactly the configured dials per window across both; Redis gone → closed by default, open when configured, a log line, no crash', async () => {
-    const env = { COMPANION_REDIS_URL: redis.url, COMPANION_RATE_LIMIT_PER_ADDRESS: '2', COMPANION_RATE_LIMIT_TOTAL: '5' };
+    const env = {
+      COMPANION_REDIS_URL: redis.url,
+      COMPANION_RATE_LIMIT_PER_ADDRESS: '2',
+      COMPANION_RATE_LIMIT_TOTAL: '5',
+    };
     const [a, b] = await Promise.all([startCompanion(emulator, env), startCompanion(emulator, env)]);
     companions.push(a!, b!);
 
@@ -107,11 +117,17 @@ describe('rate limits shared through Redis', () => {
     // Then 12 creations at once, 4 from each of three more addresses, alternating between the two
     // processes: each address may pass 2 (6 in all), and the total of 5, 2 of them used, cuts that to 3.
     const addresses = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
-    const attempts = Array.from({ length: 12 }, (_, i) => ({ companion: i % 2 === 0 ? a! : b!, address: addresses[i % 3]! }));
-    const answers = await Promise.all(attempts.map(async ({ companion, address }) => ({ address, response: await createDial(companion, address) })));
+    const attempts = Array.from({ length: 12 }, (_, i) => ({
+      companion: i % 2 === 0 ? a! : b!,
+      address: addresses[i % 3]!,
+    }));
+    const answers = await Promise.all(
+      attempts.map(async ({ companion, address }) => ({ address, response: await createDial(companion, address) })),
+    );
     const created = answers.filter(({ response }) => response.status === 200);
     assert.equal(created.length, 3, `statuses: ${answers.map(({ response }) => response.status).join(' ')}`);
-    for (const address of addresses) assert.ok(created.filter((answer) => answer.address === address).length <= 2, address);
+    for (const address of addresses)
+      assert.ok(created.filter((answer) => answer.address === address).length <= 2, address);
     for (const { response } of answers.filter(({ response }) => response.status !== 200)) {
       assert.equal(response.status, 429);
       assert.ok(Number(response.headers.get('retry-after')) >= 1);
@@ -129,28 +145,53 @@ describe('rate limits shared through Redis', () => {
     assert.match(line.message!, /unreachable: failing closed/);
     assert.ok(!JSON.stringify(line).includes(redis.url), 'the Redis URL (it may hold a password) is not logged');
     assert.equal(instance.child.exitCode, null);
-    const token = await fetch(`${instance.url}/dials/${dial.dialId}/token`, { method: 'POST', headers: { authorization: `Bearer ${dial.handle}` } });
+    const token = await fetch(`${instance.url}/dials/${dial.dialId}/token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dial.handle}` },
+    });
     // The token and read routes are limited too (per dial and per address), so they fail closed as well.
     assert.equal(token.status, 429, 'every limited route fails closed');
-    assert.equal(instance.logs.filter((entry) => entry.code === 'rate_limit_store_unreachable').length, 1, 'one line per outage, not per request');
+    assert.equal(
+      instance.logs.filter((entry) => entry.code === 'rate_limit_store_unreachable').length,
+      1,
+      'one line per outage, not per request',
+    );
 
     // The same outage with COMPANION_RATE_LIMIT_ON_STORE_ERROR=open: dials go through, counted per instance.
     const open = await startCompanion(emulator, { ...env, COMPANION_RATE_LIMIT_ON_STORE_ERROR: 'open' });
     companions.push(open);
     assert.equal((await createDial(open, '203.0.113.60')).status, 200);
     assert.equal((await createDial(open, '203.0.113.60')).status, 200);
-    assert.equal((await createDial(open, '203.0.113.60')).status, 429, 'the per-address limit still holds inside the instance');
-    assert.match((await open.logged((entry) => entry.code === 'rate_limit_store_unreachable')).message!, /failing open/);
+    assert.equal(
+      (await createDial(open, '203.0.113.60')).status,
+      429,
+      'the per-address limit still holds inside the instance',
+    );
+    assert.match(
+      (await open.logged((entry) => entry.code === 'rate_limit_store_unreachable')).message!,
+      /failing open/,
+    );
     assert.equal(open.child.exitCode, null);
   });
 
   test('a bad COMPANION_RATE_LIMIT_ON_STORE_ERROR or COMPANION_REDIS_URL stops the CLI with a clear message', async () => {
     for (const [env, message] of [
-      [{ COMPANION_REDIS_URL: 'redis://127.0.0.1:1', COMPANION_RATE_LIMIT_ON_STORE_ERROR: 'maybe' }, /COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open/],
+      [
+        { COMPANION_REDIS_URL: 'redis://127.0.0.1:1', COMPANION_RATE_LIMIT_ON_STORE_ERROR: 'maybe' },
+        /COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open/,
+      ],
       [{ COMPANION_REDIS_URL: 'http://127.0.0.1:1' }, /COMPANION_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     ] as const) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
-        env: { ...process.env, PORT: '0', VOICE_AGENT_API_KEY: 'k', VOICE_AGENT_BASE_URL: emulator.apiUrl, VOICE_AGENT_AGENT_ID: 'emu-demo', COMPANION_SECRET: SECRET, ...env },
+        env: {
+          ...process.env,
+          PORT: '0',
+          VOICE_AGENT_API_KEY: 'k',
+          VOICE_AGENT_BASE_URL: emulator.apiUrl,
+          VOICE_AGENT_AGENT_ID: 'emu-demo',
+          COMPANION_SECRET: SECRET,
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
@@ -176,12 +217,24 @@ describe('createRedisRateLimiters', () => {
   });
 
   test('makes the four limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
-    const limiters = createRedisRateLimiters(client, { perAddress: 3, total: 4, perDial: 5, readsPerAddress: 6, keyPrefix: `test-${Date.now()}` });
+    const limiters = createRedisRateLimiters(client, {
+      perAddress: 3,
+      total: 4,
+      perDial: 5,
+      readsPerAddress: 6,
+      keyPrefix: `test-${Date.now()}`,
+    });
     assert.deepEqual(Object.keys(limiters).sort(), ['perAddress', 'perDial', 'readsPerAddress', 'total']);
-    for (const [name, limit] of [['perAddress', 3], ['total', 4], ['perDial', 5], ['readsPerAddress', 6]] as const) {
+    for (const [name, limit] of [
+      ['perAddress', 3],
+      ['total', 4],
+      ['perDial', 5],
+      ['readsPerAddress', 6],
+    ] as const) {
       const verdicts = await Promise.all(Array.from({ length: 10 }, () => limiters[name].take('same-key')));
       assert.equal(verdicts.filter((verdict) => verdict.allowed).length, limit, name);
-      for (const verdict of verdicts.filter((v) => !v.allowed)) assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= 60);
+      for (const verdict of verdicts.filter((v) => !v.allowed))
+        assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= 60);
       assert.equal((await limiters[name].take('another-key')).allowed, true, `${name} counts per key`);
     }
   });

@@ -57,7 +57,10 @@ async function start(config: Partial<CompanionConfig> = {}, limits: NodeServerLi
 }
 
 /** A raw TCP client: what it received, and a promise that settles when the server closed it. */
-function rawClient(port: number, localAddress = '127.0.0.1'): { socket: Socket; connected: Promise<void>; closed: Promise<string> } {
+function rawClient(
+  port: number,
+  localAddress = '127.0.0.1',
+): { socket: Socket; connected: Promise<void>; closed: Promise<string> } {
   const socket = connect({ port, host: '127.0.0.1', localAddress });
   let data = '';
   socket.setEncoding('utf8');
@@ -83,14 +86,38 @@ function accepted(server: Server, count: number): Promise<void> {
 }
 
 /** An HTTP request with headers fetch would not let us set (Host). */
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; json: Record<string, unknown> }> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: {
+          ...headers,
+          ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -99,35 +126,47 @@ function send(port: number, method: string, path: string, headers: Record<string
 const SLOW_HEADERS = 'POST /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ';
 
 describe('2. slow connections', () => {
-  test('a connection cap and a headers timeout: slow clients are cut off and the endpoint serves again', { timeout: 30_000 }, async (t) => {
-    const { companion, port } = await start({}, { headersTimeoutMs: 1500, requestTimeoutMs: 2000, maxConnections: 20, maxConnectionsPerAddress: 0 });
-    try {
-      const allIn = accepted(companion.server, 20);
-      const slow = Array.from({ length: 20 }, () => rawClient(port));
-      await Promise.all(slow.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
-      await allIn;
-      const started = performance.now();
-      // The 21st is closed at once, unread: the cap holds the file descriptors, not the clients.
-      const dropped = new Promise<void>((resolve) => companion.server.once('drop', () => resolve()));
-      const extra = rawClient(port);
-      await dropped;
-      assert.equal(await extra.closed, '');
-      // Every slow client is answered 408 and closed at the headers timeout (Node's default: 60 s + up to 30 s).
-      for (const answer of await Promise.all(slow.map((client) => client.closed))) assert.match(answer, /^HTTP\/1\.1 408/);
-      t.diagnostic(`20 slow clients closed ${Math.round(performance.now() - started)} ms after the 20th was accepted (headersTimeout 1500 ms)`);
-      const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
-      assert.equal(normal.status, 200);
-    } finally {
-      await companion.close();
-    }
-  });
+  test(
+    'a connection cap and a headers timeout: slow clients are cut off and the endpoint serves again',
+    { timeout: 30_000 },
+    async (t) => {
+      const { companion, port } = await start(
+        {},
+        { headersTimeoutMs: 1500, requestTimeoutMs: 2000, maxConnections: 20, maxConnectionsPerAddress: 0 },
+      );
+      try {
+        const allIn = accepted(companion.server, 20);
+        const slow = Array.from({ length: 20 }, () => rawClient(port));
+        await Promise.all(slow.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
+        await allIn;
+        const started = performance.now();
+        // The 21st is closed at once, unread: the cap holds the file descriptors, not the clients.
+        const dropped = new Promise<void>((resolve) => companion.server.once('drop', () => resolve()));
+        const extra = rawClient(port);
+        await dropped;
+        assert.equal(await extra.closed, '');
+        // Every slow client is answered 408 and closed at the headers timeout (Node's default: 60 s + up to 30 s).
+        for (const answer of await Promise.all(slow.map((client) => client.closed)))
+          assert.match(answer, /^HTTP\/1\.1 408/);
+        t.diagnostic(
+          `20 slow clients closed ${Math.round(performance.now() - started)} ms after the 20th was accepted (headersTimeout 1500 ms)`,
+        );
+        const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
+        assert.equal(normal.status, 200);
+      } finally {
+        await companion.close();
+      }
+    },
+  );
 
   test('a trickling body is cut off at the request timeout', { timeout: 20_000 }, async () => {
     const { companion, port } = await start({}, { headersTimeoutMs: 500, requestTimeoutMs: 1000 });
     try {
       const client = rawClient(port);
       await client.connected;
-      client.socket.write('POST /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n');
+      client.socket.write(
+        'POST /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n',
+      );
       // One byte every 100 ms: the body would take 100 s; Node's default lets it run 300 s.
       const trickle = setInterval(() => client.socket.writable && client.socket.write(' '), 100);
       try {
@@ -140,22 +179,29 @@ describe('2. slow connections', () => {
     }
   });
 
-  test('one address cannot take every connection: per-address cap, other addresses still served', { timeout: 20_000 }, async () => {
-    const { companion, port } = await start({}, { maxConnections: 100, maxConnectionsPerAddress: 5, headersTimeoutMs: 10_000 });
-    try {
-      const allIn = accepted(companion.server, 5);
-      const hogs = Array.from({ length: 5 }, () => rawClient(port, '127.0.0.2'));
-      await Promise.all(hogs.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
-      await allIn;
-      const sixth = rawClient(port, '127.0.0.2');
-      assert.equal(await sixth.closed, '', 'the sixth connection from 127.0.0.2 is closed unanswered');
-      const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
-      assert.equal(normal.status, 200);
-      for (const client of hogs) client.socket.destroy();
-    } finally {
-      await companion.close();
-    }
-  });
+  test(
+    'one address cannot take every connection: per-address cap, other addresses still served',
+    { timeout: 20_000 },
+    async () => {
+      const { companion, port } = await start(
+        {},
+        { maxConnections: 100, maxConnectionsPerAddress: 5, headersTimeoutMs: 10_000 },
+      );
+      try {
+        const allIn = accepted(companion.server, 5);
+        const hogs = Array.from({ length: 5 }, () => rawClient(port, '127.0.0.2'));
+        await Promise.all(hogs.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
+        await allIn;
+        const sixth = rawClient(port, '127.0.0.2');
+        assert.equal(await sixth.closed, '', 'the sixth connection from 127.0.0.2 is closed unanswered');
+        const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
+        assert.equal(normal.status, 200);
+        for (const client of hogs) client.socket.destroy();
+      } finally {
+        await companion.close();
+      }
+    },
+  );
 
   test('an idle keep-alive connection is closed at keepAliveTimeout', { timeout: 20_000 }, async () => {
     const { companion, port } = await start({}, { keepAliveTimeoutMs: 300 });
@@ -170,7 +216,13 @@ describe('2. slow connections', () => {
   });
 
   test('listen refuses inconsistent limits', async () => {
-    const handler = createCompanionHandler({ apiKey: API_KEY, baseUrl: 'https://s.example', agentId: 'a', secret: SECRET, logger: false });
+    const handler = createCompanionHandler({
+      apiKey: API_KEY,
+      baseUrl: 'https://s.example',
+      agentId: 'a',
+      secret: SECRET,
+      logger: false,
+    });
     await assert.rejects(listen(handler, { headersTimeoutMs: 5000, requestTimeoutMs: 1000 }), /headersTimeoutMs/);
     await assert.rejects(listen(handler, { maxConnections: 0 }), /maxConnections/);
   });
@@ -204,7 +256,13 @@ describe('1 and 7. Host and origin over the Node adapter', () => {
   test('a rebinding Host is refused; the real hosts are served', async () => {
     const { companion, port, service } = await start();
     try {
-      const rebound = await send(port, 'POST', '/api/voice-call/dials', { host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, '{}');
+      const rebound = await send(
+        port,
+        'POST',
+        '/api/voice-call/dials',
+        { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+        '{}',
+      );
       assert.equal(rebound.status, 403);
       assert.equal((rebound.json.error as { code: string }).code, 'host_not_allowed');
       assert.equal(service.calls.length, 0);
@@ -225,8 +283,24 @@ describe('1 and 7. Host and origin over the Node adapter', () => {
     try {
       assert.equal((await send(bare.port, 'POST', '/api/voice-call/dials', page, '{}')).status, 403);
       assert.equal((await send(configured.port, 'POST', '/api/voice-call/dials', page, '{}')).status, 200);
-      assert.equal((await send(proxied.port, 'POST', '/api/voice-call/dials', { ...page, 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.3' }, '{}')).status, 200);
-      assert.equal((await send(bare.port, 'POST', '/api/voice-call/dials', { ...page, 'x-forwarded-proto': 'https' }, '{}')).status, 403, 'not without trustProxy');
+      assert.equal(
+        (
+          await send(
+            proxied.port,
+            'POST',
+            '/api/voice-call/dials',
+            { ...page, 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.3' },
+            '{}',
+          )
+        ).status,
+        200,
+      );
+      assert.equal(
+        (await send(bare.port, 'POST', '/api/voice-call/dials', { ...page, 'x-forwarded-proto': 'https' }, '{}'))
+          .status,
+        403,
+        'not without trustProxy',
+      );
     } finally {
       await Promise.all([bare.companion.close(), configured.companion.close(), proxied.companion.close()]);
     }
@@ -235,7 +309,9 @@ describe('1 and 7. Host and origin over the Node adapter', () => {
 
 describe('9. answers from the service are size-capped', () => {
   /** A service whose dial record is endless (chunked) or declares 200 MB; counts what it managed to send. */
-  async function hugeService(declared: boolean): Promise<{ url: string; sent: () => number; closed: Promise<void>; stop(): Promise<void> }> {
+  async function hugeService(
+    declared: boolean,
+  ): Promise<{ url: string; sent: () => number; closed: Promise<void>; stop(): Promise<void> }> {
     let sent = 0;
     let markClosed!: () => void;
     const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -243,10 +319,15 @@ describe('9. answers from the service are size-capped', () => {
     const server = createServer((req, res) => {
       req.resume();
       if (req.method === 'POST' && req.url === '/dials') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ dialId: 'd-1', dialToken: 't', sessionId: 's' }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ dialId: 'd-1', dialToken: 't', sessionId: 's' }));
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(200 * 1024 * 1024) } : {}) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(declared ? { 'content-length': String(200 * 1024 * 1024) } : {}),
+      });
       res.on('close', markClosed);
       res.write('{"id":"d-1","status":"queued","pad":"');
       const pump = () => {
@@ -270,31 +351,47 @@ describe('9. answers from the service are size-capped', () => {
     };
   }
 
-  test('an endless dial record is cut off after the cap: 502, and the service stops sending', { timeout: 30_000 }, async (t) => {
-    const upstream = await hugeService(false);
-    const { companion, port, logs } = await start({ baseUrl: upstream.url, fetch: globalThis.fetch, upstreamTimeoutMs: 20_000 });
-    try {
-      const created = await send(port, 'POST', '/dials', {}, '{}');
-      const handle = created.json.handle as string;
-      const answer = await send(port, 'GET', '/dials/d-1', { authorization: `Bearer ${handle}` });
-      assert.equal(answer.status, 502);
-      assert.equal((answer.json.error as { code: string }).code, 'upstream_error');
-      assert.match(logs.at(-1)?.reason ?? '', /larger than 2097152 bytes/);
-      await upstream.closed;
-      t.diagnostic(`the service had written ${(upstream.sent() / 1024 / 1024).toFixed(1)} MiB of 200 MiB when the companion closed the connection`);
-      assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
-    } finally {
-      await companion.close();
-      await upstream.stop();
-    }
-  });
+  test(
+    'an endless dial record is cut off after the cap: 502, and the service stops sending',
+    { timeout: 30_000 },
+    async (t) => {
+      const upstream = await hugeService(false);
+      const { companion, port, logs } = await start({
+        baseUrl: upstream.url,
+        fetch: globalThis.fetch,
+        upstreamTimeoutMs: 20_000,
+      });
+      try {
+        const created = await send(port, 'POST', '/dials', {}, '{}');
+        const handle = created.json.handle as string;
+        const answer = await send(port, 'GET', '/dials/d-1', { authorization: `Bearer ${handle}` });
+        assert.equal(answer.status, 502);
+        assert.equal((answer.json.error as { code: string }).code, 'upstream_error');
+        assert.match(logs.at(-1)?.reason ?? '', /larger than 2097152 bytes/);
+        await upstream.closed;
+        t.diagnostic(
+          `the service had written ${(upstream.sent() / 1024 / 1024).toFixed(1)} MiB of 200 MiB when the companion closed the connection`,
+        );
+        assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
+      } finally {
+        await companion.close();
+        await upstream.stop();
+      }
+    },
+  );
 
   test('a declared Content-Length over the cap is refused without reading it', { timeout: 30_000 }, async () => {
     const upstream = await hugeService(true);
-    const { companion, port, logs } = await start({ baseUrl: upstream.url, fetch: globalThis.fetch, upstreamTimeoutMs: 20_000 });
+    const { companion, port, logs } = await start({
+      baseUrl: upstream.url,
+      fetch: globalThis.fetch,
+      upstreamTimeoutMs: 20_000,
+    });
     try {
       const created = await send(port, 'POST', '/dials', {}, '{}');
-      const answer = await send(port, 'GET', '/dials/d-1', { authorization: `Bearer ${created.json.handle as string}` });
+      const answer = await send(port, 'GET', '/dials/d-1', {
+        authorization: `Bearer ${created.json.handle as string}`,
+      });
       assert.equal(answer.status, 502);
       assert.match(logs.at(-1)?.reason ?? '', /larger than 2097152 bytes/);
       await upstream.closed;
@@ -318,7 +415,10 @@ describe('9. readCappedBody, for fetch and Node stream bodies alike', () => {
         }
       })(),
     );
-    await assert.rejects(readCappedBody(endless, null, 1024 * 1024, 'GET /dials/:id', 200), /larger than 1048576 bytes/);
+    await assert.rejects(
+      readCappedBody(endless, null, 1024 * 1024, 'GET /dials/:id', 200),
+      /larger than 1048576 bytes/,
+    );
     assert.ok(endless.destroyed);
     assert.ok(produced < 64, `${produced} chunks produced`);
     const small = await readCappedBody(Readable.from([new Uint8Array([1, 2]), new Uint8Array([3])]), '3', 10, 'x', 200);
@@ -347,7 +447,11 @@ describe('12. a visitor closing the connection', () => {
         createDial: (_input, options) =>
           new Promise((_, reject) => {
             reached();
-            options?.signal?.addEventListener('abort', () => reject(new ServiceError('aborted', 'POST /dials was aborted')), { once: true });
+            options?.signal?.addEventListener(
+              'abort',
+              () => reject(new ServiceError('aborted', 'POST /dials was aborted')),
+              { once: true },
+            );
           }),
         getDialToken: never,
         getDial: never,
@@ -360,7 +464,9 @@ describe('12. a visitor closing the connection', () => {
       const port = (companion.server.address() as AddressInfo).port;
       const client = rawClient(port);
       await client.connected;
-      client.socket.write('POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+      client.socket.write(
+        'POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
+      );
       await reachedService;
       client.socket.destroy();
       await entryWritten;
@@ -378,8 +484,12 @@ describe('12. a visitor closing the connection', () => {
     try {
       const client = rawClient(port);
       await client.connected;
-      const bodyStarted = new Promise<void>((resolve) => companion.server.once('request', (req) => req.once('data', () => resolve())));
-      client.socket.write('POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"agent":');
+      const bodyStarted = new Promise<void>((resolve) =>
+        companion.server.once('request', (req) => req.once('data', () => resolve())),
+      );
+      client.socket.write(
+        'POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"agent":',
+      );
       await bodyStarted;
       client.socket.destroy();
       await logged(1);
@@ -393,76 +503,83 @@ describe('12. a visitor closing the connection', () => {
   });
 });
 
-describe('12. a visitor closing a keep-alive connection, with the handler\'s own service client', () => {
-  test('the requests before were answered; the read in flight is cancelled upstream and logged as client_closed', { timeout: 20_000 }, async () => {
-    let reads = 0;
-    let reachedHang!: () => void;
-    const hanging = new Promise<void>((resolve) => (reachedHang = resolve));
-    let upstreamClosed!: () => void;
-    const cancelled = new Promise<void>((resolve) => (upstreamClosed = resolve));
-    // A real service over HTTP (the Node path of service calls): two reads answered, the third left hanging.
-    const service = createServer((req, res) => {
-      req.resume();
-      if (++reads <= 2) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"dial-1","status":"queued"}');
-      res.on('close', upstreamClosed);
-      reachedHang();
-    });
-    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-    const logs: CompanionLogEntry[] = [];
-    let entries = 0;
-    let thirdLogged!: () => void;
-    const third = new Promise<void>((resolve) => (thirdLogged = resolve));
-    const handler = createCompanionHandler({
-      apiKey: API_KEY,
-      baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
-      agentId: 'a',
-      secret: SECRET,
-      logger: (entry) => {
-        logs.push(entry);
-        if (++entries === 3) thirdLogged();
-      },
-    });
-    const companion = await listen(handler, { port: 0 });
-    try {
-      const handle = await createHandleSigner(SECRET).sign('dial-1', Date.now() + 60_000, 'session-1');
-      const client = rawClient((companion.server.address() as AddressInfo).port);
-      await client.connected;
-      const read = `GET /dials/dial-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${handle}\r\n\r\n`;
-      let received = '';
-      const answers = (count: number) =>
-        new Promise<void>((resolve) => {
-          const check = () => {
-            if (received.split('HTTP/1.1 200 OK').length - 1 < count) return;
-            client.socket.off('data', onData);
-            resolve();
-          };
-          const onData = (chunk: string) => ((received += chunk), check());
-          client.socket.on('data', onData);
-        });
-      for (const count of [1, 2]) {
-        const answered = answers(count);
-        client.socket.write(read);
-        await answered;
-      }
-      client.socket.write(read);
-      await hanging;
-      client.socket.destroy();
-      await cancelled;
-      await third;
-      assert.deepEqual(
-        logs.map((entry) => [entry.level, entry.status, entry.code]),
-        [
-          ['info', 200, undefined],
-          ['info', 200, undefined],
-          ['info', 499, 'client_closed'],
-        ],
-      );
-    } finally {
-      await companion.close();
-      await new Promise<void>((resolve) => {
-        service.close(() => resolve());
-        service.closeAllConnections();
+describe("12. a visitor closing a keep-alive connection, with the handler's own service client", () => {
+  test(
+    'the requests before were answered; the read in flight is cancelled upstream and logged as client_closed',
+    { timeout: 20_000 },
+    async () => {
+      let reads = 0;
+      let reachedHang!: () => void;
+      const hanging = new Promise<void>((resolve) => (reachedHang = resolve));
+      let upstreamClosed!: () => void;
+      const cancelled = new Promise<void>((resolve) => (upstreamClosed = resolve));
+      // A real service over HTTP (the Node path of service calls): two reads answered, the third left hanging.
+      const service = createServer((req, res) => {
+        req.resume();
+        if (++reads <= 2)
+          return void res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"id":"dial-1","status":"queued"}');
+        res.on('close', upstreamClosed);
+        reachedHang();
       });
-    }
-  });
+      await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+      const logs: CompanionLogEntry[] = [];
+      let entries = 0;
+      let thirdLogged!: () => void;
+      const third = new Promise<void>((resolve) => (thirdLogged = resolve));
+      const handler = createCompanionHandler({
+        apiKey: API_KEY,
+        baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+        agentId: 'a',
+        secret: SECRET,
+        logger: (entry) => {
+          logs.push(entry);
+          if (++entries === 3) thirdLogged();
+        },
+      });
+      const companion = await listen(handler, { port: 0 });
+      try {
+        const handle = await createHandleSigner(SECRET).sign('dial-1', Date.now() + 60_000, 'session-1');
+        const client = rawClient((companion.server.address() as AddressInfo).port);
+        await client.connected;
+        const read = `GET /dials/dial-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${handle}\r\n\r\n`;
+        let received = '';
+        const answers = (count: number) =>
+          new Promise<void>((resolve) => {
+            const check = () => {
+              if (received.split('HTTP/1.1 200 OK').length - 1 < count) return;
+              client.socket.off('data', onData);
+              resolve();
+            };
+            const onData = (chunk: string) => ((received += chunk), check());
+            client.socket.on('data', onData);
+          });
+        for (const count of [1, 2]) {
+          const answered = answers(count);
+          client.socket.write(read);
+          await answered;
+        }
+        client.socket.write(read);
+        await hanging;
+        client.socket.destroy();
+        await cancelled;
+        await third;
+        assert.deepEqual(
+          logs.map((entry) => [entry.level, entry.status, entry.code]),
+          [
+            ['info', 200, undefined],
+            ['info', 200, undefined],
+            ['info', 499, 'client_closed'],
+          ],
+        );
+      } finally {
+        await companion.close();
+        await new Promise<void>((resolve) => {
+          service.close(() => resolve());
+          service.closeAllConnections();
+        });
+      }
+    },
+  );
 });

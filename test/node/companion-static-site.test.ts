@@ -26,11 +26,21 @@ describe('a plain static site with the companion behind it, same-origin', () => 
   before(async () => {
     emulator = await startEmulator({ logger: false });
     companion = await listen(
-      createCompanionHandler({ apiKey: emulator.apiKey, baseUrl: emulator.apiUrl, agents: { default: 'emu-demo' }, secret: SECRET, trustProxy: true, logger: false }),
+      createCompanionHandler({
+        apiKey: emulator.apiKey,
+        baseUrl: emulator.apiUrl,
+        agents: { default: 'emu-demo' },
+        secret: SECRET,
+        trustProxy: true,
+        logger: false,
+      }),
     );
     root = await mkdtemp(join(tmpdir(), 'vac-static-'));
     await mkdir(join(root, 'voice-agent-call'));
-    await writeFile(join(root, 'index.html'), '<script type="module" src="/voice-agent-call/voice-agent-call.js"></script><voice-agent-call endpoint="/api/voice-call"></voice-agent-call>');
+    await writeFile(
+      join(root, 'index.html'),
+      '<script type="module" src="/voice-agent-call/voice-agent-call.js"></script><voice-agent-call endpoint="/api/voice-call"></voice-agent-call>',
+    );
     await writeFile(join(root, 'voice-agent-call', 'voice-agent-call.js'), 'export {};');
     // The recipe is plain JavaScript for a site without a build step; TypeScript sees only its shape.
     const recipe = './recipes/static-site.mjs' as string;
@@ -76,7 +86,11 @@ describe('a plain static site with the companion behind it, same-origin', () => 
     assert.equal(hangup.status, 200);
     assert.deepEqual(await hangup.json(), { success: true });
 
-    const elsewhere = await fetch(`${origin}/api/voice-call/dials`, { method: 'POST', headers: { ...json, origin: 'http://other.example' }, body: '{}' });
+    const elsewhere = await fetch(`${origin}/api/voice-call/dials`, {
+      method: 'POST',
+      headers: { ...json, origin: 'http://other.example' },
+      body: '{}',
+    });
     assert.equal(elsewhere.status, 403);
     assert.equal(((await elsewhere.json()) as { error: { code: string } }).error.code, 'origin_not_allowed');
   });
@@ -84,6 +98,9 @@ describe('a plain static site with the companion behind it, same-origin', () => 
   test('the README quotes the recipe word for word', async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const source = await readFile(new URL('recipes/static-site.mjs', import.meta.url), 'utf8');
-    assert.ok(readme.includes('```js\n' + source + '```'), 'README.md does not quote test/node/recipes/static-site.mjs');
+    assert.ok(
+      readme.includes('```js\n' + source + '```'),
+      'README.md does not quote test/node/recipes/static-site.mjs',
+    );
   });
 });

@@ -55,9 +55,14 @@ export class FakeService {
         request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
       });
     }
-    if (fault) return new Response(fault.body ?? JSON.stringify({ error: { code: 'x', message: UPSTREAM_MARKER } }), { status: fault.status, headers: fault.headers ?? {} });
+    if (fault)
+      return new Response(fault.body ?? JSON.stringify({ error: { code: 'x', message: UPSTREAM_MARKER } }), {
+        status: fault.status,
+        headers: fault.headers ?? {},
+      });
     if (request.method === 'POST' && path === '/query') return this.#graphql(request, body);
-    if (request.headers.get('authorization') !== `Bearer ${API_KEY}`) return json(401, { error: { code: 'unauthorized', message: 'bad key' } });
+    if (request.headers.get('authorization') !== `Bearer ${API_KEY}`)
+      return json(401, { error: { code: 'unauthorized', message: 'bad key' } });
     let match: RegExpExecArray | null;
     if (request.method === 'POST' && path === '/dials') {
       const id = `dial-${this.#next++}`;
@@ -96,11 +101,20 @@ export class FakeService {
     const dialId = /^Bearer token-for-(.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
     const dial = dialId ? this.dials.get(dialId) : undefined;
     if (!dial) return json(200, { errors: [{ message: 'unauthorized' }], data: null });
-    if (this.graphqlErrors) return json(200, { errors: this.graphqlErrors.map((message) => ({ message })), data: null });
+    if (this.graphqlErrors)
+      return json(200, { errors: this.graphqlErrors.map((message) => ({ message })), data: null });
     const input = (body as { variables?: { input?: { dialSessionId?: string } } } | null)?.variables?.input;
-    if (input?.dialSessionId !== `session-${dialId}`) return json(200, { errors: [{ message: 'dial session not found' }], data: null });
+    if (input?.dialSessionId !== `session-${dialId}`)
+      return json(200, { errors: [{ message: 'dial session not found' }], data: null });
     return json(200, {
-      data: { browserDialToken: { token: `media-token-for-${dialId}`, iceConfig: this.iceConfig, telephonyProvider: this.provider, url: this.tokenUrl ?? null } },
+      data: {
+        browserDialToken: {
+          token: `media-token-for-${dialId}`,
+          iceConfig: this.iceConfig,
+          telephonyProvider: this.provider,
+          url: this.tokenUrl ?? null,
+        },
+      },
     });
   }
 
@@ -158,13 +172,16 @@ export function post(path: string, body?: unknown, headers: Record<string, strin
   const init: RequestInit = { method: 'POST', headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
   }
   return new Request(BASE + path, init);
 }
 
 export function get(path: string, handle?: string, headers: Record<string, string> = {}): Request {
-  return new Request(BASE + path, { headers: { ...(handle ? { authorization: `Bearer ${handle}` } : {}), ...headers } });
+  return new Request(BASE + path, {
+    headers: { ...(handle ? { authorization: `Bearer ${handle}` } : {}), ...headers },
+  });
 }
 
 export const bearer = (handle: string) => ({ authorization: `Bearer ${handle}` });
@@ -183,8 +200,14 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** Creates a dial through the handler and returns its id and handle. */
-export async function createDial(handler: CompanionHandler, init: { body?: unknown; headers?: Record<string, string>; context?: CompanionRequestContext } = {}) {
-  const response = await handler(post('/dials', init.body ?? {}, init.headers), init.context ?? { clientAddress: '203.0.113.7' });
+export async function createDial(
+  handler: CompanionHandler,
+  init: { body?: unknown; headers?: Record<string, string>; context?: CompanionRequestContext } = {},
+) {
+  const response = await handler(
+    post('/dials', init.body ?? {}, init.headers),
+    init.context ?? { clientAddress: '203.0.113.7' },
+  );
   const answer = await body(response);
   assert.equal(response.status, 200, JSON.stringify(answer));
   return answer as { dialId: string; handle: string; expiresAt: string };

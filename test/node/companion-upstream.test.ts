@@ -17,7 +17,12 @@ const TIMEOUT_MS = 1500;
 type Mode = 'ok' | 'slow' | 'stall-body' | 500 | 422 | 409 | 429 | 401;
 
 /** A fake service whose behaviour the test switches with `mode`. */
-async function startFakeService(): Promise<{ url: string; server: Server; setMode(mode: Mode): void; stop(): Promise<void> }> {
+async function startFakeService(): Promise<{
+  url: string;
+  server: Server;
+  setMode(mode: Mode): void;
+  stop(): Promise<void>;
+}> {
   let mode: Mode = 'ok';
   const pending = new Set<ServerResponse>();
   const server = createServer((req, res) => {
@@ -76,10 +81,12 @@ describe('service client against a real HTTP fake', () => {
   ] as const) {
     test(`HTTP ${mode} → ServiceError ${code}, message without the upstream body`, async () => {
       fake.setMode(mode);
-      const error = await client().createDial({ callAgentId: 'a', browserCall: true }).then(
-        () => assert.fail('resolved'),
-        (caught: unknown) => caught,
-      );
+      const error = await client()
+        .createDial({ callAgentId: 'a', browserCall: true })
+        .then(
+          () => assert.fail('resolved'),
+          (caught: unknown) => caught,
+        );
       assert.ok(error instanceof ServiceError);
       assert.equal(error.code, code);
       assert.equal(error.status, status);
@@ -92,7 +99,10 @@ describe('service client against a real HTTP fake', () => {
     test(`${mode}: times out after timeoutMs, not later`, async () => {
       fake.setMode(mode);
       const started = performance.now();
-      await assert.rejects(client().getDialToken('dial-1'), (error: unknown) => error instanceof ServiceError && error.code === 'timeout' && error.status === 0);
+      await assert.rejects(
+        client().getDialToken('dial-1'),
+        (error: unknown) => error instanceof ServiceError && error.code === 'timeout' && error.status === 0,
+      );
       const elapsed = performance.now() - started;
       assert.ok(elapsed >= TIMEOUT_MS - 20 && elapsed < TIMEOUT_MS + 500, `took ${elapsed} ms`);
     });
@@ -127,7 +137,8 @@ describe('companion in front of a faulty service (over HTTP)', () => {
     await fake.stop();
   });
 
-  const create = () => fetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const create = () =>
+    fetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
   for (const [mode, status, code] of [
     [500, 502, 'upstream_error'],
@@ -153,7 +164,11 @@ describe('companion in front of a faulty service (over HTTP)', () => {
 
   test('a body over the limit is refused 413 by the Node adapter', async () => {
     fake.setMode('ok');
-    const response = await fetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { name: 'x'.repeat(100_000) } }) });
+    const response = await fetch(`${companion.url}/dials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: { name: 'x'.repeat(100_000) } }),
+    });
     assert.equal(response.status, 413);
     assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'payload_too_large');
     assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -185,7 +200,12 @@ describe('Node adapter', () => {
     });
     const companion = await listen(guard(handler), { port: 0 });
     try {
-      const post = () => fetch(`${companion.url}/dials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const post = () =>
+        fetch(`${companion.url}/dials`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
       assert.equal((await post()).status, 200);
       const refused = await post();
       assert.equal(refused.status, 429);

@@ -13,7 +13,12 @@ interface Answer {
 
 const seenBodies: string[] = [];
 
-async function call(emu: Emulator, method: string, path: string, init: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  emu: Emulator,
+  method: string,
+  path: string,
+  init: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   const key = init.key === undefined ? emu.apiKey : init.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -37,15 +42,48 @@ function assertError(answer: Answer, status: number, code: string): void {
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const AGENT_FIELDS = [
-  'id', 'name', 'language', 'transcriberParams', 'metadata', 'utteranceDetectorConfig', 'endpointDetectorConfig',
-  'ivrConfiguration', 'idleMessageConfig', 'maxDurationSeconds', 'defaultVoiceId', 'defaultVersionedPromptId',
-  'defaultExtractorId', 'linkedFunctionDefinitions', 'fillEmptyStringVariables', 'silenceHangupConfiguration',
-  'voiceOptionValues', 'timeoutMessage', 'timeoutBehaviorConfiguration', 'voicemailConfig', 'ivrSilenceHangupConfiguration',
+  'id',
+  'name',
+  'language',
+  'transcriberParams',
+  'metadata',
+  'utteranceDetectorConfig',
+  'endpointDetectorConfig',
+  'ivrConfiguration',
+  'idleMessageConfig',
+  'maxDurationSeconds',
+  'defaultVoiceId',
+  'defaultVersionedPromptId',
+  'defaultExtractorId',
+  'linkedFunctionDefinitions',
+  'fillEmptyStringVariables',
+  'silenceHangupConfiguration',
+  'voiceOptionValues',
+  'timeoutMessage',
+  'timeoutBehaviorConfiguration',
+  'voicemailConfig',
+  'ivrSilenceHangupConfiguration',
 ];
 const DIAL_FIELDS = [
-  'id', 'toNumber', 'fromNumberId', 'agent', 'recordings', 'transcript', 'durationSeconds', 'aiDurationSeconds',
-  'aiResult', 'inputs', 'status', 'systemResultType', 'dialTaskId', 'voiceId', 'versionedPromptId', 'startedAt',
-  'endedAt', 'createdAt', 'updatedAt',
+  'id',
+  'toNumber',
+  'fromNumberId',
+  'agent',
+  'recordings',
+  'transcript',
+  'durationSeconds',
+  'aiDurationSeconds',
+  'aiResult',
+  'inputs',
+  'status',
+  'systemResultType',
+  'dialTaskId',
+  'voiceId',
+  'versionedPromptId',
+  'startedAt',
+  'endedAt',
+  'createdAt',
+  'updatedAt',
 ];
 
 describe('emulator REST API', () => {
@@ -57,7 +95,8 @@ describe('emulator REST API', () => {
     await emu.close();
     // Checked last, over every body any test in this file received.
     assert.ok(seenBodies.length > 40);
-    for (const text of seenBodies) assert.ok(!text.includes(API_KEY), `a response carried the API key: ${text.slice(0, 200)}`);
+    for (const text of seenBodies)
+      assert.ok(!text.includes(API_KEY), `a response carried the API key: ${text.slice(0, 200)}`);
   });
 
   test('binds 127.0.0.1 on free ports', () => {
@@ -68,20 +107,34 @@ describe('emulator REST API', () => {
 
   describe('auth', () => {
     const routes: [string, string][] = [
-      ['POST', '/dials'], ['GET', '/dials/x'], ['POST', '/dials/x/token'], ['POST', '/dials/x/hangup'], ['GET', '/agents'], ['GET', '/nowhere'],
+      ['POST', '/dials'],
+      ['GET', '/dials/x'],
+      ['POST', '/dials/x/token'],
+      ['POST', '/dials/x/hangup'],
+      ['GET', '/agents'],
+      ['GET', '/nowhere'],
     ];
     test('every route answers 401 without a key', async () => {
-      for (const [method, path] of routes) assertError(await call(emu, method, path, { key: null }), 401, 'unauthorized');
+      for (const [method, path] of routes)
+        assertError(await call(emu, method, path, { key: null }), 401, 'unauthorized');
     });
     test('every route answers 401 with a wrong key, of any length or scheme', async () => {
       for (const [method, path] of routes) {
         assertError(await call(emu, method, path, { key: 'wrong' }), 401, 'unauthorized');
         assertError(await call(emu, method, path, { key: `${API_KEY}x` }), 401, 'unauthorized');
-        assertError(await call(emu, method, path, { key: null, headers: { authorization: `Basic ${API_KEY}` } }), 401, 'unauthorized');
+        assertError(
+          await call(emu, method, path, { key: null, headers: { authorization: `Basic ${API_KEY}` } }),
+          401,
+          'unauthorized',
+        );
       }
     });
     test('a 401 creates nothing', async () => {
-      assertError(await call(emu, 'POST', '/dials', { key: 'wrong', body: { callAgentId: 'emu-demo', browserCall: true } }), 401, 'unauthorized');
+      assertError(
+        await call(emu, 'POST', '/dials', { key: 'wrong', body: { callAgentId: 'emu-demo', browserCall: true } }),
+        401,
+        'unauthorized',
+      );
     });
   });
 
@@ -141,7 +194,9 @@ describe('emulator REST API', () => {
 
     test('a phone dial with both numbers is accepted', async () => {
       const number = await call(emu, 'POST', '/phone_numbers/purchase', { body: { number: '+15550001234' } });
-      const created = await call(emu, 'POST', '/dials', { body: { callAgentId: 'emu-demo', toNumber: '+11234567890', fromNumberId: number.body.id } });
+      const created = await call(emu, 'POST', '/dials', {
+        body: { callAgentId: 'emu-demo', toNumber: '+11234567890', fromNumberId: number.body.id },
+      });
       assert.equal(created.status, 200);
       const dial = await call(emu, 'GET', `/dials/${created.body.dialId}`);
       assert.equal(dial.body.toNumber, '+11234567890');
@@ -165,7 +220,8 @@ describe('emulator REST API', () => {
         { callAgentId: 'emu-demo', browserCall: true, voiceOptionValues: [{ optionId: 1 }] },
         { callAgentId: 'emu-demo', browserCall: true, idempotencyKey: 5 },
       ];
-      for (const body of wrong) assertError(await call(emu, 'POST', '/dials', { raw: JSON.stringify(body) }), 400, 'invalid_request');
+      for (const body of wrong)
+        assertError(await call(emu, 'POST', '/dials', { raw: JSON.stringify(body) }), 400, 'invalid_request');
     });
 
     test('well-formed but invalid input answers 422', async () => {
@@ -222,10 +278,22 @@ describe('emulator REST API', () => {
       const answer = await call(emu, 'GET', '/agents');
       assert.equal(answer.status, 200);
       assert.deepEqual(Object.keys(answer.body).sort(), ['cursor', 'data']);
-      assert.deepEqual(answer.body.data.map((agent: { id: string }) => agent.id), [...SCENARIO_AGENT_IDS]);
+      assert.deepEqual(
+        answer.body.data.map((agent: { id: string }) => agent.id),
+        [...SCENARIO_AGENT_IDS],
+      );
       assert.deepEqual([...SCENARIO_AGENT_IDS].sort(), [
-        'emu-agent-leaves', 'emu-blip', 'emu-busy', 'emu-demo', 'emu-drop', 'emu-graphql-transcript', 'emu-no-agent', 'emu-quick',
-        'emu-server-leave', 'emu-silent-user', 'emu-vonage',
+        'emu-agent-leaves',
+        'emu-blip',
+        'emu-busy',
+        'emu-demo',
+        'emu-drop',
+        'emu-graphql-transcript',
+        'emu-no-agent',
+        'emu-quick',
+        'emu-server-leave',
+        'emu-silent-user',
+        'emu-vonage',
       ]);
       for (const agent of answer.body.data) {
         assert.deepEqual(Object.keys(agent).sort(), [...AGENT_FIELDS].sort());
@@ -246,7 +314,9 @@ describe('emulator REST API', () => {
       const third = await call(emu, 'GET', `/agents?limit=5&cursor=${encodeURIComponent(second.body.cursor)}`);
       assert.equal(third.body.data.length, 1);
       assert.equal(third.body.cursor, null);
-      const ids = [...first.body.data, ...second.body.data, ...third.body.data].map((agent: { id: string }) => agent.id);
+      const ids = [...first.body.data, ...second.body.data, ...third.body.data].map(
+        (agent: { id: string }) => agent.id,
+      );
       assert.deepEqual(ids, [...SCENARIO_AGENT_IDS]);
     });
 
@@ -262,8 +332,17 @@ describe('emulator REST API options', () => {
   test('maxBodyBytes sets the 413 limit', async () => {
     const emu = await startEmulator({ logger: false, maxBodyBytes: 100 });
     try {
-      assertError(await call(emu, 'POST', '/dials', { body: { callAgentId: 'emu-demo', browserCall: true, callAgentInput: { a: 'x'.repeat(100) } } }), 413, 'payload_too_large');
-      assert.equal((await call(emu, 'POST', '/dials', { body: { callAgentId: 'emu-demo', browserCall: true } })).status, 200);
+      assertError(
+        await call(emu, 'POST', '/dials', {
+          body: { callAgentId: 'emu-demo', browserCall: true, callAgentInput: { a: 'x'.repeat(100) } },
+        }),
+        413,
+        'payload_too_large',
+      );
+      assert.equal(
+        (await call(emu, 'POST', '/dials', { body: { callAgentId: 'emu-demo', browserCall: true } })).status,
+        200,
+      );
     } finally {
       await emu.close();
     }

@@ -22,7 +22,8 @@ function startCli(args: string[]): Promise<Running> {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let ready = false;
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the CLI exited (${code}) before it was ready: ${stderr}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`the CLI exited (${code}) before it was ready: ${stderr}`));
     child.once('exit', onExit);
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -53,7 +54,9 @@ describe('voice-agent-emulator CLI', () => {
       assert.notEqual(running.ready.apiUrl!.split(':')[2], '0');
       assert.equal(running.ready.apiKey, 'emu-dev-key');
 
-      const agents = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: `Bearer ${running.ready.apiKey}` } });
+      const agents = await fetch(`${running.ready.apiUrl}/agents`, {
+        headers: { authorization: `Bearer ${running.ready.apiKey}` },
+      });
       assert.equal(agents.status, 200);
       assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 11);
       const created = await fetch(`${running.ready.apiUrl}/dials`, {
@@ -75,9 +78,13 @@ describe('voice-agent-emulator CLI', () => {
     const running = await startCli(['--port', '0', '--media-port', '0', '--api-key', 'custom-cli-key']);
     try {
       assert.equal(running.ready.apiKey, 'custom-cli-key');
-      const withDefault = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: 'Bearer emu-dev-key' } });
+      const withDefault = await fetch(`${running.ready.apiUrl}/agents`, {
+        headers: { authorization: 'Bearer emu-dev-key' },
+      });
       assert.equal(withDefault.status, 401);
-      const withCustom = await fetch(`${running.ready.apiUrl}/agents`, { headers: { authorization: 'Bearer custom-cli-key' } });
+      const withCustom = await fetch(`${running.ready.apiUrl}/agents`, {
+        headers: { authorization: 'Bearer custom-cli-key' },
+      });
       assert.equal(withCustom.status, 200);
     } finally {
       assert.equal(await stop(running, 'SIGINT'), 0);
@@ -102,7 +109,9 @@ describe('voice-agent-emulator CLI', () => {
     } finally {
       assert.equal(await stop(running, 'SIGTERM'), 0);
     }
-    const bad = spawn(process.execPath, ['--import', 'tsx', CLI, '--idempotency', 'sometimes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const bad = spawn(process.execPath, ['--import', 'tsx', CLI, '--idempotency', 'sometimes'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(bad, 'exit')) as [number | null];
@@ -110,12 +119,16 @@ describe('voice-agent-emulator CLI', () => {
     assert.match(stderr, /--idempotency must be one of replay, strict/);
   });
 
-  test("--ice-config is what browserDialToken answers as iceConfig; the GraphQL endpoint is at graphqlUrl", async () => {
+  test('--ice-config is what browserDialToken answers as iceConfig; the GraphQL endpoint is at graphqlUrl', async () => {
     const iceConfig = '{"iceServers":[{"urls":"stun:127.0.0.1:3478"}]}';
     const running = await startCli(['--ice-config', iceConfig]);
     try {
       const headers = { authorization: `Bearer ${running.ready.apiKey}`, 'content-type': 'application/json' };
-      const created = await fetch(`${running.ready.apiUrl}/dials`, { method: 'POST', headers, body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }) });
+      const created = await fetch(`${running.ready.apiUrl}/dials`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }),
+      });
       const { dialToken, sessionId } = (await created.json()) as { dialToken: string; sessionId: string };
       assert.equal((await mediaCredentials(running.ready.graphqlUrl!, dialToken, sessionId)).iceConfig, iceConfig);
     } finally {
@@ -125,7 +138,9 @@ describe('voice-agent-emulator CLI', () => {
   });
 
   test('a bad option exits 2 with usage on stderr and nothing on stdout', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', 'eighty'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -19,7 +19,13 @@ import { encodeJoinRequest } from '../../src/emulator/room/protocol/join-request
 import { DisconnectReason } from '../../src/emulator/room/protocol/responses.js';
 import { DEFAULT_ROOM_TIMINGS } from '../../src/emulator/room/server.js';
 import type { SystemResultType } from '../../src/emulator/seam.js';
-import { OPERATIONS, graphql, livekitCredentials, mediaCredentials, type OperationName } from '../support/media-credentials.js';
+import {
+  OPERATIONS,
+  graphql,
+  livekitCredentials,
+  mediaCredentials,
+  type OperationName,
+} from '../support/media-credentials.js';
 
 // ── the service's schema subset, copied from research/service-graphql.md (the served schema must match it) ──
 
@@ -70,12 +76,25 @@ interface Created {
 
 interface SessionMessage {
   messageType: string;
-  content: { __typename: string; contactId: string | null; contactComplete: boolean; dials: Array<Record<string, unknown>> } | null;
+  content: {
+    __typename: string;
+    contactId: string | null;
+    contactComplete: boolean;
+    dials: Array<Record<string, unknown>>;
+  } | null;
 }
 
 interface TranscriptEvent {
   eventType: 'LIVE' | 'FINAL';
-  transcriptLine: { role: string; speaker: string; text: string; detailType: string | null; audioStart: number; audioEnd: number; functionCalls: unknown };
+  transcriptLine: {
+    role: string;
+    speaker: string;
+    text: string;
+    detailType: string | null;
+    audioStart: number;
+    audioEnd: number;
+    functionCalls: unknown;
+  };
 }
 
 async function rest<T>(emu: Emulator, method: string, path: string, body?: unknown): Promise<T> {
@@ -92,7 +111,11 @@ const newDial = (emu: Emulator, callAgentId = 'emu-no-agent', extra: Record<stri
   rest<Created>(emu, 'POST', '/dials', { callAgentId, browserCall: true, ...extra });
 
 const dialRecord = (emu: Emulator, dialId: string) =>
-  rest<{ status: string; systemResultType: string | null; transcript: Array<{ text: string; speaker: string }> }>(emu, 'GET', `/dials/${dialId}`);
+  rest<{ status: string; systemResultType: string | null; transcript: Array<{ text: string; speaker: string }> }>(
+    emu,
+    'GET',
+    `/dials/${dialId}`,
+  );
 
 function wsClient(emu: Emulator, authToken: unknown): Client {
   return createClient({
@@ -150,7 +173,10 @@ class Stream<T> {
 }
 
 /** Joins the dial's room as livekit-client's signal channel does; resolves once the JoinResponse arrived. */
-async function joinRoom(emu: Emulator, token: string): Promise<{ ws: WebSocket; responses: SignalResponse[]; closed: Promise<void> }> {
+async function joinRoom(
+  emu: Emulator,
+  token: string,
+): Promise<{ ws: WebSocket; responses: SignalResponse[]; closed: Promise<void> }> {
   const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
   const ws = new WebSocket(`${emu.mediaUrl}/rtc/v1?${query}`);
   const responses: SignalResponse[] = [];
@@ -198,7 +224,10 @@ describe('GraphQL over HTTP', () => {
     const { data } = (await answer.json()) as { data: IntrospectionQuery };
     const served = buildClientSchema(data);
     const expected = buildSchema(RESEARCH_SDL);
-    const names = (schema: typeof served) => Object.keys(schema.getTypeMap()).filter((name) => !name.startsWith('__')).sort();
+    const names = (schema: typeof served) =>
+      Object.keys(schema.getTypeMap())
+        .filter((name) => !name.startsWith('__'))
+        .sort();
     assert.deepEqual(names(served), names(expected));
     for (const name of names(expected)) {
       // Descriptions and deprecations aside, each type prints the same.
@@ -212,17 +241,28 @@ describe('GraphQL over HTTP', () => {
     const other = await newDial(emu);
     const input = { type: 'DIAL_SESSION', dialSessionId: mine.sessionId, liveListen: false };
     for (const token of [mine.dialToken, emu.apiKey]) {
-      const answer = await graphql<{ browserDialToken: { token: string } }>(emu.graphqlUrl, token, 'BrowserDialToken', { input });
+      const answer = await graphql<{ browserDialToken: { token: string } }>(emu.graphqlUrl, token, 'BrowserDialToken', {
+        input,
+      });
       assert.equal(answer.errors, undefined);
       assert.equal(typeof answer.data?.browserDialToken.token, 'string');
     }
-    for (const [token, code] of [['', 'UNAUTHENTICATED'], ['garbage', 'UNAUTHENTICATED'], [`${mine.dialToken}x`, 'UNAUTHENTICATED'], [other.dialToken, 'FORBIDDEN']] as const) {
+    for (const [token, code] of [
+      ['', 'UNAUTHENTICATED'],
+      ['garbage', 'UNAUTHENTICATED'],
+      [`${mine.dialToken}x`, 'UNAUTHENTICATED'],
+      [other.dialToken, 'FORBIDDEN'],
+    ] as const) {
       const answer = await graphql(emu.graphqlUrl, token, 'BrowserDialToken', { input });
       assert.equal(answer.errors?.[0]?.extensions?.code, code, `token ${token.slice(0, 12)}…`);
       assert.ok(answer.data === undefined || answer.data === null, 'no data');
     }
     // Without any Authorization header at all.
-    const bare = await fetch(emu.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: OPERATIONS.StartDialSession, variables: { sessionId: mine.sessionId } }) });
+    const bare = await fetch(emu.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: OPERATIONS.StartDialSession, variables: { sessionId: mine.sessionId } }),
+    });
     assert.equal(bare.status, 200);
     const body = (await bare.json()) as { data?: unknown; errors: Array<{ extensions: { code: string } }> };
     assert.equal(body.errors[0]!.extensions.code, 'UNAUTHENTICATED');
@@ -243,7 +283,11 @@ describe('GraphQL over HTTP', () => {
   test('answers CORS for any origin: the preflight and the answers', async () => {
     const preflight = await fetch(emu.graphqlUrl, {
       method: 'OPTIONS',
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
@@ -252,7 +296,11 @@ describe('GraphQL over HTTP', () => {
     const { dialToken, sessionId } = await newDial(emu);
     const answer = await fetch(emu.graphqlUrl, {
       method: 'POST',
-      headers: { origin: 'https://shop.example', authorization: `Bearer ${dialToken}`, 'content-type': 'application/json' },
+      headers: {
+        origin: 'https://shop.example',
+        authorization: `Bearer ${dialToken}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ query: OPERATIONS.StartDialSession, variables: { sessionId } }),
     });
     assert.equal(answer.headers.get('access-control-allow-origin'), '*');
@@ -293,11 +341,21 @@ describe('GraphQL over HTTP', () => {
 
   test('browserDialToken refuses LIVE_LISTEN, a missing session, an unknown session and an ended dial', async () => {
     const { dialId, sessionId, dialToken } = await newDial(emu);
-    const ask = (token: string, input: Record<string, unknown>) => graphql(emu.graphqlUrl, token, 'BrowserDialToken', { input });
-    assert.equal((await ask(dialToken, { type: 'LIVE_LISTEN', dialSessionId: sessionId })).errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+    const ask = (token: string, input: Record<string, unknown>) =>
+      graphql(emu.graphqlUrl, token, 'BrowserDialToken', { input });
+    assert.equal(
+      (await ask(dialToken, { type: 'LIVE_LISTEN', dialSessionId: sessionId })).errors?.[0]?.extensions?.code,
+      'BAD_USER_INPUT',
+    );
     assert.equal((await ask(dialToken, { type: 'DIAL_SESSION' })).errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    assert.equal((await ask(emu.apiKey, { type: 'DIAL_SESSION', dialSessionId: 'no-such-session' })).errors?.[0]?.extensions?.code, 'NOT_FOUND');
-    assert.match((await ask(dialToken, { type: 'NOT_A_TYPE', dialSessionId: sessionId })).errors?.[0]?.message ?? '', /BrowserDialTokenType/);
+    assert.equal(
+      (await ask(emu.apiKey, { type: 'DIAL_SESSION', dialSessionId: 'no-such-session' })).errors?.[0]?.extensions?.code,
+      'NOT_FOUND',
+    );
+    assert.match(
+      (await ask(dialToken, { type: 'NOT_A_TYPE', dialSessionId: sessionId })).errors?.[0]?.message ?? '',
+      /BrowserDialTokenType/,
+    );
     await rest(emu, 'POST', `/dials/${dialId}/hangup`);
     const ended = await ask(dialToken, { type: 'DIAL_SESSION', dialSessionId: sessionId });
     assert.equal(ended.errors?.[0]?.extensions?.code, 'FAILED_PRECONDITION');
@@ -306,7 +364,9 @@ describe('GraphQL over HTTP', () => {
 
   test('startDialSession answers true (again too) while the dial lives, false once it ended', async () => {
     const { dialId, sessionId, dialToken } = await newDial(emu);
-    const start = async () => (await graphql<{ startDialSession: boolean }>(emu.graphqlUrl, dialToken, 'StartDialSession', { sessionId })).data?.startDialSession;
+    const start = async () =>
+      (await graphql<{ startDialSession: boolean }>(emu.graphqlUrl, dialToken, 'StartDialSession', { sessionId })).data
+        ?.startDialSession;
     assert.equal(await start(), true);
     assert.equal(await start(), true);
     await rest(emu, 'POST', `/dials/${dialId}/hangup`);
@@ -315,14 +375,22 @@ describe('GraphQL over HTTP', () => {
 
   test('hangupCall ends the dial like the REST hangup: canceled before the join, completed / USER_HANGUP in the room', async () => {
     const waiting = await newDial(emu);
-    assert.deepEqual((await graphql(emu.graphqlUrl, waiting.dialToken, 'HangupCall', { dialId: waiting.dialId })).data, { hangupCall: true });
+    assert.deepEqual(
+      (await graphql(emu.graphqlUrl, waiting.dialToken, 'HangupCall', { dialId: waiting.dialId })).data,
+      { hangupCall: true },
+    );
     const canceled = await dialRecord(emu, waiting.dialId);
     assert.deepEqual([canceled.status, canceled.systemResultType], ['canceled', 'CANCELLED']);
 
     const joined = await newDial(emu);
-    const room = await joinRoom(emu, (await livekitCredentials(emu.graphqlUrl, joined.dialToken, joined.sessionId)).token);
+    const room = await joinRoom(
+      emu,
+      (await livekitCredentials(emu.graphqlUrl, joined.dialToken, joined.sessionId)).token,
+    );
     await eventually(async () => (await dialRecord(emu, joined.dialId)).status === 'in-progress');
-    assert.deepEqual((await graphql(emu.graphqlUrl, joined.dialToken, 'HangupCall', { dialId: joined.dialId })).data, { hangupCall: true });
+    assert.deepEqual((await graphql(emu.graphqlUrl, joined.dialToken, 'HangupCall', { dialId: joined.dialId })).data, {
+      hangupCall: true,
+    });
     await room.closed;
     const leave = room.responses.find((response) => response.message.case === 'leave')?.message;
     assert.equal(leave?.case === 'leave' && leave.value.reason, DisconnectReason.ROOM_DELETED);
@@ -332,17 +400,35 @@ describe('GraphQL over HTTP', () => {
 
   test('pauseAI answers the Dial, with every field the browser protocol reads', async () => {
     const { dialId, dialToken } = await newDial(emu);
-    assert.deepEqual((await graphql(emu.graphqlUrl, dialToken, 'SetPaused', { dialId, pauseStatus: true })).data, { pauseAI: { id: dialId } });
-    const query = 'mutation ($dialId: ID!) { pauseAI(dialId: $dialId, pauseStatus: false) { id status answerType callDispositionId systemResultType toNumber } }';
-    const full = await fetch(emu.graphqlUrl, { method: 'POST', headers: { authorization: `Bearer ${dialToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { dialId } }) });
+    assert.deepEqual((await graphql(emu.graphqlUrl, dialToken, 'SetPaused', { dialId, pauseStatus: true })).data, {
+      pauseAI: { id: dialId },
+    });
+    const query =
+      'mutation ($dialId: ID!) { pauseAI(dialId: $dialId, pauseStatus: false) { id status answerType callDispositionId systemResultType toNumber } }';
+    const full = await fetch(emu.graphqlUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dialToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables: { dialId } }),
+    });
     assert.deepEqual(((await full.json()) as { data: unknown }).data, {
-      pauseAI: { id: dialId, status: 'queued', answerType: 'UNKNOWN', callDispositionId: null, systemResultType: null, toNumber: '' },
+      pauseAI: {
+        id: dialId,
+        status: 'queued',
+        answerType: 'UNKNOWN',
+        callDispositionId: null,
+        systemResultType: null,
+        toNumber: '',
+      },
     });
   });
 
   test('malformed requests: not JSON or no query 400, GET 405, a syntax error or a subscription over HTTP an error', async () => {
     const post = (body: string, token = emu.apiKey) =>
-      fetch(emu.graphqlUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+      fetch(emu.graphqlUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+      });
     assert.equal((await post('{not json')).status, 400);
     assert.equal((await post('{"variables":{}}')).status, 400);
     const get = await fetch(emu.graphqlUrl);
@@ -352,7 +438,9 @@ describe('GraphQL over HTTP', () => {
     assert.equal(syntax.status, 200);
     assert.match(((await syntax.json()) as { errors: Array<{ message: string }> }).errors[0]!.message, /Syntax Error/);
     const { sessionId } = await newDial(emu);
-    const overHttp = (await (await post(JSON.stringify({ query: OPERATIONS.ConnectSession, variables: { sessionId } }))).json()) as { errors: Array<{ message: string }> };
+    const overHttp = (await (
+      await post(JSON.stringify({ query: OPERATIONS.ConnectSession, variables: { sessionId } }))
+    ).json()) as { errors: Array<{ message: string }> };
     assert.match(overHttp.errors[0]!.message, /WebSocket/);
   });
 
@@ -360,7 +448,10 @@ describe('GraphQL over HTTP', () => {
     const { dialId, sessionId, dialToken } = await newDial(emu);
     await mediaCredentials(emu.graphqlUrl, dialToken, sessionId);
     await graphql(emu.graphqlUrl, 'garbage-token-123', 'StartDialSession', { sessionId });
-    assert.ok(log.includes(`graphql http mutation BrowserDialToken {browserDialToken} as dial ${dialId}`), log.join('\n'));
+    assert.ok(
+      log.includes(`graphql http mutation BrowserDialToken {browserDialToken} as dial ${dialId}`),
+      log.join('\n'),
+    );
     assert.ok(log.includes('graphql http mutation StartDialSession {startDialSession} refused: no valid token'));
     for (const line of log) {
       assert.ok(!line.includes(dialToken) && !line.includes(emu.apiKey) && !line.includes('garbage-token-123'), line);
@@ -399,8 +490,12 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
   test("a dial token cannot watch another dial's session or transcript: an error, no data; the API key can", async () => {
     const mine = await newDial(emu);
     const other = await newDial(emu);
-    const session = new Stream<SessionMessage>(client(other.dialToken), 'ConnectSession', { sessionId: mine.sessionId });
-    const transcript = new Stream<TranscriptEvent>(client(other.dialToken), 'RefreshTranscript', { dialId: mine.dialId });
+    const session = new Stream<SessionMessage>(client(other.dialToken), 'ConnectSession', {
+      sessionId: mine.sessionId,
+    });
+    const transcript = new Stream<TranscriptEvent>(client(other.dialToken), 'RefreshTranscript', {
+      dialId: mine.dialId,
+    });
     for (const stream of [session, transcript]) {
       await stream.ended;
       assert.equal(stream.events.length, 0);
@@ -421,15 +516,33 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
     const { token } = await livekitCredentials(emu.graphqlUrl, dialToken, sessionId);
     const ringing = await stream.next((message) => message.messageType === 'SESSION_CONTACT_UPDATE', 1);
     assert.equal(ringing.content?.dials[0]?.['status'], 'ringing');
-    assert.equal(stream.events.some((message) => message.messageType === 'GLOBAL_CALL_CONNECT'), false, 'not before the join');
+    assert.equal(
+      stream.events.some((message) => message.messageType === 'GLOBAL_CALL_CONNECT'),
+      false,
+      'not before the join',
+    );
     const room = await joinRoom(emu, token);
     await stream.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');
     const types = stream.events.map((message) => message.messageType);
-    assert.deepEqual(types, ['SESSION_CONTACT_UPDATE', 'SESSION_CONTACT_UPDATE', 'SESSION_CONTACT_UPDATE', 'GLOBAL_CALL_CONNECT']);
+    assert.deepEqual(types, [
+      'SESSION_CONTACT_UPDATE',
+      'SESSION_CONTACT_UPDATE',
+      'SESSION_CONTACT_UPDATE',
+      'GLOBAL_CALL_CONNECT',
+    ]);
     assert.deepEqual(stream.events[2]!.content, {
       __typename: 'DialsUpdatedMessage',
       contactId: null,
-      dials: [{ id: dialId, status: 'in-progress', answerType: 'HUMAN', callDispositionId: null, systemResultType: null, toNumber: '' }],
+      dials: [
+        {
+          id: dialId,
+          status: 'in-progress',
+          answerType: 'HUMAN',
+          callDispositionId: null,
+          systemResultType: null,
+          toNumber: '',
+        },
+      ],
       contactComplete: false,
     });
     assert.equal(stream.events[3]!.content, null);
@@ -443,7 +556,10 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
     const room = await joinRoom(emu, (await livekitCredentials(emu.graphqlUrl, dialToken, sessionId)).token);
     const stream = new Stream<SessionMessage>(client(dialToken), 'ConnectSession', { sessionId });
     await stream.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');
-    assert.deepEqual(stream.events.map((message) => message.messageType), ['SESSION_CONTACT_UPDATE', 'GLOBAL_CALL_CONNECT']);
+    assert.deepEqual(
+      stream.events.map((message) => message.messageType),
+      ['SESSION_CONTACT_UPDATE', 'GLOBAL_CALL_CONNECT'],
+    );
     assert.equal(stream.events[0]!.content?.dials[0]?.['status'], 'in-progress');
     await leaveRoom(room);
     await stream.ended;
@@ -460,9 +576,20 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
     assert.equal(error, undefined);
     const last = stream.events.at(-1)!;
     assert.equal(last.messageType, 'SESSION_CONTACT_UPDATE');
-    assert.deepEqual(last.content?.dials, [{ id: dialId, status: 'completed', answerType: 'HUMAN', callDispositionId: null, systemResultType: 'USER_HANGUP', toNumber: '' }]);
+    assert.deepEqual(last.content?.dials, [
+      {
+        id: dialId,
+        status: 'completed',
+        answerType: 'HUMAN',
+        callDispositionId: null,
+        systemResultType: 'USER_HANGUP',
+        toNumber: '',
+      },
+    ]);
     assert.equal(last.content?.contactComplete, true);
-    const statuses = stream.events.filter((message) => message.messageType === 'SESSION_CONTACT_UPDATE').map((message) => message.content?.dials[0]?.['status']);
+    const statuses = stream.events
+      .filter((message) => message.messageType === 'SESSION_CONTACT_UPDATE')
+      .map((message) => message.content?.dials[0]?.['status']);
     assert.deepEqual(statuses, ['queued', 'ringing', 'in-progress', 'completed']);
   });
 
@@ -620,7 +747,10 @@ describe('the agent and startDialSession', () => {
       agent.start();
       await session.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');
       assert.deepEqual(peer.played, []);
-      assert.equal((await graphql(emu.graphqlUrl, dialToken, 'StartDialSession', { sessionId })).data?.['startDialSession'], true);
+      assert.equal(
+        (await graphql(emu.graphqlUrl, dialToken, 'StartDialSession', { sessionId })).data?.['startDialSession'],
+        true,
+      );
       await session.ended;
       await transcript.ended;
       assert.deepEqual(ended, ['AGENT_HANGUP']);
@@ -629,19 +759,29 @@ describe('the agent and startDialSession', () => {
       assert.ok(states.includes('speaking'));
 
       const finals = transcript.events.filter((event) => event.eventType === 'FINAL');
-      assert.deepEqual(finals.map((event) => event.transcriptLine.text), [LINES.quickGreeting, LINES.quickGoodbye]);
+      assert.deepEqual(
+        finals.map((event) => event.transcriptLine.text),
+        [LINES.quickGreeting, LINES.quickGoodbye],
+      );
       for (const event of finals) {
-        assert.deepEqual({ ...event.transcriptLine, text: '', audioStart: 0, audioEnd: 0 }, { role: 'AI', speaker: 'AI', text: '', detailType: null, audioStart: 0, audioEnd: 0, functionCalls: null });
+        assert.deepEqual(
+          { ...event.transcriptLine, text: '', audioStart: 0, audioEnd: 0 },
+          { role: 'AI', speaker: 'AI', text: '', detailType: null, audioStart: 0, audioEnd: 0, functionCalls: null },
+        );
       }
       // Each line: LIVE versions that grow, then its FINAL.
       const greetingFinal = transcript.events.findIndex((event) => event.eventType === 'FINAL');
       const lives = transcript.events.slice(0, greetingFinal).map((event) => event.transcriptLine.text);
       assert.ok(lives.length > 0, 'LIVE before FINAL');
-      for (let index = 1; index < lives.length; index++) assert.ok(lives[index]!.length > lives[index - 1]!.length && lives[index]!.startsWith(lives[index - 1]!));
+      for (let index = 1; index < lives.length; index++)
+        assert.ok(lives[index]!.length > lives[index - 1]!.length && lives[index]!.startsWith(lives[index - 1]!));
       assert.ok(LINES.quickGreeting.startsWith(lives.at(-1)!));
       assert.ok(peer.packets.length > 0, 'lk.transcription is published too');
       const record = await dialRecord(emu, dialId);
-      assert.deepEqual(record.transcript.map((line) => line.text), finals.map((event) => event.transcriptLine.text));
+      assert.deepEqual(
+        record.transcript.map((line) => line.text),
+        finals.map((event) => event.transcriptLine.text),
+      );
     });
   });
 
@@ -661,7 +801,10 @@ describe('the agent and startDialSession', () => {
       assert.deepEqual(ended, ['AGENT_HANGUP']);
       assert.equal(peer.played.length, 2);
       assert.deepEqual(peer.packets, []);
-      assert.deepEqual(transcript.events.filter((event) => event.eventType === 'FINAL').map((event) => event.transcriptLine.text), [LINES.quickGreeting, LINES.quickGoodbye]);
+      assert.deepEqual(
+        transcript.events.filter((event) => event.eventType === 'FINAL').map((event) => event.transcriptLine.text),
+        [LINES.quickGreeting, LINES.quickGoodbye],
+      );
       assert.ok(transcript.events.some((event) => event.eventType === 'LIVE'));
     });
   });
@@ -686,7 +829,9 @@ describe('the agent and startDialSession', () => {
       }
       const live = await transcript.next((event) => event.transcriptLine.role === 'HUMAN');
       assert.deepEqual([live.eventType, live.transcriptLine.text], ['LIVE', '(caller speaking…)']);
-      const final = await transcript.next((event) => event.transcriptLine.role === 'HUMAN' && event.eventType === 'FINAL');
+      const final = await transcript.next(
+        (event) => event.transcriptLine.role === 'HUMAN' && event.eventType === 'FINAL',
+      );
       assert.match(final.transcriptLine.text, /^\(caller spoke, \d\.\d s\)$/);
       assert.equal(final.transcriptLine.speaker, 'HUMAN');
       agent.stop();

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 
-async function createDial(emu: Emulator, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+async function createDial(
+  emu: Emulator,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${emu.apiUrl}/dials`, {
     method: 'POST',
     headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json', ...headers },
@@ -45,8 +49,16 @@ describe('idempotent POST /dials', () => {
   });
 
   test('key order in the body does not make it a different body', async () => {
-    const first = await createDial(emu, { browserCall: true, callAgentId: 'emu-demo', callAgentInput: { a: 1, b: 2 } }, { 'idempotency-key': 'order-key' });
-    const second = await createDial(emu, { callAgentInput: { b: 2, a: 1 }, callAgentId: 'emu-demo', browserCall: true }, { 'idempotency-key': 'order-key' });
+    const first = await createDial(
+      emu,
+      { browserCall: true, callAgentId: 'emu-demo', callAgentInput: { a: 1, b: 2 } },
+      { 'idempotency-key': 'order-key' },
+    );
+    const second = await createDial(
+      emu,
+      { callAgentInput: { b: 2, a: 1 }, callAgentId: 'emu-demo', browserCall: true },
+      { 'idempotency-key': 'order-key' },
+    );
     assert.equal(second.status, 200);
     assert.equal(second.body.dialId, first.body.dialId);
   });
@@ -54,7 +66,11 @@ describe('idempotent POST /dials', () => {
   test('the same key with a different body answers 409 naming the existing dial', async () => {
     const first = await createDial(emu, demo, { 'idempotency-key': 'conflict-key' });
     const before = dialsCreated();
-    const conflict = await createDial(emu, { ...demo, callAgentInput: { name: 'Grace' } }, { 'idempotency-key': 'conflict-key' });
+    const conflict = await createDial(
+      emu,
+      { ...demo, callAgentInput: { name: 'Grace' } },
+      { 'idempotency-key': 'conflict-key' },
+    );
     assert.equal(conflict.status, 409);
     assert.equal(conflict.body.error.code, 'idempotency_conflict');
     assert.equal(conflict.body.error.dialId, first.body.dialId);
@@ -78,7 +94,11 @@ describe('idempotent POST /dials', () => {
   });
 
   test('a refused request does not use up its key', async () => {
-    const refused = await createDial(emu, { callAgentId: 'no-such-agent', browserCall: true }, { 'idempotency-key': 'retry-key' });
+    const refused = await createDial(
+      emu,
+      { callAgentId: 'no-such-agent', browserCall: true },
+      { 'idempotency-key': 'retry-key' },
+    );
     assert.equal(refused.status, 422);
     const accepted = await createDial(emu, demo, { 'idempotency-key': 'retry-key' });
     assert.equal(accepted.status, 200);
@@ -86,7 +106,9 @@ describe('idempotent POST /dials', () => {
 
   test('50 concurrent identical requests with one key create exactly one dial', async () => {
     const before = dialsCreated();
-    const answers = await Promise.all(Array.from({ length: 50 }, () => createDial(emu, demo, { 'idempotency-key': 'race-key' })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => createDial(emu, demo, { 'idempotency-key': 'race-key' })),
+    );
     assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
     assert.equal(new Set(answers.map((answer) => answer.body.dialId)).size, 1);
     assert.equal(new Set(answers.map((answer) => answer.body.dialToken)).size, 1);
@@ -95,8 +117,12 @@ describe('idempotent POST /dials', () => {
 
   test('50 concurrent requests with one key and two bodies: one dial, the other body gets 409', async () => {
     const before = dialsCreated();
-    const bodies = Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? demo : { ...demo, callAgentInput: { name: 'Other' } }));
-    const answers = await Promise.all(bodies.map((body) => createDial(emu, body, { 'idempotency-key': 'race-two-bodies' })));
+    const bodies = Array.from({ length: 50 }, (_, index) =>
+      index % 2 === 0 ? demo : { ...demo, callAgentInput: { name: 'Other' } },
+    );
+    const answers = await Promise.all(
+      bodies.map((body) => createDial(emu, body, { 'idempotency-key': 'race-two-bodies' })),
+    );
     assert.equal(dialsCreated() - before, 1);
     const ok = answers.filter((answer) => answer.status === 200);
     const conflicts = answers.filter((answer) => answer.status === 409);
@@ -114,7 +140,9 @@ describe('idempotent POST /dials', () => {
     assert.equal(ids.size, 100);
     assert.equal(new Set(answers.map((answer) => answer.body.sessionId)).size, 100);
     const records = await Promise.all(
-      [...ids].map(async (id) => (await fetch(`${emu.apiUrl}/dials/${id}`, { headers: { authorization: `Bearer ${emu.apiKey}` } })).json()),
+      [...ids].map(async (id) =>
+        (await fetch(`${emu.apiUrl}/dials/${id}`, { headers: { authorization: `Bearer ${emu.apiKey}` } })).json(),
+      ),
     );
     assert.deepEqual(new Set(records.map((record: { id: string }) => record.id)), ids);
   });
@@ -131,7 +159,7 @@ describe('idempotent POST /dials, strict mode (every reuse of a key is a 409)', 
   });
   after(() => emu.close());
 
-  test('a repeat with the same body answers 409 with the first dial\'s dialId and sessionId, and creates nothing', async () => {
+  test("a repeat with the same body answers 409 with the first dial's dialId and sessionId, and creates nothing", async () => {
     const first = await createDial(emu, demo, { 'idempotency-key': 'strict-1' });
     assert.equal(first.status, 200);
     const before = dialsCreated();
@@ -148,7 +176,9 @@ describe('idempotent POST /dials, strict mode (every reuse of a key is a 409)', 
 
   test('20 concurrent requests with one key: one 200, nineteen 409s all naming that dial', async () => {
     const before = dialsCreated();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => createDial(emu, demo, { 'idempotency-key': 'strict-race' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => createDial(emu, demo, { 'idempotency-key': 'strict-race' })),
+    );
     const ok = answers.filter((answer) => answer.status === 200);
     assert.equal(ok.length, 1);
     for (const answer of answers.filter((item) => item.status !== 200)) {
@@ -159,7 +189,11 @@ describe('idempotent POST /dials, strict mode (every reuse of a key is a 409)', 
   });
 
   test('a refused request does not use up its key; no key always creates', async () => {
-    assert.equal((await createDial(emu, { callAgentId: 'nope', browserCall: true }, { 'idempotency-key': 'strict-refused' })).status, 422);
+    assert.equal(
+      (await createDial(emu, { callAgentId: 'nope', browserCall: true }, { 'idempotency-key': 'strict-refused' }))
+        .status,
+      422,
+    );
     assert.equal((await createDial(emu, demo, { 'idempotency-key': 'strict-refused' })).status, 200);
     const a = await createDial(emu, demo);
     const b = await createDial(emu, demo);

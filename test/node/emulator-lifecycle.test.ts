@@ -4,7 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startEmulator, type DialEnd, type Emulator } from '../../src/emulator/index.js';
 
-async function call(emu: Emulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(
+  emu: Emulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(emu.apiUrl + path, {
     method,
     headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' },
@@ -183,9 +188,25 @@ describe('dial lifecycle', () => {
   test('transcript lines and aiResult from the media half show in the record; aiDurationSeconds sums AI lines', async () => {
     const dialId = await createDial(emu, { timeoutMinutes: 10 });
     emu.control.joined(dialId);
-    emu.control.addTranscript(dialId, { text: 'Hello, this is the demo agent.', speaker: 'AI', startTimeMs: 0, endTimeMs: 1400 });
-    emu.control.addTranscript(dialId, { text: '(caller spoke, 5.0 s)', speaker: 'HUMAN', startTimeMs: 1500, endTimeMs: 6500 });
-    emu.control.addTranscript(dialId, { text: 'Thanks, goodbye.', speaker: 'AI', detailType: null, startTimeMs: 7000, endTimeMs: 8600 });
+    emu.control.addTranscript(dialId, {
+      text: 'Hello, this is the demo agent.',
+      speaker: 'AI',
+      startTimeMs: 0,
+      endTimeMs: 1400,
+    });
+    emu.control.addTranscript(dialId, {
+      text: '(caller spoke, 5.0 s)',
+      speaker: 'HUMAN',
+      startTimeMs: 1500,
+      endTimeMs: 6500,
+    });
+    emu.control.addTranscript(dialId, {
+      text: 'Thanks, goodbye.',
+      speaker: 'AI',
+      detailType: null,
+      startTimeMs: 7000,
+      endTimeMs: 8600,
+    });
     emu.control.setAiResult(dialId, { summary: 'greeted the caller' });
     const live = await getDial(emu, dialId);
     assert.deepEqual(live.transcript, [
@@ -257,7 +278,10 @@ describe('emulator process', () => {
     await emu.close();
     const report = process.report.getReport() as { sharedObjects?: string[] };
     assert.ok(Array.isArray(report.sharedObjects) && report.sharedObjects.length > 0);
-    assert.deepEqual(report.sharedObjects.filter((path) => /wrtc/i.test(path)), []);
+    assert.deepEqual(
+      report.sharedObjects.filter((path) => /wrtc/i.test(path)),
+      [],
+    );
   });
 
   test('close() stops pending timers and both servers', async () => {

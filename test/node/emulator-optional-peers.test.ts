@@ -28,7 +28,10 @@ for (const name of ['ws', '@livekit/protocol', '@roamhq/wrtc', 'graphql', 'graph
     const explained = explainMissingPeer(original) as Error;
     assert.notEqual(explained, original);
     assert.match(explained.message, new RegExp(`missing: ${name.replace('/', '\\/')}`));
-    assert.match(explained.message, /npm install --save-dev -E ws@8\.23\.0 @livekit\/protocol@1\.52\.1 @roamhq\/wrtc@0\.10\.0 graphql@17\.1\.0 graphql-ws@6\.4\.2/);
+    assert.match(
+      explained.message,
+      /npm install --save-dev -E ws@8\.23\.0 @livekit\/protocol@1\.52\.1 @roamhq\/wrtc@0\.10\.0 graphql@17\.1\.0 graphql-ws@6\.4\.2/,
+    );
     assert.equal(explained.cause, original);
   });
 }

@@ -14,14 +14,23 @@ import { VoiceAgentApi } from '../../src/server/api/client.js';
 import { livekitCredentials } from '../support/media-credentials.js';
 
 /** Joins the dial's room and answers the identities of the other participants it is told about, within `ms`. */
-async function othersInRoom(emu: Emulator, token: string, ms: number): Promise<{ identities: Set<string>; names: string[] }> {
+async function othersInRoom(
+  emu: Emulator,
+  token: string,
+  ms: number,
+): Promise<{ identities: Set<string>; names: string[] }> {
   const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
   const ws = new WebSocket(`${emu.mediaUrl}/rtc/v1?${query}`);
   const identities = new Set<string>();
   const names: string[] = [];
   ws.on('message', (data: Buffer) => {
     const { message } = SignalResponse.fromBinary(data);
-    const participants = message.case === 'join' ? message.value.otherParticipants : message.case === 'update' ? message.value.participants : [];
+    const participants =
+      message.case === 'join'
+        ? message.value.otherParticipants
+        : message.case === 'update'
+          ? message.value.participants
+          : [];
     for (const participant of participants) {
       identities.add(participant.identity);
       names.push(participant.name);

@@ -7,7 +7,12 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 const API_KEY = 'resources-test-key-0a9b8c7d';
 const bodies: string[] = [];
 
-async function call(emu: Emulator, method: string, path: string, init: { body?: unknown; raw?: string; key?: string | null } = {}) {
+async function call(
+  emu: Emulator,
+  method: string,
+  path: string,
+  init: { body?: unknown; raw?: string; key?: string | null } = {},
+) {
   const headers: Record<string, string> = {};
   const key = init.key === undefined ? emu.apiKey : init.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -27,11 +32,19 @@ describe('emulator resource routes', () => {
   after(async () => {
     await emu.close();
     assert.ok(bodies.length > 20);
-    for (const text of bodies) assert.ok(!text.includes(API_KEY), `an answer carried the API key: ${text.slice(0, 200)}`);
+    for (const text of bodies)
+      assert.ok(!text.includes(API_KEY), `an answer carried the API key: ${text.slice(0, 200)}`);
   });
 
   test('each listing has the seed envelope: {data, cursor}, {voices, cursor}, {extractors}, or a bare array', async () => {
-    const paged = ['/agents', '/models', '/functions', '/phone_numbers', '/batch_dial_jobs', '/agents/emu-demo/versioned_prompts'];
+    const paged = [
+      '/agents',
+      '/models',
+      '/functions',
+      '/phone_numbers',
+      '/batch_dial_jobs',
+      '/agents/emu-demo/versioned_prompts',
+    ];
     for (const path of paged) {
       const answer = await call(emu, 'GET', path);
       assert.equal(answer.status, 200, path);
@@ -46,7 +59,9 @@ describe('emulator resource routes', () => {
 
   test('the default page size is 100 and larger limits are capped; a cursor comes back only while more remain', async () => {
     for (let index = 0; index < 101; index++) {
-      const created = await call(emu, 'POST', '/functions', { body: { name: `fn_${index}`, description: 'bulk', type: 'api' } });
+      const created = await call(emu, 'POST', '/functions', {
+        body: { name: `fn_${index}`, description: 'bulk', type: 'api' },
+      });
       assert.equal(created.status, 200);
     }
     const first = await call(emu, 'GET', '/functions');
@@ -62,8 +77,17 @@ describe('emulator resource routes', () => {
   });
 
   test('every resource route needs the API key (401)', async () => {
-    for (const [method, path] of [['GET', '/models'], ['POST', '/agents'], ['PUT', '/phone_numbers/x'], ['DELETE', '/eval_configs/x/records/y'], ['GET', '/phone_number_pools']]) {
-      const answer = await call(emu, method!, path!, { key: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+    for (const [method, path] of [
+      ['GET', '/models'],
+      ['POST', '/agents'],
+      ['PUT', '/phone_numbers/x'],
+      ['DELETE', '/eval_configs/x/records/y'],
+      ['GET', '/phone_number_pools'],
+    ]) {
+      const answer = await call(emu, method!, path!, {
+        key: null,
+        body: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
       assert.equal(answer.status, 401, `${method} ${path}`);
       assert.equal(answer.body.error.code, 'unauthorized');
     }

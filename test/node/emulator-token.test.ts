@@ -61,7 +61,13 @@ describe('dial tokens from the REST API', () => {
     assert.equal(typeof claims.name, 'string');
     assert.ok(claims.nbf! <= now && claims.nbf! >= now - 60);
     assert.ok(claims.exp! >= now + 60 + 600);
-    assert.deepEqual(claims.video, { room: `dial-${created.dialId}`, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+    assert.deepEqual(claims.video, {
+      room: `dial-${created.dialId}`,
+      roomJoin: true,
+      canPublish: true,
+      canSubscribe: true,
+      canPublishData: true,
+    });
     assert.deepEqual(await emu.verifyToken(token), { identity: claims.sub, roomName: `dial-${created.dialId}` });
   });
 
@@ -81,7 +87,9 @@ describe('dial tokens from the REST API', () => {
       const { token } = await livekitCredentials(other.graphqlUrl, created.dialToken, created.sessionId);
       await other.verifyToken(token);
       await assert.rejects(emu.verifyToken(token));
-      const refused = await graphql(emu.graphqlUrl, created.dialToken, 'StartDialSession', { sessionId: created.sessionId });
+      const refused = await graphql(emu.graphqlUrl, created.dialToken, 'StartDialSession', {
+        sessionId: created.sessionId,
+      });
       assert.equal(refused.data, undefined);
       assert.equal(refused.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
     } finally {
@@ -96,13 +104,19 @@ describe('dial-token', () => {
   test('signs and verifies; refuses an expired, foreign or tampered token', async () => {
     const token = await signDialToken(keys, { dialId: 'd1', sessionId: 's1' }, 60);
     assert.deepEqual(await verifyDialToken(keys, token), { dialId: 'd1', sessionId: 's1' });
-    await assert.rejects(verifyDialToken(keys, await signDialToken(keys, { dialId: 'd1', sessionId: 's1' }, -5)), /exp/);
+    await assert.rejects(
+      verifyDialToken(keys, await signDialToken(keys, { dialId: 'd1', sessionId: 's1' }, -5)),
+      /exp/,
+    );
     await assert.rejects(verifyDialToken(createDialTokenKeys(), token));
     await assert.rejects(verifyDialToken(keys, tamper(token, 1)));
   });
 
   test('a LiveKit participant token signed with the same secret is still not a dial token', async () => {
-    const media = await signParticipantToken({ apiKeyName: 'EMU', secret: keys.secret }, { identity: 'caller-1', name: 'Caller', roomName: 'dial-1', ttlSeconds: 60 });
+    const media = await signParticipantToken(
+      { apiKeyName: 'EMU', secret: keys.secret },
+      { identity: 'caller-1', name: 'Caller', roomName: 'dial-1', ttlSeconds: 60 },
+    );
     await assert.rejects(verifyDialToken(keys, media));
   });
 });
@@ -136,17 +150,28 @@ describe('media-token', () => {
   test('refuses a token without a room-join grant or identity, or from another issuer', async () => {
     const now = Math.floor(Date.now() / 1000);
     const build = (payload: Record<string, unknown>, issuer = keys.apiKeyName, subject: string | null = 'caller-1') => {
-      const jwt = new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuer(issuer).setNotBefore(now).setExpirationTime(now + 60);
+      const jwt = new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer(issuer)
+        .setNotBefore(now)
+        .setExpirationTime(now + 60);
       if (subject !== null) jwt.setSubject(subject);
       return jwt.sign(keys.secret);
     };
     await assert.rejects(verifyParticipantToken(keys, await build({})));
     await assert.rejects(verifyParticipantToken(keys, await build({ video: { room: 'dial-1', roomJoin: false } })));
     await assert.rejects(verifyParticipantToken(keys, await build({ video: { roomJoin: true } })));
-    await assert.rejects(verifyParticipantToken(keys, await build({ video: { room: 'dial-1', roomJoin: true } }, 'someone-else')));
-    await assert.rejects(verifyParticipantToken(keys, await build({ video: { room: 'dial-1', roomJoin: true } }, keys.apiKeyName, null)));
+    await assert.rejects(
+      verifyParticipantToken(keys, await build({ video: { room: 'dial-1', roomJoin: true } }, 'someone-else')),
+    );
+    await assert.rejects(
+      verifyParticipantToken(keys, await build({ video: { room: 'dial-1', roomJoin: true } }, keys.apiKeyName, null)),
+    );
     // The same claims, correctly built, do verify: the refusals above are about what they change.
-    assert.equal((await verifyParticipantToken(keys, await build({ video: { room: 'dial-1', roomJoin: true } }))).roomName, 'dial-1');
+    assert.equal(
+      (await verifyParticipantToken(keys, await build({ video: { room: 'dial-1', roomJoin: true } }))).roomName,
+      'dial-1',
+    );
   });
 
   test('refuses a token signed with another algorithm or key', async () => {

@@ -5,7 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { IDLE_ENTRY_BUDGET_GZIP, README_SIZES_END, README_SIZES_START, cdnSizes, readmeSizesSection } from '../../scripts/build-sizes.js';
+import {
+  IDLE_ENTRY_BUDGET_GZIP,
+  README_SIZES_END,
+  README_SIZES_START,
+  cdnSizes,
+  readmeSizesSection,
+} from '../../scripts/build-sizes.js';
 
 const CDN = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
 
@@ -16,13 +22,22 @@ function read(file: string): string {
 
 function lazyChunk(pattern: RegExp): string {
   const matches = cdnSizes().lazy.filter((size) => pattern.test(size.file));
-  assert.equal(matches.length, 1, `one lazy chunk matches ${pattern}: ${cdnSizes().lazy.map((size) => size.file).join(', ')}`);
+  assert.equal(
+    matches.length,
+    1,
+    `one lazy chunk matches ${pattern}: ${cdnSizes()
+      .lazy.map((size) => size.file)
+      .join(', ')}`,
+  );
   return matches[0]!.file;
 }
 
 test('the entry loads nothing else up front; the call, livekit-client, their shared error classes and Arabic are one lazy chunk each', () => {
   const sizes = cdnSizes();
-  assert.deepEqual(sizes.initial.map((size) => size.file), ['voice-agent-call.js']);
+  assert.deepEqual(
+    sizes.initial.map((size) => size.file),
+    ['voice-agent-call.js'],
+  );
   assert.deepEqual(
     sizes.lazy.map((size) => size.file.replace(/-[\w-]{8}\.js$/, '')),
     ['chunks/in-call', 'chunks/livekit-media', 'chunks/errors', 'chunks/strings-ar'],
@@ -41,14 +56,21 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
     assert.ok(!entry.includes(marker), `the idle entry does not contain ${JSON.stringify(marker)}`);
     assert.ok(call.includes(marker), `the call chunk contains ${JSON.stringify(marker)}`);
   }
-  assert.ok(arabic.includes('ابدأ المكالمة') && !entry.includes('ابدأ المكالمة') && !call.includes('ابدأ المكالمة'), 'Arabic only in its chunk');
+  assert.ok(
+    arabic.includes('ابدأ المكالمة') && !entry.includes('ابدأ المكالمة') && !call.includes('ابدأ المكالمة'),
+    'Arabic only in its chunk',
+  );
   // The call chunk loads in one round trip: it imports only the entry (already loaded) and the
   // error classes, whose chunk the entry asks for beside it (as it does for the media chunk).
   const errors = lazyChunk(/^chunks\/errors-/);
-  const importsOf = (source: string): string[] => [...source.matchAll(/\bfrom\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g)].map((m) => m[1]!).sort();
+  const importsOf = (source: string): string[] =>
+    [...source.matchAll(/\bfrom\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g)].map((m) => m[1]!).sort();
   assert.deepEqual(importsOf(call), ['../voice-agent-call.js', `./${errors.slice('chunks/'.length)}`].sort());
   assert.deepEqual(importsOf(media), [`./${errors.slice('chunks/'.length)}`]);
-  assert.ok(entry.includes(`import(\`./${errors}\`)`) || entry.includes(`import("./${errors}")`), 'the entry asks for the errors chunk itself');
+  assert.ok(
+    entry.includes(`import(\`./${errors}\`)`) || entry.includes(`import("./${errors}")`),
+    'the entry asks for the errors chunk itself',
+  );
 });
 
 test('the idle entry is at most 12 KB gzip (-9)', () => {
@@ -60,11 +82,17 @@ test('the entry registers the tag and exports the element, its helpers and loade
   const entry = read('voice-agent-call.js');
   assert.match(entry, /customElements\.define\(/);
   const exported = entry.match(/export\s*\{([^}]*)\}\s*;?\s*(?:\/\/# sourceMappingURL=.*)?$/)?.[1] ?? '';
-  const names = exported.split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!);
+  const names = exported.split(',').map((part) =>
+    part
+      .trim()
+      .split(/\s+as\s+/)
+      .pop()!,
+  );
   for (const name of ['VoiceAgentCall', 'defineVoiceAgentCall', 'TAG_NAME', 'VERSION', 'preloadMedia', 'loadCallApi']) {
     assert.ok(names.includes(name), `exports ${name}`);
   }
-  for (const name of ['CallSession', 'CallEndedEvent']) assert.ok(!names.includes(name), `${name} stays lazy (loadCallApi())`);
+  for (const name of ['CallSession', 'CallEndedEvent'])
+    assert.ok(!names.includes(name), `${name} stays lazy (loadCallApi())`);
 });
 
 test('no eval, no Function constructor, no string timers, no process.env (strict CSP, no bundler)', () => {
@@ -93,12 +121,25 @@ test('the npm build splits the same way: define.js reaches the call logic and ot
     assert.ok(existsSync(DIST + file), `dist/${file} is missing: run \`npm run build\` first`);
     const source = readFileSync(DIST + file, 'utf8');
     const resolve = (specifier: string): string => new URL(specifier, `file:///${file}`).pathname.slice(1);
-    for (const m of source.matchAll(/^import\s[^;]*?from\s*'(\.{1,2}\/[^']+)'|^import\s*'(\.{1,2}\/[^']+)'/gm)) visit(resolve((m[1] ?? m[2])!));
+    for (const m of source.matchAll(/^import\s[^;]*?from\s*'(\.{1,2}\/[^']+)'|^import\s*'(\.{1,2}\/[^']+)'/gm))
+      visit(resolve((m[1] ?? m[2])!));
     for (const m of source.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) dynamics.add(resolve(m[1]!));
   };
   visit('define.js');
-  assert.ok(statics.has('element/voice-agent-call.js') && statics.has('element/styles.js'), 'the walk follows static imports');
-  for (const lazy of ['call/call-session.js', 'call/companion-client.js', 'call/transcript.js', 'element/in-call.js', 'element/call-view.js', 'element/strings.js', 'element/strings-ar.js', 'call/media/livekit-media.js']) {
+  assert.ok(
+    statics.has('element/voice-agent-call.js') && statics.has('element/styles.js'),
+    'the walk follows static imports',
+  );
+  for (const lazy of [
+    'call/call-session.js',
+    'call/companion-client.js',
+    'call/transcript.js',
+    'element/in-call.js',
+    'element/call-view.js',
+    'element/strings.js',
+    'element/strings-ar.js',
+    'call/media/livekit-media.js',
+  ]) {
     assert.ok(!statics.has(lazy), `define.js does not import ${lazy} statically`);
   }
   for (const lazy of ['element/in-call.js', 'element/strings-ar.js', 'call/media/livekit-media.js']) {

@@ -58,7 +58,9 @@ test("the README's Types section matches src/call/types.ts", () => {
   for (const field of ['id', 'speaker', 'text', 'final', 'dialId', 'reason', 'transcript', 'aiResult', 'error']) {
     assert.match(types, new RegExp(`\\b${field}\\??:`), `README Types shows ${field}`);
   }
-  const reasons = [...(source.match(/export type EndReason =([^;]+);/)?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
+  const reasons = [...(source.match(/export type EndReason =([^;]+);/)?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map(
+    (m) => m[1],
+  );
   assert.ok(reasons.length > 10);
   const howItEnds = readme.slice(readme.indexOf('## How a call ends'), readme.indexOf('## With the real service'));
   for (const reason of reasons) assert.ok(howItEnds.includes(`\`${reason}\``), `"How a call ends" names ${reason}`);

@@ -32,15 +32,23 @@ test("the README's Node table holds for what is installed", () => {
   const packages = installed();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
   const floor = semver.minVersion(pkg.engines.node)!.version;
-  const refusing = (version: string) => [...new Set(packages.filter((p) => !semver.satisfies(version, p.node)).map((p) => p.name))].sort();
+  const refusing = (version: string) =>
+    [...new Set(packages.filter((p) => !semver.satisfies(version, p.node)).map((p) => p.name))].sort();
 
   assert.deepEqual(refusing('22.22.0'), [], 'npm is quiet on Node 22.22');
   assert.deepEqual(refusing('24.0.0'), [], 'npm is quiet on Node 24');
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   for (const name of refusing(floor)) {
     const named = name === 'machina' || name === 'graphql' || name.startsWith('@web/');
-    assert.ok(named, `${name} declares a Node the engines floor ${floor} does not meet, and the README's table does not name it`);
+    assert.ok(
+      named,
+      `${name} declares a Node the engines floor ${floor} does not meet, and the README's table does not name it`,
+    );
   }
   assert.match(readme, /machina/);
-  assert.match(readme, new RegExp(`≥ ${floor.replace(/\.0$/, '').replace(/\./g, '\\.')}`), 'the README states the engines floor');
+  assert.match(
+    readme,
+    new RegExp(`≥ ${floor.replace(/\.0$/, '').replace(/\./g, '\\.')}`),
+    'the README states the engines floor',
+  );
 });

@@ -23,7 +23,10 @@ const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
 };
 
 function requireBuild(): void {
-  assert.ok(existsSync(`${ROOT}dist/index.js`) && existsSync(`${ROOT}dist/cdn/voice-agent-call.js`), 'dist/ is missing: run `npm run build` first');
+  assert.ok(
+    existsSync(`${ROOT}dist/index.js`) && existsSync(`${ROOT}dist/cdn/voice-agent-call.js`),
+    'dist/ is missing: run `npm run build` first',
+  );
 }
 
 /** Runs an ES module snippet in a fresh Node process (no DOM), from the package root so the package can import itself by name. */
@@ -42,7 +45,8 @@ test('every module subpath lists its types first and both files exist', () => {
   for (const [subpath, target] of moduleSubpaths) {
     const conditions = target as Record<string, string>;
     assert.equal(Object.keys(conditions)[0], 'types', `${subpath}: "types" must come first`);
-    for (const file of Object.values(conditions)) assert.ok(existsSync(`${ROOT}${file}`), `${subpath}: ${file} is not built`);
+    for (const file of Object.values(conditions))
+      assert.ok(existsSync(`${ROOT}${file}`), `${subpath}: ${file} is not built`);
   }
   assert.ok(existsSync(`${ROOT}${pkg.customElements}`), 'custom-elements.json is not built');
 });
@@ -120,16 +124,38 @@ test('publint: no errors, warnings or suggestions', async () => {
 
 test('the published files: dist (with the CDN build and the manifest), bins, sources; no tests, demo or scripts', async () => {
   requireBuild();
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, timeout: 60_000 });
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    timeout: 60_000,
+  });
   const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   const paths = packed.files.map((file) => file.path);
-  for (const required of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/react.js', 'dist/vue.d.ts', 'dist/cdn/voice-agent-call.js', 'dist/custom-elements.json', 'bin/voice-agent-emulator.js', 'bin/voice-agent-companion.js']) {
+  for (const required of [
+    'package.json',
+    'README.md',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/react.js',
+    'dist/vue.d.ts',
+    'dist/cdn/voice-agent-call.js',
+    'dist/custom-elements.json',
+    'bin/voice-agent-emulator.js',
+    'bin/voice-agent-companion.js',
+  ]) {
     assert.ok(paths.includes(required), `${required} is published`);
   }
-  assert.ok(paths.some((path) => /^dist\/cdn\/chunks\/livekit-media-[\w-]+\.js$/.test(path)), 'the lazy media chunk is published');
+  assert.ok(
+    paths.some((path) => /^dist\/cdn\/chunks\/livekit-media-[\w-]+\.js$/.test(path)),
+    'the lazy media chunk is published',
+  );
   // Tools (IDEs, Storybook) read the manifest the "customElements" field names from the installed package.
-  assert.ok(paths.includes(pkg.customElements.replace(/^\.\//, '')), `customElements (${pkg.customElements}) is published`);
-  const unwanted = paths.filter((path) => /^(test|demo|scripts|bench|node_modules|dist\/demo)\//.test(path) || path.startsWith('.'));
+  assert.ok(
+    paths.includes(pkg.customElements.replace(/^\.\//, '')),
+    `customElements (${pkg.customElements}) is published`,
+  );
+  const unwanted = paths.filter(
+    (path) => /^(test|demo|scripts|bench|node_modules|dist\/demo)\//.test(path) || path.startsWith('.'),
+  );
   assert.deepEqual(unwanted, []);
 });
 
@@ -154,5 +180,10 @@ test("the emulator's native and protocol packages are optional peers, never forc
     assert.ok(pkg.peerDependencies[name], `${name} is a peer dependency`);
     assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, `${name} is optional`);
   }
-  assert.ok(pkg.dependencies['jose'] && pkg.dependencies['lit'] && pkg.dependencies['livekit-client'] && pkg.dependencies['@lit/react']);
+  assert.ok(
+    pkg.dependencies['jose'] &&
+      pkg.dependencies['lit'] &&
+      pkg.dependencies['livekit-client'] &&
+      pkg.dependencies['@lit/react'],
+  );
 });

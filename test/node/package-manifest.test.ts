@@ -4,7 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiReference, elementDeclaration, generateManifest, MANIFEST_PATH, replaceReadmeSection, type Manifest } from '../../scripts/build-manifest.js';
+import {
+  apiReference,
+  elementDeclaration,
+  generateManifest,
+  MANIFEST_PATH,
+  replaceReadmeSection,
+  type Manifest,
+} from '../../scripts/build-manifest.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -58,16 +65,38 @@ test('the manifest documents every attribute, event, method and styling hook of 
   );
   const members = element.members ?? [];
   for (const method of ['start', 'hangup', 'setMuted', 'getTranscript']) {
-    assert.ok(members.some((member) => member.kind === 'method' && member.name === method), `method ${method}`);
+    assert.ok(
+      members.some((member) => member.kind === 'method' && member.name === method),
+      `method ${method}`,
+    );
   }
   for (const property of ['inputs', 'strings', 'state', 'dialId', 'muted', 'transcript']) {
-    assert.ok(members.some((member) => member.kind === 'field' && member.name === property), `property ${property}`);
+    assert.ok(
+      members.some((member) => member.kind === 'field' && member.name === property),
+      `property ${property}`,
+    );
   }
-  assert.ok(!members.some((member) => member.name.startsWith('_') || member.privacy === 'private'), 'no private members');
-  for (const part of ['launcher', 'panel', 'status', 'transcript', 'entry', 'controls', 'call-button', 'hangup-button', 'mute-button']) {
+  assert.ok(
+    !members.some((member) => member.name.startsWith('_') || member.privacy === 'private'),
+    'no private members',
+  );
+  for (const part of [
+    'launcher',
+    'panel',
+    'status',
+    'transcript',
+    'entry',
+    'controls',
+    'call-button',
+    'hangup-button',
+    'mute-button',
+  ]) {
     assert.ok(names(element.cssParts).includes(part), `part ${part}`);
   }
-  assert.ok((element.cssProperties ?? []).length > 0 && (element.cssProperties ?? []).every((property) => property.name.startsWith('--vac-')));
+  assert.ok(
+    (element.cssProperties ?? []).length > 0 &&
+      (element.cssProperties ?? []).every((property) => property.name.startsWith('--vac-')),
+  );
 });
 
 test('the API reference generated from the manifest names every attribute, event, part and custom property', () => {

@@ -18,7 +18,16 @@ export function vueTemplateTypes(emit: VueInstance['$emit'], ended: CallEndedEve
   emit('call-state', state);
   // @ts-expect-error call-ended carries a CallEndedEvent, not a CallStateEvent
   emit('call-ended', state);
-  const ok: VueProps = { endpoint: '/api/voice-call', agent: 'default', layout: 'floating', placement: 'bottom-left', transcript: 'poll', theme: 'dark', inputs: { name: 'Ada' }, class: 'call' };
+  const ok: VueProps = {
+    endpoint: '/api/voice-call',
+    agent: 'default',
+    layout: 'floating',
+    placement: 'bottom-left',
+    transcript: 'poll',
+    theme: 'dark',
+    inputs: { name: 'Ada' },
+    class: 'call',
+  };
   // @ts-expect-error layout is 'inline' | 'floating'
   const badLayout: VueProps = { layout: 'sideways' };
   // @ts-expect-error transcript is 'live' | 'poll' | 'off'
@@ -50,7 +59,8 @@ export function reactPropTypes(): VoiceAgentCallProps[] {
 test("Vue's isCustomElement check accepts the tag and nothing else", () => {
   assert.equal(VOICE_AGENT_CALL_TAG, 'voice-agent-call');
   assert.equal(isVoiceAgentCallTag('voice-agent-call'), true);
-  for (const tag of ['div', 'voice-agent', 'voice-agent-call-x', 'VoiceAgentCall']) assert.equal(isVoiceAgentCallTag(tag), false, tag);
+  for (const tag of ['div', 'voice-agent', 'voice-agent-call-x', 'VoiceAgentCall'])
+    assert.equal(isVoiceAgentCallTag(tag), false, tag);
 });
 
 // A TypeScript app that installed the package: it sees only dist/*.d.ts through `exports`.
@@ -102,17 +112,34 @@ test('a browser app and a server type-check against the published .d.ts files (s
   mkdirSync(dir, { recursive: true });
   const tsc = `${root}node_modules/typescript/bin/tsc`;
   // The browser app has no Node types: the widget's declarations must not need them.
-  for (const [name, source, types] of [['browser-app', CONSUMER, []], ['server', SERVER, ['node']]] as const) {
+  for (const [name, source, types] of [
+    ['browser-app', CONSUMER, []],
+    ['server', SERVER, ['node']],
+  ] as const) {
     writeFileSync(`${dir}${name}.ts`, source);
     writeFileSync(
       `${dir}${name}.tsconfig.json`,
       JSON.stringify({
-        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types, strict: true, noEmit: true, skipLibCheck: false },
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types,
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
         files: [`${name}.ts`],
       }),
     );
     const output = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [tsc, '-p', `${dir}${name}.tsconfig.json`], { cwd: root, timeout: 60_000 }, (_error, stdout, stderr) => resolve(`${stdout}${stderr}`));
+      execFile(
+        process.execPath,
+        [tsc, '-p', `${dir}${name}.tsconfig.json`],
+        { cwd: root, timeout: 60_000 },
+        (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
+      );
     });
     assert.equal(output.trim(), '', `${name}: ${output}`);
   }

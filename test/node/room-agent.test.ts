@@ -11,7 +11,16 @@ import {
   type AgentContext,
   type ListenResult,
 } from '../../src/emulator/agent/scenarios.js';
-import { FRAME_SAMPLES, framesDue, parseWav, peakLevel, toFrames, toMono48k, toneFor, trimSilence } from '../../src/emulator/room/media/pcm.js';
+import {
+  FRAME_SAMPLES,
+  framesDue,
+  parseWav,
+  peakLevel,
+  toFrames,
+  toMono48k,
+  toneFor,
+  trimSilence,
+} from '../../src/emulator/room/media/pcm.js';
 import type { SystemResultType } from '../../src/emulator/seam.js';
 
 describe('turn detection', () => {
@@ -75,7 +84,13 @@ describe('PCM', () => {
   }
 
   test('espeak-ng-style WAV (22050 Hz mono) becomes 48 kHz mono of the same length in time', () => {
-    const pcm = parseWav(wav(22050, 1, Array.from({ length: 22050 }, (_, i) => (i % 100) * 100)));
+    const pcm = parseWav(
+      wav(
+        22050,
+        1,
+        Array.from({ length: 22050 }, (_, i) => (i % 100) * 100),
+      ),
+    );
     assert.equal(pcm.sampleRate, 22050);
     const resampled = toMono48k(pcm);
     assert.ok(Math.abs(resampled.length - 48000) <= 3, `about one second: ${resampled.length}`);
@@ -192,12 +207,19 @@ const fast = { ...DEFAULT_SCENARIO_TIMINGS, dropAfterGreetingMs: 5 };
 
 describe('scenarios', () => {
   test('emu-demo greets and answers each caller turn, never hanging up by itself', async () => {
-    const room = new FakeRoom([{ kind: 'turn', durationMs: 1400 }, { kind: 'turn', durationMs: 2000 }]);
+    const room = new FakeRoom([
+      { kind: 'turn', durationMs: 1400 },
+      { kind: 'turn', durationMs: 2000 },
+    ]);
     await assert.rejects(scenarioFor('emu-demo').run(room, fast), { name: 'AbortError' });
     assert.deepEqual(room.log, [
       `say:${LINES.demoGreeting}`,
-      'heard:turn', 'think', `say:${LINES.demoReplies[0]}`,
-      'heard:turn', 'think', `say:${LINES.demoReplies[1]}`,
+      'heard:turn',
+      'think',
+      `say:${LINES.demoReplies[0]}`,
+      'heard:turn',
+      'think',
+      `say:${LINES.demoReplies[1]}`,
     ]);
     assert.equal(room.hungUp, undefined);
   });
@@ -213,7 +235,10 @@ describe('scenarios', () => {
   });
 
   test('emu-silent-user answers speech, then hangs up after 3 s of silence', async () => {
-    const room = new FakeRoom([{ kind: 'turn', durationMs: 900 }, { kind: 'silence', silentMs: 3000 }]);
+    const room = new FakeRoom([
+      { kind: 'turn', durationMs: 900 },
+      { kind: 'silence', silentMs: 3000 },
+    ]);
     await scenarioFor('emu-silent-user').run(room, fast);
     assert.ok(room.listens.every((options) => options.silenceMs === 3000));
     assert.deepEqual(room.said, [LINES.silentGreeting, LINES.silentReply, LINES.silentGoodbye]);

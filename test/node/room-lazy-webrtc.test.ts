@@ -14,7 +14,11 @@ test('the emulator serves REST, GraphQL and the room HTTP routes without loading
   const emulator = await startEmulator({ logger: false });
   try {
     const headers = { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' };
-    const created = await fetch(`${emulator.apiUrl}/dials`, { method: 'POST', headers, body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }) });
+    const created = await fetch(`${emulator.apiUrl}/dials`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }),
+    });
     const { dialId, sessionId } = (await created.json()) as { dialId: string; sessionId: string };
     const tokenAnswer = await fetch(`${emulator.apiUrl}/dials/${dialId}/token`, { method: 'POST', headers });
     const { dialToken } = (await tokenAnswer.json()) as { dialToken: string };

@@ -17,7 +17,11 @@ import {
   TrackSource,
   TrackType,
 } from '@livekit/protocol';
-import { JoinRequestError, decodeJoinRequest, encodeJoinRequest } from '../../src/emulator/room/protocol/join-request.js';
+import {
+  JoinRequestError,
+  decodeJoinRequest,
+  encodeJoinRequest,
+} from '../../src/emulator/room/protocol/join-request.js';
 import {
   DisconnectReason,
   answer,
@@ -64,7 +68,9 @@ describe('join_request', () => {
   });
 
   test('decodes the uncompressed form (browsers without CompressionStream)', () => {
-    const decoded = decodeJoinRequest(encodeJoinRequest(new JoinRequest({ reconnect: true, participantSid: 'PA_x' }), 'none'));
+    const decoded = decodeJoinRequest(
+      encodeJoinRequest(new JoinRequest({ reconnect: true, participantSid: 'PA_x' }), 'none'),
+    );
     assert.equal(decoded.reconnect, true);
     assert.equal(decoded.participantSid, 'PA_x');
   });
@@ -76,7 +82,14 @@ describe('join_request', () => {
 
 describe('JoinResponse', () => {
   test('has a server version, the caller, and the agent as an AGENT with its audio track', () => {
-    const response = wire(joinResponse({ roomSid: 'RM_1', roomName: 'dial-1', human: { sid: 'PA_h', identity: 'caller', joinedAtMs: 0 }, agent }));
+    const response = wire(
+      joinResponse({
+        roomSid: 'RM_1',
+        roomName: 'dial-1',
+        human: { sid: 'PA_h', identity: 'caller', joinedAtMs: 0 },
+        agent,
+      }),
+    );
     assert.equal(response.message.case, 'join');
     const join = response.message.value as import('@livekit/protocol').JoinResponse;
     assert.ok(join.serverVersion.length > 0, 'livekit-client refuses a server without a version');
@@ -96,7 +109,9 @@ describe('JoinResponse', () => {
   });
 
   test('has nobody else in the room when no agent joins (emu-no-agent)', () => {
-    const response = wire(joinResponse({ roomSid: 'RM_1', roomName: 'dial-1', human: { sid: 'PA_h', identity: 'caller', joinedAtMs: 0 } }));
+    const response = wire(
+      joinResponse({ roomSid: 'RM_1', roomName: 'dial-1', human: { sid: 'PA_h', identity: 'caller', joinedAtMs: 0 } }),
+    );
     assert.equal(response.message.case === 'join' && response.message.value.otherParticipants.length, 0);
   });
 });
@@ -112,7 +127,11 @@ describe('other signal responses', () => {
   });
 
   test('a trickle is JSON candidateInit for the single (publisher) peer connection', () => {
-    const candidate = { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 };
+    const candidate = {
+      candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host',
+      sdpMid: '0',
+      sdpMLineIndex: 0,
+    };
     const response = wire(trickle(candidate));
     assert.equal(response.message.case, 'trickle');
     if (response.message.case !== 'trickle') return;
@@ -178,7 +197,10 @@ describe('transcription text streams', () => {
       final: false,
       timestampMs: 1000,
     }).map((packet) => DataPacket.fromBinary(packet.toBinary()));
-    assert.deepEqual(packets.map((packet) => packet.value.case), ['streamHeader', 'streamChunk', 'streamTrailer']);
+    assert.deepEqual(
+      packets.map((packet) => packet.value.case),
+      ['streamHeader', 'streamChunk', 'streamTrailer'],
+    );
     for (const packet of packets) {
       assert.equal(packet.kind, DataPacket_Kind.RELIABLE);
       assert.equal(packet.participantIdentity, 'agent');
@@ -201,24 +223,49 @@ describe('transcription text streams', () => {
   });
 
   test('a final segment says so', () => {
-    const [header] = transcriptionPackets({ streamId: 'TS_2', segmentId: 'SG_1', trackSid: 'TR_a', senderIdentity: 'agent', text: 'x', final: true, timestampMs: 0 });
+    const [header] = transcriptionPackets({
+      streamId: 'TS_2',
+      segmentId: 'SG_1',
+      trackSid: 'TR_a',
+      senderIdentity: 'agent',
+      text: 'x',
+      final: true,
+      timestampMs: 0,
+    });
     assert.ok(header?.value.case === 'streamHeader');
     assert.equal(header.value.value.attributes['lk.transcription_final'], 'true');
   });
 
   test('interim texts grow word by word up to the whole line', () => {
-    assert.deepEqual(growingPrefixes('Got it.  Tell me more.'), ['Got', 'Got it.', 'Got it. Tell', 'Got it. Tell me', 'Got it. Tell me more.']);
+    assert.deepEqual(growingPrefixes('Got it.  Tell me more.'), [
+      'Got',
+      'Got it.',
+      'Got it. Tell',
+      'Got it. Tell me',
+      'Got it. Tell me more.',
+    ]);
   });
 });
 
 describe('agent track placement', () => {
   test('the agent voice goes into the first audio section the browser offered as recvonly', () => {
     const sdp = [
-      'v=0', 'o=- 1 2 IN IP4 127.0.0.1', 's=-', 't=0 0',
-      'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=mid:0', 'a=sendonly',
-      'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=mid:1', 'a=recvonly',
-      'm=video 9 UDP/TLS/RTP/SAVPF 96', 'a=mid:2', 'a=recvonly',
-      'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=mid:3', 'a=recvonly',
+      'v=0',
+      'o=- 1 2 IN IP4 127.0.0.1',
+      's=-',
+      't=0 0',
+      'm=audio 9 UDP/TLS/RTP/SAVPF 111',
+      'a=mid:0',
+      'a=sendonly',
+      'm=audio 9 UDP/TLS/RTP/SAVPF 111',
+      'a=mid:1',
+      'a=recvonly',
+      'm=video 9 UDP/TLS/RTP/SAVPF 96',
+      'a=mid:2',
+      'a=recvonly',
+      'm=audio 9 UDP/TLS/RTP/SAVPF 111',
+      'a=mid:3',
+      'a=recvonly',
     ].join('\r\n');
     assert.equal(firstRecvonlyAudioMid(sdp), '1');
     assert.equal(firstRecvonlyAudioMid('v=0\r\nm=video 9 x 96\r\na=mid:0\r\na=recvonly'), null);

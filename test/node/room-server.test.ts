@@ -3,7 +3,16 @@
 // Agent-less dials (emu-no-agent) keep these tests free of audio; media is tested in Chromium.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JoinRequest, SignalRequest, SignalResponse, AddTrackRequest, Ping, LeaveRequest, TrackType, TrackSource } from '@livekit/protocol';
+import {
+  JoinRequest,
+  SignalRequest,
+  SignalResponse,
+  AddTrackRequest,
+  Ping,
+  LeaveRequest,
+  TrackType,
+  TrackSource,
+} from '@livekit/protocol';
 import WebSocket from 'ws';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { startMediaServer } from '../../src/emulator/room/server.js';
@@ -34,7 +43,10 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 
 /** A dial and its LiveKit token, from browserDialToken (the REST dial token does not open the room). */
 async function newDial(callAgentId = 'emu-no-agent'): Promise<{ dialId: string; token: string; dialToken: string }> {
-  const { dialId, sessionId } = await api<{ dialId: string; sessionId: string }>('POST', '/dials', { callAgentId, browserCall: true });
+  const { dialId, sessionId } = await api<{ dialId: string; sessionId: string }>('POST', '/dials', {
+    callAgentId,
+    browserCall: true,
+  });
   const { dialToken } = await api<{ dialToken: string }>('POST', `/dials/${dialId}/token`);
   const { token } = await livekitCredentials(emulator.graphqlUrl, dialToken, sessionId);
   return { dialId, token, dialToken };
@@ -126,7 +138,9 @@ describe('HTTP routes', () => {
   test('a bad token is refused with 401 on the upgrade and on validate, without echoing it', async () => {
     const { token } = await newDial();
     const forged = `${token.slice(0, -4)}AAAA`;
-    const refused = await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?access_token=${forged}&join_request=${encodeJoinRequest(new JoinRequest({}))}`);
+    const refused = await upgradeStatus(
+      `${emulator.mediaUrl}/rtc/v1?access_token=${forged}&join_request=${encodeJoinRequest(new JoinRequest({}))}`,
+    );
     assert.equal(refused.status, 401);
     const validate = await fetch(`${httpUrl}/rtc/v1/validate?access_token=${forged}`);
     assert.equal(validate.status, 401);
@@ -145,7 +159,13 @@ describe('HTTP routes', () => {
   test('an expired token is refused with 401', async () => {
     const keys = createMediaKeys();
     const control: DialControl = {
-      sessionForRoom: () => ({ dialId: 'd', roomName: 'r', scenario: 'emu-no-agent', status: 'ringing', maxDurationSeconds: 60 }),
+      sessionForRoom: () => ({
+        dialId: 'd',
+        roomName: 'r',
+        scenario: 'emu-no-agent',
+        status: 'ringing',
+        maxDurationSeconds: 60,
+      }),
       joined: () => {},
       addTranscript: () => {},
       liveTranscript: () => {},
@@ -154,10 +174,25 @@ describe('HTTP routes', () => {
       end: () => {},
       onEnded: () => () => {},
     };
-    const media = await startMediaServer({ host: '127.0.0.1', port: 0, control, verifyToken: (token) => verifyParticipantToken(keys, token) });
+    const media = await startMediaServer({
+      host: '127.0.0.1',
+      port: 0,
+      control,
+      verifyToken: (token) => verifyParticipantToken(keys, token),
+    });
     try {
-      const expired = await signParticipantToken(keys, { identity: 'caller', name: 'Caller', roomName: 'r', ttlSeconds: -60 });
-      const valid = await signParticipantToken(keys, { identity: 'caller', name: 'Caller', roomName: 'r', ttlSeconds: 60 });
+      const expired = await signParticipantToken(keys, {
+        identity: 'caller',
+        name: 'Caller',
+        roomName: 'r',
+        ttlSeconds: -60,
+      });
+      const valid = await signParticipantToken(keys, {
+        identity: 'caller',
+        name: 'Caller',
+        roomName: 'r',
+        ttlSeconds: 60,
+      });
       const http = media.url.replace(/^ws:/, 'http:');
       assert.equal((await fetch(`${http}/rtc/v1/validate?access_token=${expired}`)).status, 401);
       assert.equal((await upgradeStatus(`${media.url}/rtc/v1?access_token=${expired}&join_request=x`)).status, 401);
@@ -200,7 +235,15 @@ describe('signalling', () => {
     signal.send({ case: 'ping', value: 7n });
     assert.equal(await signal.next('pong'), 7n);
 
-    signal.send({ case: 'addTrack', value: new AddTrackRequest({ cid: 'mic-cid', type: TrackType.AUDIO, source: TrackSource.MICROPHONE, name: 'microphone' }) });
+    signal.send({
+      case: 'addTrack',
+      value: new AddTrackRequest({
+        cid: 'mic-cid',
+        type: TrackType.AUDIO,
+        source: TrackSource.MICROPHONE,
+        name: 'microphone',
+      }),
+    });
     const published = await signal.next('trackPublished');
     assert.equal(published.cid, 'mic-cid');
     assert.match(published.track?.sid ?? '', /^TR_/);
@@ -228,7 +271,10 @@ describe('signalling', () => {
     const resume = new Signal(token, new JoinRequest({ reconnect: true, participantSid: 'PA_old' }));
     const leave = await resume.next('leave');
     assert.equal(leave.canReconnect, false);
-    assert.equal(resume.responses.some((response) => response.message.case === 'join'), false);
+    assert.equal(
+      resume.responses.some((response) => response.message.case === 'join'),
+      false,
+    );
     await resume.closed;
   });
 
@@ -258,11 +304,23 @@ describe('the time cap', () => {
   // An agent-less dial: an RTCAudioSource would make libwebrtc crash this test process at exit.
   test('a dial reaching its time cap closes the room with a LeaveRequest and ends TIMEOUT', async () => {
     // One "minute" of time cap lasts 400 ms here.
-    const short = await startEmulator({ logger: false, minuteMs: 400, roomTimings: { leaveCloseDelayMs: 20, timeUpLineMaxMs: 300 } });
+    const short = await startEmulator({
+      logger: false,
+      minuteMs: 400,
+      roomTimings: { leaveCloseDelayMs: 20, timeUpLineMaxMs: 300 },
+    });
     try {
       const headers = { authorization: `Bearer ${short.apiKey}`, 'content-type': 'application/json' };
-      const created = await fetch(`${short.apiUrl}/dials`, { method: 'POST', headers, body: JSON.stringify({ callAgentId: 'emu-no-agent', browserCall: true, timeoutMinutes: 1 }) });
-      const { dialId, sessionId, dialToken } = (await created.json()) as { dialId: string; sessionId: string; dialToken: string };
+      const created = await fetch(`${short.apiUrl}/dials`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ callAgentId: 'emu-no-agent', browserCall: true, timeoutMinutes: 1 }),
+      });
+      const { dialId, sessionId, dialToken } = (await created.json()) as {
+        dialId: string;
+        sessionId: string;
+        dialToken: string;
+      };
       const { token } = await livekitCredentials(short.graphqlUrl, dialToken, sessionId);
       const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
       const ws = new WebSocket(`${short.mediaUrl}/rtc/v1?${query}`);
@@ -277,7 +335,10 @@ describe('the time cap', () => {
       const leave = responses.at(-1)?.message;
       assert.equal(leave?.case, 'leave');
       assert.equal(leave?.case === 'leave' && leave.value.reason, DisconnectReason.ROOM_DELETED);
-      const record = (await (await fetch(`${short.apiUrl}/dials/${dialId}`, { headers })).json()) as { status: string; systemResultType: string };
+      const record = (await (await fetch(`${short.apiUrl}/dials/${dialId}`, { headers })).json()) as {
+        status: string;
+        systemResultType: string;
+      };
       assert.deepEqual([record.status, record.systemResultType], ['completed', 'TIMEOUT']);
     } finally {
       await short.close();
@@ -292,7 +353,10 @@ describe('teardown', () => {
     const ends: string[] = [];
     let status: 'ringing' | 'in-progress' | 'completed' = 'ringing';
     const control: DialControl = {
-      sessionForRoom: (roomName) => (roomName === 'r' ? { dialId: 'd', roomName, scenario: 'emu-no-agent', status, maxDurationSeconds: 60 } : undefined),
+      sessionForRoom: (roomName) =>
+        roomName === 'r'
+          ? { dialId: 'd', roomName, scenario: 'emu-no-agent', status, maxDurationSeconds: 60 }
+          : undefined,
       joined: () => (status = 'in-progress'),
       addTranscript: () => {},
       liveTranscript: () => {},
@@ -307,9 +371,17 @@ describe('teardown', () => {
         return () => listeners.delete(listener);
       },
     };
-    const media = await startMediaServer({ host: '127.0.0.1', port: 0, control, verifyToken: (token) => verifyParticipantToken(keys, token) }, { leaveCloseDelayMs: 10 });
+    const media = await startMediaServer(
+      { host: '127.0.0.1', port: 0, control, verifyToken: (token) => verifyParticipantToken(keys, token) },
+      { leaveCloseDelayMs: 10 },
+    );
     try {
-      const token = await signParticipantToken(keys, { identity: 'caller', name: 'Caller', roomName: 'r', ttlSeconds: 60 });
+      const token = await signParticipantToken(keys, {
+        identity: 'caller',
+        name: 'Caller',
+        roomName: 'r',
+        ttlSeconds: 60,
+      });
       const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
       const ws = new WebSocket(`${media.url}/rtc/v1?${query}`);
       await new Promise<void>((resolve) => ws.once('message', () => resolve()));
@@ -323,7 +395,6 @@ describe('teardown', () => {
     }
   });
 });
-
 
 // Last in this file: it crashes the shared emulator's media room (which comes back on its port).
 describe('a media room crash (issue 18)', () => {
@@ -343,12 +414,22 @@ describe('a media room crash (issue 18)', () => {
 
     process.kill(before.media.pid!, 'SIGSEGV');
     await signal.closed;
-    assert.equal(signal.responses.filter((response) => response.message.case === 'leave').length, 0, 'a crash sends no LeaveRequest');
+    assert.equal(
+      signal.responses.filter((response) => response.message.case === 'leave').length,
+      0,
+      'a crash sends no LeaveRequest',
+    );
     // The REST API never stopped answering.
-    assert.equal((await fetch(`${emulator.apiUrl}/agents`, { headers: { authorization: `Bearer ${emulator.apiKey}` } })).status, 200);
+    assert.equal(
+      (await fetch(`${emulator.apiUrl}/agents`, { headers: { authorization: `Bearer ${emulator.apiKey}` } })).status,
+      200,
+    );
 
     // Up again after a restart (right after the kill it may not have noticed yet, so count restarts).
-    await eventually(async () => emulator.health().media.restarts === 1 && emulator.health().media.state === 'up', 10_000);
+    await eventually(
+      async () => emulator.health().media.restarts === 1 && emulator.health().media.state === 'up',
+      10_000,
+    );
     const after = emulator.health().media;
     assert.equal(after.restarts, 1);
     assert.equal(after.lastExit?.signal, 'SIGSEGV');

@@ -21,5 +21,6 @@ test('the installed @livekit/protocol is exactly the version livekit-client depe
   assert.equal(usedByRoom, wanted, 'the room must build messages with the protocol version livekit-client pins');
   // A nested copy under livekit-client would mean the client and the room speak different versions.
   const nested = new URL('livekit-client/node_modules/@livekit/protocol/package.json', modules);
-  if (existsSync(nested)) assert.equal(await version(nested), usedByRoom, 'livekit-client resolves another protocol copy');
+  if (existsSync(nested))
+    assert.equal(await version(nested), usedByRoom, 'livekit-client resolves another protocol copy');
 });

@@ -25,7 +25,8 @@ test('where espeak-ng is missing, lines become audible tones and one notice', as
         process.execPath,
         ['--import', 'tsx', '--input-type=module', '-e', script],
         { env: { ...process.env, PATH: temp, TMPDIR: temp }, cwd: fileURLToPath(new URL('../../', import.meta.url)) },
-        (error, out, err) => (error ? reject(Object.assign(error, { stderr: err })) : resolve({ stdout: out, stderr: err })),
+        (error, out, err) =>
+          error ? reject(Object.assign(error, { stderr: err })) : resolve({ stdout: out, stderr: err }),
       );
     });
     const result = JSON.parse(stdout) as { a: number; b: number; peak: number };

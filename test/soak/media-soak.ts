@@ -34,21 +34,38 @@ const KINDS: Kind[] = [
   { name: 'quick, agent hangs up', agent: 'emu-quick', run: (s) => s.start(), reason: 'agent-hangup' },
   { name: 'connection dropped', agent: 'emu-drop', run: (s) => s.start(), reason: 'network-lost' },
   { name: 'media server leaves', agent: 'emu-server-leave', run: (s) => s.start(), reason: 'failed' },
-  { name: 'no agent', agent: 'emu-no-agent', options: { agentTimeoutMs: 1000 }, run: (s) => s.start(), reason: 'agent-unavailable' },
+  {
+    name: 'no agent',
+    agent: 'emu-no-agent',
+    options: { agentTimeoutMs: 1000 },
+    run: (s) => s.start(),
+    reason: 'agent-unavailable',
+  },
   { name: 'demo, visitor hangs up (2)', agent: 'emu-demo', run: hangupInCall, reason: 'user-hangup' },
 ];
 
 interface Health {
-  media: { state: string; restarts: number; exits: { signal: string | null; code: number | null; restartMs: number | null }[] };
+  media: {
+    state: string;
+    restarts: number;
+    exits: { signal: string | null; code: number | null; restartMs: number | null }[];
+  };
 }
 
-async function oneCall(harness: Harness, kind: Kind, wrong: string[], dialIds: Set<string>, index: number): Promise<void> {
+async function oneCall(
+  harness: Harness,
+  kind: Kind,
+  wrong: string[],
+  dialIds: Set<string>,
+  index: number,
+): Promise<void> {
   const session = newSession(harness, '/api/voice-call', kind.agent, kind.options);
   const seen = record(session);
   await kind.run(session).catch(() => {});
   await until(() => seen.ended.length > 0, 30000, `call ${index} (${kind.name}) ended`);
   const result = seen.ended[0]!;
-  if (seen.ended.length !== 1 || result.reason !== kind.reason) wrong.push(`${index} ${kind.name}: ${result.reason} ${result.error?.code ?? ''} (${seen.ended.length} call-ended)`);
+  if (seen.ended.length !== 1 || result.reason !== kind.reason)
+    wrong.push(`${index} ${kind.name}: ${result.reason} ${result.error?.code ?? ''} (${seen.ended.length} call-ended)`);
   if (result.dialId) dialIds.add(result.dialId);
 }
 

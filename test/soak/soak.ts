@@ -7,7 +7,15 @@
 import { expect } from '@open-wc/testing';
 import type { CallSession } from '../../src/call/call-session.js';
 import type { EndReason } from '../../src/call/types.js';
-import { orphanDials, faultLog, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
+import {
+  orphanDials,
+  faultLog,
+  newSession,
+  record,
+  setUpHarness,
+  tearDownHarness,
+  until,
+} from '../support/fault-matrix.js';
 import type { Harness } from '../support/fault-matrix.js';
 
 const CALLS = Number(new URLSearchParams(location.search).get('calls') ?? 100);
@@ -27,12 +35,43 @@ const hangupInCall = async (session: CallSession) => {
 };
 
 const KINDS: Kind[] = [
-  { name: 'demo, visitor hangs up', endpoint: '/api/voice-call', agent: 'emu-demo', run: hangupInCall, reason: 'user-hangup' },
+  {
+    name: 'demo, visitor hangs up',
+    endpoint: '/api/voice-call',
+    agent: 'emu-demo',
+    run: hangupInCall,
+    reason: 'user-hangup',
+  },
   { name: 'busy', endpoint: '/api/voice-call', agent: 'emu-busy', run: (s) => s.start(), reason: 'busy' },
-  { name: 'no agent', endpoint: '/api/voice-call', agent: 'emu-no-agent', options: { agentTimeoutMs: 1000 }, run: (s) => s.start(), reason: 'agent-unavailable' },
-  { name: 'companion 502', endpoint: '/__fault/dials-502', agent: 'emu-demo', run: (s) => s.start(), reason: 'setup-failed' },
-  { name: 'token refused by the media server', endpoint: '/__fault/token-badtoken', agent: 'emu-demo', run: (s) => s.start(), reason: 'setup-failed' },
-  { name: 'demo, visitor hangs up (2)', endpoint: '/api/voice-call', agent: 'emu-demo', run: hangupInCall, reason: 'user-hangup' },
+  {
+    name: 'no agent',
+    endpoint: '/api/voice-call',
+    agent: 'emu-no-agent',
+    options: { agentTimeoutMs: 1000 },
+    run: (s) => s.start(),
+    reason: 'agent-unavailable',
+  },
+  {
+    name: 'companion 502',
+    endpoint: '/__fault/dials-502',
+    agent: 'emu-demo',
+    run: (s) => s.start(),
+    reason: 'setup-failed',
+  },
+  {
+    name: 'token refused by the media server',
+    endpoint: '/__fault/token-badtoken',
+    agent: 'emu-demo',
+    run: (s) => s.start(),
+    reason: 'setup-failed',
+  },
+  {
+    name: 'demo, visitor hangs up (2)',
+    endpoint: '/api/voice-call',
+    agent: 'emu-demo',
+    run: hangupInCall,
+    reason: 'user-hangup',
+  },
   {
     name: 'microphone revoked',
     endpoint: '/api/voice-call',
@@ -55,8 +94,20 @@ const KINDS: Kind[] = [
     },
     reason: 'page-unload',
   },
-  { name: 'service hangs', endpoint: '/__fault-svc', agent: 'svc-create-hang', run: (s) => s.start(), reason: 'setup-failed' },
-  { name: 'quick, agent hangs up', endpoint: '/api/voice-call', agent: 'emu-quick', run: (s) => s.start(), reason: 'agent-hangup' },
+  {
+    name: 'service hangs',
+    endpoint: '/__fault-svc',
+    agent: 'svc-create-hang',
+    run: (s) => s.start(),
+    reason: 'setup-failed',
+  },
+  {
+    name: 'quick, agent hangs up',
+    endpoint: '/api/voice-call',
+    agent: 'emu-quick',
+    run: (s) => s.start(),
+    reason: 'agent-hangup',
+  },
 ];
 
 const heap = () => (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN;
@@ -77,13 +128,18 @@ describe('soak', function () {
       const seen = record(session);
       await kind.run(session, harness);
       await until(() => seen.ended.length > 0, 30000, `call ${i} (${kind.name}) ended`);
-      if (session.state !== 'ended') await new Promise<void>((resolve) => session.addEventListener('call-ended', () => resolve(), { once: true }));
+      if (session.state !== 'ended')
+        await new Promise<void>((resolve) => session.addEventListener('call-ended', () => resolve(), { once: true }));
       ended += seen.ended.length;
       const result = seen.ended[0]!;
       if (result.reason !== kind.reason) wrong.push(`${i} ${kind.name}: ${result.reason} ${result.error?.code ?? ''}`);
       if (result.dialId) dialIds.add(result.dialId);
     }
-    await until(async () => (await faultLog()).slice(harness.logStart).every((entry) => entry.status !== 0), 10000, 'proxied requests answered');
+    await until(
+      async () => (await faultLog()).slice(harness.logStart).every((entry) => entry.status !== 0),
+      10000,
+      'proxied requests answered',
+    );
     for (const entry of (await faultLog()).slice(harness.logStart)) if (entry.dialId) dialIds.add(entry.dialId);
     const orphans = await orphanDials(dialIds, 10000);
     const liveTracks = harness.micTracks.filter((track) => track.readyState === 'live').length;

@@ -42,9 +42,15 @@ export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
       }
       // A skipped test says so, by name (a skip hides nothing that way).
       lines.push(...totals.skippedNames.map((name) => `skipped (${label}): ${name}`));
-      lines.push('', `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+      lines.push(
+        '',
+        `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+      );
       mkdirSync('.cache', { recursive: true });
-      writeFileSync(summaryFile(label), JSON.stringify({ passed: totals.passed, failed: totals.failed, skipped: totals.skipped }));
+      writeFileSync(
+        summaryFile(label),
+        JSON.stringify({ passed: totals.passed, failed: totals.failed, skipped: totals.skipped }),
+      );
       process.stdout.write(`${lines.join('\n')}\n`);
     },
   };

@@ -65,7 +65,8 @@ export class FakeSession extends EventTarget implements CallSessionLike {
     }
     if (state === 'in-call' && this.connectedAt === null) this.connectedAt = Date.now();
     this.dispatchEvent(new CallStateEvent({ state, previous }));
-    if (state === 'in-call' && previous === 'connecting') this.dispatchEvent(new CallConnectedEvent({ dialId: 'dial-1' }));
+    if (state === 'in-call' && previous === 'connecting')
+      this.dispatchEvent(new CallConnectedEvent({ dialId: 'dial-1' }));
   }
 
   end(reason: EndReason): void {
@@ -118,7 +119,6 @@ export class FakeSession extends EventTarget implements CallSessionLike {
     this.end(reason);
   }
 }
-
 
 /**
  * Makes every element's session a FakeSession (a page's elements share the factory), forgotten

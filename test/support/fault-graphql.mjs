@@ -14,7 +14,17 @@
 import { createServer } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 
-export const GRAPHQL_FAULT_KINDS = ['connecterr', 'transcripterr', 'starterr', 'nostart', 'drop', 'dup', 'wsdown', 'svc', 'none'];
+export const GRAPHQL_FAULT_KINDS = [
+  'connecterr',
+  'transcripterr',
+  'starterr',
+  'nostart',
+  'drop',
+  'dup',
+  'wsdown',
+  'svc',
+  'none',
+];
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -52,7 +62,8 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
     }
     const entry = { kind, transport: 'http', op, action: 'forwarded' };
     log.push(entry);
-    const answer = (status, payload) => res.writeHead(status, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    const answer = (status, payload) =>
+      res.writeHead(status, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify(payload));
     if (kind === 'starterr' && op === 'StartDialSession') {
       entry.action = 'injected';
       return answer(200, { errors: [{ message: 'injected fault: startDialSession refused' }], data: null });
@@ -64,7 +75,8 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
     if (kind === 'svc' && op === 'BrowserDialToken') {
       const fault = faultFor(parsed?.variables?.input?.dialSessionId);
       if (fault) entry.action = `injected ${fault}`;
-      if (fault === 'errors') return answer(200, { errors: [{ message: 'injected fault: dial session not browser-enabled' }], data: null });
+      if (fault === 'errors')
+        return answer(200, { errors: [{ message: 'injected fault: dial session not browser-enabled' }], data: null });
       if (fault === 'reset') return void req.socket.destroy();
       // Held until the caller gives up and closes the connection.
       if (fault === 'hang') return undefined;
@@ -72,11 +84,17 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
     const headers = { 'content-type': req.headers['content-type'] ?? 'application/json' };
     if (req.headers.authorization) headers.authorization = req.headers.authorization;
     const upstream = await fetch(`${await emulatorOrigin()}/query`, { method: 'POST', headers, body });
-    res.writeHead(upstream.status, { ...CORS, 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    res.writeHead(upstream.status, {
+      ...CORS,
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+    });
     res.end(Buffer.from(await upstream.arrayBuffer()));
   }
 
-  const wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => (protocols.has('graphql-transport-ws') ? 'graphql-transport-ws' : false) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (protocols) => (protocols.has('graphql-transport-ws') ? 'graphql-transport-ws' : false),
+  });
 
   function relay(client, kind, origin) {
     const upstream = new WebSocket(`${origin.replace(/^http/, 'ws')}/query`, 'graphql-transport-ws');
@@ -102,9 +120,14 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
         operations.set(message.id, op);
         const entry = { kind, transport: 'ws', op, action: 'forwarded' };
         log.push(entry);
-        if ((kind === 'connecterr' && op === 'ConnectSession') || (kind === 'transcripterr' && op === 'RefreshTranscript')) {
+        if (
+          (kind === 'connecterr' && op === 'ConnectSession') ||
+          (kind === 'transcripterr' && op === 'RefreshTranscript')
+        ) {
           entry.action = 'injected';
-          client.send(JSON.stringify({ id: message.id, type: 'error', payload: [{ message: `injected fault: ${op} refused` }] }));
+          client.send(
+            JSON.stringify({ id: message.id, type: 'error', payload: [{ message: `injected fault: ${op} refused` }] }),
+          );
           return undefined;
         }
       }

@@ -27,7 +27,12 @@ export async function setUpHarness(): Promise<Harness> {
     micTracks.push(...stream.getTracks());
     return stream;
   };
-  const harness: Harness = { container: document.createElement('div'), micTracks, getUserMedia, logStart: (await faultLog()).length };
+  const harness: Harness = {
+    container: document.createElement('div'),
+    micTracks,
+    getUserMedia,
+    logStart: (await faultLog()).length,
+  };
   navigator.mediaDevices.getUserMedia = getUserMedia;
   document.body.append(harness.container);
   return harness;
@@ -38,7 +43,12 @@ export function tearDownHarness(harness: Harness): void {
   harness.container.remove();
 }
 
-export function newSession(harness: Harness, endpoint: string, agent: string, options: Partial<CallSessionOptions> = {}): CallSession {
+export function newSession(
+  harness: Harness,
+  endpoint: string,
+  agent: string,
+  options: Partial<CallSessionOptions> = {},
+): CallSession {
   return new CallSession({
     endpoint,
     agent,
@@ -83,7 +93,10 @@ export async function faultLog(): Promise<LogEntry[]> {
 }
 
 /** `emulator`: `/__emu`, or `/__emu-strict` for the emulator in strict idempotency mode. */
-export async function emulatorDial(dialId: string, emulator = '/__emu'): Promise<{ status: string; systemResultType: string | null }> {
+export async function emulatorDial(
+  dialId: string,
+  emulator = '/__emu',
+): Promise<{ status: string; systemResultType: string | null }> {
   const response = await fetch(`${emulator}/dials/${encodeURIComponent(dialId)}`);
   expect(response.status, `emulator GET /dials/${dialId}`).to.equal(200);
   return response.json();
@@ -119,7 +132,12 @@ export interface Expected {
  * `ended`, no live microphone track, no audio element, and every dial the cell created (the
  * result's and any the proxies saw) terminal on the emulator within DIAL_TERMINAL_WITHIN_MS.
  */
-export async function expectCleanEnd(harness: Harness, session: { readonly state: CallState }, seen: Seen, expected: Expected): Promise<void> {
+export async function expectCleanEnd(
+  harness: Harness,
+  session: { readonly state: CallState },
+  seen: Seen,
+  expected: Expected,
+): Promise<void> {
   await until(() => seen.ended.length > 0, 20000, 'call-ended');
   const result = seen.ended[0]!;
   const summary = `${result.reason} ${result.error?.code ?? '-'} states=${seen.states.join('>')}`;
@@ -133,11 +151,20 @@ export async function expectCleanEnd(harness: Harness, session: { readonly state
   if (result.dialId) dialIds.add(result.dialId);
   // A dial request still under way (e.g. the page left while it was held) may yet create a dial.
   let entries: LogEntry[] = [];
-  await until(async () => (entries = (await faultLog()).slice(harness.logStart)).every((entry) => entry.status !== 0), 8000, 'proxied requests answered');
+  await until(
+    async () => (entries = (await faultLog()).slice(harness.logStart)).every((entry) => entry.status !== 0),
+    8000,
+    'proxied requests answered',
+  );
   for (const entry of entries) if (entry.dialId) dialIds.add(entry.dialId);
-  if (expected.dials !== undefined) expect(dialIds.size, `dials created: ${[...dialIds].join(', ')}`).to.equal(expected.dials);
+  if (expected.dials !== undefined)
+    expect(dialIds.size, `dials created: ${[...dialIds].join(', ')}`).to.equal(expected.dials);
   for (const dialId of dialIds) {
-    await until(async () => TERMINAL.includes((await emulatorDial(dialId, expected.emulator)).status), DIAL_TERMINAL_WITHIN_MS, `dial ${dialId} terminal`);
+    await until(
+      async () => TERMINAL.includes((await emulatorDial(dialId, expected.emulator)).status),
+      DIAL_TERMINAL_WITHIN_MS,
+      `dial ${dialId} terminal`,
+    );
   }
   // Still exactly one, after everything settled.
   expect(seen.ended, summary).to.have.length(1);

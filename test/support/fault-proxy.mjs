@@ -103,7 +103,13 @@ export function faultServices() {
     const url = new URL(req.url, 'http://upstream');
     const body = await readBody(req);
     const route = routeOf(req.method, url.pathname);
-    const entry = { method: req.method, path: url.pathname, status: 0, dialId: null, key: req.headers['idempotency-key'] ?? null };
+    const entry = {
+      method: req.method,
+      path: url.pathname,
+      status: 0,
+      dialId: null,
+      key: req.headers['idempotency-key'] ?? null,
+    };
     log.push(entry);
     let fault = null;
     let forwardBody = body;
@@ -146,7 +152,11 @@ export function faultServices() {
     for (const [name, value] of Object.entries(req.headers)) {
       if (!['host', 'connection', 'content-length', 'authorization'].includes(name)) headers[name] = value;
     }
-    const answer = await fetch(`${selfOrigin}/__emu${url.pathname}${url.search}`, { method: req.method, headers, body: forwardBody });
+    const answer = await fetch(`${selfOrigin}/__emu${url.pathname}${url.search}`, {
+      method: req.method,
+      headers,
+      body: forwardBody,
+    });
     const text = await answer.text();
     entry.status = answer.status;
     if (route === 'dials' && answer.ok) {
@@ -155,7 +165,8 @@ export function faultServices() {
       } catch {
         entry.dialId = null;
       }
-      if (entry.dialId && fault && fault.route !== 'create') dialFaults.set(entry.dialId, { route: fault.route, kind: fault.kind });
+      if (entry.dialId && fault && fault.route !== 'create')
+        dialFaults.set(entry.dialId, { route: fault.route, kind: fault.kind });
       if (fault?.route === 'browserdialtoken') {
         try {
           sessionFaults.set(JSON.parse(text).sessionId, fault.kind);
@@ -174,18 +185,22 @@ export function faultServices() {
     name: 'voice-agent-fault-services',
     async serverStart({ config }) {
       selfOrigin = `http://127.0.0.1:${config.port}`;
-      const upstreamServer = track(createServer((req, res) => {
-        upstream(req, res).catch(() => {
-          if (!res.headersSent) res.writeHead(500).end();
-        });
-      }));
+      const upstreamServer = track(
+        createServer((req, res) => {
+          upstream(req, res).catch(() => {
+            if (!res.headersSent) res.writeHead(500).end();
+          });
+        }),
+      );
       const upstreamHost = await listen(upstreamServer);
       // Accepts TCP and never says a word: a media server that is there but never answers.
       const blackhole = track(createTcpServer(() => undefined));
       blackholeUrl = `ws://${await listen(blackhole)}`;
       const agents = { ok: 'fault.ok', 'svc-ok': 'fault.ok' };
-      for (const route of FAULT_SERVICE_ROUTES) for (const kind of SVC_KINDS) agents[`svc-${route}-${kind}`] = `fault.${route}.${kind}`;
-      for (const kind of ['errors', 'reset', 'hang']) agents[`svc-browserdialtoken-${kind}`] = `fault.browserdialtoken.${kind}`;
+      for (const route of FAULT_SERVICE_ROUTES)
+        for (const kind of SVC_KINDS) agents[`svc-${route}-${kind}`] = `fault.${route}.${kind}`;
+      for (const kind of ['errors', 'reset', 'hang'])
+        agents[`svc-browserdialtoken-${kind}`] = `fault.browserdialtoken.${kind}`;
       graphqlHost = await listen(graphql.server);
       const companion = await startChild('test/support/fault-companion.ts', [], {
         PORT: '0',
@@ -208,7 +223,10 @@ export function faultServices() {
     async serverStop() {
       for (const socket of sockets) socket.destroy();
       await graphql.close();
-      await Promise.all([stopChild(companionChild), ...servers.map((server) => new Promise((resolve) => server.close(() => resolve())))]);
+      await Promise.all([
+        stopChild(companionChild),
+        ...servers.map((server) => new Promise((resolve) => server.close(() => resolve()))),
+      ]);
     },
   };
 
@@ -227,7 +245,8 @@ export function faultServices() {
   function reply(ctx, { status, headers, text }) {
     ctx.status = status;
     headers.forEach((value, name) => {
-      if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) ctx.set(name, value);
+      if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name))
+        ctx.set(name, value);
     });
     ctx.body = text;
   }
@@ -262,7 +281,14 @@ export function faultServices() {
     const route = routeOf(ctx.method, path);
     const kind = faults.get(route);
     const target = `${selfOrigin}/api/voice-call${strict ?? ''}${rest}`;
-    const entry = { method: ctx.method, path, status: 0, dialId: null, key: ctx.request.headers['idempotency-key'] ?? null, front: true };
+    const entry = {
+      method: ctx.method,
+      path,
+      status: 0,
+      dialId: null,
+      key: ctx.request.headers['idempotency-key'] ?? null,
+      front: true,
+    };
     if (route === 'dials') log.push(entry);
     if (kind === 'reset') {
       entry.status = -1;
@@ -277,7 +303,8 @@ export function faultServices() {
       ctx.respond = false;
       return undefined;
     }
-    if (['429', '500', '502', '504', 'malformed'].includes(kind)) entry.status = kind === 'malformed' ? 200 : Number(kind);
+    if (['429', '500', '502', '504', 'malformed'].includes(kind))
+      entry.status = kind === 'malformed' ? 200 : Number(kind);
     if (kind === '429' || kind === '502' || kind === '504') {
       const codes = { 429: 'rate_limited', 502: 'upstream_error', 504: 'upstream_timeout' };
       ctx.status = Number(kind);
@@ -316,7 +343,8 @@ export function faultServices() {
     const graphqlKind = faults.get('gql');
     if (route === 'token' && answer.status === 200 && graphqlKind) {
       const token = JSON.parse(answer.text);
-      token.graphqlUrl = graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
+      token.graphqlUrl =
+        graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
       answer.text = JSON.stringify(token);
     }
     if (kind === 'lateonce' && !lateOnce.has(entry.key)) {
@@ -331,7 +359,8 @@ export function faultServices() {
     }
     if (route === 'token' && answer.status === 200 && ['badtoken', 'nomedia', 'blackhole'].includes(kind)) {
       const token = JSON.parse(answer.text);
-      if (kind === 'badtoken') token.participantToken = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.bm90LWEtc2lnbmF0dXJl';
+      if (kind === 'badtoken')
+        token.participantToken = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.bm90LWEtc2lnbmF0dXJl';
       if (kind === 'nomedia') token.serverUrl = 'ws://127.0.0.1:9';
       if (kind === 'blackhole') token.serverUrl = blackholeUrl;
       answer.text = JSON.stringify(token);

@@ -6,7 +6,9 @@ export function loadFrame(src: string, size: { width: number; height: number }):
   frame.allow = 'microphone; autoplay';
   frame.style.width = `${size.width}px`;
   frame.style.height = `${size.height}px`;
-  const loaded = new Promise<HTMLIFrameElement>((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
+  const loaded = new Promise<HTMLIFrameElement>((resolve) =>
+    frame.addEventListener('load', () => resolve(frame), { once: true }),
+  );
   frame.src = src;
   document.body.append(frame);
   return loaded;

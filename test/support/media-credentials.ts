@@ -4,11 +4,13 @@
 
 /** The official client's operations (vogent-web-client src/queries.ts), verbatim. */
 export const OPERATIONS = {
-  BrowserDialToken: 'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }',
+  BrowserDialToken:
+    'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }',
   StartDialSession: 'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }',
   HangupCall:
     'mutation HangupCall($dialId: ID!, $dropVoicemail: Boolean, $transferNumber: String) { hangupCall(dialId: $dialId, dropVoicemail: $dropVoicemail, transferNumber: $transferNumber) }',
-  SetPaused: 'mutation SetPaused($dialId: ID!, $pauseStatus: Boolean!) { pauseAI(dialId: $dialId, pauseStatus: $pauseStatus) { id } }',
+  SetPaused:
+    'mutation SetPaused($dialId: ID!, $pauseStatus: Boolean!) { pauseAI(dialId: $dialId, pauseStatus: $pauseStatus) { id } }',
   ConnectSession:
     'subscription ConnectSession($sessionId: ID!) { connectSession(sessionId: $sessionId) { messageType content { __typename ... on DialsUpdatedMessage { contactId dials { id status answerType callDispositionId systemResultType toNumber } contactComplete } ... on DialConnectMessage { dialId } ... on SessionUpdatedMessage { dialSession { id status } reason } } } }',
   RefreshTranscript:
@@ -30,7 +32,12 @@ export interface MediaCredentials {
 }
 
 /** POSTs one of the official operations with `Authorization: Bearer <token>`; answers the whole GraphQL answer. */
-export async function graphql<T = Record<string, unknown>>(graphqlUrl: string, token: string, operationName: OperationName, variables: Record<string, unknown>): Promise<GraphqlAnswer<T>> {
+export async function graphql<T = Record<string, unknown>>(
+  graphqlUrl: string,
+  token: string,
+  operationName: OperationName,
+  variables: Record<string, unknown>,
+): Promise<GraphqlAnswer<T>> {
   const response = await fetch(graphqlUrl, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -41,25 +48,40 @@ export async function graphql<T = Record<string, unknown>>(graphqlUrl: string, t
 }
 
 /** The data of an operation that must succeed. */
-async function data<T>(graphqlUrl: string, token: string, operationName: OperationName, variables: Record<string, unknown>): Promise<T> {
+async function data<T>(
+  graphqlUrl: string,
+  token: string,
+  operationName: OperationName,
+  variables: Record<string, unknown>,
+): Promise<T> {
   const answer = await graphql<T>(graphqlUrl, token, operationName, variables);
   if (answer.errors?.length || !answer.data) throw new Error(`${operationName}: ${JSON.stringify(answer.errors)}`);
   return answer.data;
 }
 
 /** `browserDialToken(input: {type: DIAL_SESSION, dialSessionId, liveListen: false})`, as the official client sends it. */
-export async function mediaCredentials(graphqlUrl: string, dialToken: string, sessionId: string): Promise<MediaCredentials> {
+export async function mediaCredentials(
+  graphqlUrl: string,
+  dialToken: string,
+  sessionId: string,
+): Promise<MediaCredentials> {
   const input = { type: 'DIAL_SESSION', dialSessionId: sessionId, liveListen: false };
-  return (await data<{ browserDialToken: MediaCredentials }>(graphqlUrl, dialToken, 'BrowserDialToken', { input })).browserDialToken;
+  return (await data<{ browserDialToken: MediaCredentials }>(graphqlUrl, dialToken, 'BrowserDialToken', { input }))
+    .browserDialToken;
 }
 
 /** `startDialSession(dialSessionId)`: the scenario agents speak only after it. */
 export async function startDialSession(graphqlUrl: string, dialToken: string, sessionId: string): Promise<boolean> {
-  return (await data<{ startDialSession: boolean }>(graphqlUrl, dialToken, 'StartDialSession', { sessionId })).startDialSession;
+  return (await data<{ startDialSession: boolean }>(graphqlUrl, dialToken, 'StartDialSession', { sessionId }))
+    .startDialSession;
 }
 
 /** The LiveKit token and URL of a dial (throws for another provider). */
-export async function livekitCredentials(graphqlUrl: string, dialToken: string, sessionId: string): Promise<{ token: string; url: string }> {
+export async function livekitCredentials(
+  graphqlUrl: string,
+  dialToken: string,
+  sessionId: string,
+): Promise<{ token: string; url: string }> {
   const credentials = await mediaCredentials(graphqlUrl, dialToken, sessionId);
   if (credentials.telephonyProvider !== 'livekit' || credentials.url === null) {
     throw new Error(`the dial's media provider is ${credentials.telephonyProvider}, not livekit`);

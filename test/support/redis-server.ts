@@ -25,10 +25,15 @@ export async function freePort(): Promise<number> {
 /** Starts redis-server on `port` (default: a free one); `stop` ends it (SIGKILL: as a crash would). */
 export async function startRedisServer(port?: number): Promise<RedisServer> {
   const chosen = port ?? (await freePort());
-  const child = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`redis-server exited (${code}) before it was ready: ${output}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`redis-server exited (${code}) before it was ready: ${output}`));
     child.once('error', reject);
     child.once('exit', onExit);
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,7 +1,11 @@
 // Waiting in browser tests: poll a condition (sync or async) until it holds, or fail naming it.
 // For things no event announces (a record on the emulator, a frame's contents, a buffer's level).
 
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10000, what = 'condition'): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);

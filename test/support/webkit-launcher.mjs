@@ -26,7 +26,8 @@ function freePort() {
 /** Resolves with the first line `child` prints on `stream`, or rejects when it exits first. */
 function firstLine(child, stream, what) {
   return new Promise((resolve, reject) => {
-    const onExit = (code, signal) => reject(new Error(`${what} exited (code ${code}, signal ${signal}) before it was ready`));
+    const onExit = (code, signal) =>
+      reject(new Error(`${what} exited (code ${code}, signal ${signal}) before it was ready`));
     child.once('exit', onExit);
     child.once('error', reject);
     createInterface({ input: stream }).once('line', (line) => {
@@ -56,7 +57,10 @@ async function startDriver(port, env) {
   // It prints nothing when ready: poll its status endpoint.
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const ready = await Promise.race([
-      fetch(`http://127.0.0.1:${port}/status`).then((response) => response.ok, () => false),
+      fetch(`http://127.0.0.1:${port}/status`).then(
+        (response) => response.ok,
+        () => false,
+      ),
       started,
     ]);
     if (ready) return child;

@@ -29,7 +29,19 @@ export function serviceLog(line) {
   else appendFileSync(SERVICES_LOG, `${line}\n`);
 }
 
-export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy', 'emu-agent-leaves', 'emu-server-leave', 'emu-blip', 'emu-vonage', 'emu-graphql-transcript'];
+export const SCENARIO_AGENTS = [
+  'emu-demo',
+  'emu-quick',
+  'emu-silent-user',
+  'emu-drop',
+  'emu-no-agent',
+  'emu-busy',
+  'emu-agent-leaves',
+  'emu-server-leave',
+  'emu-blip',
+  'emu-vonage',
+  'emu-graphql-transcript',
+];
 
 /** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */
 export function startChild(script, args = [], env = {}) {
@@ -47,7 +59,8 @@ export function startChild(script, args = [], env = {}) {
   });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
-    const onExit = (code) => reject(new Error(`${script} exited with ${code} before it was ready: ${recent.join('\n')}`));
+    const onExit = (code) =>
+      reject(new Error(`${script} exited with ${code} before it was ready: ${recent.join('\n')}`));
     child.once('exit', onExit);
     lines.once('line', (line) => {
       child.off('exit', onExit);
@@ -72,7 +85,9 @@ export async function superviseChild(label, { start, restart }, onRestart = () =
   const watch = (entry) =>
     entry.child.once('exit', (code, signal) => {
       if (stopping) return;
-      process.stderr.write(`[services] ${label} exited (code ${code}, signal ${signal}); starting it again on the same port. Its last lines:\n${(entry.child.recentLines ?? []).join('\n')}\n`);
+      process.stderr.write(
+        `[services] ${label} exited (code ${code}, signal ${signal}); starting it again on the same port. Its last lines:\n${(entry.child.recentLines ?? []).join('\n')}\n`,
+      );
       restart(first).then(
         (next) => {
           current = next;
@@ -95,7 +110,16 @@ export async function superviseChild(label, { start, restart }, onRestart = () =
 
 const emulatorChild = (extra) => ({
   start: () => startChild('src/emulator/cli.ts', ['--port', '0', ...extra]),
-  restart: (ready) => startChild('src/emulator/cli.ts', ['--port', new URL(ready.apiUrl).port, '--media-port', new URL(ready.mediaUrl).port, '--api-key', ready.apiKey, ...extra]),
+  restart: (ready) =>
+    startChild('src/emulator/cli.ts', [
+      '--port',
+      new URL(ready.apiUrl).port,
+      '--media-port',
+      new URL(ready.mediaUrl).port,
+      '--api-key',
+      ready.apiKey,
+      ...extra,
+    ]),
 });
 
 function companionChild(env) {
@@ -156,34 +180,43 @@ export function testServices() {
       emulatorKey = apiKey;
       Object.assign(services, publicPart);
       if (existsSync('src/server/cli.ts')) {
-        const companion = await superviseChild('companion', companionChild({
-          VOICE_AGENT_API_KEY: apiKey,
-          VOICE_AGENT_BASE_URL: emulator.ready.apiUrl,
-          VOICE_AGENT_AGENTS: JSON.stringify(Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])])),
-          COMPANION_SECRET: 'browser-tests-secret-0123456789abcdef',
-          COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
-          COMPANION_ALLOWED_INPUTS: 'name,topic',
-          // Every test page calls from 127.0.0.1; the limits themselves are tested in node.
-          COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
-          COMPANION_RATE_LIMIT_TOTAL: '100000',
-          COMPANION_RATE_LIMIT_PER_DIAL: '100000',
-          COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
-        }), () => restarts.companion++);
+        const companion = await superviseChild(
+          'companion',
+          companionChild({
+            VOICE_AGENT_API_KEY: apiKey,
+            VOICE_AGENT_BASE_URL: emulator.ready.apiUrl,
+            VOICE_AGENT_AGENTS: JSON.stringify(
+              Object.fromEntries([['default', 'emu-demo'], ...SCENARIO_AGENTS.map((id) => [id, id])]),
+            ),
+            COMPANION_SECRET: 'browser-tests-secret-0123456789abcdef',
+            COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
+            COMPANION_ALLOWED_INPUTS: 'name,topic',
+            // Every test page calls from 127.0.0.1; the limits themselves are tested in node.
+            COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
+            COMPANION_RATE_LIMIT_TOTAL: '100000',
+            COMPANION_RATE_LIMIT_PER_DIAL: '100000',
+            COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
+          }),
+          () => restarts.companion++,
+        );
         children.push(companion);
         services.companionUrl = companion.ready.url;
         // The fault matrix runs the create-retry cell against a strict service too (issue 14).
         const strictEmulator = await superviseChild('strict emulator', emulatorChild(['--idempotency', 'strict']));
         children.push(strictEmulator);
         Object.assign(strict, { apiUrl: strictEmulator.ready.apiUrl, key: strictEmulator.ready.apiKey });
-        const strictCompanion = await superviseChild('strict companion', companionChild({
-          VOICE_AGENT_API_KEY: strict.key,
-          VOICE_AGENT_BASE_URL: strict.apiUrl,
-          VOICE_AGENT_AGENTS: JSON.stringify({ default: 'emu-demo', 'emu-demo': 'emu-demo' }),
-          COMPANION_SECRET: 'browser-tests-strict-secret-0123456789abcdef',
-          COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
-          COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
-          COMPANION_RATE_LIMIT_TOTAL: '100000',
-        }));
+        const strictCompanion = await superviseChild(
+          'strict companion',
+          companionChild({
+            VOICE_AGENT_API_KEY: strict.key,
+            VOICE_AGENT_BASE_URL: strict.apiUrl,
+            VOICE_AGENT_AGENTS: JSON.stringify({ default: 'emu-demo', 'emu-demo': 'emu-demo' }),
+            COMPANION_SECRET: 'browser-tests-strict-secret-0123456789abcdef',
+            COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
+            COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
+            COMPANION_RATE_LIMIT_TOTAL: '100000',
+          }),
+        );
         children.push(strictCompanion);
         strict.companionUrl = strictCompanion.ready.url;
       }

@@ -30,7 +30,10 @@ export class LiveEventSegments {
 
   /** Copies of the non-speech lines (FUNCTION_RESULT, IVR, NODE_TRANSITION finals), in arrival order, each once. */
   get nonSpeechLines(): NonSpeechLine[] {
-    return this.#nonSpeech.map((line) => ({ ...line, ...(line.functionCalls ? { functionCalls: line.functionCalls.map((call) => ({ ...call })) } : {}) }));
+    return this.#nonSpeech.map((line) => ({
+      ...line,
+      ...(line.functionCalls ? { functionCalls: line.functionCalls.map((call) => ({ ...call })) } : {}),
+    }));
   }
 
   /** The segment an event updates, or null for a line that is not speech. */
@@ -44,7 +47,8 @@ export class LiveEventSegments {
     const key = start === undefined ? undefined : `${speaker}@${start}`;
     let segmentId = key === undefined ? undefined : this.#byUtterance.get(key);
     const open = this.#open.get(speaker);
-    if (segmentId === undefined && open && (open.start === undefined || start === undefined || open.start === start)) segmentId = open.segmentId;
+    if (segmentId === undefined && open && (open.start === undefined || start === undefined || open.start === start))
+      segmentId = open.segmentId;
     segmentId ??= `service-${this.#next++}`;
     if (key !== undefined) this.#byUtterance.set(key, segmentId);
     if (!event.final) this.#open.set(speaker, { segmentId, start });
@@ -57,11 +61,17 @@ export class LiveEventSegments {
 
   #keepNonSpeech(event: ServiceTranscriptEvent): void {
     const role = event.role as NonSpeechLine['role'];
-    if (this.#nonSpeech.some((line) => line.role === role && line.text === event.text && line.startTimeMs === event.startTimeMs)) return;
+    if (
+      this.#nonSpeech.some(
+        (line) => line.role === role && line.text === event.text && line.startTimeMs === event.startTimeMs,
+      )
+    )
+      return;
     const line: NonSpeechLine = { role, text: event.text };
     if (event.startTimeMs !== undefined) line.startTimeMs = event.startTimeMs;
     if (event.endTimeMs !== undefined) line.endTimeMs = event.endTimeMs;
-    if (event.functionCalls && event.functionCalls.length > 0) line.functionCalls = event.functionCalls.map((call) => ({ ...call }));
+    if (event.functionCalls && event.functionCalls.length > 0)
+      line.functionCalls = event.functionCalls.map((call) => ({ ...call }));
     this.#nonSpeech.push(line);
   }
 }

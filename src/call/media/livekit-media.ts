@@ -86,7 +86,9 @@ const SERVER_REASONS = new Set<DisconnectReason>([
 ]);
 
 function isAgent(participant: Participant): boolean {
-  return participant.isAgent || participant.kind === ParticipantKind.AGENT || 'lk.agent.state' in participant.attributes;
+  return (
+    participant.isAgent || participant.kind === ParticipantKind.AGENT || 'lk.agent.state' in participant.attributes
+  );
 }
 
 /**
@@ -127,7 +129,8 @@ class LivekitMedia implements MediaConnection {
         ? {}
         : {
             reconnectPolicy: {
-              nextRetryDelayInMs: ({ retryCount }) => (retryCount < attempts ? Math.min(300 * 2 ** retryCount, 2000) : null),
+              nextRetryDelayInMs: ({ retryCount }) =>
+                retryCount < attempts ? Math.min(300 * 2 ** retryCount, 2000) : null,
             },
           }),
     });
@@ -164,7 +167,11 @@ class LivekitMedia implements MediaConnection {
       });
       if (signal.aborted) throw abortError(signal);
       if (this.#options.muted) await this.#localTrack.mute();
-      await room.localParticipant.publishTrack(this.#localTrack, { source: Track.Source.Microphone, dtx: true, red: true });
+      await room.localParticipant.publishTrack(this.#localTrack, {
+        source: Track.Source.Microphone,
+        dtx: true,
+        red: true,
+      });
       if (signal.aborted) throw abortError(signal);
       this.#meter.track('visitor', this.#options.microphone);
       // Connected: from now on the session leaves the room itself, after it hung up the dial.
@@ -172,9 +179,13 @@ class LivekitMedia implements MediaConnection {
     } catch (error) {
       await this.disconnect();
       if (signal.aborted) throw abortError(signal);
-      throw new CallError('media-failed', `could not join the media session: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
+      throw new CallError(
+        'media-failed',
+        `could not join the media session: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
     for (const participant of room.remoteParticipants.values()) this.#onParticipantConnected(participant);
   }
@@ -273,7 +284,11 @@ class LivekitMedia implements MediaConnection {
     this.#setSpeaking(speakers.includes(this.#agent));
   };
 
-  readonly #onTrackSubscribed = (track: RemoteTrack, _publication: RemoteTrackPublication, participant: RemoteParticipant): void => {
+  readonly #onTrackSubscribed = (
+    track: RemoteTrack,
+    _publication: RemoteTrackPublication,
+    participant: RemoteParticipant,
+  ): void => {
     if (track.kind !== Track.Kind.Audio) return;
     if (!this.#agent && isAgent(participant)) this.#onParticipantConnected(participant);
     if (participant === this.#agent) this.#useAgentTrack(track);

@@ -13,7 +13,8 @@ export type { ServiceTranscriptEvent };
 /** The operation texts the service's own web client sends, character for character. */
 export const CONNECT_SESSION =
   'subscription ConnectSession($sessionId: ID!) { connectSession(sessionId: $sessionId) { messageType content { __typename ... on DialsUpdatedMessage { contactId dials { id status answerType callDispositionId systemResultType toNumber } contactComplete } ... on DialConnectMessage { dialId } ... on SessionUpdatedMessage { dialSession { id status } reason } } } }';
-export const START_DIAL_SESSION = 'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }';
+export const START_DIAL_SESSION =
+  'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }';
 export const REFRESH_TRANSCRIPT =
   'subscription RefreshTranscript($dialId: ID!) { watchLiveTranscriptEvents(dialId: $dialId) { eventType transcriptLine { role speaker text detailType audioStart audioEnd functionCalls { name arguments } } } }';
 
@@ -57,7 +58,8 @@ export interface ServiceSession {
 
 const RETRY_DELAY_MS = 500;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Opens the subscriptions at once (as the official client does in `start()`, before it joins the room). */
 export function openServiceSession(options: ServiceSessionOptions): ServiceSession {
@@ -102,14 +104,20 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
       const response = await fetch(options.graphqlUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${options.dialToken}` },
-        body: JSON.stringify({ operationName: 'StartDialSession', query: START_DIAL_SESSION, variables: { sessionId: options.sessionId } }),
+        body: JSON.stringify({
+          operationName: 'StartDialSession',
+          query: START_DIAL_SESSION,
+          variables: { sessionId: options.sessionId },
+        }),
         signal: AbortSignal.timeout(options.requestTimeoutMs),
       });
       if (!response.ok) return `startDialSession answered HTTP ${response.status}`;
       const answer: unknown = await response.json();
       // The service's own words stay out of the message: it may reach a page's UI.
-      if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) return 'startDialSession answered GraphQL errors';
-      if (!isObject(answer) || !isObject(answer.data) || answer.data.startDialSession !== true) return 'startDialSession answered without data';
+      if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0)
+        return 'startDialSession answered GraphQL errors';
+      if (!isObject(answer) || !isObject(answer.data) || answer.data.startDialSession !== true)
+        return 'startDialSession answered without data';
       return '';
     } catch (error) {
       return `startDialSession could not be sent (${error instanceof Error ? error.name : 'error'})`;
@@ -143,10 +151,15 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
           }
           if (message.messageType === 'GLOBAL_CALL_CONNECT') {
             start();
-          } else if (message.messageType === 'SESSION_CONTACT_UPDATE' && isObject(message.content) && Array.isArray(message.content.dials)) {
+          } else if (
+            message.messageType === 'SESSION_CONTACT_UPDATE' &&
+            isObject(message.content) &&
+            Array.isArray(message.content.dials)
+          ) {
             const dials = message.content.dials.filter(isObject);
             // The official client reads the update only when it names one dial; ours is a one-dial session.
-            const dial = dials.find((candidate) => candidate.id === options.dialId) ?? (dials.length === 1 ? dials[0] : undefined);
+            const dial =
+              dials.find((candidate) => candidate.id === options.dialId) ?? (dials.length === 1 ? dials[0] : undefined);
             const status = typeof dial?.status === 'string' ? dial.status : '';
             if (!dialEnded && TERMINAL_DIAL_STATUSES.has(status)) {
               dialEnded = true;
@@ -174,8 +187,13 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
             }
             const line = event.transcriptLine;
             if (!isObject(line) || typeof line.text !== 'string' || typeof line.role !== 'string') return;
-            const parsed: ServiceTranscriptEvent = { final: event.eventType === 'FINAL', role: line.role, text: line.text };
-            if (typeof line.audioStart === 'number' && Number.isFinite(line.audioStart)) parsed.startTimeMs = line.audioStart;
+            const parsed: ServiceTranscriptEvent = {
+              final: event.eventType === 'FINAL',
+              role: line.role,
+              text: line.text,
+            };
+            if (typeof line.audioStart === 'number' && Number.isFinite(line.audioStart))
+              parsed.startTimeMs = line.audioStart;
             if (typeof line.audioEnd === 'number' && Number.isFinite(line.audioEnd)) parsed.endTimeMs = line.audioEnd;
             if (Array.isArray(line.functionCalls)) {
               parsed.functionCalls = line.functionCalls

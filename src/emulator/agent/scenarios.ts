@@ -3,9 +3,7 @@
 import type { SystemResultType } from '../seam.js';
 
 export type ListenResult =
-  | { kind: 'turn'; durationMs: number }
-  | { kind: 'timeout' }
-  | { kind: 'silence'; silentMs: number };
+  { kind: 'turn'; durationMs: number } | { kind: 'timeout' } | { kind: 'silence'; silentMs: number };
 
 /** What a scenario can do in the room. Every promise rejects with an AbortError once the room ends. */
 export interface AgentContext {

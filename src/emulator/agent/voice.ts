@@ -45,7 +45,8 @@ async function synthesize(text: string): Promise<Int16Array> {
   } catch (error) {
     if (!toneNoticeShown) {
       toneNoticeShown = true;
-      const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'espeak-ng is not installed' : 'espeak-ng failed';
+      const why =
+        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'espeak-ng is not installed' : 'espeak-ng failed';
       process.stderr.write(`voice-agent-emulator: ${why}; the agent speaks in tones instead of words\n`);
     }
     return toneFor(text);

@@ -79,7 +79,9 @@ function agentRecord(id: ScenarioAgentId): AgentRecord {
     linkedFunctionDefinitions: [],
     fillEmptyStringVariables: true,
     silenceHangupConfiguration:
-      id === EMU_SILENT_USER ? { type: 'WHOLE_CALL', silenceDurationSeconds: 3 } : { type: 'DISABLED', silenceDurationSeconds: 0 },
+      id === EMU_SILENT_USER
+        ? { type: 'WHOLE_CALL', silenceDurationSeconds: 3 }
+        : { type: 'DISABLED', silenceDurationSeconds: 0 },
     voiceOptionValues: [],
     timeoutMessage: null,
     timeoutBehaviorConfiguration: { behavior: 'HANGUP', transferNumber: null },

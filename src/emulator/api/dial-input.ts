@@ -106,21 +106,26 @@ export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreate
   const { idempotencyKey: _omitted, ...rest } = fields;
 
   // Checked before the overrides, so an unknown agent is named as such.
-  if (!lookup.agentForDial(callAgentId, null)) throw unprocessable(`callAgentId names no agent (${JSON.stringify(callAgentId)})`, 'callAgentId');
+  if (!lookup.agentForDial(callAgentId, null))
+    throw unprocessable(`callAgentId names no agent (${JSON.stringify(callAgentId)})`, 'callAgentId');
   const browserCall = fields.browserCall === true;
   const toNumber = (fields.toNumber as string | null | undefined) ?? null;
   const fromNumberId = (fields.fromNumberId as string | null | undefined) ?? null;
   const fromNumberPoolId = (fields.fromNumberPoolId as string | null | undefined) ?? null;
   if (!browserCall) {
     if (!toNumber) throw unprocessable('a phone dial (browserCall not true) needs toNumber', 'toNumber');
-    if (!fromNumberId && !fromNumberPoolId) throw unprocessable('a phone dial (browserCall not true) needs fromNumberId', 'fromNumberId');
+    if (!fromNumberId && !fromNumberPoolId)
+      throw unprocessable('a phone dial (browserCall not true) needs fromNumberId', 'fromNumberId');
   }
-  if (toNumber && !E164.test(toNumber)) throw unprocessable('toNumber must be in E.164 format, e.g. +11234567890', 'toNumber');
+  if (toNumber && !E164.test(toNumber))
+    throw unprocessable('toNumber must be in E.164 format, e.g. +11234567890', 'toNumber');
   const timeoutMinutes = (fields.timeoutMinutes as number | null | undefined) ?? null;
-  if (timeoutMinutes !== null && timeoutMinutes <= 0) throw unprocessable('timeoutMinutes must be greater than 0', 'timeoutMinutes');
+  if (timeoutMinutes !== null && timeoutMinutes <= 0)
+    throw unprocessable('timeoutMinutes must be greater than 0', 'timeoutMinutes');
   const named = (name: string, exists: (id: string) => boolean, what: string): void => {
     const id = fields[name];
-    if (typeof id === 'string' && !exists(id)) throw unprocessable(`${name} names no ${what} (${JSON.stringify(id)})`, name);
+    if (typeof id === 'string' && !exists(id))
+      throw unprocessable(`${name} names no ${what} (${JSON.stringify(id)})`, name);
   };
   named('fromNumberId', (id) => lookup.hasPhoneNumber(id), 'phone number of this workspace');
   named('fromNumberPoolId', (id) => lookup.hasPhoneNumberPool(id), 'phone number pool of this workspace');
@@ -128,7 +133,10 @@ export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreate
   named('versionedModelId', (id) => lookup.hasPrompt(callAgentId, id), `versioned prompt of agent ${callAgentId}`);
   named('ivrVersionedPromptId', (id) => lookup.hasPrompt(callAgentId, id), `versioned prompt of agent ${callAgentId}`);
   named('callAgentExtractorId', (id) => lookup.hasExtractor(callAgentId, id), `extractor of agent ${callAgentId}`);
-  const agent = lookup.agentForDial(callAgentId, (fields.agentOverrides as Record<string, unknown> | null | undefined) ?? null)!;
+  const agent = lookup.agentForDial(
+    callAgentId,
+    (fields.agentOverrides as Record<string, unknown> | null | undefined) ?? null,
+  )!;
 
   return {
     input: {

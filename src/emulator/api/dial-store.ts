@@ -21,7 +21,15 @@
 // `startDialSession`, and each transcript line, interim (LIVE) or final (FINAL).
 import { randomUUID } from 'node:crypto';
 import type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from '../seam.js';
-import { EMU_BUSY, EMU_DEMO, EMU_DROP, EMU_NO_AGENT, EMU_QUICK, EMU_SILENT_USER, SCENARIO_AGENT_IDS } from './agents.js';
+import {
+  EMU_BUSY,
+  EMU_DEMO,
+  EMU_DROP,
+  EMU_NO_AGENT,
+  EMU_QUICK,
+  EMU_SILENT_USER,
+  SCENARIO_AGENT_IDS,
+} from './agents.js';
 import type { DialInput } from './dial-input.js';
 import type { AgentRecord, DialRecord } from './records.js';
 
@@ -85,9 +93,24 @@ export const PHONE_OUTCOMES: Readonly<Record<string, DialEnd & { answered: boole
   '0486': { status: 'busy', systemResultType: 'BUSY', answered: false, line: '' },
   '0408': { status: 'no-answer', systemResultType: 'NO_ANSWER', answered: false, line: '' },
   '0503': { status: 'failed', systemResultType: 'FAILED', answered: false, line: '' },
-  '0601': { status: 'completed', systemResultType: 'VOICEMAIL_DETECTED_HANGUP', answered: true, line: '(voicemail greeting: please leave a message after the tone)' },
-  '0602': { status: 'completed', systemResultType: 'COUNTERPARTY_HANGUP', answered: true, line: '(the callee hung up)' },
-  '0603': { status: 'completed', systemResultType: 'TRANSFERRED', answered: true, line: 'Let me transfer you to a colleague.' },
+  '0601': {
+    status: 'completed',
+    systemResultType: 'VOICEMAIL_DETECTED_HANGUP',
+    answered: true,
+    line: '(voicemail greeting: please leave a message after the tone)',
+  },
+  '0602': {
+    status: 'completed',
+    systemResultType: 'COUNTERPARTY_HANGUP',
+    answered: true,
+    line: '(the callee hung up)',
+  },
+  '0603': {
+    status: 'completed',
+    systemResultType: 'TRANSFERRED',
+    answered: true,
+    line: 'Let me transfer you to a colleague.',
+  },
 };
 
 function phoneOutcome(toNumber: string | null): (typeof PHONE_OUTCOMES)[string] | undefined {
@@ -401,7 +424,8 @@ export class DialStore implements DialControl {
       this.arm(dial, talkMs, { status: 'completed', systemResultType: 'LONG_SILENCE_HANGUP' });
     } else {
       this.schedule(dial, talkMs, () => {
-        if (dial.scenario === EMU_QUICK) this.setAiResult(dial.id, { summary: 'An emulated phone call: the agent greeted and hung up.' });
+        if (dial.scenario === EMU_QUICK)
+          this.setAiResult(dial.id, { summary: 'An emulated phone call: the agent greeted and hung up.' });
         line('AI', 'Goodbye!', talkMs, talkMs);
         this.end(dial.id, { status: 'completed', systemResultType: 'AGENT_HANGUP' });
       });

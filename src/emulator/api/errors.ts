@@ -24,7 +24,13 @@ export class ApiError extends Error {
   /** Response headers that belong to this error (e.g. `Allow` on a 405). */
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: ApiErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    code: ApiErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;

@@ -32,7 +32,11 @@ export class IdempotencyCache<T> {
    * Runs `create` once per key. `create` must register the dial synchronously and return its ids
    * with a promise of the answer.
    */
-  run(key: string, fingerprint: string, create: () => { dialId: string; sessionId: string; answer: Promise<T> }): Promise<T> {
+  run(
+    key: string,
+    fingerprint: string,
+    create: () => { dialId: string; sessionId: string; answer: Promise<T> },
+  ): Promise<T> {
     const existing = this.entries.get(key);
     if (existing) {
       if (this.mode === 'strict' || existing.fingerprint !== fingerprint) {

@@ -22,7 +22,9 @@ const cursorKey = randomBytes(32);
 
 /** The listing a cursor continues: the path and every filter, not `limit` or `cursor`. */
 function listingKey({ path, query }: Listing): string {
-  const filters = [...query.entries()].filter(([name]) => name !== 'limit' && name !== 'cursor').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const filters = [...query.entries()]
+    .filter(([name]) => name !== 'limit' && name !== 'cursor')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `${path}?${new URLSearchParams(filters).toString()}`;
 }
 
@@ -39,12 +41,19 @@ function decodeCursor(cursor: string, listing: Listing): number {
   const [payload, signature, extra] = cursor.split('.');
   const given = Buffer.from(signature ?? '', 'base64url');
   const expected = payload === undefined ? Buffer.alloc(0) : mac(payload);
-  if (extra !== undefined || payload === undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (
+    extra !== undefined ||
+    payload === undefined ||
+    given.length !== expected.length ||
+    !timingSafeEqual(given, expected)
+  ) {
     throw badRequest('cursor is not one this API issued; pass back the cursor of the previous page verbatim');
   }
   const { l, o } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { l: string; o: number };
   if (l !== listingKey(listing)) {
-    throw badRequest(`cursor belongs to another listing (GET ${l.replace(/\?$/, '')}); a cursor only continues the listing, with the same filters, that issued it`);
+    throw badRequest(
+      `cursor belongs to another listing (GET ${l.replace(/\?$/, '')}); a cursor only continues the listing, with the same filters, that issued it`,
+    );
   }
   return o;
 }
@@ -63,7 +72,10 @@ export function paginate<T>(items: readonly T[], listing: Listing): { items: T[]
   const cursor = listing.query.get('cursor');
   const offset = cursor ? decodeCursor(cursor, listing) : 0;
   const next = offset + limit;
-  return { items: items.slice(offset, next).map((item) => structuredClone(item)), cursor: next < items.length ? encodeCursor(listing, next) : null };
+  return {
+    items: items.slice(offset, next).map((item) => structuredClone(item)),
+    cursor: next < items.length ? encodeCursor(listing, next) : null,
+  };
 }
 
 /** The seed's usual `{ data, cursor }` envelope. */

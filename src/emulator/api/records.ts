@@ -10,15 +10,28 @@ export interface AgentRecord {
   metadata: Record<string, unknown>;
   utteranceDetectorConfig: { sensitivity: 'ULTRA_FAST' | 'FAST' | 'MEDIUM' | 'SLOW'; interruptionPlayTimeMs: number };
   endpointDetectorConfig: { type: 'SIMPLE' | 'SEMANTIC'; mode: 'CONSERVATIVE' | 'DEFAULT' | 'AGGRESSIVE' | null };
-  ivrConfiguration: { detectionType: 'NONE' | 'STANDARD'; versionedPromptId: string | null; aiVoiceId: string | null; taggingText: string | null };
-  idleMessageConfig: { enabled: boolean; messages: string[]; idleDurationMilliseconds: number; maxIdleMessages: number };
+  ivrConfiguration: {
+    detectionType: 'NONE' | 'STANDARD';
+    versionedPromptId: string | null;
+    aiVoiceId: string | null;
+    taggingText: string | null;
+  };
+  idleMessageConfig: {
+    enabled: boolean;
+    messages: string[];
+    idleDurationMilliseconds: number;
+    maxIdleMessages: number;
+  };
   maxDurationSeconds: number;
   defaultVoiceId: string;
   defaultVersionedPromptId: string;
   defaultExtractorId: string | null;
   linkedFunctionDefinitions: { functionDefinitionId: string; lifecycleMessagesOverride: LifecycleMessagesOverride }[];
   fillEmptyStringVariables: boolean;
-  silenceHangupConfiguration: { type: 'DISABLED' | 'FIRST_MESSAGE_ONLY' | 'WHOLE_CALL'; silenceDurationSeconds: number };
+  silenceHangupConfiguration: {
+    type: 'DISABLED' | 'FIRST_MESSAGE_ONLY' | 'WHOLE_CALL';
+    silenceDurationSeconds: number;
+  };
   voiceOptionValues: { optionId: string; value: string }[];
   timeoutMessage: string | null;
   timeoutBehaviorConfiguration: { behavior: 'HANGUP'; transferNumber: string | null };

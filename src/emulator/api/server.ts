@@ -76,7 +76,8 @@ function serverRoute(route: ResourceRoute): Route {
     methods[method] = async (context) => {
       let body: unknown;
       if (method !== 'POST' && method !== 'PUT') await discardBody(context.request);
-      else if (route.bodyType === 'multipart') body = await readForm(context, Math.max(context.options.maxBodyBytes, MULTIPART_MAX_BYTES));
+      else if (route.bodyType === 'multipart')
+        body = await readForm(context, Math.max(context.options.maxBodyBytes, MULTIPART_MAX_BYTES));
       else body = await readJson(context, context.options.maxBodyBytes);
       return handler({ params: context.params, path: context.url.pathname, query: context.url.searchParams, body });
     };
@@ -89,7 +90,9 @@ export const HEALTH_PATH = '/healthz';
 
 export function createApiServer(options: ApiServerOptions): Server {
   const idempotency = new IdempotencyCache<CreateDialOutput>(options.idempotency ?? 'replay');
-  const workspace = new Workspace(options.store, (dialId) => issueToken(options, dialId), { evalRunMs: options.evalRunMs ?? 200 });
+  const workspace = new Workspace(options.store, (dialId) => issueToken(options, dialId), {
+    evalRunMs: options.evalRunMs ?? 200,
+  });
   const routes: Route[] = [...dialRoutes, ...resourceRoutes(workspace).map(serverRoute)];
   const expectedKey = digest(options.apiKey);
   const server = createServer((request, response) => {
@@ -106,12 +109,15 @@ export function createApiServer(options: ApiServerOptions): Server {
       .then((body) => send(response, 200, body))
       .catch((error: unknown) => {
         const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'internal error');
-        if (!(error instanceof ApiError)) options.log(`internal error on ${request.method} ${url.pathname}: ${String(error)}`);
+        if (!(error instanceof ApiError))
+          options.log(`internal error on ${request.method} ${url.pathname}: ${String(error)}`);
         for (const [name, value] of Object.entries(apiError.headers)) response.setHeader(name, value);
         send(response, apiError.status, apiError.toBody());
       })
       .finally(() => {
-        options.log(`${request.method} ${url.pathname} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+        options.log(
+          `${request.method} ${url.pathname} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
+        );
       });
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -133,7 +139,13 @@ export function createApiServer(options: ApiServerOptions): Server {
       if (!handler) {
         await discardBody(request);
         const allow = Object.keys(route.methods).join(', ');
-        throw new ApiError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}`, {}, { allow });
+        throw new ApiError(
+          405,
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${allow}`,
+          {},
+          { allow },
+        );
       }
       const params = match.slice(1).map(decodePathPart);
       return handler({ request, response, url, params, options, idempotency, workspace });
@@ -164,7 +176,11 @@ function digest(text: string): Buffer {
 function send(response: ServerResponse, status: number, body: unknown): void {
   if (response.headersSent) return;
   if (body instanceof BinaryAnswer) {
-    response.writeHead(status, { 'content-type': body.contentType, 'content-length': body.bytes.byteLength, 'cache-control': 'no-store' });
+    response.writeHead(status, {
+      'content-type': body.contentType,
+      'content-length': body.bytes.byteLength,
+      'cache-control': 'no-store',
+    });
     response.end(body.bytes);
     return;
   }
@@ -292,7 +308,11 @@ async function issueToken(options: ApiServerOptions, dialId: string): Promise<st
   const session = options.store.session(dialId);
   const sessionId = options.store.sessionIdOf(dialId);
   if (!session || sessionId === undefined) throw notFound('no such dial');
-  return signDialToken(options.dialTokens, { dialId, sessionId }, tokenTtlSeconds(options.joinWindowMs, session.maxDurationSeconds));
+  return signDialToken(
+    options.dialTokens,
+    { dialId, sessionId },
+    tokenTtlSeconds(options.joinWindowMs, session.maxDurationSeconds),
+  );
 }
 
 /** How long a dial's tokens (dial and media) stay valid: the join window, the time cap and a minute. */

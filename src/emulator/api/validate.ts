@@ -44,16 +44,22 @@ export function isObject(value: unknown): value is Body {
  * Checks `body` against `spec` and returns it as a record. `partial` (updates) makes every field
  * optional. Fields not in the spec are kept: the seed's schemas are open beyond what it shows.
  */
-export function checkBody(body: unknown, spec: Record<string, FieldSpec>, options: { partial?: boolean; where?: string } = {}): Body {
+export function checkBody(
+  body: unknown,
+  spec: Record<string, FieldSpec>,
+  options: { partial?: boolean; where?: string } = {},
+): Body {
   const where = options.where ? `${options.where}.` : '';
-  if (!isObject(body)) throw badRequest(options.where ? `${options.where} must be an object` : 'the body must be a JSON object');
+  if (!isObject(body))
+    throw badRequest(options.where ? `${options.where} must be an object` : 'the body must be a JSON object');
   for (const [name, field] of Object.entries(spec)) {
     const value = body[name];
     if (value === undefined || (value === null && field.nullable)) {
       if (field.required && !options.partial) throw badRequest(`${where}${name} is required`);
       continue;
     }
-    if (!checks[field.type](value)) throw badRequest(`${where}${name} must be ${typeNames[field.type]}${field.nullable ? ' or null' : ''}`);
+    if (!checks[field.type](value))
+      throw badRequest(`${where}${name} must be ${typeNames[field.type]}${field.nullable ? ' or null' : ''}`);
     if (field.oneOf && !field.oneOf.includes(value as string)) {
       throw unprocessable(`${where}${name} must be one of ${field.oneOf.join(', ')}`);
     }

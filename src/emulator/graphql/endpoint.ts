@@ -46,7 +46,8 @@ const CORS = {
   'access-control-max-age': '600',
 };
 
-const UNAUTHENTICATED = 'missing or invalid token: send a dial token or the API key as Authorization: Bearer <token> (authToken over WebSocket)';
+const UNAUTHENTICATED =
+  'missing or invalid token: send a dial token or the API key as Authorization: Bearer <token> (authToken over WebSocket)';
 
 export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlEndpoint {
   const schema = createSchema(options);
@@ -64,9 +65,16 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
     }
   }
 
-  function logOperation(transport: 'http' | 'ws', document: DocumentNode, operationName: unknown, principal: Principal | undefined): void {
+  function logOperation(
+    transport: 'http' | 'ws',
+    document: DocumentNode,
+    operationName: unknown,
+    principal: Principal | undefined,
+  ): void {
     const operation = getOperationAST(document, typeof operationName === 'string' ? operationName : undefined);
-    options.log(`graphql ${transport} ${describe(operation)} ${principal === undefined ? 'refused: no valid token' : `as ${who(principal)}`}`);
+    options.log(
+      `graphql ${transport} ${describe(operation)} ${principal === undefined ? 'refused: no valid token' : `as ${who(principal)}`}`,
+    );
   }
 
   // ── HTTP ──
@@ -81,17 +89,24 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
     );
   }
 
-  async function answerHttp(request: IncomingMessage): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  async function answerHttp(
+    request: IncomingMessage,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     if (request.method === 'OPTIONS') {
       request.resume();
       return { status: 204, body: undefined };
     }
     if (request.method !== 'POST') {
       request.resume();
-      return { status: 405, body: errors('the GraphQL endpoint takes POST (subscriptions: graphql-transport-ws over WebSocket)'), headers: { allow: 'POST, OPTIONS' } };
+      return {
+        status: 405,
+        body: errors('the GraphQL endpoint takes POST (subscriptions: graphql-transport-ws over WebSocket)'),
+        headers: { allow: 'POST, OPTIONS' },
+      };
     }
     const read = await readBody(request, options.maxBodyBytes);
-    if (read === 'too large') return { status: 413, body: errors(`the body is larger than ${options.maxBodyBytes} bytes`) };
+    if (read === 'too large')
+      return { status: 413, body: errors(`the body is larger than ${options.maxBodyBytes} bytes`) };
     let params: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
       params = JSON.parse(read.toString('utf8')) as typeof params;
@@ -102,14 +117,19 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
       return { status: 400, body: errors('the body must be a JSON object with a "query" string') };
     }
     const { variables, operationName } = params;
-    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return { status: 400, body: errors('"variables" must be an object') };
-    if (operationName != null && typeof operationName !== 'string') return { status: 400, body: errors('"operationName" must be a string') };
+    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables)))
+      return { status: 400, body: errors('"variables" must be an object') };
+    if (operationName != null && typeof operationName !== 'string')
+      return { status: 400, body: errors('"operationName" must be a string') };
 
     let document: DocumentNode;
     try {
       document = parse(params.query);
     } catch (error) {
-      return { status: 200, body: { errors: [error instanceof GraphQLError ? error : new GraphQLError('syntax error')] } };
+      return {
+        status: 200,
+        body: { errors: [error instanceof GraphQLError ? error : new GraphQLError('syntax error')] },
+      };
     }
     const principal = await authenticate(bearer(request.headers.authorization));
     logOperation('http', document, operationName, principal);
@@ -118,7 +138,10 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
     if (invalid.length > 0) return { status: 200, body: { errors: invalid } };
     const operation = getOperationAST(document, operationName ?? undefined);
     if (operation?.operation === 'subscription') {
-      return { status: 200, body: errors('subscriptions are served over WebSocket (graphql-transport-ws) at this path') };
+      return {
+        status: 200,
+        body: errors('subscriptions are served over WebSocket (graphql-transport-ws) at this path'),
+      };
     }
     const contextValue: GraphqlContext = { principal };
     const result: ExecutionResult = await execute({
@@ -178,7 +201,9 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
 
 function describe(operation: OperationDefinitionNode | null | undefined): string {
   if (!operation) return 'operation (unidentified)';
-  const fields = operation.selectionSet.selections.flatMap((selection) => (selection.kind === 'Field' ? [selection.name.value] : []));
+  const fields = operation.selectionSet.selections.flatMap((selection) =>
+    selection.kind === 'Field' ? [selection.name.value] : [],
+  );
   return `${operation.operation} ${operation.name?.value ?? '(anonymous)'} {${fields.join(', ')}}`;
 }
 

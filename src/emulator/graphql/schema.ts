@@ -2,7 +2,14 @@
 // (research/service-graphql.md): exactly that SDL subset, with resolvers over the dial store.
 // Built with `graphql` itself; the transports (HTTP POST, graphql-transport-ws) live in endpoint.ts.
 import { randomBytes } from 'node:crypto';
-import { GraphQLError, buildSchema, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  buildSchema,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { telephonyProviderOf } from '../api/agents.js';
 import { isTerminal, type DialStore } from '../api/dial-store.js';
 import type { DialRecord } from '../api/records.js';
@@ -106,7 +113,12 @@ export interface GraphqlDial {
 
 export interface SessionMessage {
   messageType: 'GLOBAL_CALL_CONNECT' | 'SESSION_CONTACT_UPDATE';
-  content: { __typename: 'DialsUpdatedMessage'; contactId: null; dials: GraphqlDial[]; contactComplete: boolean } | null;
+  content: {
+    __typename: 'DialsUpdatedMessage';
+    contactId: null;
+    dials: GraphqlDial[];
+    contactComplete: boolean;
+  } | null;
 }
 
 export interface LiveTranscriptEvent {
@@ -168,12 +180,14 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
 
   /** A dial token reaches only its own dial: another dial is refused whether it exists or not. */
   function authorizeDial(principal: Principal, dialId: string): void {
-    if (principal.kind === 'dial' && principal.dialId !== dialId) fail('this token does not authorise that dial', 'FORBIDDEN');
+    if (principal.kind === 'dial' && principal.dialId !== dialId)
+      fail('this token does not authorise that dial', 'FORBIDDEN');
     if (!store.has(dialId)) fail('no such dial', 'NOT_FOUND');
   }
 
   function authorizeSession(principal: Principal, sessionId: string): string {
-    if (principal.kind === 'dial' && principal.sessionId !== sessionId) fail('this token does not authorise that dial session', 'FORBIDDEN');
+    if (principal.kind === 'dial' && principal.sessionId !== sessionId)
+      fail('this token does not authorise that dial session', 'FORBIDDEN');
     const dialId = store.dialForSession(sessionId);
     if (dialId === undefined) fail('no such dial session', 'NOT_FOUND');
     return dialId;
@@ -193,8 +207,13 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
 
   type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, any>;
   const mutations: Record<string, Resolver> = {
-    async browserDialToken(_root, { input }: { input: { type: string; dialSessionId?: string | null; liveListen?: boolean | null } }, { principal }) {
-      if (input.type !== 'DIAL_SESSION' || input.liveListen === true) fail('the emulator offers only DIAL_SESSION tokens without liveListen', 'BAD_USER_INPUT');
+    async browserDialToken(
+      _root,
+      { input }: { input: { type: string; dialSessionId?: string | null; liveListen?: boolean | null } },
+      { principal },
+    ) {
+      if (input.type !== 'DIAL_SESSION' || input.liveListen === true)
+        fail('the emulator offers only DIAL_SESSION tokens without liveListen', 'BAD_USER_INPUT');
       if (input.dialSessionId == null) fail('dialSessionId is required for a DIAL_SESSION token', 'BAD_USER_INPUT');
       const dialId = authorizeSession(principal, input.dialSessionId);
       const session = sessionOf(dialId);
@@ -203,9 +222,19 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
       store.tokenIssued(dialId);
       if (provider === 'vonage') {
         // A stand-in for a Vonage session token: it opens nothing here.
-        return { token: `emu-vonage-${randomBytes(16).toString('hex')}`, telephonyProvider: provider, url: null, iceConfig: null };
+        return {
+          token: `emu-vonage-${randomBytes(16).toString('hex')}`,
+          telephonyProvider: provider,
+          url: null,
+          iceConfig: null,
+        };
       }
-      return { token: await services.issueMediaToken(dialId), telephonyProvider: provider, url: services.mediaUrl(), iceConfig: services.iceConfig };
+      return {
+        token: await services.issueMediaToken(dialId),
+        telephonyProvider: provider,
+        url: services.mediaUrl(),
+        iceConfig: services.iceConfig,
+      };
     },
     startDialSession(_root, { dialSessionId }: { dialSessionId: string }, { principal }) {
       return store.startSession(authorizeSession(principal, dialSessionId));

@@ -173,7 +173,12 @@ export class AgentParticipant implements AgentContext {
         turnStartMs = this.#port.sinceJoin();
         const text = '(caller speaking…)';
         this.#publishCallerLine(segmentId, text, false);
-        this.#port.control.liveTranscript(this.#port.dialId, { text, speaker: 'HUMAN', startTimeMs: turnStartMs, endTimeMs: turnStartMs });
+        this.#port.control.liveTranscript(this.#port.dialId, {
+          text,
+          speaker: 'HUMAN',
+          startTimeMs: turnStartMs,
+          endTimeMs: turnStartMs,
+        });
       };
       // Turns end on the clock (hangover, maximum length), and muted tracks send no frames at all.
       const clock = setInterval(() => {
@@ -234,13 +239,23 @@ export class AgentParticipant implements AgentContext {
         shown = due;
         const text = words[due - 1]!;
         this.#publish(segmentId, this.description.trackSid, text, false);
-        this.#port.control.liveTranscript(this.#port.dialId, { text, speaker: 'AI', startTimeMs, endTimeMs: this.#port.sinceJoin() });
+        this.#port.control.liveTranscript(this.#port.dialId, {
+          text,
+          speaker: 'AI',
+          startTimeMs,
+          endTimeMs: this.#port.sinceJoin(),
+        });
       }
     });
     const spoken = completed ? text : (words[shown - 1] ?? '');
     if (spoken) {
       this.#publish(segmentId, this.description.trackSid, spoken, true);
-      this.#port.control.addTranscript(this.#port.dialId, { text: spoken, speaker: 'AI', startTimeMs, endTimeMs: this.#port.sinceJoin() });
+      this.#port.control.addTranscript(this.#port.dialId, {
+        text: spoken,
+        speaker: 'AI',
+        startTimeMs,
+        endTimeMs: this.#port.sinceJoin(),
+      });
     }
     this.#setState('listening');
   }

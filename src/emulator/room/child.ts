@@ -67,7 +67,15 @@ process.on('message', (message: ParentMessage) => {
       const keys = { apiKeyName: message.keys.apiKeyName, secret: Buffer.from(message.keys.secret, 'base64') };
       serverModule
         .then(({ startMediaServer }) =>
-          startMediaServer({ host: message.host, port: message.port, control, verifyToken: (token) => verifyParticipantToken(keys, token) }, message.timings),
+          startMediaServer(
+            {
+              host: message.host,
+              port: message.port,
+              control,
+              verifyToken: (token) => verifyParticipantToken(keys, token),
+            },
+            message.timings,
+          ),
         )
         .then(
           (started) => {
@@ -75,7 +83,11 @@ process.on('message', (message: ParentMessage) => {
             send({ type: 'ready', url: started.url });
           },
           (error: unknown) => {
-            const failed: ChildMessage = { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as { code?: string } | null)?.code };
+            const failed: ChildMessage = {
+              type: 'failed',
+              message: error instanceof Error ? error.message : String(error),
+              code: (error as { code?: string } | null)?.code,
+            };
             if (process.connected) process.send!(failed, () => process.exit(1));
             else process.exit(1);
           },

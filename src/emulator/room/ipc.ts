@@ -20,7 +20,13 @@ export type ChildMessage =
   | Command;
 
 export type ParentMessage =
-  | { type: 'start'; host: string; port: number; keys: { apiKeyName: string; secret: string }; timings: Partial<RoomTimings> }
+  | {
+      type: 'start';
+      host: string;
+      port: number;
+      keys: { apiKeyName: string; secret: string };
+      timings: Partial<RoomTimings>;
+    }
   | { type: 'reply'; id: number; session: DialSession | null }
   | { type: 'sessionStarted'; id: number }
   | { type: 'ended'; dialId: string; end: DialEnd }

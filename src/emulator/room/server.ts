@@ -31,11 +31,12 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
 const ROOM_MISSING = 'requested room does not exist';
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
 
-type Admission =
-  | { ok: true; identity: string; dial: DialSession }
-  | { ok: false; status: 401 | 404; body: string };
+type Admission = { ok: true; identity: string; dial: DialSession } | { ok: false; status: 401 | 404; body: string };
 
-export async function startMediaServer(options: MediaServerOptions, timings: Partial<RoomTimings> = {}): Promise<MediaServer> {
+export async function startMediaServer(
+  options: MediaServerOptions,
+  timings: Partial<RoomTimings> = {},
+): Promise<MediaServer> {
   const roomTimings: RoomTimings = { ...DEFAULT_ROOM_TIMINGS, ...timings };
   const { control } = options;
   /** The one browser in each room, by room name. */
@@ -83,7 +84,9 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
         endFailedLater(session.dial.dialId, roomTimings.dropGraceMs);
       } else if (how === 'once') {
         // A caller that never comes back leaves the dial failed, as emu-drop does.
-        const timer = endFailedLater(session.dial.dialId, roomTimings.rejoinGraceMs, () => awaitingRejoin.delete(roomName));
+        const timer = endFailedLater(session.dial.dialId, roomTimings.rejoinGraceMs, () =>
+          awaitingRejoin.delete(roomName),
+        );
         awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, timer });
       }
     },
@@ -148,7 +151,14 @@ export async function startMediaServer(options: MediaServerOptions, timings: Par
           clearTimeout(rejoin.timer);
           graceTimers.delete(rejoin.timer);
         }
-        const session = new Session(ws, join, admission.identity, admission.dial, host, rejoin && { joinedAt: rejoin.joinedAt });
+        const session = new Session(
+          ws,
+          join,
+          admission.identity,
+          admission.dial,
+          host,
+          rejoin && { joinedAt: rejoin.joinedAt },
+        );
         active.set(roomName, session);
         session.start();
       });

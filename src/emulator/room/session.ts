@@ -60,7 +60,14 @@ export class Session {
   #agentGone = false;
   #unsubscribe: () => void = () => {};
 
-  constructor(ws: WebSocket, join: JoinRequest, identity: string, dial: DialSession, host: SessionHost, rejoin?: Rejoin) {
+  constructor(
+    ws: WebSocket,
+    join: JoinRequest,
+    identity: string,
+    dial: DialSession,
+    host: SessionHost,
+    rejoin?: Rejoin,
+  ) {
     this.#ws = ws;
     this.#rejoin = rejoin;
     this.#join = join;
@@ -229,7 +236,10 @@ export class Session {
     if (this.#ended) return;
     const { control } = this.#host;
     if (aiResult) control.setAiResult(this.dial.dialId, aiResult);
-    this.#finish({ leaveReason: DisconnectReason.ROOM_DELETED, then: () => control.end(this.dial.dialId, { status: 'completed', systemResultType }) });
+    this.#finish({
+      leaveReason: DisconnectReason.ROOM_DELETED,
+      then: () => control.end(this.dial.dialId, { status: 'completed', systemResultType }),
+    });
   }
 
   /**
@@ -246,7 +256,10 @@ export class Session {
   #serverShutDown(): void {
     if (this.#ended) return;
     const { control } = this.#host;
-    this.#finish({ leaveReason: DisconnectReason.SERVER_SHUTDOWN, then: () => control.end(this.dial.dialId, { status: 'failed', systemResultType: 'FAILED' }) });
+    this.#finish({
+      leaveReason: DisconnectReason.SERVER_SHUTDOWN,
+      then: () => control.end(this.dial.dialId, { status: 'failed', systemResultType: 'FAILED' }),
+    });
   }
 
   /** The dial ended elsewhere: a REST hang-up, or the time cap (the agent says so first). */

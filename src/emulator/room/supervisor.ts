@@ -55,7 +55,9 @@ const RESTART_BACKOFF_MS = [0, 250, 500, 1000, 2000, 4000];
 /** How long `close` waits for the room to close its calls before it is killed. */
 const CLOSE_WAIT_MS = 5000;
 
-const CHILD_ENTRY = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './child.ts' : './child.js', import.meta.url));
+const CHILD_ENTRY = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './child.ts' : './child.js', import.meta.url),
+);
 /** The parent's loaders (`--import tsx` when run from source) without its test runner, inspector or watch flags. */
 const CHILD_EXEC_ARGV = process.execArgv.filter((arg) => !/^--(test|inspect|watch)/.test(arg));
 
@@ -156,7 +158,8 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     standby = forkRoom();
   }
   function takeStandby(): ChildProcess {
-    const ready = standby && standby.connected && standby.exitCode === null && standby.signalCode === null ? standby : undefined;
+    const ready =
+      standby && standby.connected && standby.exitCode === null && standby.signalCode === null ? standby : undefined;
     standby = undefined;
     return ready ?? forkRoom();
   }
@@ -180,7 +183,13 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
           onMessage(current, message);
         }
       });
-      tell(current, { type: 'start', host: options.host, port, keys: { apiKeyName: options.keys.apiKeyName, secret: Buffer.from(options.keys.secret).toString('base64') }, timings: options.timings });
+      tell(current, {
+        type: 'start',
+        host: options.host,
+        port,
+        keys: { apiKeyName: options.keys.apiKeyName, secret: Buffer.from(options.keys.secret).toString('base64') },
+        timings: options.timings,
+      });
     });
   }
 
@@ -200,9 +209,13 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     const at = Date.now();
     health.state = 'restarting';
     health.pid = null;
-    health.exits = [...health.exits, { code, signal, at: new Date(at).toISOString(), restartMs: null }].slice(-EXITS_KEPT);
+    health.exits = [...health.exits, { code, signal, at: new Date(at).toISOString(), restartMs: null }].slice(
+      -EXITS_KEPT,
+    );
     for (const controller of current.waits.values()) controller.abort();
-    log(`media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`);
+    log(
+      `media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`,
+    );
     // Its calls are gone: the room refuses them from now on, and their dials fail as dropped ones do.
     for (const [dialId, roomName] of current.inRoom) {
       lostRooms.add(roomName);

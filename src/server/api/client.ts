@@ -157,12 +157,20 @@ export class VoiceAgentApi {
   // ── versioned prompts ──
 
   /** `GET /agents/{agentId}/versioned_prompts`. */
-  listVersionedPrompts(agentId: string, list: ListOptions = {}, options?: RequestOptions): Promise<Page<VersionedPrompt>> {
+  listVersionedPrompts(
+    agentId: string,
+    list: ListOptions = {},
+    options?: RequestOptions,
+  ): Promise<Page<VersionedPrompt>> {
     return this.#page(`/agents/${segment(agentId)}/versioned_prompts`, list, options);
   }
 
   /** `POST /agents/{agentId}/versioned_prompts`: `STANDARD` with a `prompt`, or `CUSTOM_FLOW` with a `flowDefinition`. */
-  createVersionedPrompt(agentId: string, input: CreateVersionedPromptInput, options?: RequestOptions): Promise<VersionedPrompt> {
+  createVersionedPrompt(
+    agentId: string,
+    input: CreateVersionedPromptInput,
+    options?: RequestOptions,
+  ): Promise<VersionedPrompt> {
     return this.#call('POST', `/agents/${segment(agentId)}/versioned_prompts`, { body: input }, options);
   }
 
@@ -172,8 +180,18 @@ export class VoiceAgentApi {
   }
 
   /** `PUT /agents/{agentId}/versioned_prompts/{id}`. */
-  updateVersionedPrompt(agentId: string, promptId: string, input: UpdateVersionedPromptInput, options?: RequestOptions): Promise<VersionedPrompt> {
-    return this.#call('PUT', `/agents/${segment(agentId)}/versioned_prompts/${segment(promptId)}`, { body: input }, options);
+  updateVersionedPrompt(
+    agentId: string,
+    promptId: string,
+    input: UpdateVersionedPromptInput,
+    options?: RequestOptions,
+  ): Promise<VersionedPrompt> {
+    return this.#call(
+      'PUT',
+      `/agents/${segment(agentId)}/versioned_prompts/${segment(promptId)}`,
+      { body: input },
+      options,
+    );
   }
 
   // ── extractors ──
@@ -194,8 +212,18 @@ export class VoiceAgentApi {
   }
 
   /** `PUT /agents/{agentId}/extractors/{id}`. */
-  updateExtractor(agentId: string, extractorId: string, input: UpdateExtractorInput, options?: RequestOptions): Promise<Extractor> {
-    return this.#call('PUT', `/agents/${segment(agentId)}/extractors/${segment(extractorId)}`, { body: input }, options);
+  updateExtractor(
+    agentId: string,
+    extractorId: string,
+    input: UpdateExtractorInput,
+    options?: RequestOptions,
+  ): Promise<Extractor> {
+    return this.#call(
+      'PUT',
+      `/agents/${segment(agentId)}/extractors/${segment(extractorId)}`,
+      { body: input },
+      options,
+    );
   }
 
   // ── phone numbers ──
@@ -253,7 +281,11 @@ export class VoiceAgentApi {
   }
 
   /** `PUT /phone_number_pools/{id}`. */
-  updatePhoneNumberPool(poolId: string, input: UpdatePhoneNumberPoolInput, options?: RequestOptions): Promise<PhoneNumberPool> {
+  updatePhoneNumberPool(
+    poolId: string,
+    input: UpdatePhoneNumberPoolInput,
+    options?: RequestOptions,
+  ): Promise<PhoneNumberPool> {
     return this.#call('PUT', `/phone_number_pools/${segment(poolId)}`, { body: input }, options);
   }
 
@@ -270,7 +302,11 @@ export class VoiceAgentApi {
   }
 
   /** `POST /tasks/{taskId}/attempt`: places a phone dial for the task. */
-  createTaskAttempt(taskId: string, input: CreateTaskAttemptInput, options?: RequestOptions): Promise<TaskAttemptOutput> {
+  createTaskAttempt(
+    taskId: string,
+    input: CreateTaskAttemptInput,
+    options?: RequestOptions,
+  ): Promise<TaskAttemptOutput> {
     return this.#call('POST', `/tasks/${segment(taskId)}/attempt`, { body: input }, options);
   }
 
@@ -297,7 +333,11 @@ export class VoiceAgentApi {
   }
 
   /** `PUT /functions/{id}`. */
-  updateFunction(functionId: string, input: UpdateFunctionInput, options?: RequestOptions): Promise<FunctionDefinition> {
+  updateFunction(
+    functionId: string,
+    input: UpdateFunctionInput,
+    options?: RequestOptions,
+  ): Promise<FunctionDefinition> {
     return this.#call('PUT', `/functions/${segment(functionId)}`, { body: input }, options);
   }
 
@@ -366,7 +406,11 @@ export class VoiceAgentApi {
   }
 
   /** `GET /eval_configs/{id}/records?search=`. */
-  listEvalRecords(configId: string, list: ListEvalRecordsOptions = {}, options?: RequestOptions): Promise<Page<EvalRecord>> {
+  listEvalRecords(
+    configId: string,
+    list: ListEvalRecordsOptions = {},
+    options?: RequestOptions,
+  ): Promise<Page<EvalRecord>> {
     return this.#page(`/eval_configs/${segment(configId)}/records`, list, options);
   }
 
@@ -441,9 +485,15 @@ export class VoiceAgentApi {
     return { ...page, cursor: page.cursor ?? null };
   }
 
-  async #call<T>(method: Method, path: string, request: { query?: Query; body?: unknown; form?: FormData; shape?: Shape }, options: RequestOptions = {}): Promise<T> {
+  async #call<T>(
+    method: Method,
+    path: string,
+    request: { query?: Query; body?: unknown; form?: FormData; shape?: Shape },
+    options: RequestOptions = {},
+  ): Promise<T> {
     const what = `${method} ${describe(path)}`;
-    const withBody = request.form === undefined && (request.body !== undefined || method === 'POST' || method === 'PUT');
+    const withBody =
+      request.form === undefined && (request.body !== undefined || method === 'POST' || method === 'PUT');
     const value = await requestService(this.#transport, {
       method,
       path,
@@ -456,7 +506,10 @@ export class VoiceAgentApi {
       ...options,
     });
     if (request.shape === 'binary') return value as T;
-    const fits = request.shape === 'array' ? Array.isArray(value) : typeof value === 'object' && value !== null && !Array.isArray(value);
+    const fits =
+      request.shape === 'array'
+        ? Array.isArray(value)
+        : typeof value === 'object' && value !== null && !Array.isArray(value);
     if (!fits) throw invalid(what);
     return value as T;
   }
@@ -469,10 +522,14 @@ function segmentCheck(value: string): string {
 
 /** The path with ids replaced, so messages do not grow with (or leak) ids. */
 function describe(path: string): string {
-  return path.replace(/\/(agents|versioned_prompts|extractors|phone_numbers|phone_number_pools|tasks|functions|batch_dial_jobs|eval_configs|eval_runs|eval_results|records)\/(?!search$|purchase$)[^/]+/g, '/$1/:id');
+  return path.replace(
+    /\/(agents|versioned_prompts|extractors|phone_numbers|phone_number_pools|tasks|functions|batch_dial_jobs|eval_configs|eval_runs|eval_results|records)\/(?!search$|purchase$)[^/]+/g,
+    '/$1/:id',
+  );
 }
 
 function invalid(what: string): ServiceError {
-  return new ServiceError('invalid_response', `the service answered ${what} without the documented fields`, { status: 200 });
+  return new ServiceError('invalid_response', `the service answered ${what} without the documented fields`, {
+    status: 200,
+  });
 }
-

@@ -10,7 +10,10 @@ export interface PaginateOptions {
   signal?: AbortSignal;
 }
 
-type Lister<T, O extends ListOptions> = (options: O, call: { signal?: AbortSignal }) => Promise<Page<T> | (VoicePage & { voices: T[] })>;
+type Lister<T, O extends ListOptions> = (
+  options: O,
+  call: { signal?: AbortSignal },
+) => Promise<Page<T> | (VoicePage & { voices: T[] })>;
 
 /**
  * Every item of a cursor listing, page by page, e.g.
@@ -25,13 +28,19 @@ export async function* paginate<T, O extends ListOptions = ListOptions>(
   let cursor: string | null = null;
   const seen = new Set<string>();
   do {
-    if (options.signal?.aborted) throw new ServiceError('aborted', 'the listing walk was aborted', { cause: options.signal.reason });
-    const query = { ...filters, ...(options.limit === undefined ? {} : { limit: options.limit }), ...(cursor === null ? {} : { cursor }) } as O;
+    if (options.signal?.aborted)
+      throw new ServiceError('aborted', 'the listing walk was aborted', { cause: options.signal.reason });
+    const query = {
+      ...filters,
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(cursor === null ? {} : { cursor }),
+    } as O;
     const page = await list(query, options.signal ? { signal: options.signal } : {});
     yield* 'voices' in page ? page.voices : page.data;
     cursor = page.cursor ?? null;
     // A service that hands back a cursor it already gave would loop forever.
-    if (cursor !== null && seen.has(cursor)) throw new ServiceError('invalid_response', 'the service repeated a pagination cursor', { status: 200 });
+    if (cursor !== null && seen.has(cursor))
+      throw new ServiceError('invalid_response', 'the service repeated a pagination cursor', { status: 200 });
     if (cursor !== null) seen.add(cursor);
   } while (cursor !== null);
 }

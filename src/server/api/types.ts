@@ -24,11 +24,22 @@ export interface ListOptions {
 
 // ── dials ──
 
-export type DialStatus = 'queued' | 'ringing' | 'in-progress' | 'completed' | 'failed' | 'canceled' | 'busy' | 'no-answer';
+export type DialStatus =
+  'queued' | 'ringing' | 'in-progress' | 'completed' | 'failed' | 'canceled' | 'busy' | 'no-answer';
 
 export type SystemResultType =
-  | 'BUSY' | 'FAILED' | 'NO_ANSWER' | 'CANCELLED' | 'USER_HANGUP' | 'COUNTERPARTY_HANGUP' | 'TIMEOUT'
-  | 'RATE_LIMITED' | 'TRANSFERRED' | 'AGENT_HANGUP' | 'VOICEMAIL_DETECTED_HANGUP' | 'LONG_SILENCE_HANGUP';
+  | 'BUSY'
+  | 'FAILED'
+  | 'NO_ANSWER'
+  | 'CANCELLED'
+  | 'USER_HANGUP'
+  | 'COUNTERPARTY_HANGUP'
+  | 'TIMEOUT'
+  | 'RATE_LIMITED'
+  | 'TRANSFERRED'
+  | 'AGENT_HANGUP'
+  | 'VOICEMAIL_DETECTED_HANGUP'
+  | 'LONG_SILENCE_HANGUP';
 
 export interface ModelOptionValue {
   optionId: string;
@@ -373,7 +384,10 @@ export interface PhoneNumber {
 
 export type CreatePhoneNumberInput =
   | { type: 'purchase'; purchase: { number: string } }
-  | { type: 'sip_import'; sipImport: { phoneNumber: string; terminationUri: string; username: string; password: string } }
+  | {
+      type: 'sip_import';
+      sipImport: { phoneNumber: string; terminationUri: string; username: string; password: string };
+    }
   | { type: 'vogent_sip'; vogentSip: { sipPrefix: string; username: string; password: string } };
 
 export interface UpdatePhoneNumberInput {
@@ -557,7 +571,10 @@ export interface CreateEvalRecordInput {
   agentInputs?: Record<string, unknown>;
 }
 
-export interface EvalRecord extends Omit<CreateEvalRecordInput, 'dialId' | 'name' | 'description' | 'systemPrompt' | 'maxTurns' | 'agentInputs'> {
+export interface EvalRecord extends Omit<
+  CreateEvalRecordInput,
+  'dialId' | 'name' | 'description' | 'systemPrompt' | 'maxTurns' | 'agentInputs'
+> {
   id: string;
   dialId?: string | null;
   name?: string | null;

@@ -6,7 +6,13 @@ import { stat } from 'node:fs/promises';
 import { createServer, request as forward } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
 
 export function createStaticSite({ root, companionUrl, prefix = '/api/voice-call' }) {
   const companion = new URL(companionUrl);
@@ -16,14 +22,24 @@ export function createStaticSite({ root, companionUrl, prefix = '/api/voice-call
       // The companion matches routes by the end of the path; it trusts the last X-Forwarded-* value,
       // so set them here (the visitor's address is what its rate limits count).
       const upstream = forward(
-        { host: companion.hostname, port: companion.port, method: request.method, path: url.pathname + url.search,
-          headers: { ...request.headers, 'x-forwarded-for': request.socket.remoteAddress, 'x-forwarded-proto': 'http', 'x-forwarded-host': request.headers.host } },
+        {
+          host: companion.hostname,
+          port: companion.port,
+          method: request.method,
+          path: url.pathname + url.search,
+          headers: {
+            ...request.headers,
+            'x-forwarded-for': request.socket.remoteAddress,
+            'x-forwarded-proto': 'http',
+            'x-forwarded-host': request.headers.host,
+          },
+        },
         (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
         },
       );
-      upstream.on('error', () => response.headersSent ? response.destroy() : response.writeHead(502).end());
+      upstream.on('error', () => (response.headersSent ? response.destroy() : response.writeHead(502).end()));
       request.pipe(upstream);
       return;
     }
@@ -43,5 +59,8 @@ export function createStaticSite({ root, companionUrl, prefix = '/api/voice-call
 
 // node static-site.mjs public http://127.0.0.1:8787   (then open http://localhost:8080/)
 if (import.meta.url === `file://${process.argv[1]}`) {
-  createStaticSite({ root: process.argv[2] ?? 'public', companionUrl: process.argv[3] ?? 'http://127.0.0.1:8787' }).listen(8080);
+  createStaticSite({
+    root: process.argv[2] ?? 'public',
+    companionUrl: process.argv[3] ?? 'http://127.0.0.1:8787',
+  }).listen(8080);
 }

@@ -4,7 +4,13 @@
 import { SCENARIO_AGENT_IDS } from '../agents.js';
 import { ApiError, unprocessable } from '../errors.js';
 import { page } from '../pagination.js';
-import type { AgentRecord, ExtractorRecord, FlowDefinition, ModelOptionValue, VersionedPromptRecord } from '../records.js';
+import type {
+  AgentRecord,
+  ExtractorRecord,
+  FlowDefinition,
+  ModelOptionValue,
+  VersionedPromptRecord,
+} from '../records.js';
 import { checkBody, isObject, requireNonEmpty, type Body, type FieldSpec } from '../validate.js';
 import type { ResourceRoute } from './route.js';
 import { found, type Workspace } from './workspace.js';
@@ -58,7 +64,10 @@ const updateSpec: Record<string, FieldSpec> = {
 
 /** Sub-objects of an agent: each checked for its own required fields and enums. */
 const subSpecs: Record<string, Record<string, FieldSpec>> = {
-  transcriberParams: { type: { type: 'string', required: true, oneOf: ['deepgram', 'openai'] }, keywords: { type: 'string[]' } },
+  transcriberParams: {
+    type: { type: 'string', required: true, oneOf: ['deepgram', 'openai'] },
+    keywords: { type: 'string[]' },
+  },
   utteranceDetectorConfig: {
     sensitivity: { type: 'string', required: true, oneOf: ['ULTRA_FAST', 'FAST', 'MEDIUM', 'SLOW'] },
     interruptionPlayTimeMs: { type: 'integer' },
@@ -90,24 +99,41 @@ const subSpecs: Record<string, Record<string, FieldSpec>> = {
 };
 
 /** `where` prefixes field names in messages (e.g. `agentOverrides.defaultVersionedPrompt.`). */
-export function buildPrompt(ws: Workspace, body: unknown, existing?: VersionedPromptRecord, where = ''): VersionedPromptRecord {
-  const input = checkBody(body, promptSpec, { partial: existing !== undefined, ...(where ? { where: where.replace(/\.$/, '') } : {}) });
+export function buildPrompt(
+  ws: Workspace,
+  body: unknown,
+  existing?: VersionedPromptRecord,
+  where = '',
+): VersionedPromptRecord {
+  const input = checkBody(body, promptSpec, {
+    partial: existing !== undefined,
+    ...(where ? { where: where.replace(/\.$/, '') } : {}),
+  });
   const merged = { ...existing, ...input } as Body;
   requireNonEmpty(merged.name, `${where}name`);
   const model = ws.models.get(merged.aiModelId as string);
-  if (!model) throw unprocessable(`${where}aiModelId names no model (${JSON.stringify(merged.aiModelId)})`, `${where}aiModelId`);
+  if (!model)
+    throw unprocessable(`${where}aiModelId names no model (${JSON.stringify(merged.aiModelId)})`, `${where}aiModelId`);
   const options = (merged.modelOptionValues ?? []) as unknown[];
   for (const option of options) {
     if (!isObject(option) || typeof option.optionId !== 'string' || typeof option.value !== 'string') {
-      throw new ApiError(400, 'invalid_request', `${where}modelOptionValues must be an array of {optionId, value} strings`);
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `${where}modelOptionValues must be an array of {optionId, value} strings`,
+      );
     }
     if (!model.modelOptions.some((known) => known.id === option.optionId)) {
-      throw unprocessable(`model ${model.id} has no option ${JSON.stringify(option.optionId)}`, `${where}modelOptionValues`);
+      throw unprocessable(
+        `model ${model.id} has no option ${JSON.stringify(option.optionId)}`,
+        `${where}modelOptionValues`,
+      );
     }
   }
   const flow = (merged.flowDefinition ?? null) as Body | null;
   if (flow !== null && !Array.isArray(flow.nodes)) throw unprocessable(`${where}flowDefinition.nodes must be an array`);
-  if (merged.agentType === 'CUSTOM_FLOW' && flow === null) throw unprocessable(`a CUSTOM_FLOW prompt needs a flowDefinition`, `${where}flowDefinition`);
+  if (merged.agentType === 'CUSTOM_FLOW' && flow === null)
+    throw unprocessable(`a CUSTOM_FLOW prompt needs a flowDefinition`, `${where}flowDefinition`);
   return {
     id: existing?.id ?? ws.newId(),
     name: merged.name as string,
@@ -137,7 +163,8 @@ function withResponseFields(flow: Body): FlowDefinition {
       outputSchema: node.outputSchema ?? null,
       transitionRules: rules.map((rule: unknown) => {
         if (!isObject(rule)) return rule;
-        const conditionType = rule.conditionType ?? (Array.isArray(rule.values) ? 'in' : rule.value !== undefined ? 'equal' : 'always');
+        const conditionType =
+          rule.conditionType ?? (Array.isArray(rule.values) ? 'in' : rule.value !== undefined ? 'equal' : 'always');
         return { ...rule, conditionType, arrayConditionType: rule.arrayConditionType ?? null };
       }),
     };
@@ -156,7 +183,11 @@ function buildExtractor(ws: Workspace, body: unknown, existing?: ExtractorRecord
     throw unprocessable('extractorFieldsJsonSchema must be a JSON schema, as text');
   }
   if (!isObject(schema)) throw unprocessable('extractorFieldsJsonSchema must be a JSON object schema, as text');
-  return { id: existing?.id ?? ws.newId(), name: merged.name as string, extractorFieldsJsonSchema: merged.extractorFieldsJsonSchema as string };
+  return {
+    id: existing?.id ?? ws.newId(),
+    name: merged.name as string,
+    extractorFieldsJsonSchema: merged.extractorFieldsJsonSchema as string,
+  };
 }
 
 /** Applies the optional agent fields of a create or update body onto `agent`; `where` prefixes field names in messages. */
@@ -170,38 +201,69 @@ function applyAgentFields(ws: Workspace, agent: AgentRecord, input: Body, where 
   }
   if (input.defaultVoiceId !== undefined) {
     if (!ws.voices.has(input.defaultVoiceId as string)) {
-      throw unprocessable(`${where}defaultVoiceId names no voice (${JSON.stringify(input.defaultVoiceId)})`, `${where}defaultVoiceId`);
+      throw unprocessable(
+        `${where}defaultVoiceId names no voice (${JSON.stringify(input.defaultVoiceId)})`,
+        `${where}defaultVoiceId`,
+      );
     }
     agent.defaultVoiceId = input.defaultVoiceId as string;
   }
   if (typeof input.maxDurationSeconds === 'number') {
-    if (input.maxDurationSeconds < 1) throw unprocessable(`${where}maxDurationSeconds must be at least 1`, `${where}maxDurationSeconds`);
+    if (input.maxDurationSeconds < 1)
+      throw unprocessable(`${where}maxDurationSeconds must be at least 1`, `${where}maxDurationSeconds`);
     agent.maxDurationSeconds = input.maxDurationSeconds;
   }
   if (typeof input.language === 'string') agent.language = input.language;
   if (input.metadata !== undefined) agent.metadata = structuredClone((input.metadata ?? {}) as Record<string, unknown>);
-  if (typeof input.fillEmptyStringVariables === 'boolean') agent.fillEmptyStringVariables = input.fillEmptyStringVariables;
-  const objects = ['transcriberParams', 'utteranceDetectorConfig', 'endpointDetectorConfig', 'idleMessageConfig', 'ivrConfiguration', 'silenceHangupConfiguration'] as const;
+  if (typeof input.fillEmptyStringVariables === 'boolean')
+    agent.fillEmptyStringVariables = input.fillEmptyStringVariables;
+  const objects = [
+    'transcriberParams',
+    'utteranceDetectorConfig',
+    'endpointDetectorConfig',
+    'idleMessageConfig',
+    'ivrConfiguration',
+    'silenceHangupConfiguration',
+  ] as const;
   for (const name of objects) {
     if (isObject(input[name])) Object.assign(agent[name], structuredClone(input[name]));
   }
   // Kept as sent: the emulator does not act on them.
-  if (input.voicemailConfig !== undefined) agent.voicemailConfig = structuredClone(input.voicemailConfig as Record<string, unknown> | null);
+  if (input.voicemailConfig !== undefined)
+    agent.voicemailConfig = structuredClone(input.voicemailConfig as Record<string, unknown> | null);
   if (input.ivrSilenceHangupConfiguration !== undefined) {
-    agent.ivrSilenceHangupConfiguration = structuredClone(input.ivrSilenceHangupConfiguration as Record<string, unknown> | null);
+    agent.ivrSilenceHangupConfiguration = structuredClone(
+      input.ivrSilenceHangupConfiguration as Record<string, unknown> | null,
+    );
   }
   if (input.timeoutMessage !== undefined) agent.timeoutMessage = input.timeoutMessage as string | null;
   const links = input.linkedFunctionDefinitionInputs ?? input.linkedFunctionDefinitionIds;
   if (Array.isArray(links)) {
     agent.linkedFunctionDefinitions = links.map((link: unknown) => {
       const id = typeof link === 'string' ? link : isObject(link) ? link.functionDefinitionId : undefined;
-      if (typeof id !== 'string') throw new ApiError(400, 'invalid_request', `${where}linkedFunctionDefinitionInputs items need functionDefinitionId`);
-      if (!ws.functions.has(id)) throw unprocessable(`no function with id ${JSON.stringify(id)}`, `${where}linkedFunctionDefinitionInputs`);
+      if (typeof id !== 'string')
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `${where}linkedFunctionDefinitionInputs items need functionDefinitionId`,
+        );
+      if (!ws.functions.has(id))
+        throw unprocessable(`no function with id ${JSON.stringify(id)}`, `${where}linkedFunctionDefinitionInputs`);
       const override = isObject(link) && isObject(link.lifecycleMessagesOverride) ? link.lifecycleMessagesOverride : {};
-      const lists = checkBody(override, { started: { type: 'string[]' }, waiting: { type: 'string[]' }, awaitSpeech: { type: 'string[]' } }, {
-        where: `${where}linkedFunctionDefinitionInputs[].lifecycleMessagesOverride`,
-      });
-      return { functionDefinitionId: id, lifecycleMessagesOverride: { ...structuredClone(lists), started: [...((lists.started as string[] | undefined) ?? [])] } };
+      const lists = checkBody(
+        override,
+        { started: { type: 'string[]' }, waiting: { type: 'string[]' }, awaitSpeech: { type: 'string[]' } },
+        {
+          where: `${where}linkedFunctionDefinitionInputs[].lifecycleMessagesOverride`,
+        },
+      );
+      return {
+        functionDefinitionId: id,
+        lifecycleMessagesOverride: {
+          ...structuredClone(lists),
+          started: [...((lists.started as string[] | undefined) ?? [])],
+        },
+      };
     });
   }
 }
@@ -224,7 +286,12 @@ export function agentWithOverrides(ws: Workspace, agent: AgentRecord, overrides:
   const next = structuredClone(agent);
   applyAgentFields(ws, next, input, where);
   if (input.defaultVersionedPrompt !== undefined) {
-    next.defaultVersionedPromptId = buildPrompt(ws, input.defaultVersionedPrompt, undefined, `${where}defaultVersionedPrompt.`).id;
+    next.defaultVersionedPromptId = buildPrompt(
+      ws,
+      input.defaultVersionedPrompt,
+      undefined,
+      `${where}defaultVersionedPrompt.`,
+    ).id;
   }
   checkScenario(next, where);
   return next;
@@ -233,7 +300,10 @@ export function agentWithOverrides(ws: Workspace, agent: AgentRecord, overrides:
 function checkScenario(agent: AgentRecord, where = ''): void {
   const scenario = agent.metadata.scenario;
   if (scenario !== undefined && !(SCENARIO_AGENT_IDS as readonly unknown[]).includes(scenario)) {
-    throw unprocessable(`${where}metadata.scenario must be one of ${SCENARIO_AGENT_IDS.join(', ')}`, `${where}metadata.scenario`);
+    throw unprocessable(
+      `${where}metadata.scenario must be one of ${SCENARIO_AGENT_IDS.join(', ')}`,
+      `${where}metadata.scenario`,
+    );
   }
 }
 
@@ -290,7 +360,9 @@ export function agentRoutes(ws: Workspace): ResourceRoute[] {
     applyAgentFields(ws, next, input);
     if (input.defaultVersionedPromptId !== undefined) {
       if (!ws.prompts.get(agentId)!.has(input.defaultVersionedPromptId as string)) {
-        throw unprocessable(`agent ${agentId} has no versioned prompt ${JSON.stringify(input.defaultVersionedPromptId)}`);
+        throw unprocessable(
+          `agent ${agentId} has no versioned prompt ${JSON.stringify(input.defaultVersionedPromptId)}`,
+        );
       }
       next.defaultVersionedPromptId = input.defaultVersionedPromptId as string;
     }

@@ -22,10 +22,12 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
     requireNonEmpty(merged.name, 'name');
     const numbers = (merged.allowedNumbers ?? []) as unknown[];
     for (const item of numbers) {
-      if (!isObject(item) || typeof item.number !== 'string') throw badRequest('allowedNumbers must be an array of {number} strings');
+      if (!isObject(item) || typeof item.number !== 'string')
+        throw badRequest('allowedNumbers must be an array of {number} strings');
       requireE164(item.number, 'allowedNumbers[].number');
     }
-    if (merged.type === 'transfer' && numbers.length === 0) throw unprocessable('a transfer function needs allowedNumbers');
+    if (merged.type === 'transfer' && numbers.length === 0)
+      throw unprocessable('a transfer function needs allowedNumbers');
     const lifecycle = (merged.lifecycleMessages ?? { started: [] }) as Record<string, unknown>;
     checkBody(lifecycle, { started: { type: 'string[]', required: true } }, { where: 'lifecycleMessages' });
     return {
@@ -50,7 +52,8 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
           const name = query.get('name')?.toLowerCase();
           const voiceType = query.get('voiceType');
           const voices = [...ws.voices.values()].filter(
-            (voice) => (!name || voice.name.toLowerCase().includes(name)) && (!voiceType || voice.voiceType === voiceType),
+            (voice) =>
+              (!name || voice.name.toLowerCase().includes(name)) && (!voiceType || voice.voiceType === voiceType),
           );
           const { items, cursor } = paginate(voices, request);
           return { voices: items, cursor };
@@ -63,7 +66,10 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
         GET: (request) => {
           // The seed: an exact match on the display name.
           const displayName = request.query.get('displayName');
-          return page([...ws.functions.values()].filter((fn) => displayName === null || fn.displayName === displayName), request);
+          return page(
+            [...ws.functions.values()].filter((fn) => displayName === null || fn.displayName === displayName),
+            request,
+          );
         },
         POST: ({ body }) => {
           const fn = buildFunction(body);
@@ -86,7 +92,9 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
           ws.functions.delete(fn.id);
           // "Deletes a function, and unlinks it from any agents."
           for (const agent of ws.agents.values()) {
-            agent.linkedFunctionDefinitions = agent.linkedFunctionDefinitions.filter((link) => link.functionDefinitionId !== fn.id);
+            agent.linkedFunctionDefinitions = agent.linkedFunctionDefinitions.filter(
+              (link) => link.functionDefinitionId !== fn.id,
+            );
           }
           return fn;
         },

@@ -32,7 +32,13 @@ const jobUpdateSpec: Record<string, FieldSpec> = {
 const EMULATOR_FROM_NUMBER_ID = 'emu-outbound-number';
 
 export function dialingRoutes(ws: Workspace): ResourceRoute[] {
-  function phoneInput(agentId: string, toNumber: string, fromNumberId: string, inputs: Record<string, unknown>, dialTaskId: string | null): DialInput {
+  function phoneInput(
+    agentId: string,
+    toNumber: string,
+    fromNumberId: string,
+    inputs: Record<string, unknown>,
+    dialTaskId: string | null,
+  ): DialInput {
     const agent = ws.agentForDial(agentId);
     if (!agent) throw unprocessable(`no agent with id ${JSON.stringify(agentId)}`);
     return {
@@ -56,9 +62,11 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
       inputData: { type: 'object', required: true },
       keyInputs: { type: 'string[]', required: true },
     });
-    if (!ws.agents.has(input.callAgentId as string)) throw unprocessable(`no agent with id ${JSON.stringify(input.callAgentId)}`);
+    if (!ws.agents.has(input.callAgentId as string))
+      throw unprocessable(`no agent with id ${JSON.stringify(input.callAgentId)}`);
     const inputData = input.inputData as Record<string, unknown>;
-    for (const key of input.keyInputs as string[]) if (!(key in inputData)) throw unprocessable(`keyInputs names ${JSON.stringify(key)}, which inputData lacks`);
+    for (const key of input.keyInputs as string[])
+      if (!(key in inputData)) throw unprocessable(`keyInputs names ${JSON.stringify(key)}, which inputData lacks`);
     const task: DialTaskRecord = {
       id: ws.newId(),
       callAgentId: input.callAgentId as string,
@@ -84,18 +92,35 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
     if (task.status === 'COMPLETED') throw unprocessable('the dial task is already complete');
     requireE164(input.toNumber as string, 'toNumber');
     if (!ws.phoneNumbers.has(input.fromPhoneNumberId as string)) {
-      throw unprocessable(`fromPhoneNumberId names no phone number of this workspace (${JSON.stringify(input.fromPhoneNumberId)})`, 'fromPhoneNumberId');
+      throw unprocessable(
+        `fromPhoneNumberId names no phone number of this workspace (${JSON.stringify(input.fromPhoneNumberId)})`,
+        'fromPhoneNumberId',
+      );
     }
-    const created = ws.dials.create(phoneInput(task.callAgentId, input.toNumber as string, input.fromPhoneNumberId as string, task.inputData, task.id));
+    const created = ws.dials.create(
+      phoneInput(
+        task.callAgentId,
+        input.toNumber as string,
+        input.fromPhoneNumberId as string,
+        task.inputData,
+        task.id,
+      ),
+    );
     task.status = 'RUNNING';
     task.attemptDialIds.push(created.dialId);
-    return { dialId: created.dialId, sessionId: created.sessionId, dialToken: await issueToken(created.dialId), telephonyProvider: 'emulator' };
+    return {
+      dialId: created.dialId,
+      sessionId: created.sessionId,
+      dialToken: await issueToken(created.dialId),
+      telephonyProvider: 'emulator',
+    };
   }
 
   function complete(taskId: string, body: unknown): DialTaskRecord {
     const task = found(ws.dialTasks.get(taskId), 'dial task');
     const { dialId } = checkBody(body, { dialId: { type: 'string', required: true } });
-    if (!task.attemptDialIds.includes(dialId as string)) throw unprocessable(`dial ${JSON.stringify(dialId)} is not an attempt of this task`);
+    if (!task.attemptDialIds.includes(dialId as string))
+      throw unprocessable(`dial ${JSON.stringify(dialId)} is not an attempt of this task`);
     task.status = 'COMPLETED';
     task.completedDialId = dialId as string;
     const aiResult = ws.dials.record(dialId as string)?.aiResult;
@@ -107,12 +132,29 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
 
   function checkSchedule(value: unknown): BatchSchedule | null {
     if (value === null || value === undefined) return null;
-    const schedule = checkBody(value, { days: { type: 'array', required: true }, timezone: { type: 'string', required: true }, disableSchedule: { type: 'boolean' } }, { where: 'schedule' });
+    const schedule = checkBody(
+      value,
+      {
+        days: { type: 'array', required: true },
+        timezone: { type: 'string', required: true },
+        disableSchedule: { type: 'boolean' },
+      },
+      { where: 'schedule' },
+    );
     for (const day of schedule.days as unknown[]) {
-      const checked = checkBody(day, { dayOfWeek: { type: 'integer', required: true }, timeSlots: { type: 'array', required: true } }, { where: 'schedule.days[]' });
-      if ((checked.dayOfWeek as number) < 0 || (checked.dayOfWeek as number) > 6) throw unprocessable('schedule.days[].dayOfWeek must be 0 to 6');
+      const checked = checkBody(
+        day,
+        { dayOfWeek: { type: 'integer', required: true }, timeSlots: { type: 'array', required: true } },
+        { where: 'schedule.days[]' },
+      );
+      if ((checked.dayOfWeek as number) < 0 || (checked.dayOfWeek as number) > 6)
+        throw unprocessable('schedule.days[].dayOfWeek must be 0 to 6');
       for (const slot of checked.timeSlots as unknown[]) {
-        checkBody(slot, { startTime: { type: 'string', required: true }, endTime: { type: 'string', required: true } }, { where: 'schedule.days[].timeSlots[]' });
+        checkBody(
+          slot,
+          { startTime: { type: 'string', required: true }, endTime: { type: 'string', required: true } },
+          { where: 'schedule.days[].timeSlots[]' },
+        );
       }
     }
     return structuredClone(schedule) as unknown as BatchSchedule;
@@ -123,12 +165,14 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
   }
 
   function checkNumbers(ids: unknown): void {
-    for (const id of (ids ?? []) as string[]) if (!ws.phoneNumbers.has(id)) throw unprocessable(`no phone number with id ${JSON.stringify(id)}`);
+    for (const id of (ids ?? []) as string[])
+      if (!ws.phoneNumbers.has(id)) throw unprocessable(`no phone number with id ${JSON.stringify(id)}`);
   }
 
   function createJob(body: unknown): BatchDialJobRecord {
     const input = checkBody(body, jobSpec);
-    if (!ws.agents.has(input.callAgentId as string)) throw unprocessable(`no agent with id ${JSON.stringify(input.callAgentId)}`);
+    if (!ws.agents.has(input.callAgentId as string))
+      throw unprocessable(`no agent with id ${JSON.stringify(input.callAgentId)}`);
     checkConcurrency(input.maxConcurrentDials);
     checkNumbers(input.fromPhoneNumberIds);
     const rows = input.rows as unknown[];
@@ -144,11 +188,22 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
       schedule: checkSchedule(input.schedule),
     };
     const queue = rows.map((row, index) => {
-      const checked = checkBody(row, { toNumber: { type: 'string', required: true }, inputs: { type: 'object' } }, { where: `rows[${index}]` });
+      const checked = checkBody(
+        row,
+        { toNumber: { type: 'string', required: true }, inputs: { type: 'object' } },
+        { where: `rows[${index}]` },
+      );
       requireE164(checked.toNumber as string, `rows[${index}].toNumber`);
       const inputs = (checked.inputs ?? {}) as Body;
-      for (const value of Object.values(inputs)) if (typeof value !== 'string') throw badRequest(`rows[${index}].inputs values must be strings`);
-      return { id: ws.newId(), toNumber: checked.toNumber as string, batchDialJobId: job.id, createdAt: job.createdAt, inputs: inputs as Record<string, string> };
+      for (const value of Object.values(inputs))
+        if (typeof value !== 'string') throw badRequest(`rows[${index}].inputs values must be strings`);
+      return {
+        id: ws.newId(),
+        toNumber: checked.toNumber as string,
+        batchDialJobId: job.id,
+        createdAt: job.createdAt,
+        inputs: inputs as Record<string, string>,
+      };
     });
     ws.batchJobs.set(job.id, { job, queue, running: new Set(), done: [] });
     return structuredClone(job);
@@ -159,7 +214,9 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
     const { job } = state;
     while (job.status === 'ACTIVE' && state.running.size < job.maxConcurrentDials && state.queue.length > 0) {
       const row = state.queue.shift()!;
-      const fromNumberId = job.fromPhoneNumberIds[state.done.length % Math.max(1, job.fromPhoneNumberIds.length)] ?? EMULATOR_FROM_NUMBER_ID;
+      const fromNumberId =
+        job.fromPhoneNumberIds[state.done.length % Math.max(1, job.fromPhoneNumberIds.length)] ??
+        EMULATOR_FROM_NUMBER_ID;
       try {
         const { dialId } = ws.dials.create(phoneInput(job.callAgentId, row.toNumber, fromNumberId, row.inputs, null));
         state.running.add(dialId);
@@ -197,7 +254,8 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
     checkNumbers(input.fromPhoneNumberIds);
     const schedule = input.schedule === undefined ? state.job.schedule : checkSchedule(input.schedule);
     if (typeof input.maxConcurrentDials === 'number') state.job.maxConcurrentDials = input.maxConcurrentDials;
-    if (Array.isArray(input.fromPhoneNumberIds)) state.job.fromPhoneNumberIds = [...(input.fromPhoneNumberIds as string[])];
+    if (Array.isArray(input.fromPhoneNumberIds))
+      state.job.fromPhoneNumberIds = [...(input.fromPhoneNumberIds as string[])];
     state.job.schedule = schedule;
     pump(state);
     return structuredClone(state.job);
@@ -215,10 +273,19 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
 
   return [
     { pattern: /^\/tasks$/, methods: { POST: ({ body }) => createTask(body) } },
-    { pattern: /^\/tasks\/([^/]+)$/, methods: { GET: ({ params }) => structuredClone(found(ws.dialTasks.get(params[0]!), 'dial task')) } },
-    { pattern: /^\/tasks\/([^/]+)\/attempt$/, methods: { POST: ({ params, body }) => attempt(params[0]!, body, ws.issueDialToken) } },
+    {
+      pattern: /^\/tasks\/([^/]+)$/,
+      methods: { GET: ({ params }) => structuredClone(found(ws.dialTasks.get(params[0]!), 'dial task')) },
+    },
+    {
+      pattern: /^\/tasks\/([^/]+)\/attempt$/,
+      methods: { POST: ({ params, body }) => attempt(params[0]!, body, ws.issueDialToken) },
+    },
     { pattern: /^\/tasks\/([^/]+)\/complete$/, methods: { POST: ({ params, body }) => complete(params[0]!, body) } },
-    { pattern: /^\/batch_dial_jobs$/, methods: { GET: (request) => listJobs(request), POST: ({ body }) => createJob(body) } },
+    {
+      pattern: /^\/batch_dial_jobs$/,
+      methods: { GET: (request) => listJobs(request), POST: ({ body }) => createJob(body) },
+    },
     {
       pattern: /^\/batch_dial_jobs\/([^/]+)$/,
       methods: {
@@ -226,7 +293,10 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
         PUT: ({ params, body }) => updateJob(params[0]!, body),
       },
     },
-    { pattern: /^\/batch_dial_jobs\/([^/]+)\/paused$/, methods: { POST: ({ params, body }) => setPaused(params[0]!, body) } },
+    {
+      pattern: /^\/batch_dial_jobs\/([^/]+)\/paused$/,
+      methods: { POST: ({ params, body }) => setPaused(params[0]!, body) },
+    },
     {
       pattern: /^\/batch_dial_jobs\/([^/]+)\/queue$/,
       methods: { GET: (request) => page(found(ws.batchJobs.get(request.params[0]!), 'batch dial job').queue, request) },
@@ -237,11 +307,12 @@ export function dialingRoutes(ws: Workspace): ResourceRoute[] {
         // "completed dials": the job's dials that ended, in the order they ended.
         GET: (request) => {
           const state = found(ws.batchJobs.get(request.params[0]!), 'batch dial job');
-          const dials = state.done.map((id) => ws.dials.record(id)).filter((dial) => dial !== undefined && isTerminal(dial.status));
+          const dials = state.done
+            .map((id) => ws.dials.record(id))
+            .filter((dial) => dial !== undefined && isTerminal(dial.status));
           return page(dials, request);
         },
       },
     },
   ];
 }
-

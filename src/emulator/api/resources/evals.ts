@@ -8,7 +8,13 @@
 // `GET /eval_runs/{id}` is the emulator's own (the seed shows no path to read one run).
 import { unprocessable } from '../errors.js';
 import { page } from '../pagination.js';
-import type { EvalConfigRecord, EvalRecordRecord, EvalResultItem, EvalResultRecord, EvalRunRecord } from '../records.js';
+import type {
+  EvalConfigRecord,
+  EvalRecordRecord,
+  EvalResultItem,
+  EvalResultRecord,
+  EvalRunRecord,
+} from '../records.js';
 import { checkBody, requireNonEmpty, type FieldSpec } from '../validate.js';
 import { nowIso, type ResourceRoute } from './route.js';
 import { found, type EvalRunState, type Workspace } from './workspace.js';
@@ -54,7 +60,15 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
   function resultFor(runId: string, record: EvalRecordRecord, id = ws.newId()): EvalResultRecord {
     const results = judge(record);
     const numAlerts = results.filter((item) => !item.accurate).length;
-    const result: EvalResultRecord = { id, evalRunId: runId, evalRecordId: record.id, passed: numAlerts === 0, numAlerts, results, createdAt: nowIso() };
+    const result: EvalResultRecord = {
+      id,
+      evalRunId: runId,
+      evalRecordId: record.id,
+      passed: numAlerts === 0,
+      numAlerts,
+      results,
+      createdAt: nowIso(),
+    };
     ws.evalResults.set(result.id, result);
     return result;
   }
@@ -102,11 +116,15 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
 
   function runEval(configId: string, body: unknown): EvalRunRecord {
     config(configId);
-    const input = checkBody(body, { callAgentId: { type: 'string', required: true }, versionedPromptId: { type: 'string', nullable: true } });
+    const input = checkBody(body, {
+      callAgentId: { type: 'string', required: true },
+      versionedPromptId: { type: 'string', nullable: true },
+    });
     const agentId = input.callAgentId as string;
     if (!ws.agents.has(agentId)) throw unprocessable(`no agent with id ${JSON.stringify(agentId)}`);
     const promptId = (input.versionedPromptId as string | null | undefined) ?? null;
-    if (promptId !== null && !ws.prompts.get(agentId)!.has(promptId)) throw unprocessable(`agent ${agentId} has no versioned prompt ${JSON.stringify(promptId)}`);
+    if (promptId !== null && !ws.prompts.get(agentId)!.has(promptId))
+      throw unprocessable(`agent ${agentId} has no versioned prompt ${JSON.stringify(promptId)}`);
     const run: EvalRunRecord = {
       id: ws.newId(),
       evalConfigId: configId,
@@ -125,7 +143,7 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
   function rerun(resultId: string): { numAlerts: number; results: EvalResultItem[] } {
     const previous = found(ws.evalResults.get(resultId), 'eval result');
     const record = ws.evalRecords.get(previous.evalRecordId);
-    if (!record) throw unprocessable('the result\'s eval record was deleted');
+    if (!record) throw unprocessable("the result's eval record was deleted");
     const result = resultFor(previous.evalRunId, record, previous.id);
     const state = ws.evalRuns.get(previous.evalRunId);
     if (state) {
@@ -140,9 +158,16 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
       pattern: /^\/eval_configs$/,
       methods: {
         POST: ({ body }) => {
-          const input = checkBody(body, { name: { type: 'string', required: true }, promptSnippet: { type: 'string', nullable: true } });
+          const input = checkBody(body, {
+            name: { type: 'string', required: true },
+            promptSnippet: { type: 'string', nullable: true },
+          });
           requireNonEmpty(input.name, 'name');
-          const created: EvalConfigRecord = { id: ws.newId(), name: input.name as string, promptSnippet: (input.promptSnippet as string | null | undefined) ?? null };
+          const created: EvalConfigRecord = {
+            id: ws.newId(),
+            name: input.name as string,
+            promptSnippet: (input.promptSnippet as string | null | undefined) ?? null,
+          };
           ws.evalConfigs.set(created.id, created);
           return structuredClone(created);
         },
@@ -177,7 +202,10 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
         },
       },
     },
-    { pattern: /^\/eval_runs\/([^/]+)$/, methods: { GET: ({ params }) => settle(found(ws.evalRuns.get(params[0]!), 'eval run')) } },
+    {
+      pattern: /^\/eval_runs\/([^/]+)$/,
+      methods: { GET: ({ params }) => settle(found(ws.evalRuns.get(params[0]!), 'eval run')) },
+    },
     {
       pattern: /^\/eval_runs\/([^/]+)\/cancel$/,
       methods: {

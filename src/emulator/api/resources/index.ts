@@ -28,5 +28,12 @@ export function dialLookup(ws: Workspace): DialLookup {
 }
 
 export function resourceRoutes(ws: Workspace): ResourceRoute[] {
-  return [...agentRoutes(ws), ...catalogRoutes(ws), ...phoneNumberRoutes(ws), ...dialingRoutes(ws), ...evalRoutes(ws), ...voicelabRoutes(ws)];
+  return [
+    ...agentRoutes(ws),
+    ...catalogRoutes(ws),
+    ...phoneNumberRoutes(ws),
+    ...dialingRoutes(ws),
+    ...evalRoutes(ws),
+    ...voicelabRoutes(ws),
+  ];
 }

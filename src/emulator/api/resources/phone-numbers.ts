@@ -36,16 +36,26 @@ export function phoneNumberRoutes(ws: Workspace): ResourceRoute[] {
   function create(body: unknown): PhoneNumberRecord {
     const input = checkBody(body, createSpec);
     const variant = { purchase: 'purchase', sip_import: 'sipImport', vogent_sip: 'vogentSip' }[input.type as string]!;
-    if (input[variant] === undefined || input[variant] === null) throw badRequest(`${variant} is required when type is ${input.type as string}`);
+    if (input[variant] === undefined || input[variant] === null)
+      throw badRequest(`${variant} is required when type is ${input.type as string}`);
     if (input.type === 'purchase') {
-      const { number } = checkBody(input.purchase, { number: { type: 'string', required: true } }, { where: 'purchase' });
+      const { number } = checkBody(
+        input.purchase,
+        { number: { type: 'string', required: true } },
+        { where: 'purchase' },
+      );
       requireE164(number as string, 'purchase.number');
       return add(number as string, 'PSTN');
     }
     if (input.type === 'sip_import') {
       const sip = checkBody(
         input.sipImport,
-        { phoneNumber: { type: 'string', required: true }, terminationUri: { type: 'string', required: true }, username: { type: 'string', required: true }, password: { type: 'string', required: true } },
+        {
+          phoneNumber: { type: 'string', required: true },
+          terminationUri: { type: 'string', required: true },
+          username: { type: 'string', required: true },
+          password: { type: 'string', required: true },
+        },
         { where: 'sipImport' },
       );
       requireE164(sip.phoneNumber as string, 'sipImport.phoneNumber');
@@ -54,7 +64,11 @@ export function phoneNumberRoutes(ws: Workspace): ResourceRoute[] {
     }
     const sip = checkBody(
       input.vogentSip,
-      { sipPrefix: { type: 'string', required: true }, username: { type: 'string', required: true }, password: { type: 'string', required: true } },
+      {
+        sipPrefix: { type: 'string', required: true },
+        username: { type: 'string', required: true },
+        password: { type: 'string', required: true },
+      },
       { where: 'vogentSip' },
     );
     if ((sip.username as string).length < 5) throw unprocessable('vogentSip.username must have at least 5 characters');
@@ -64,12 +78,19 @@ export function phoneNumberRoutes(ws: Workspace): ResourceRoute[] {
 
   /** Candidates `+<code><prefix><digits>` not already in the workspace, the same for the same query. */
   function search(body: unknown): { number: string }[] {
-    const input = checkBody(body, { prefix: { type: 'string', required: true }, country: { type: 'string' }, limit: { type: 'integer' } });
+    const input = checkBody(body, {
+      prefix: { type: 'string', required: true },
+      country: { type: 'string' },
+      limit: { type: 'integer' },
+    });
     const prefix = input.prefix as string;
     if (!/^\d{1,6}$/.test(prefix)) throw unprocessable('prefix must be 1 to 6 digits, without the country code');
     const country = ((input.country as string | undefined) ?? 'US').toUpperCase();
     const code = CALLING_CODES[country];
-    if (!code) throw unprocessable(`the emulator has no numbers in ${country}; try one of ${Object.keys(CALLING_CODES).join(', ')}`);
+    if (!code)
+      throw unprocessable(
+        `the emulator has no numbers in ${country}; try one of ${Object.keys(CALLING_CODES).join(', ')}`,
+      );
     const limit = (input.limit as number | undefined) ?? 5;
     if (limit < 1 || limit > 10) throw unprocessable('limit must be from 1 to 10');
     const length = code === '1' ? 10 : 9;
@@ -86,7 +107,8 @@ export function phoneNumberRoutes(ws: Workspace): ResourceRoute[] {
     const record = found(ws.phoneNumbers.get(numberId), 'phone number');
     const { agentId } = checkBody(body, { agentId: { type: 'string', required: true, nullable: true } });
     // "empty string to unlink"
-    if (agentId !== '' && agentId !== null && !ws.agents.has(agentId as string)) throw unprocessable(`no agent with id ${JSON.stringify(agentId)}`);
+    if (agentId !== '' && agentId !== null && !ws.agents.has(agentId as string))
+      throw unprocessable(`no agent with id ${JSON.stringify(agentId)}`);
     record.agentId = agentId === '' || agentId === null ? null : (agentId as string);
     return structuredClone(record);
   }
@@ -96,8 +118,14 @@ export function phoneNumberRoutes(ws: Workspace): ResourceRoute[] {
     const name = (input.name as string | undefined) ?? existing!.name;
     requireNonEmpty(name, 'name');
     const ids = (input.phoneNumberIds as string[] | undefined) ?? existing?.phoneNumberIds ?? [];
-    for (const id of ids) if (!ws.phoneNumbers.has(id)) throw unprocessable(`no phone number with id ${JSON.stringify(id)}`);
-    return { id: existing?.id ?? ws.newId(), name, phoneNumberIds: [...new Set(ids)], createdAt: existing?.createdAt ?? nowIso() };
+    for (const id of ids)
+      if (!ws.phoneNumbers.has(id)) throw unprocessable(`no phone number with id ${JSON.stringify(id)}`);
+    return {
+      id: existing?.id ?? ws.newId(),
+      name,
+      phoneNumberIds: [...new Set(ids)],
+      createdAt: existing?.createdAt ?? nowIso(),
+    };
   }
 
   return [
@@ -125,7 +153,8 @@ export function phoneNumberRoutes(ws: Workspace): ResourceRoute[] {
         DELETE: ({ params }) => {
           const record = found(ws.phoneNumbers.get(params[0]!), 'phone number');
           ws.phoneNumbers.delete(record.id);
-          for (const pool of ws.pools.values()) pool.phoneNumberIds = pool.phoneNumberIds.filter((id) => id !== record.id);
+          for (const pool of ws.pools.values())
+            pool.phoneNumberIds = pool.phoneNumberIds.filter((id) => id !== record.id);
           return record;
         },
       },

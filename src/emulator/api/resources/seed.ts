@@ -1,6 +1,12 @@
 // What a fresh emulator's workspace holds besides the scenario agents: a few models, voices and
 // functions, so listings have something to page through and agents something to refer to.
-import type { AIModelRecord, AIVoiceRecord, ExtractorRecord, FunctionRecord, VersionedPromptRecord } from '../records.js';
+import type {
+  AIModelRecord,
+  AIVoiceRecord,
+  ExtractorRecord,
+  FunctionRecord,
+  VersionedPromptRecord,
+} from '../records.js';
 
 export const SEED_MODELS: readonly AIModelRecord[] = [
   {
@@ -16,16 +22,56 @@ export const SEED_MODELS: readonly AIModelRecord[] = [
       { id: 'max-tokens', name: 'Maximum tokens', valueType: 'INT', default: '512' },
     ],
   },
-  { id: 'emu-model-flow', name: 'Emulator flow model', modelOptions: [{ id: 'style', name: 'Style', valueType: 'STRING', default: 'concise' }] },
+  {
+    id: 'emu-model-flow',
+    name: 'Emulator flow model',
+    modelOptions: [{ id: 'style', name: 'Style', valueType: 'STRING', default: 'concise' }],
+  },
 ];
 
 export const SEED_VOICES: readonly AIVoiceRecord[] = [
-  { id: 'emu-voice-espeak-en', name: 'eSpeak English', voiceType: 'PREBUILT', voiceTier: 'STANDARD', description: 'The voice the scenario agents speak with (espeak-ng).' },
-  { id: 'emu-voice-espeak-en-us', name: 'eSpeak American English', voiceType: 'PREBUILT', voiceTier: 'STANDARD', description: 'espeak-ng, en-us.' },
-  { id: 'emu-voice-espeak-de', name: 'eSpeak German', voiceType: 'PREBUILT', voiceTier: 'STANDARD', description: 'espeak-ng, de.' },
-  { id: 'emu-voice-tone', name: 'Tone', voiceType: 'PREBUILT', voiceTier: 'STANDARD', description: 'A plain tone, for machines without espeak-ng.' },
-  { id: 'emu-voice-premium', name: 'Premium narrator', voiceType: 'PREBUILT', voiceTier: 'PREMIUM', description: 'Listed only: speaks like eSpeak English.' },
-  { id: 'emu-voice-cloned', name: 'Cloned sample voice', voiceType: 'CLONED', voiceTier: 'PREMIUM', description: 'Listed only: speaks like eSpeak English.' },
+  {
+    id: 'emu-voice-espeak-en',
+    name: 'eSpeak English',
+    voiceType: 'PREBUILT',
+    voiceTier: 'STANDARD',
+    description: 'The voice the scenario agents speak with (espeak-ng).',
+  },
+  {
+    id: 'emu-voice-espeak-en-us',
+    name: 'eSpeak American English',
+    voiceType: 'PREBUILT',
+    voiceTier: 'STANDARD',
+    description: 'espeak-ng, en-us.',
+  },
+  {
+    id: 'emu-voice-espeak-de',
+    name: 'eSpeak German',
+    voiceType: 'PREBUILT',
+    voiceTier: 'STANDARD',
+    description: 'espeak-ng, de.',
+  },
+  {
+    id: 'emu-voice-tone',
+    name: 'Tone',
+    voiceType: 'PREBUILT',
+    voiceTier: 'STANDARD',
+    description: 'A plain tone, for machines without espeak-ng.',
+  },
+  {
+    id: 'emu-voice-premium',
+    name: 'Premium narrator',
+    voiceType: 'PREBUILT',
+    voiceTier: 'PREMIUM',
+    description: 'Listed only: speaks like eSpeak English.',
+  },
+  {
+    id: 'emu-voice-cloned',
+    name: 'Cloned sample voice',
+    voiceType: 'CLONED',
+    voiceTier: 'PREMIUM',
+    description: 'Listed only: speaks like eSpeak English.',
+  },
 ];
 
 export const SEED_FUNCTIONS: readonly FunctionRecord[] = [

@@ -19,7 +19,11 @@ interface Line {
 
 export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
   function checkLine(value: unknown, where?: string): Line {
-    const line = checkBody(value, { text: { type: 'string', required: true }, voiceId: { type: 'string', required: true } }, where ? { where } : {});
+    const line = checkBody(
+      value,
+      { text: { type: 'string', required: true }, voiceId: { type: 'string', required: true } },
+      where ? { where } : {},
+    );
     requireNonEmpty(line.text, where ? `${where}.text` : 'text');
     if ((line.text as string).length > MAX_TEXT) throw unprocessable(`text must be at most ${MAX_TEXT} characters`);
     if (!ws.voices.has(line.voiceId as string)) throw unprocessable(`no voice with id ${JSON.stringify(line.voiceId)}`);
@@ -28,9 +32,18 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
 
   function format(body: Record<string, unknown>): { wav: boolean; sampleRate: number } {
     if (body.format === undefined || body.format === null) return { wav: true, sampleRate: 24000 };
-    const format = checkBody(body.format, { outputType: { type: 'string', required: true, oneOf: ['RAW_PCM16', 'WAV_PCM16', 'MP3'] }, sampleRate: { type: 'integer', required: true } }, { where: 'format' });
-    if (format.outputType === 'MP3') throw unprocessable('the emulator cannot encode MP3; ask for WAV_PCM16 or RAW_PCM16');
-    if (!SAMPLE_RATES.includes(format.sampleRate as number)) throw unprocessable(`format.sampleRate must be one of ${SAMPLE_RATES.join(', ')}`);
+    const format = checkBody(
+      body.format,
+      {
+        outputType: { type: 'string', required: true, oneOf: ['RAW_PCM16', 'WAV_PCM16', 'MP3'] },
+        sampleRate: { type: 'integer', required: true },
+      },
+      { where: 'format' },
+    );
+    if (format.outputType === 'MP3')
+      throw unprocessable('the emulator cannot encode MP3; ask for WAV_PCM16 or RAW_PCM16');
+    if (!SAMPLE_RATES.includes(format.sampleRate as number))
+      throw unprocessable(`format.sampleRate must be one of ${SAMPLE_RATES.join(', ')}`);
     return { wav: format.outputType === 'WAV_PCM16', sampleRate: format.sampleRate as number };
   }
 
@@ -52,7 +65,9 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
       offset += count;
     }
     const bytes = new Uint8Array(pcm.buffer);
-    return wav ? new BinaryAnswer('audio/wav', wavFile(bytes, sampleRate)) : new BinaryAnswer('application/octet-stream', bytes);
+    return wav
+      ? new BinaryAnswer('audio/wav', wavFile(bytes, sampleRate))
+      : new BinaryAnswer('application/octet-stream', bytes);
   }
 
   function clone(form: unknown): AIVoiceRecord {
@@ -72,7 +87,10 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
       name,
       voiceType: 'CLONED',
       voiceTier: 'PREMIUM',
-      description: typeof transcription === 'string' && transcription ? `Cloned (${model}) from a clip: "${transcription.slice(0, 80)}"` : `Cloned (${model}) from a clip.`,
+      description:
+        typeof transcription === 'string' && transcription
+          ? `Cloned (${model}) from a clip: "${transcription.slice(0, 80)}"`
+          : `Cloned (${model}) from a clip.`,
     };
     ws.voices.set(voice.id, voice);
     return structuredClone(voice);
@@ -94,7 +112,9 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
       methods: {
         POST: ({ body }) => {
           const input = checkBody(body, { lines: { type: 'array', required: true } });
-          const lines = (input.lines as unknown[]).map((line, index) => checkLine(isObject(line) ? line : null, `lines[${index}]`));
+          const lines = (input.lines as unknown[]).map((line, index) =>
+            checkLine(isObject(line) ? line : null, `lines[${index}]`),
+          );
           if (lines.length === 0) throw unprocessable('lines must not be empty');
           return synthesize(lines, input);
         },
@@ -113,7 +133,8 @@ function pitch(voiceId: string): number {
 function wavFile(pcm: Uint8Array, sampleRate: number): Uint8Array {
   const file = new Uint8Array(44 + pcm.byteLength);
   const view = new DataView(file.buffer);
-  const text = (offset: number, value: string) => [...value].forEach((char, index) => view.setUint8(offset + index, char.charCodeAt(0)));
+  const text = (offset: number, value: string) =>
+    [...value].forEach((char, index) => view.setUint8(offset + index, char.charCodeAt(0)));
   text(0, 'RIFF');
   view.setUint32(4, 36 + pcm.byteLength, true);
   text(8, 'WAVE');

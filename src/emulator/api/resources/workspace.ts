@@ -62,7 +62,11 @@ export class Workspace {
   /** Signs the service's dial token for a dial (it authorises GraphQL for the dial; not a media token). */
   readonly issueDialToken: (dialId: string) => Promise<string>;
 
-  constructor(dials: DialStore, issueDialToken: (dialId: string) => Promise<string>, options: { evalRunMs?: number } = {}) {
+  constructor(
+    dials: DialStore,
+    issueDialToken: (dialId: string) => Promise<string>,
+    options: { evalRunMs?: number } = {},
+  ) {
     this.dials = dials;
     this.issueDialToken = issueDialToken;
     this.evalRunMs = options.evalRunMs ?? 200;
@@ -70,7 +74,10 @@ export class Workspace {
       this.agents.set(id, findAgent(id)!);
       const prompt = scenarioPrompt(id);
       this.prompts.set(id, new Map([[prompt.id, prompt]]));
-      this.extractors.set(id, new Map(id === 'emu-quick' ? [[QUICK_EXTRACTOR.id, structuredClone(QUICK_EXTRACTOR)]] : []));
+      this.extractors.set(
+        id,
+        new Map(id === 'emu-quick' ? [[QUICK_EXTRACTOR.id, structuredClone(QUICK_EXTRACTOR)]] : []),
+      );
     }
   }
 

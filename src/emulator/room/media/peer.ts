@@ -152,7 +152,12 @@ export class Peer {
    */
   async drained(maxMs: number): Promise<void> {
     const deadline = performance.now() + maxMs;
-    while (!this.#closed && this.#reliable?.readyState === 'open' && this.#reliable.bufferedAmount > 0 && performance.now() < deadline) {
+    while (
+      !this.#closed &&
+      this.#reliable?.readyState === 'open' &&
+      this.#reliable.bufferedAmount > 0 &&
+      performance.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -229,7 +234,13 @@ export class Peer {
           utterance.done(true);
         }
       }
-      source.onData({ samples, sampleRate: SAMPLE_RATE, bitsPerSample: 16, channelCount: 1, numberOfFrames: FRAME_SAMPLES });
+      source.onData({
+        samples,
+        sampleRate: SAMPLE_RATE,
+        bitsPerSample: 16,
+        channelCount: 1,
+        numberOfFrames: FRAME_SAMPLES,
+      });
       this.#framesSent++;
     }
   };
@@ -237,7 +248,11 @@ export class Peer {
   #onIceCandidate = (event: RTCPeerConnectionIceEvent): void => {
     const candidate = event.candidate;
     if (!candidate || !isLoopbackCandidate(candidate.candidate)) return;
-    this.#events.localCandidate({ candidate: candidate.candidate, sdpMid: candidate.sdpMid, sdpMLineIndex: candidate.sdpMLineIndex });
+    this.#events.localCandidate({
+      candidate: candidate.candidate,
+      sdpMid: candidate.sdpMid,
+      sdpMLineIndex: candidate.sdpMLineIndex,
+    });
   };
 
   #onTrack = (event: RTCTrackEvent): void => {

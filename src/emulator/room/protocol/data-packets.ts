@@ -50,7 +50,10 @@ export function transcriptionPackets(segment: TranscriptionSegment): DataPacket[
         },
       }),
     }),
-    packet({ case: 'streamChunk', value: new DataStream_Chunk({ streamId: segment.streamId, chunkIndex: 0n, content }) }),
+    packet({
+      case: 'streamChunk',
+      value: new DataStream_Chunk({ streamId: segment.streamId, chunkIndex: 0n, content }),
+    }),
     packet({ case: 'streamTrailer', value: new DataStream_Trailer({ streamId: segment.streamId }) }),
   ];
 }

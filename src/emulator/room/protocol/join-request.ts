@@ -11,7 +11,9 @@ export function decodeJoinRequest(param: string): JoinRequest {
   try {
     const wrapped = WrappedJoinRequest.fromBinary(Buffer.from(param, 'base64url'));
     const raw =
-      wrapped.compression === WrappedJoinRequest_Compression.GZIP ? gunzipSync(wrapped.joinRequest) : wrapped.joinRequest;
+      wrapped.compression === WrappedJoinRequest_Compression.GZIP
+        ? gunzipSync(wrapped.joinRequest)
+        : wrapped.joinRequest;
     return JoinRequest.fromBinary(raw);
   } catch (cause) {
     throw new JoinRequestError('join_request is not a valid WrappedJoinRequest', { cause });

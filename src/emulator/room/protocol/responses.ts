@@ -98,7 +98,12 @@ export function joinResponse(options: {
     message: {
       case: 'join',
       value: new JoinResponse({
-        room: new Room({ sid: options.roomSid, name: options.roomName, maxParticipants: 2, numParticipants: options.agent ? 2 : 1 }),
+        room: new Room({
+          sid: options.roomSid,
+          name: options.roomName,
+          maxParticipants: 2,
+          numParticipants: options.agent ? 2 : 1,
+        }),
         participant: humanInfo(options.human),
         otherParticipants: options.agent ? [agentInfo(options.agent)] : [],
         serverVersion: SERVER_VERSION,
@@ -116,7 +121,12 @@ export function answer(options: { sdp: string; id: number; midToTrackId: Record<
   return new SignalResponse({
     message: {
       case: 'answer',
-      value: new SessionDescription({ type: 'answer', sdp: options.sdp, id: options.id, midToTrackId: options.midToTrackId }),
+      value: new SessionDescription({
+        type: 'answer',
+        sdp: options.sdp,
+        id: options.id,
+        midToTrackId: options.midToTrackId,
+      }),
     },
   });
 }

@@ -8,8 +8,12 @@
 // 12 KB gzip.
 import MagicString from 'magic-string';
 import { defineConfig, parseAst, type Plugin } from 'vite';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 const ENTRY_ID = 'virtual:voice-agent-call-cdn';
 const RESOLVED_ENTRY_ID = `\0${ENTRY_ID}`;
 const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
@@ -110,8 +114,12 @@ export default defineConfig({
   clearScreen: false,
   logLevel: 'warn',
   plugins: [cdnEntry(), minifyTemplates()],
-  // livekit-client and its dependencies test NODE_ENV; a script tag has no `process`.
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  define: {
+    // livekit-client and its dependencies test NODE_ENV; a script tag has no `process`.
+    'process.env.NODE_ENV': JSON.stringify('production'),
+    // src/version.ts: the package's version, from package.json (no hand-kept copy).
+    __VOICE_AGENT_CALL_VERSION__: JSON.stringify(PACKAGE_VERSION),
+  },
   build: {
     outDir: fileURLToPath(new URL('./dist/cdn', import.meta.url)),
     emptyOutDir: true,

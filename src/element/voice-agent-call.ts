@@ -202,6 +202,7 @@ export class VoiceAgentCall extends LitElement {
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
   #pendingMuted: boolean | null = null;
   #focusWasInside = false;
+  /** Loads the call chunk and the media library ahead of the click (`preload`). */
   readonly #preloader = new PreloadController(this);
   /** The in-call part (call chunk): made with the session. */
   private _view: CallView | null = null;

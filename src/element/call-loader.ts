@@ -15,6 +15,12 @@ export function loadedCall(): CallModule | null {
   return module;
 }
 
+/** The call chunk, for code that runs only once it has loaded. */
+export function requireCall(): CallModule {
+  if (!module) throw new Error('the call chunk has not loaded');
+  return module;
+}
+
 export function loadCall(): Promise<CallModule> {
   if (module) return Promise.resolve(module);
   if (!loading) {

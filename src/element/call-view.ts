@@ -2,12 +2,12 @@
 // CallController), adopts the in-call styles into the element's shadow root before anything of a
 // call renders, and renders what only a call shows (status, timer, transcript, notices, error,
 // summary, mute and hang-up). The element (voice-agent-call.ts) keeps the idle card and asks this
-// view for the rest once a session exists.
+// view for the rest once a session exists. Its other jobs are controllers it adds to the element:
+// CallController (the session), TranscriptFollow (scrolling the log), VoicePresence (the meters).
 import {
   adoptStyles,
   html,
   nothing,
-  supportsAdoptingStyleSheets,
   type ReactiveController,
   type ReactiveControllerHost,
   type TemplateResult,
@@ -21,11 +21,10 @@ import { CallController } from './call-controller.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
+import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
-/** How many of the newest transcript lines are in the DOM; "Show earlier" reveals this many more. */
-const TRANSCRIPT_WINDOW = 100;
 
 /** Schemes a `fallback` link may use: a page, a phone number, an email or a text message; never `javascript:`. */
 const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
@@ -86,23 +85,21 @@ export class CallView implements ReactiveController {
   private _styled = false;
   /** Only transcript lines asked for the pending update: it waits for the next frame. */
   private _transcriptOnly = false;
-  private _stuckToBottom = true;
-  private _unseen = false;
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
   private _entries: TranscriptEntry[] | null = null;
-  /** Index of the first rendered entry, and how many of the newest entries to render while following. */
-  private _firstShown = 0;
-  private _windowSize = TRANSCRIPT_WINDOW;
+  private readonly _follow: TranscriptFollow;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
-  /** The entries and log the log was last scrolled to the end for. */
-  private _followed: { entries: TranscriptEntry[]; log: HTMLElement } | null = null;
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
     this._hooks = hooks;
     host.addController(this);
     this._adoptStyles();
+    this._follow = new TranscriptFollow(host, {
+      entries: () => this._renderedEntries(),
+      invalidate: () => this._hooks.invalidate(),
+    });
     this.call = new CallController(host, { onSessionEvent: (type, event) => this._onSessionEvent(type, event) });
     new VoicePresence(host, () => this.call.session);
   }
@@ -125,7 +122,9 @@ export class CallView implements ReactiveController {
     const root = this._host.shadowRoot;
     if (this._styled || !root) return;
     this._styled = true;
-    if (supportsAdoptingStyleSheets) root.adoptedStyleSheets = [...root.adoptedStyleSheets, callStyles.styleSheet!];
+    // `styleSheet` is there where constructable sheets are (Lit's `supportsAdoptingStyleSheets`).
+    const sheet = callStyles.styleSheet;
+    if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     else adoptStyles(root, [callStyles]);
   }
 
@@ -152,48 +151,20 @@ export class CallView implements ReactiveController {
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
       this._entries = (event as CallTranscriptEvent).detail.entries;
-      if (!this._stuckToBottom) this._setUnseen(true);
+      this._follow.linesArrived();
       return;
     }
     if (type === 'call-state' || type === 'call-ended') this._entries = null;
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
       this._connectedMuted = this._host.muted;
     }
-    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
-      this._stuckToBottom = true;
-      this._unseen = false;
-      this._firstShown = 0;
-      this._windowSize = TRANSCRIPT_WINDOW;
-    }
-  }
-
-  private _setUnseen(unseen: boolean): void {
-    if (unseen === this._unseen) return;
-    this._unseen = unseen;
-    this._hooks.invalidate();
+    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') this._follow.reset();
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
   private _renderedEntries(): TranscriptEntry[] {
     this._entries ??= this.call.session?.transcript ?? [];
     return this._entries;
-  }
-
-  hostUpdate(): void {
-    // Following the end, the window slides with the newest lines; scrolled up, it stays put so
-    // the lines being read do not move.
-    const newest = Math.max(0, this._renderedEntries().length - this._windowSize);
-    this._firstShown = this._stuckToBottom ? newest : Math.min(this._firstShown, newest);
-  }
-
-  hostUpdated(): void {
-    const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
-    const entries = this._renderedEntries();
-    // Only a change to the log scrolls it (reading scrollHeight costs a layout; the timer ticks every second).
-    if (log && this._stuckToBottom && (this._followed?.entries !== entries || this._followed.log !== log)) {
-      log.scrollTop = log.scrollHeight;
-      this._followed = { entries, log };
-    }
   }
 
   // ---- UI handlers ----
@@ -210,47 +181,6 @@ export class CallView implements ReactiveController {
 
   private readonly _onUnlockClick = (): void => {
     void this.call.session?.unlockAudio();
-  };
-
-  private readonly _onTranscriptScroll = (event: Event): void => {
-    const log = event.currentTarget as HTMLElement;
-    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
-    if (atBottom !== this._stuckToBottom) {
-      this._stuckToBottom = atBottom;
-      this._hooks.invalidate();
-    }
-    if (atBottom) this._setUnseen(false);
-  };
-
-  /**
-   * Reveals older lines above, keeping the lines in view where they are, and moves focus to the log
-   * (whose arrow keys scroll through them; the button is the next Tab stop). Focus does not stay on
-   * the button: it now sits above the revealed lines, and WebKit keeps a focused element in view
-   * when the lines around it change, which took the reader back to the top.
-   */
-  private readonly _onEarlierClick = async (): Promise<void> => {
-    const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
-    if (!log) return;
-    log.focus({ preventScroll: true });
-    // The first line shown stays where it is on screen (whatever the browser's scroll anchoring
-    // did). Layout positions, not on-screen boxes: a line still sliding in (its entry animation is a
-    // transform) would otherwise move the correction by a few pixels.
-    const anchor = log.querySelector<HTMLElement>('.entry');
-    const anchorTop = anchor ? anchor.offsetTop - log.scrollTop : 0;
-    this._firstShown = Math.max(0, this._firstShown - TRANSCRIPT_WINDOW);
-    this._windowSize = this._renderedEntries().length - this._firstShown;
-    this._hooks.invalidate();
-    await this._host.updateComplete;
-    if (anchor) log.scrollTop = anchor.offsetTop - anchorTop;
-  };
-
-  private readonly _onJumpClick = (): void => {
-    this._stuckToBottom = true;
-    this._setUnseen(false);
-    this._hooks.invalidate();
-    const log = this._host.renderRoot.querySelector<HTMLElement>('.transcript');
-    if (log) log.scrollTop = log.scrollHeight;
-    log?.focus();
   };
 
   // ---- rendering (the element calls these for states other than idle) ----
@@ -396,7 +326,8 @@ export class CallView implements ReactiveController {
   private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
     // An interim line is hidden from assistive tech and keyed apart from its final version, so
     // the log announces each line once, when it is final. Only the newest lines are in the DOM.
-    const first = Math.min(this._firstShown, entries.length);
+    const follow = this._follow;
+    const first = Math.min(follow.firstShown, entries.length);
     return html`<div class="transcript-wrap">
       <div
         class="transcript"
@@ -406,11 +337,11 @@ export class CallView implements ReactiveController {
         aria-relevant="additions"
         aria-label=${s.transcriptLabel}
         tabindex="0"
-        @scroll=${this._onTranscriptScroll}
+        @scroll=${follow.onScroll}
       >
         ${
           first > 0
-            ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${this._onEarlierClick}>
+            ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${follow.onEarlier}>
               ${s.showEarlier}
             </button>`
             : nothing
@@ -435,8 +366,8 @@ export class CallView implements ReactiveController {
       </div>
       ${entries.length === 0 ? html`<div class="empty" aria-hidden="true">${s.transcriptEmpty}</div>` : nothing}
       ${
-        this._unseen && !this._stuckToBottom
-          ? html`<button class="pill jump" part="jump-button" type="button" @click=${this._onJumpClick}>
+        follow.showJump
+          ? html`<button class="pill jump" part="jump-button" type="button" @click=${follow.onJump}>
             ${arrowDownIcon}${s.jumpToLatest}
           </button>`
           : nothing

@@ -1,30 +1,15 @@
-// Styles of <voice-agent-call>. Public knobs are the `--vac-*` custom properties (defaults on
-// :host, dark values for theme=dark and for theme=auto under a dark colour scheme); layout uses
-// logical properties so RTL languages mirror without extra rules. This sheet styles the idle card
-// and launcher (the idle entry); call-styles.ts adds what only a call shows, with the call chunk,
-// and the defaults of the custom properties only a call uses.
+// Styles of the idle state of <voice-agent-call>: the card and the floating launcher and panel,
+// all the idle entry shows (the public knobs, the `--vac-*` custom properties, are in theme.ts).
+// Layout uses logical properties so RTL languages mirror without extra rules. What only a call
+// shows comes with the call chunk (call-styles.ts and the per-state sheets it lists).
 import { css } from 'lit';
+import { theme } from './theme.js';
 
-export const styles = css`
+export const styles = [
+  ...theme,
+  css`
   :host {
-    --vac-accent: #4f46e5;
-    --vac-accent-text: #ffffff;
-    --vac-accent-2: #c026d3;
-    --vac-background: #ffffff;
-    --vac-surface: #f3f4f8;
-    --vac-text: #15161c;
-    --vac-text-muted: #5c6070;
-    --vac-border: rgba(17, 19, 38, 0.1);
-    --vac-radius: 20px;
-    --vac-font: ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
-    --vac-shadow: 0 1px 2px rgba(16, 18, 40, 0.06), 0 18px 48px -16px rgba(16, 18, 40, 0.28);
-    --vac-width: 360px;
-    --vac-launcher-size: 56px;
-    --vac-offset: 20px;
-    --vac-z-index: 2147483000;
-
     display: block;
-    color-scheme: light;
     font-family: var(--vac-font);
     color: var(--vac-text);
   }
@@ -35,30 +20,6 @@ export const styles = css`
 
   :host([layout='floating']) {
     display: contents;
-  }
-
-  :host([theme='dark']) {
-    --vac-accent: #5850ec;
-    --vac-background: #15161d;
-    --vac-surface: #20212b;
-    --vac-text: #f1f2f6;
-    --vac-text-muted: #a4a7b8;
-    --vac-border: rgba(255, 255, 255, 0.1);
-    --vac-shadow: 0 1px 2px rgba(0, 0, 0, 0.4), 0 18px 48px -16px rgba(0, 0, 0, 0.7);
-    color-scheme: dark;
-  }
-
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light']):not([theme='dark'])) {
-      --vac-accent: #5850ec;
-      --vac-background: #15161d;
-      --vac-surface: #20212b;
-      --vac-text: #f1f2f6;
-      --vac-text-muted: #a4a7b8;
-      --vac-border: rgba(255, 255, 255, 0.1);
-      --vac-shadow: 0 1px 2px rgba(0, 0, 0, 0.4), 0 18px 48px -16px rgba(0, 0, 0, 0.7);
-      color-scheme: dark;
-    }
   }
 
   *,
@@ -395,4 +356,5 @@ export const styles = css`
       transition: none !important;
     }
   }
-`;
+`,
+];

@@ -10,9 +10,10 @@ import type {
   TranscriptEntry,
   TranscriptMode,
 } from '../call/types.js';
-import { loadCall, loadedCall, type CallModule } from './call-loader.js';
+import { loadCall, loadedCall, requireCall, type CallModule } from './call-loader.js';
 import type { CallView } from './call-view.js';
 import { closeIcon, phoneIcon } from './icons.js';
+import { PreloadController } from './preload.js';
 import { enIdle, isRtlLanguage, loadLanguage, loadedLanguage } from './strings-idle.js';
 import type { VoiceAgentCallStrings } from './strings.js';
 import { styles } from './styles.js';
@@ -29,7 +30,7 @@ const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
 
 /** The default factory: a `CallSession` from the call chunk (the element calls factories only once it has loaded). */
-const defaultSessionFactory: CallSessionFactory = (options) => new (loadedCall()!.CallSession)(options);
+const defaultSessionFactory: CallSessionFactory = (options) => new (requireCall().CallSession)(options);
 
 /**
  * The call chunk did not load (offline, a deploy replaced it): `call-error` with code
@@ -197,12 +198,12 @@ export class VoiceAgentCall extends LitElement {
   private _lang?: string;
   /** The visitor clicked call before the call chunk had loaded: it is loading, the card says so. */
   private _preparing = false;
-  private _pendingStart: Promise<void> | null = null;
+  #pendingStart: Promise<void> | null = null;
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
-  private _pendingMuted: boolean | null = null;
-  private _focusWasInside = false;
-  private _preloadRequested = false;
-  private _idlePreload: (() => void) | null = null;
+  #pendingMuted: boolean | null = null;
+  #focusWasInside = false;
+  /** Loads the call chunk and the media library ahead of the click (`preload`). */
+  readonly #preloader = new PreloadController(this);
   /** The in-call part (call chunk): made with the session. */
   private _view: CallView | null = null;
 
@@ -218,7 +219,7 @@ export class VoiceAgentCall extends LitElement {
 
   /** Whether the microphone is muted. */
   get muted(): boolean {
-    return this._view?.call.session?.muted ?? this._pendingMuted ?? false;
+    return this._view?.call.session?.muted ?? this.#pendingMuted ?? false;
   }
 
   /** The transcript of the current or last call (a copy). */
@@ -232,11 +233,11 @@ export class VoiceAgentCall extends LitElement {
    * unlock happen here, inside the click, and the session takes them over once it has loaded.
    */
   start(): Promise<void> {
-    if (this._pendingStart) return this._pendingStart;
+    if (this.#pendingStart) return this.#pendingStart;
     const module = loadedCall();
-    if (module) return this._startNow(module);
-    this._pendingStart = this._startAfterLoad();
-    return this._pendingStart;
+    if (module) return this.#startNow(module);
+    this.#pendingStart = this.#startAfterLoad();
+    return this.#pendingStart;
   }
 
   /** Hangs up; resolves once the call has ended. */
@@ -248,14 +249,14 @@ export class VoiceAgentCall extends LitElement {
   setMuted(muted: boolean): void {
     const module = loadedCall();
     if (module) {
-      this._session(module).setMuted(muted);
+      this.#session(module).setMuted(muted);
       return;
     }
     if (muted === this.muted) return;
-    this._pendingMuted = muted;
+    this.#pendingMuted = muted;
     this.requestUpdate();
     loadCall().then(
-      (loaded) => this._session(loaded),
+      (loaded) => this.#session(loaded),
       () => undefined,
     );
   }
@@ -280,14 +281,7 @@ export class VoiceAgentCall extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this._reflectState();
-    if (this._preloadMode === 'idle') this._scheduleIdlePreload();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this._idlePreload?.();
-    this._idlePreload = null;
+    this.#reflectState();
   }
 
   override requestUpdate(
@@ -311,50 +305,16 @@ export class VoiceAgentCall extends LitElement {
     super.scheduleUpdate();
   }
 
-  private get _preloadMode(): VoiceAgentCallPreload {
-    return this.preload === 'none' || this.preload === 'idle' ? this.preload : 'intent';
-  }
-
-  /** Loads the call chunk and the media library once, unless `preload="none"`; a failed load may be tried again. */
-  private _preload(): void {
-    if (this._preloadMode === 'none' || this._preloadRequested) return;
-    this._preloadRequested = true;
-    const retry = (): void => {
-      this._preloadRequested = false;
-    };
-    loadCall().catch(retry);
-    (this.constructor as typeof VoiceAgentCall).mediaPreloader().catch(retry);
-  }
-
-  private _scheduleIdlePreload(): void {
-    if (this._idlePreload || this._preloadRequested) return;
-    let idle: number | undefined;
-    const timer = setTimeout(
-      () => {
-        if (typeof requestIdleCallback === 'function') {
-          idle = requestIdleCallback(() => this._preload(), { timeout: 2000 });
-        } else {
-          this._preload();
-        }
-      },
-      (this.constructor as typeof VoiceAgentCall).idlePreloadDelayMs,
-    );
-    this._idlePreload = () => {
-      clearTimeout(timer);
-      if (idle !== undefined) cancelIdleCallback(idle);
-    };
-  }
-
-  private get _layout(): VoiceAgentCallLayout {
+  get #layout(): VoiceAgentCallLayout {
     return this.layout === 'floating' ? 'floating' : 'inline';
   }
 
-  private get _transcriptMode(): TranscriptMode {
+  get #transcriptMode(): TranscriptMode {
     return this.transcriptMode === 'poll' || this.transcriptMode === 'off' ? this.transcriptMode : 'live';
   }
 
   /** The click came before the call chunk: the gesture's parts now, the session once the chunk is here. */
-  private async _startAfterLoad(): Promise<void> {
+  async #startAfterLoad(): Promise<void> {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
     // A browser without WebRTC is not asked for the microphone; the session then checks all a call
     // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
@@ -366,7 +326,7 @@ export class VoiceAgentCall extends LitElement {
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
     const call = loadCall();
     if (able) loadMedia().catch(() => undefined);
-    if (this._layout === 'floating') this.open = true;
+    if (this.#layout === 'floating') this.open = true;
     this._preparing = true;
     let module: CallModule;
     try {
@@ -374,7 +334,7 @@ export class VoiceAgentCall extends LitElement {
     } catch (error) {
       if (handover) releaseGesture(handover);
       this._preparing = false;
-      this._pendingStart = null;
+      this.#pendingStart = null;
       reportLoadFailure(this, error);
       return;
     }
@@ -382,41 +342,41 @@ export class VoiceAgentCall extends LitElement {
       // Removed while the chunk loaded: no call for an element that is gone.
       if (handover) releaseGesture(handover);
       this._preparing = false;
-      this._pendingStart = null;
+      this.#pendingStart = null;
       return;
     }
-    const started = this._startNow(module, handover);
+    const started = this.#startNow(module, handover);
     this._preparing = false;
-    this._pendingStart = null;
+    this.#pendingStart = null;
     await started;
   }
 
-  private _startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
-    const session = this._session(module);
-    if (RESTING.has(session.state)) session.configure(this._sessionOptions());
-    if (this._layout === 'floating') this.open = true;
+  #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
+    const session = this.#session(module);
+    if (RESTING.has(session.state)) session.configure(this.#sessionOptions());
+    if (this.#layout === 'floating') this.open = true;
     return handover ? (session as CallSession).start(handover) : session.start();
   }
 
-  private _session(module: CallModule): CallSessionLike {
+  #session(module: CallModule): CallSessionLike {
     const existing = this._view?.call.session;
     if (existing) return existing;
     this._view ??= new module.CallView(this, {
-      transcriptMode: () => this._transcriptMode,
-      onSessionEvent: (type, event) => this._onSessionEvent(type, event),
+      transcriptMode: () => this.#transcriptMode,
+      onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
       invalidate: () => this.requestUpdate('_view'),
     });
-    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(this._sessionOptions());
+    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(this.#sessionOptions());
     this._view.call.bind(session);
-    if (this._pendingMuted !== null) {
-      session.setMuted(this._pendingMuted);
-      this._pendingMuted = null;
+    if (this.#pendingMuted !== null) {
+      session.setMuted(this.#pendingMuted);
+      this.#pendingMuted = null;
     }
     return session;
   }
 
-  private _sessionOptions(): CallSessionOptions {
-    const options: CallSessionOptions = { endpoint: this.endpoint ?? '', transcript: this._transcriptMode };
+  #sessionOptions(): CallSessionOptions {
+    const options: CallSessionOptions = { endpoint: this.endpoint ?? '', transcript: this.#transcriptMode };
     if (this.agent) options.agent = this.agent;
     if (this.inputs) options.inputs = { ...this.inputs };
     if (this.shadowRoot) options.audioContainer = this.shadowRoot;
@@ -425,14 +385,14 @@ export class VoiceAgentCall extends LitElement {
     return options;
   }
 
-  private _reflectState(): void {
+  #reflectState(): void {
     if (this.getAttribute('state') !== this.state) this.setAttribute('state', this.state);
   }
 
-  private _onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
+  #onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
     if (type === 'call-state') {
-      this._reflectState();
-      if (!RESTING.has(this.state) && this._layout === 'floating') this.open = true;
+      this.#reflectState();
+      if (!RESTING.has(this.state) && this.#layout === 'floating') this.open = true;
     }
   }
 
@@ -441,60 +401,56 @@ export class VoiceAgentCall extends LitElement {
    * card's English until the call chunk brings the rest) with the `strings` overrides on top.
    * Keys beyond the idle card's are read only once a session exists, so with the call chunk.
    */
-  private _strings(): VoiceAgentCallStrings {
+  #shownStrings(): VoiceAgentCallStrings {
     const base = loadedLanguage(this._lang) ?? loadedCall()?.en ?? (enIdle as VoiceAgentCallStrings);
     return this.strings ? { ...base, ...this.strings } : base;
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
-    this._focusWasInside = this.shadowRoot?.activeElement != null;
+    this.#focusWasInside = this.shadowRoot?.activeElement != null;
   }
 
   protected override updated(_changed: PropertyValues): void {
     // The control that had focus went away with the state (hang-up after the end): keep focus in
     // the widget, on the action that makes sense now.
-    if (this._focusWasInside && this.shadowRoot?.activeElement == null) this._focusPrimary();
+    if (this.#focusWasInside && this.shadowRoot?.activeElement == null) this.#focusPrimary();
   }
 
-  private _focusPrimary(): void {
+  #focusPrimary(): void {
     this.renderRoot.querySelector<HTMLElement>('[data-primary]')?.focus();
   }
 
   // ---- UI handlers ----
 
-  private readonly _onStartClick = (): void => {
+  readonly #onStartClick = (): void => {
     void this.start();
   };
 
-  private readonly _onLauncherClick = (): void => {
-    if (!this.open) void this._openPanel();
-    else if (RESTING.has(this.state)) void this._closePanel();
-    else this._focusPrimary();
+  readonly #onLauncherClick = (): void => {
+    if (!this.open) void this.#openPanel();
+    else if (RESTING.has(this.state)) void this.#closePanel();
+    else this.#focusPrimary();
   };
 
-  private readonly _onCloseClick = (): void => {
-    void this._closePanel();
+  readonly #onCloseClick = (): void => {
+    void this.#closePanel();
   };
 
   /** Escape, from the panel or the launcher, closes the panel unless a call is up. */
-  private readonly _onFloatingKeydown = (event: KeyboardEvent): void => {
+  readonly #onFloatingKeydown = (event: KeyboardEvent): void => {
     if (event.key === 'Escape' && this.open && RESTING.has(this.state)) {
       event.stopPropagation();
-      void this._closePanel();
+      void this.#closePanel();
     }
   };
 
-  private readonly _onIntent = (): void => {
-    this._preload();
-  };
-
-  private async _openPanel(): Promise<void> {
+  async #openPanel(): Promise<void> {
     this.open = true;
     await this.updateComplete;
-    this._focusPrimary();
+    this.#focusPrimary();
   }
 
-  private async _closePanel(): Promise<void> {
+  async #closePanel(): Promise<void> {
     if (!RESTING.has(this.state)) return;
     this.open = false;
     await this.updateComplete;
@@ -504,8 +460,8 @@ export class VoiceAgentCall extends LitElement {
   // ---- rendering: the idle card here; what only a call shows comes from the view ----
 
   override render(): TemplateResult {
-    const s = this._strings();
-    const floating = this._layout === 'floating';
+    const s = this.#shownStrings();
+    const floating = this.#layout === 'floating';
     const error = this._view?.error(s) ?? null;
     const left = floating && this.placement === 'bottom-left';
     return html`<div
@@ -513,17 +469,18 @@ export class VoiceAgentCall extends LitElement {
       dir=${isRtlLanguage(this._lang) ? 'rtl' : nothing}
       data-state=${this.state}
       ?data-error=${error !== null}
-      @keydown=${floating ? this._onFloatingKeydown : undefined}
+      @keydown=${floating ? this.#onFloatingKeydown : undefined}
     >
-      ${floating ? this._renderFloating(s) : this._renderCard(s, false)}
+      ${floating ? this.#renderFloating(s) : this.#renderCard(s, false)}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._view?.announcement(s) ?? ''}</div>
     </div>`;
   }
 
-  private _renderFloating(s: VoiceAgentCallStrings): TemplateResult {
-    const active = !RESTING.has(this.state);
+  #renderFloating(s: VoiceAgentCallStrings): TemplateResult {
+    // A state other than idle comes from the view, so a call that is up always has one.
+    const view = this._view;
     return html`<div class="panel" part="panel" id="panel" ?hidden=${!this.open}>
-        ${this._renderCard(s, true)}
+        ${this.#renderCard(s, true)}
       </div>
       <button
         class="launcher"
@@ -532,15 +489,15 @@ export class VoiceAgentCall extends LitElement {
         aria-label=${s.launcherLabel}
         aria-expanded=${this.open ? 'true' : 'false'}
         aria-controls="panel"
-        @click=${this._onLauncherClick}
-        @pointerenter=${this._onIntent}
-        @focus=${this._onIntent}
+        @click=${this.#onLauncherClick}
+        @pointerenter=${this.#preloader.intent}
+        @focus=${this.#preloader.intent}
       >
-        ${active ? this._view!.launcherGlyph() : this.open ? closeIcon : phoneIcon}
+        ${view && !RESTING.has(this.state) ? view.launcherGlyph() : this.open ? closeIcon : phoneIcon}
       </button>`;
   }
 
-  private _renderCard(s: VoiceAgentCallStrings, inPanel: boolean): TemplateResult {
+  #renderCard(s: VoiceAgentCallStrings, inPanel: boolean): TemplateResult {
     const state = this.state;
     const view = this._view;
     const idle = state === 'idle';
@@ -572,7 +529,7 @@ export class VoiceAgentCall extends LitElement {
               part="close-button"
               type="button"
               aria-label=${s.closePanel}
-              @click=${this._onCloseClick}
+              @click=${this.#onCloseClick}
             >
               ${closeIcon}
             </button>`
@@ -580,11 +537,11 @@ export class VoiceAgentCall extends LitElement {
         }
       </div>
       <div class="body" part="body">${idle || !view ? html`<p class="hint">${s.idleHint}</p>` : view.body(s)}</div>
-      <div class="controls" part="controls">${this._renderControls(s)}</div>
+      <div class="controls" part="controls">${this.#renderControls(s)}</div>
     </section>`;
   }
 
-  private _renderControls(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
+  #renderControls(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
     const state = this.state;
     const view = this._view;
     if (view?.permanent()) return view.fallback(s, this.fallback);
@@ -593,9 +550,9 @@ export class VoiceAgentCall extends LitElement {
       return html`<button class="control call" part="call-button"
         type="button"
         data-primary
-        @click=${this._onStartClick}
-        @pointerenter=${this._onIntent}
-        @focus=${this._onIntent}
+        @click=${this.#onStartClick}
+        @pointerenter=${this.#preloader.intent}
+        @focus=${this.#preloader.intent}
       >
         ${phoneIcon}<span>${label}</span>
       </button>`;

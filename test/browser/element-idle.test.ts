@@ -11,7 +11,7 @@ performance.setResourceTimingBufferSize(10000);
 
 /** Source modules of the call (logic, in-call UI) and of the other languages. */
 const LAZY =
-  /\/src\/(call\/(call-session|companion-client|transcript|events|errors|states)|element\/(in-call|call-view|call-controller|call-styles|call-icons|strings|strings-ar))\.ts/;
+  /\/src\/(call\/(call-session|companion-client|transcript|events|errors|states)|element\/(in-call|call-view|call-controller|call-styles|in-call-styles|transcript-styles|ended-styles|transcript-follow|call-icons|strings|strings-ar))\.ts/;
 
 function lazyRequests(): string[] {
   return performance

@@ -1,0 +1,71 @@
+// Loading the call ahead of the click (the `preload` attribute): the call chunk and the media
+// library (livekit-client) once, on intent (the element calls `intent` when the pointer enters or
+// focus reaches the call button or launcher), or with `preload="idle"` also in idle time a while
+// after the element is connected. In the idle entry.
+import type { ReactiveController } from 'lit';
+import { loadCall } from './call-loader.js';
+import type { VoiceAgentCall, VoiceAgentCallPreload } from './voice-agent-call.js';
+
+export class PreloadController implements ReactiveController {
+  readonly #host: VoiceAgentCall;
+  /** A load was asked for (reset when it fails, so the next intent tries again). */
+  #requested = false;
+  /** Cancels the scheduled idle-time load. */
+  #cancelIdle: (() => void) | null = null;
+
+  constructor(host: VoiceAgentCall) {
+    this.#host = host;
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    if (this.#mode() === 'idle') this.#scheduleIdle();
+  }
+
+  hostDisconnected(): void {
+    this.#cancelIdle?.();
+    this.#cancelIdle = null;
+  }
+
+  /** The visitor shows intent: load now, unless `preload="none"`. */
+  readonly intent = (): void => {
+    this.#load();
+  };
+
+  /** The element's class: its statics (`mediaPreloader`, `idlePreloadDelayMs`) are read when used, so a page may replace them. */
+  #settings(): typeof VoiceAgentCall {
+    return this.#host.constructor as typeof VoiceAgentCall;
+  }
+
+  #mode(): VoiceAgentCallPreload {
+    const mode = this.#host.preload;
+    return mode === 'none' || mode === 'idle' ? mode : 'intent';
+  }
+
+  /** Loads the call chunk and the media library once, unless `preload="none"`; a failed load may be tried again. */
+  #load(): void {
+    if (this.#mode() === 'none' || this.#requested) return;
+    this.#requested = true;
+    const retry = (): void => {
+      this.#requested = false;
+    };
+    loadCall().catch(retry);
+    this.#settings().mediaPreloader().catch(retry);
+  }
+
+  #scheduleIdle(): void {
+    if (this.#cancelIdle || this.#requested) return;
+    let idle: number | undefined;
+    const timer = setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') {
+        idle = requestIdleCallback(() => this.#load(), { timeout: 2000 });
+      } else {
+        this.#load();
+      }
+    }, this.#settings().idlePreloadDelayMs);
+    this.#cancelIdle = () => {
+      clearTimeout(timer);
+      if (idle !== undefined) cancelIdleCallback(idle);
+    };
+  }
+}

@@ -1,0 +1,101 @@
+// Styles of the transcript log, shown during a call and after it (the bubbles, "Show earlier
+// lines", "Jump to latest"). In the lazy call chunk (call-styles.ts lists the sheets).
+import { css } from 'lit';
+
+export const transcriptStyles = css`
+  .transcript-wrap {
+    position: relative;
+  }
+
+  .transcript {
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    min-block-size: 96px;
+    max-block-size: var(--vac-transcript-height);
+    overflow-y: auto;
+    overscroll-behavior: contain;
+    padding: 10px 2px 8px;
+    scrollbar-width: thin;
+    /* Lines scrolling away fade out under the header instead of being cut. */
+    mask-image: linear-gradient(to bottom, transparent 0, #000 14px);
+  }
+
+  .entry {
+    max-inline-size: 85%;
+    padding: 8px 12px;
+    border-radius: 16px;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    animation: vac-in 0.18s ease-out;
+  }
+
+  .earlier {
+    align-self: center;
+    margin-block-end: 4px;
+    background: var(--vac-surface);
+    color: var(--vac-text);
+  }
+
+  .entry.ai {
+    align-self: flex-start;
+    background: var(--vac-ai-bubble-background);
+    color: var(--vac-ai-bubble-text);
+    border-end-start-radius: 6px;
+  }
+
+  .entry.human {
+    align-self: flex-end;
+    background: var(--vac-human-bubble-background);
+    color: var(--vac-human-bubble-text);
+    border-end-end-radius: 6px;
+  }
+
+  .entry.interim {
+    font-style: italic;
+    opacity: 0.72;
+  }
+
+  .entry.ai + .entry.ai {
+    border-start-start-radius: 6px;
+  }
+
+  .entry.human + .entry.human {
+    border-start-end-radius: 6px;
+  }
+
+  .empty {
+    position: absolute;
+    inset: 0;
+    display: grid;
+    place-items: center;
+    padding: 16px;
+    text-align: center;
+    font-size: 13px;
+    color: var(--vac-text-muted);
+    pointer-events: none;
+  }
+
+  .jump {
+    position: absolute;
+    inset-block-end: 8px;
+    inset-inline-start: 50%;
+    transform: translateX(-50%);
+    box-shadow: 0 4px 14px -4px rgba(16, 18, 40, 0.35);
+  }
+
+  .root[dir='rtl'] .jump {
+    transform: translateX(50%);
+  }
+
+  .panel .transcript {
+    max-block-size: min(var(--vac-transcript-height), 40vh);
+  }
+
+  @keyframes vac-in {
+    from {
+      opacity: 0;
+      transform: translateY(4px);
+    }
+  }
+`;

@@ -89,13 +89,18 @@ describe('CallSession setup (fake companion)', () => {
     expect(document.querySelectorAll('audio[data-voice-agent-audio]').length, 'audio elements left').to.equal(0);
   });
 
-  it('microphone denied: ends microphone-denied and creates no dial', async () => {
+  /** A call whose microphone request the browser refuses with `name`. */
+  async function refusedMicrophone(message: string, name: string) {
     fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
-    navigator.mediaDevices.getUserMedia = () =>
-      Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException(message, name));
     const session = newSession();
     const seen = record(session);
     await session.start();
+    return { session, seen };
+  }
+
+  it('microphone denied: ends microphone-denied and creates no dial', async () => {
+    const { session, seen } = await refusedMicrophone('Permission denied', 'NotAllowedError');
     expect(seen.states).to.deep.equal(['starting', 'ending', 'ended']);
     expect(seen.ended).to.have.length(1);
     expect(seen.ended[0]).to.include({ reason: 'microphone-denied', dialId: null });
@@ -105,12 +110,7 @@ describe('CallSession setup (fake companion)', () => {
   });
 
   it('no microphone device: ends microphone-unavailable and creates no dial', async () => {
-    fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
-    navigator.mediaDevices.getUserMedia = () =>
-      Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
-    const session = newSession();
-    const seen = record(session);
-    await session.start();
+    const { seen } = await refusedMicrophone('Requested device not found', 'NotFoundError');
     expect(seen.ended.map((r) => r.reason)).to.deep.equal(['microphone-unavailable']);
     expect(requests).to.deep.equal([]);
   });

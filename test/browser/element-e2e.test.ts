@@ -7,6 +7,7 @@ import type { CallResult, CallState } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { findPart, part, parts, query, shadow, text } from '../support/dom.js';
 import { emulatorDial } from '../support/emulator.js';
+import { collect } from '../support/events.js';
 import { until } from '../support/until.js';
 
 /** What the page sees: the element's events, caught on `document` (they bubble and are composed). */
@@ -35,6 +36,19 @@ function watch(el: VoiceAgentCall) {
     document.removeEventListener('call-transcript', onTranscript);
   };
   return { seen, stop };
+}
+
+/** An emu-demo element in a call: the results it has ended with so far, and its dial. */
+async function connectedDemo(): Promise<{ el: VoiceAgentCall; ended: CallResult[]; dialId: string }> {
+  const el = await fixture<VoiceAgentCall>(
+    html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+  );
+  const ended = collect(el, 'call-ended', (event) => event.detail);
+  const connected = new Promise<string>((resolve) =>
+    el.addEventListener('call-connected', (event) => resolve(event.detail.dialId), { once: true }),
+  );
+  part(el, 'call-button').click();
+  return { el, ended, dialId: await connected };
 }
 
 describe('<voice-agent-call> end to end (companion + emulator)', function () {
@@ -96,16 +110,7 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
   });
 
   it('emu-demo: removing the element mid-call ends it as element-removed and the dial ends', async () => {
-    const el = await fixture<VoiceAgentCall>(
-      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
-    );
-    const ended: CallResult[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail));
-    const connected = new Promise<string>((resolve) =>
-      el.addEventListener('call-connected', (event) => resolve(event.detail.dialId), { once: true }),
-    );
-    part(el, 'call-button').click();
-    const dialId = await connected;
+    const { el, ended, dialId } = await connectedDemo();
     expect((await emulatorDial(dialId)).status).to.equal('in-progress');
 
     el.remove();
@@ -118,16 +123,7 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
   });
 
   it('emu-demo: moving the element mid-call keeps the call', async () => {
-    const el = await fixture<VoiceAgentCall>(
-      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
-    );
-    const ended: CallResult[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail));
-    const connected = new Promise<string>((resolve) =>
-      el.addEventListener('call-connected', (event) => resolve(event.detail.dialId), { once: true }),
-    );
-    part(el, 'call-button').click();
-    const dialId = await connected;
+    const { el, ended, dialId } = await connectedDemo();
 
     const elsewhere = document.createElement('section');
     document.body.append(elsewhere);

@@ -9,6 +9,7 @@ import type { EndReason } from '../../src/call/types.js';
 import { VoiceAgentCall, defineVoiceAgentCall } from '../../src/define.js';
 import { loadCall } from '../../src/element/call-loader.js';
 import { findPart, part, parts, query, shadow, text } from '../support/dom.js';
+import { collect } from '../support/events.js';
 import { inCall, useFakeSessions } from '../support/fake-session.js';
 import { pair, present } from '../support/present.js';
 
@@ -444,8 +445,7 @@ describe('<voice-agent-call> controls', () => {
   it('toggles mute with aria-pressed and says so', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const mutes: boolean[] = [];
-    el.addEventListener('call-mute', (event) => mutes.push(event.detail.muted));
+    const mutes = collect(el, 'call-mute', (event) => event.detail.muted);
     part(el, 'mute-button').click();
     await settle(el);
     expect(s.muted).to.equal(true);
@@ -480,8 +480,7 @@ describe('<voice-agent-call> controls', () => {
   it('hangs up from the hang-up button and keeps focus on the next action', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     await inCall(el);
-    const ended: string[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail.reason));
+    const ended = collect(el, 'call-ended', (event) => event.detail.reason);
     part(el, 'hangup-button').focus();
     part(el, 'hangup-button').click();
     await settle(el);
@@ -673,8 +672,7 @@ describe('<voice-agent-call> removal', () => {
   it('ends the call once when removed from the document mid-call', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const ended: string[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail.reason));
+    const ended = collect(el, 'call-ended', (event) => event.detail.reason);
     el.remove();
     await waitUntil(() => s.abandoned.length > 0, 'abandon was not called');
     expect(s.abandoned).to.deep.equal(['element-removed']);
@@ -685,8 +683,7 @@ describe('<voice-agent-call> removal', () => {
   it('keeps the call when the element moves within the document', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const ended: string[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail.reason));
+    const ended = collect(el, 'call-ended', (event) => event.detail.reason);
     const elsewhere = document.createElement('div');
     document.body.append(elsewhere);
     try {

@@ -10,7 +10,9 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 
-const pool = new Pool(process.env.BARE_UPSTREAM!, { connections: 128 });
+const upstream = process.env.BARE_UPSTREAM;
+if (!upstream) throw new Error('BARE_UPSTREAM is not set: the upstream to relay to, http://127.0.0.1:PORT');
+const pool = new Pool(upstream, { connections: 128 });
 const expected = `Bearer ${process.env.BARE_BEARER}`;
 const upstreamAuth = `Bearer ${process.env.BARE_API_KEY}`;
 const BROWSER_DIAL_TOKEN =
@@ -43,8 +45,10 @@ async function mediaToken(path: string, sessionId: string): Promise<{ statusCode
 const server = createServer((req, res) => {
   if (req.headers.authorization !== expected) return void res.writeHead(401).end();
   const sessionId = req.headers['x-session-id'];
-  if (req.method === 'POST' && req.url!.endsWith('/token') && typeof sessionId === 'string') {
-    mediaToken(req.url!, sessionId).then(
+  // Node sets `url` on every request a server receives.
+  const path = req.url ?? '/';
+  if (req.method === 'POST' && path.endsWith('/token') && typeof sessionId === 'string') {
+    mediaToken(path, sessionId).then(
       ({ statusCode, body }) => relay(res, statusCode, body),
       () => void res.writeHead(502).end(),
     );
@@ -52,7 +56,7 @@ const server = createServer((req, res) => {
   }
   pool
     .request({
-      path: req.url!,
+      path,
       method: req.method as 'GET' | 'POST',
       headers: { authorization: upstreamAuth, accept: 'application/json' },
     })

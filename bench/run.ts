@@ -22,13 +22,12 @@ import { timeToTalk } from './time-to-talk.js';
 const NAMESPACE_FLAG = 'VOICE_AGENT_BENCH_NETNS';
 
 if (process.env[NAMESPACE_FLAG] !== '1') {
-  const unshare = process.getuid?.() === 0 ? ['unshare', '-n'] : ['unshare', '-rn'];
+  const flag = process.getuid?.() === 0 ? '-n' : '-rn';
   const inner = `ip link set lo up && exec env ${NAMESPACE_FLAG}=1 "$0" --import tsx bench/run.ts "$@"`;
-  const result = spawnSync(
-    unshare[0]!,
-    [...unshare.slice(1), 'sh', '-c', inner, process.execPath, ...process.argv.slice(2)],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
+  const result = spawnSync('unshare', [flag, 'sh', '-c', inner, process.execPath, ...process.argv.slice(2)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (result.error) {
     console.error(
       `bench: could not enter a loopback-only network namespace (${result.error.message}); needs util-linux unshare and iproute2 ip`,

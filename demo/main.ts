@@ -5,9 +5,16 @@ import { SCENARIOS, agentChoices, initialAgent, type AgentChoice } from './scena
 const EVENTS = ['call-state', 'call-connected', 'call-transcript', 'call-mute', 'call-error', 'call-ended'] as const;
 /** The log keeps this many entries; transcript entries go first, so no state change is lost. */
 const LOG_LIMIT = 120;
-const log = document.querySelector<HTMLOListElement>('#log')!;
-const picker = document.querySelector<HTMLSelectElement>('#agent')!;
-const inline = document.querySelector<HTMLElement>('#inline-call')!;
+/** The page's element for `selector` (index.html has each one this script uses). */
+function element<T extends Element>(selector: string): T {
+  const found = document.querySelector<T>(selector);
+  if (!found) throw new Error(`the demo page has no ${selector}`);
+  return found;
+}
+
+const log = element<HTMLOListElement>('#log');
+const picker = element<HTMLSelectElement>('#agent');
+const inline = element<HTMLElement>('#inline-call');
 
 function offer(choices: ReadonlyArray<AgentChoice>): void {
   const current = initialAgent(choices);
@@ -22,7 +29,7 @@ void agentChoices().then((choices) => {
 });
 
 picker.addEventListener('change', () => inline.setAttribute('agent', picker.value));
-document.querySelector('#clear-log')!.addEventListener('click', () => log.replaceChildren());
+element('#clear-log').addEventListener('click', () => log.replaceChildren());
 
 function describe(target: EventTarget | null): string {
   if (!(target instanceof HTMLElement)) return '?';
@@ -49,7 +56,8 @@ function render(item: HTMLLIElement, type: string, who: string, detail: unknown)
 function trim(): void {
   while (log.children.length > LOG_LIMIT) {
     const oldest = [...log.children].reverse();
-    const victim = oldest.find((item) => (item as HTMLElement).dataset.type === 'call-transcript') ?? oldest[0]!;
+    const victim = oldest.find((item) => (item as HTMLElement).dataset.type === 'call-transcript') ?? oldest[0];
+    if (!victim) return;
     lineEntries.forEach((entry, key) => entry === victim && lineEntries.delete(key));
     victim.remove();
   }

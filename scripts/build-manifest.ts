@@ -90,10 +90,10 @@ const isInternal = (name: string | undefined): boolean => name !== undefined && 
 function eventClasses(): Map<string, string> {
   const source = readFileSync(`${ROOT}src/call/events.ts`, 'utf8');
   const classes = new Map<string, string>();
-  for (const match of source.matchAll(
+  for (const [, className, eventName] of source.matchAll(
     /export class (\w+) extends Event \{\s*static readonly eventName = '([\w-]+)'/g,
   )) {
-    classes.set(match[2]!, match[1]!);
+    if (className && eventName) classes.set(eventName, className);
   }
   return classes;
 }

@@ -58,18 +58,18 @@ export function moduleShares(file: string, top = 8): ModuleShare[] | null {
     source.includes('node_modules/')
       ? (source
           .split('node_modules/')
-          .pop()!
-          .match(/^(@[^/]+\/[^/]+|[^/]+)/)?.[1] ?? source)
+          .at(-1)
+          ?.match(/^(@[^/]+\/[^/]+|[^/]+)/)?.[1] ?? source)
       : source.replace(/^.*?\bsrc\//, 'src/');
   let sourceIndex = 0;
   map.mappings.split(';').forEach((line, lineIndex) => {
     let column = 0;
     const points: Array<[number, number]> = [];
     for (const segment of line ? line.split(',') : []) {
-      const fields = decodeVlq(segment);
-      column += fields[0]!;
-      if (fields.length > 1) {
-        sourceIndex += fields[1]!;
+      const [columnDelta = 0, sourceDelta] = decodeVlq(segment);
+      column += columnDelta;
+      if (sourceDelta !== undefined) {
+        sourceIndex += sourceDelta;
         points.push([column, sourceIndex]);
       } else {
         points.push([column, -1]);
@@ -77,8 +77,10 @@ export function moduleShares(file: string, top = 8): ModuleShare[] | null {
     }
     points.forEach(([start, source], i) => {
       if (source < 0) return;
-      const end = i + 1 < points.length ? points[i + 1]![0] : lines[lineIndex]!.length;
-      const key = name(map.sources[source]!);
+      const end = points[i + 1]?.[0] ?? lines[lineIndex]?.length;
+      const path = map.sources[source];
+      if (end === undefined || path === undefined) throw new Error(`${file}.map does not fit ${file}`);
+      const key = name(path);
       bytes.set(key, (bytes.get(key) ?? 0) + end - start);
     });
   });
@@ -126,10 +128,10 @@ function measure(file: string): FileSize {
 function importsOf(file: string): { static: string[]; dynamic: string[] } {
   const source = readFileSync(CDN + file, 'utf8');
   const resolve = (specifier: string): string => new URL(specifier, `file:///${file}`).pathname.slice(1);
-  const statics = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+)["'`]/g)].map((m) =>
-    resolve(m[1]!),
-  );
-  const dynamics = [...source.matchAll(/\bimport\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g)].map((m) => resolve(m[1]!));
+  const specifiers = (pattern: RegExp): string[] =>
+    [...source.matchAll(pattern)].flatMap(([, specifier]) => (specifier ? [resolve(specifier)] : []));
+  const statics = specifiers(/(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+)["'`]/g);
+  const dynamics = specifiers(/\bimport\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g);
   return { static: statics, dynamic: dynamics };
 }
 
@@ -251,7 +253,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(readmePath, replaceReadmeSizes(readFileSync(readmePath, 'utf8'), readmeSizesSection(sizes)));
     console.log('rewrote the page-weight table in README.md');
   }
-  const entry = sizes.initial.find((size) => size.file === ENTRY)!;
+  const entry = sizes.initial.find((size) => size.file === ENTRY);
+  if (!entry) throw new Error(`${ENTRY} is not among the files the page loads first`);
   if (entry.gzip > IDLE_ENTRY_BUDGET_GZIP) {
     console.warn(
       `the idle entry is ${entry.gzip} B gzip, over its ${IDLE_ENTRY_BUDGET_GZIP} B budget (test/node/package-cdn.test.ts fails)`,

@@ -17,10 +17,17 @@ function startChild(script: string, args: string[], env: Record<string, string>)
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
-    createInterface({ input: child.stdout! }).once('line', (line) =>
+    createInterface({ input: child.stdout }).once('line', (line) =>
       resolve(JSON.parse(line) as Record<string, string>),
     );
   });
+}
+
+/** A value a child printed in its ready line; throws naming it when the line lacks it. */
+function printed(ready: Record<string, string>, name: string): string {
+  const value = ready[name];
+  if (value === undefined) throw new Error(`the ready line ${JSON.stringify(ready)} has no "${name}"`);
+  return value;
 }
 
 /**
@@ -87,9 +94,9 @@ async function main(): Promise<void> {
   } else {
     const emulator = await startChild('src/emulator/cli.ts', ['--port', '0'], {});
     Object.assign(companionEnv, {
-      VOICE_AGENT_API_KEY: emulator.apiKey!,
-      VOICE_AGENT_BASE_URL: emulator.apiUrl!,
-      VOICE_AGENT_MEDIA_URL: emulator.mediaUrl!,
+      VOICE_AGENT_API_KEY: printed(emulator, 'apiKey'),
+      VOICE_AGENT_BASE_URL: printed(emulator, 'apiUrl'),
+      VOICE_AGENT_MEDIA_URL: printed(emulator, 'mediaUrl'),
       VOICE_AGENT_AGENTS: JSON.stringify(
         Object.fromEntries([['default', 'emu-demo'], ...SCENARIOS.map(({ name }) => [name, name])]),
       ),
@@ -109,7 +116,10 @@ async function main(): Promise<void> {
       port,
       strictPort: true,
       proxy: {
-        '/api/voice-call': { target: companion.url!, rewrite: (path) => path.replace(/^\/api\/voice-call/, '') },
+        '/api/voice-call': {
+          target: printed(companion, 'url'),
+          rewrite: (path) => path.replace(/^\/api\/voice-call/, ''),
+        },
       },
     },
   });

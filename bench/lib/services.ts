@@ -29,15 +29,17 @@ export function startChild<Ready>(
   env: Record<string, string> = {},
   prefix: string[] = [],
 ): Promise<Child<Ready>> {
-  const command = prefix.length > 0 ? prefix[0]! : process.execPath;
-  const commandArgs = prefix.length > 0 ? [...prefix.slice(1), process.execPath] : [];
+  const [command = process.execPath, ...prefixArgs] = prefix;
+  const commandArgs = prefix.length > 0 ? [...prefixArgs, process.execPath] : [];
   const child = spawn(command, [...commandArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', (logFd ??= openSync(LOG_FILE, 'a'))],
   });
+  const { stdout } = child;
+  if (!stdout) throw new Error(`${script}: spawned without a stdout pipe`);
   return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: stdout });
     const onExit = (code: number | null) => reject(new Error(`${script} exited with ${code} before it was ready`));
     child.once('exit', onExit);
     lines.once('line', (line) => {

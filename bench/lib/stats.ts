@@ -1,17 +1,17 @@
 // Small statistics and table helpers shared by the benchmarks.
 
-/** Nearest-rank percentile of unsorted samples (p in 0..100). */
+/** Nearest-rank percentile of unsorted samples (p in 0..100); NaN for none. */
 export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
+/** The middle sample (the mean of the two middle ones for an even count); NaN for none. */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const lower = sorted[Math.ceil(sorted.length / 2) - 1];
+  const upper = sorted[Math.floor(sorted.length / 2)];
+  return lower === undefined || upper === undefined ? Number.NaN : (lower + upper) / 2;
 }
 
 export function fixed(value: number, digits = 1): string {
@@ -26,7 +26,7 @@ export function kb(bytes: number): string {
 export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, leftColumns = 1): string {
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, i) => (i < leftColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+    `| ${cells.map((cell, i) => (i < leftColumns ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join(' | ')} |`;
   const rule = `|${widths.map((width, i) => (i < leftColumns ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }

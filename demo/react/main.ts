@@ -155,4 +155,6 @@ function App(): ReactNode {
   );
 }
 
-createRoot(document.querySelector('#app')!).render(h(StrictMode, null, h(App)));
+const app = document.querySelector('#app');
+if (!app) throw new Error('the React demo page has no #app');
+createRoot(app).render(h(StrictMode, null, h(App)));

@@ -4,6 +4,7 @@ import { expect } from '@open-wc/testing';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallEndedEvent } from '../../src/call/events.js';
 import type { CallResult, CallSessionOptions, CallState } from '../../src/call/types.js';
+import { present } from '../support/present.js';
 import { until } from '../support/until.js';
 
 interface Seen {
@@ -88,13 +89,18 @@ describe('CallSession setup (fake companion)', () => {
     expect(document.querySelectorAll('audio[data-voice-agent-audio]').length, 'audio elements left').to.equal(0);
   });
 
-  it('microphone denied: ends microphone-denied and creates no dial', async () => {
+  /** A call whose microphone request the browser refuses with `name`. */
+  async function refusedMicrophone(message: string, name: string) {
     fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
-    navigator.mediaDevices.getUserMedia = () =>
-      Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException(message, name));
     const session = newSession();
     const seen = record(session);
     await session.start();
+    return { session, seen };
+  }
+
+  it('microphone denied: ends microphone-denied and creates no dial', async () => {
+    const { session, seen } = await refusedMicrophone('Permission denied', 'NotAllowedError');
     expect(seen.states).to.deep.equal(['starting', 'ending', 'ended']);
     expect(seen.ended).to.have.length(1);
     expect(seen.ended[0]).to.include({ reason: 'microphone-denied', dialId: null });
@@ -104,12 +110,7 @@ describe('CallSession setup (fake companion)', () => {
   });
 
   it('no microphone device: ends microphone-unavailable and creates no dial', async () => {
-    fakeCompanion({ 'POST /dials': () => json(200, DIAL) });
-    navigator.mediaDevices.getUserMedia = () =>
-      Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
-    const session = newSession();
-    const seen = record(session);
-    await session.start();
+    const { seen } = await refusedMicrophone('Requested device not found', 'NotFoundError');
     expect(seen.ended.map((r) => r.reason)).to.deep.equal(['microphone-unavailable']);
     expect(requests).to.deep.equal([]);
   });
@@ -137,21 +138,24 @@ describe('CallSession setup (fake companion)', () => {
     const seen = record(session);
     await session.start();
     expect(seen.ended).to.have.length(1);
-    expect(seen.ended[0]!.reason).to.equal('setup-failed');
-    expect(seen.ended[0]!.error).to.deep.equal({ code: 'upstream_error', message: 'the service failed' });
+    expect(seen.ended[0]?.reason).to.equal('setup-failed');
+    expect(seen.ended[0]?.error).to.deep.equal({ code: 'upstream_error', message: 'the service failed' });
     expect(seen.errors).to.deep.equal([{ code: 'upstream_error', recoverable: true }]);
     expect(requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['POST /fake/dials', 'POST /fake/dials']);
     const keys = requests.map((r) => r.headers.get('idempotency-key'));
     expect(keys[0])
       .to.match(/^[0-9a-f-]{36}$/)
       .and.equal(keys[1]);
-    expect(JSON.parse(requests[0]!.body)).to.deep.equal({ agent: 'emu-quick', inputs: { name: 'Ada' } });
+    expect(JSON.parse(present(requests[0], 'the first dial request').body)).to.deep.equal({
+      agent: 'emu-quick',
+      inputs: { name: 'Ada' },
+    });
     expect(micTracks.length).to.equal(1);
     expect(liveMicTracks()).to.equal(0);
 
     // A new call gets a fresh key.
     await session.start();
-    expect(requests[2]!.headers.get('idempotency-key')).to.not.equal(keys[0]);
+    expect(present(requests[2], "the new call's dial request").headers.get('idempotency-key')).to.not.equal(keys[0]);
     expect(seen.states.slice(-3)).to.deep.equal(['starting', 'ending', 'ended']);
   });
 
@@ -222,8 +226,8 @@ describe('CallSession setup (fake companion)', () => {
     const seen = record(session);
     await session.start();
     expect(seen.ended).to.have.length(1);
-    expect(seen.ended[0]!.reason).to.equal('setup-failed');
-    expect(seen.ended[0]!.error!.code).to.equal('network_error');
+    expect(seen.ended[0]?.reason).to.equal('setup-failed');
+    expect(seen.ended[0]?.error?.code).to.equal('network_error');
   });
 
   it('hangup while the dial is being created: the dial is hung up once it is known, one call-ended', async () => {
@@ -282,8 +286,8 @@ describe('CallSession setup (fake companion)', () => {
     expect(session.state).to.equal('ended');
     answerToken();
     await until(() => beacons.length === 1);
-    expect(beacons[0]!.url).to.equal('/fake/dials/dial-1/hangup');
-    expect(JSON.parse(beacons[0]!.body)).to.deep.equal({ handle: 'h.secret' });
+    expect(beacons[0]?.url).to.equal('/fake/dials/dial-1/hangup');
+    expect(JSON.parse(present(beacons[0], 'the hang-up beacon').body)).to.deep.equal({ handle: 'h.secret' });
     session.abandon('page-unload');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen.ended).to.have.length(1);
@@ -307,9 +311,9 @@ describe('CallSession setup (fake companion)', () => {
     session.setMuted(true);
     const started = session.start();
     await until(() => requests.length === 1);
-    expect(micTracks[0]!.enabled).to.equal(false);
+    expect(micTracks[0]?.enabled).to.equal(false);
     session.setMuted(false);
-    expect(micTracks[0]!.enabled).to.equal(true);
+    expect(micTracks[0]?.enabled).to.equal(true);
     answerDial();
     await started;
     expect(mutes).to.deep.equal([true, false]);

@@ -3,7 +3,9 @@
 // besides the page's own origin. A visitor clicks call on emu-quick and the call completes.
 import { expect } from '@open-wc/testing';
 import type { CallResult } from '../../src/call/types.js';
-import { loadFrame } from '../support/frames.js';
+import { find, findPart, part } from '../support/dom.js';
+import { frameDocument, frameWindow, loadFrame } from '../support/frames.js';
+import { present } from '../support/present.js';
 import { until } from '../support/until.js';
 
 interface CspPage {
@@ -13,7 +15,9 @@ interface CspPage {
 }
 
 function resources(frame: HTMLIFrameElement): string[] {
-  return frame.contentWindow!.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+  return frameWindow(frame)
+    .performance.getEntriesByType('resource')
+    .map((entry) => new URL(entry.name).pathname);
 }
 
 describe('CDN build under a strict Content-Security-Policy', function () {
@@ -38,21 +42,25 @@ describe('CDN build under a strict Content-Security-Policy', function () {
         20000,
         'the CDN file registers <voice-agent-call>',
       );
-      const page = win.cspPage!;
+      const page = present(win.cspPage, "the CSP page's record (window.cspPage)");
       expect(page.evalBlocked, 'eval is refused on this page').to.equal(true);
 
-      const el = frame.contentDocument!.querySelector('voice-agent-call')!;
-      const button = () => el.shadowRoot?.querySelector<HTMLButtonElement>('[part~="call-button"]') ?? null;
-      await until(() => button() !== null, 20000, 'the call button renders');
-      expect(getComputedStyle(button()!).cursor, 'the shadow styles apply under the policy').to.equal('pointer');
+      const el = find(frameDocument(frame), 'voice-agent-call');
+      await until(
+        () => el.shadowRoot !== null && findPart(el, 'call-button') !== null,
+        20000,
+        'the call button renders',
+      );
+      const button = () => part(el, 'call-button');
+      expect(getComputedStyle(button()).cursor, 'the shadow styles apply under the policy').to.equal('pointer');
       expect(
         resources(frame).some((path) => path.includes('livekit-media')),
         'no media chunk before the click',
       ).to.equal(false);
 
-      button()!.click();
+      button().click();
       await until(() => page.ended.length > 0, 40000, 'call-ended');
-      const result = page.ended[0]!;
+      const result = present(page.ended[0], 'a call-ended result');
       expect(result.reason, JSON.stringify(result.error ?? null)).to.equal('agent-hangup');
       expect(result.dialId).to.be.a('string');
       expect(result.transcript.some((entry) => entry.speaker === 'AI' && entry.text.length > 0)).to.equal(true);

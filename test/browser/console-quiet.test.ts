@@ -8,6 +8,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallSessionOptions, EndReason } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
+import { part } from '../support/dom.js';
 import { until } from '../support/until.js';
 
 const METHODS = ['error', 'warn', 'info', 'log', 'debug', 'trace'] as const;
@@ -45,10 +46,6 @@ function captureConsole(): { lines: string[]; restore(): void } {
   };
 }
 
-function part(el: HTMLElement, name: string): HTMLElement | null {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-}
-
 async function elementCall(agent: string, options: { debug?: boolean; hangUp?: boolean } = {}): Promise<EndReason> {
   const el = await fixture<VoiceAgentCall>(
     html`<voice-agent-call endpoint="/api/voice-call" agent=${agent} ?debug=${options.debug}></voice-agent-call>`,
@@ -56,12 +53,12 @@ async function elementCall(agent: string, options: { debug?: boolean; hangUp?: b
   const ended = new Promise<EndReason>((resolve) =>
     el.addEventListener('call-ended', (event) => resolve(event.detail.reason), { once: true }),
   );
-  part(el, 'call-button')!.click();
+  part(el, 'call-button').click();
   if (options.hangUp) {
     await until(() => el.state === 'in-call', 20000, 'in-call');
     // A line of the agent's greeting first, so the call is a real one when the visitor leaves.
     await until(() => el.transcript.length > 0, 20000, 'the greeting');
-    part(el, 'hangup-button')!.click();
+    part(el, 'hangup-button').click();
   }
   return ended;
 }

@@ -5,28 +5,10 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { CallEndedEvent } from '../../src/call/events.js';
 import type { CallResult, CallState } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
-
-function part(el: HTMLElement, name: string): HTMLElement | null {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-}
-
-function text(el: HTMLElement, name: string): string {
-  return (part(el, name)?.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function emulatorDial(dialId: string): Promise<{ status: string; systemResultType: string | null }> {
-  const response = await fetch(`/__emu/dials/${dialId}`);
-  expect(response.status).to.equal(200);
-  return response.json();
-}
+import { findPart, part, parts, query, shadow, text } from '../support/dom.js';
+import { emulatorDial } from '../support/emulator.js';
+import { collect } from '../support/events.js';
+import { until } from '../support/until.js';
 
 /** What the page sees: the element's events, caught on `document` (they bubble and are composed). */
 function watch(el: VoiceAgentCall) {
@@ -56,6 +38,19 @@ function watch(el: VoiceAgentCall) {
   return { seen, stop };
 }
 
+/** An emu-demo element in a call: the results it has ended with so far, and its dial. */
+async function connectedDemo(): Promise<{ el: VoiceAgentCall; ended: CallResult[]; dialId: string }> {
+  const el = await fixture<VoiceAgentCall>(
+    html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+  );
+  const ended = collect(el, 'call-ended', (event) => event.detail);
+  const connected = new Promise<string>((resolve) =>
+    el.addEventListener('call-connected', (event) => resolve(event.detail.dialId), { once: true }),
+  );
+  part(el, 'call-button').click();
+  return { el, ended, dialId: await connected };
+}
+
 describe('<voice-agent-call> end to end (companion + emulator)', function () {
   this.timeout(60000);
 
@@ -66,29 +61,29 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     const { seen, stop } = watch(el);
     let indicatorSpoke = false;
     const speakingWatch = new MutationObserver(() => {
-      if (part(el, 'indicator')!.classList.contains('speaking')) indicatorSpoke = true;
+      if (part(el, 'indicator').classList.contains('speaking')) indicatorSpoke = true;
     });
-    speakingWatch.observe(part(el, 'indicator')!, { attributes: true, attributeFilter: ['class'] });
+    speakingWatch.observe(part(el, 'indicator'), { attributes: true, attributeFilter: ['class'] });
     try {
-      part(el, 'call-button')!.click();
-      await until(() => seen.connected.length === 1, 'call-connected');
+      part(el, 'call-button').click();
+      await until(() => seen.connected.length === 1, 20000, 'call-connected');
       expect(el.state).to.equal('in-call');
       expect(el.getAttribute('state')).to.equal('in-call');
-      expect(part(el, 'hangup-button')).to.not.equal(null);
-      await until(() => seen.ended.length > 0, 'call-ended', 30000);
+      expect(findPart(el, 'hangup-button')).to.not.equal(null);
+      await until(() => seen.ended.length > 0, 30000, 'call-ended');
       await el.updateComplete;
 
       expect(seen.ended.length).to.equal(1);
-      expect(seen.ended[0]!.reason).to.equal('agent-hangup');
-      expect(seen.ended[0]!.dialId).to.equal(seen.connected[0]);
+      expect(seen.ended[0]?.reason).to.equal('agent-hangup');
+      expect(seen.ended[0]?.dialId).to.equal(seen.connected[0]);
       expect(seen.states).to.include.members(['starting', 'connecting', 'in-call', 'ended']);
       expect(seen.transcript).to.be.greaterThan(0);
-      const bubbles = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry-ai"]')];
+      const bubbles = parts(el, 'entry-ai');
       expect(bubbles.length).to.be.greaterThan(0);
-      expect(bubbles[0]!.textContent!.length).to.be.greaterThan('Assistant: '.length);
+      expect(bubbles[0]?.textContent?.length).to.be.greaterThan('Assistant: '.length);
       expect(text(el, 'summary')).to.match(/^Call ended · agent hung up · \d\d:\d\d$/);
       expect(text(el, 'call-button')).to.equal('Call again');
-      expect(el.getTranscript().length).to.equal(seen.ended[0]!.transcript.length);
+      expect(el.getTranscript().length).to.equal(seen.ended[0]?.transcript.length);
       expect(indicatorSpoke, 'the speaking indicator showed the agent speaking').to.equal(true);
     } finally {
       speakingWatch.disconnect();
@@ -102,8 +97,8 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     );
     const ended: CallResult[] = [];
     el.addEventListener('call-ended', (event) => ended.push(event.detail));
-    part(el, 'call-button')!.click();
-    await until(() => ended.length > 0, 'call-ended');
+    part(el, 'call-button').click();
+    await until(() => ended.length > 0, 20000, 'call-ended');
     await el.updateComplete;
     expect(ended.map((result) => result.reason)).to.deep.equal(['busy']);
     expect(text(el, 'error')).to.contain('All lines are busy');
@@ -115,38 +110,20 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
   });
 
   it('emu-demo: removing the element mid-call ends it as element-removed and the dial ends', async () => {
-    const el = await fixture<VoiceAgentCall>(
-      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
-    );
-    const ended: CallResult[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail));
-    const connected = new Promise<string>((resolve) =>
-      el.addEventListener('call-connected', (event) => resolve(event.detail.dialId), { once: true }),
-    );
-    part(el, 'call-button')!.click();
-    const dialId = await connected;
+    const { el, ended, dialId } = await connectedDemo();
     expect((await emulatorDial(dialId)).status).to.equal('in-progress');
 
     el.remove();
-    await until(() => ended.length > 0, 'call-ended after removal');
+    await until(() => ended.length > 0, 20000, 'call-ended after removal');
     expect(ended.map((result) => result.reason)).to.deep.equal(['element-removed']);
-    await until(async () => (await emulatorDial(dialId)).status !== 'in-progress', 'the emulator dial ending');
+    await until(async () => (await emulatorDial(dialId)).status !== 'in-progress', 20000, 'the emulator dial ending');
     const dial = await emulatorDial(dialId);
     expect(['completed', 'canceled']).to.include(dial.status);
     expect(ended.length).to.equal(1);
   });
 
   it('emu-demo: moving the element mid-call keeps the call', async () => {
-    const el = await fixture<VoiceAgentCall>(
-      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
-    );
-    const ended: CallResult[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail));
-    const connected = new Promise<string>((resolve) =>
-      el.addEventListener('call-connected', (event) => resolve(event.detail.dialId), { once: true }),
-    );
-    part(el, 'call-button')!.click();
-    const dialId = await connected;
+    const { el, ended, dialId } = await connectedDemo();
 
     const elsewhere = document.createElement('section');
     document.body.append(elsewhere);
@@ -163,8 +140,8 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
 
       // The moved element still drives the call.
       await el.updateComplete;
-      part(el, 'hangup-button')!.click();
-      await until(() => ended.length > 0, 'call-ended after hang-up');
+      part(el, 'hangup-button').click();
+      await until(() => ended.length > 0, 20000, 'call-ended after hang-up');
       expect(ended.map((result) => result.reason)).to.deep.equal(['user-hangup']);
     } finally {
       elsewhere.remove();
@@ -185,7 +162,7 @@ function renderedStates(el: VoiceAgentCall): { states: string[]; stop(): void } 
 
 /** What has focus in the element (compared by identity: a failed DOM comparison is slow to print). */
 function focused(el: VoiceAgentCall): Element | null {
-  return el.shadowRoot!.activeElement;
+  return shadow(el).activeElement;
 }
 
 async function ended(el: VoiceAgentCall): Promise<CallResult> {
@@ -203,7 +180,7 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     );
     const rendered = renderedStates(el);
     try {
-      part(el, 'call-button')!.focus();
+      part(el, 'call-button').focus();
       const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
       await sendKeys({ press: 'Enter' });
       await connected;
@@ -228,7 +205,7 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     const rendered = renderedStates(el);
     try {
       const end = ended(el);
-      part(el, 'call-button')!.focus();
+      part(el, 'call-button').focus();
       await sendKeys({ press: 'Enter' });
       expect((await end).reason).to.equal('agent-hangup');
       await el.updateComplete;
@@ -245,7 +222,7 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     );
     const rendered = renderedStates(el);
     try {
-      part(el, 'launcher')!.focus();
+      part(el, 'launcher').focus();
       await sendKeys({ press: 'Enter' });
       await el.updateComplete;
       expect(focused(el) === part(el, 'call-button'), 'focus in the panel').to.equal(true);
@@ -259,7 +236,7 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
 
       await sendKeys({ press: 'Escape' });
       await el.updateComplete;
-      expect(part(el, 'panel')!.hidden, 'the panel closed').to.equal(true);
+      expect(part(el, 'panel').hidden, 'the panel closed').to.equal(true);
       expect(focused(el) === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
     } finally {
       rendered.stop();
@@ -270,7 +247,7 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo" layout="floating"></voice-agent-call>`,
     );
-    part(el, 'launcher')!.focus();
+    part(el, 'launcher').focus();
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
     const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
@@ -285,7 +262,7 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     expect(focused(el) === part(el, 'call-button'), 'focus on the call button').to.equal(true);
     await sendKeys({ press: 'Escape' });
     await el.updateComplete;
-    expect(part(el, 'panel')!.hidden, 'the panel closed').to.equal(true);
+    expect(part(el, 'panel').hidden, 'the panel closed').to.equal(true);
     expect(focused(el) === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
   });
 });
@@ -296,13 +273,13 @@ describe('<voice-agent-call> end to end: mute and the next call', function () {
 
   async function connect(el: VoiceAgentCall): Promise<void> {
     const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     await connected;
     await el.updateComplete;
   }
 
   function announced(el: VoiceAgentCall): string {
-    return el.shadowRoot!.querySelector('[role="status"]')!.textContent ?? '';
+    return query(el, '[role="status"]').textContent ?? '';
   }
 
   it('"Call again" after a muted call starts unmuted, and says nothing of a mute', async () => {
@@ -312,23 +289,23 @@ describe('<voice-agent-call> end to end: mute and the next call', function () {
     const mutes: boolean[] = [];
     el.addEventListener('call-mute', (event) => mutes.push(event.detail.muted));
     await connect(el);
-    part(el, 'mute-button')!.click();
+    part(el, 'mute-button').click();
     await el.updateComplete;
     expect(el.muted).to.equal(true);
     expect(text(el, 'status')).to.equal('You are muted');
     const end = ended(el);
-    part(el, 'hangup-button')!.click();
+    part(el, 'hangup-button').click();
     await end;
     expect(el.muted, 'unmuted once the call ended').to.equal(false);
 
     await connect(el);
     expect(el.muted).to.equal(false);
-    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('false');
+    expect(part(el, 'mute-button').getAttribute('aria-pressed')).to.equal('false');
     expect(text(el, 'status')).to.not.equal('You are muted');
     expect(announced(el)).to.equal('Call connected');
     expect(mutes).to.deep.equal([true, false]);
     const again = ended(el);
-    part(el, 'hangup-button')!.click();
+    part(el, 'hangup-button').click();
     await again;
   });
 
@@ -338,16 +315,16 @@ describe('<voice-agent-call> end to end: mute and the next call', function () {
     );
     await connect(el);
     const end = ended(el);
-    part(el, 'hangup-button')!.click();
+    part(el, 'hangup-button').click();
     await end;
     el.setMuted(true);
     await connect(el);
     expect(el.muted).to.equal(true);
-    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(part(el, 'mute-button').getAttribute('aria-pressed')).to.equal('true');
     expect(text(el, 'status')).to.equal('You are muted');
     expect(announced(el)).to.equal('Call connected. Your microphone is muted.');
     const again = ended(el);
-    part(el, 'hangup-button')!.click();
+    part(el, 'hangup-button').click();
     await again;
     expect(el.muted).to.equal(false);
   });
@@ -361,28 +338,28 @@ describe('<voice-agent-call> end to end: reconnecting while muted', function () 
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-blip"></voice-agent-call>`,
     );
-    const seen: Array<{ state: string; status: string; dot: string }> = [];
-    const dot = (): string => getComputedStyle(el.shadowRoot!.querySelector('.status-dot')!).backgroundColor;
+    const seen: Array<{ state: string | null; status: string; dot: string }> = [];
+    const dot = (): string => getComputedStyle(query(el, '.status-dot')).backgroundColor;
     const states = new MutationObserver(() =>
-      seen.push({ state: el.getAttribute('state')!, status: text(el, 'status'), dot: dot() }),
+      seen.push({ state: el.getAttribute('state'), status: text(el, 'status'), dot: dot() }),
     );
     const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     await connected;
     el.setMuted(true);
     await el.updateComplete;
     const mutedDot = dot();
-    states.observe(el.shadowRoot!.querySelector('[part="status"]')!, {
+    states.observe(query(el, '[part="status"]'), {
       subtree: true,
       characterData: true,
       childList: true,
     });
     try {
-      await until(() => seen.some((entry) => entry.state === 'reconnecting'), 'reconnecting', 15000);
+      await until(() => seen.some((entry) => entry.state === 'reconnecting'), 15000, 'reconnecting');
       await until(
         () => el.state === 'in-call' && text(el, 'status') === 'You are muted',
-        'back in the call, muted',
         20000,
+        'back in the call, muted',
       );
       const during = seen.filter((entry) => entry.state === 'reconnecting');
       expect(during.map((entry) => entry.status)).to.include('Reconnecting…');
@@ -398,7 +375,7 @@ describe('<voice-agent-call> end to end: reconnecting while muted', function () 
       states.disconnect();
     }
     const end = ended(el);
-    part(el, 'hangup-button')!.click();
+    part(el, 'hangup-button').click();
     await end;
   });
 });
@@ -418,12 +395,12 @@ describe('<voice-agent-call> end to end: the transcript after the end', function
       sawInterim = true;
       void el.hangup();
     });
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     const result = await end;
     await el.updateComplete;
     expect(sawInterim, 'hung up during an interim line').to.equal(true);
     expect(result.transcript.filter((entry) => !entry.final)).to.deep.equal([]);
     expect(el.getTranscript().filter((entry) => !entry.final)).to.deep.equal([]);
-    expect(el.shadowRoot!.querySelectorAll('[part~="entry-interim"]').length).to.equal(0);
+    expect(parts(el, 'entry-interim').length).to.equal(0);
   });
 });

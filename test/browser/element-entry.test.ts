@@ -1,6 +1,7 @@
 // `import 'voice-agent-call'` (src/index.ts) has no side effects: this page never imports define.
 import { expect } from '@open-wc/testing';
 import * as entry from '../../src/index.js';
+import { text } from '../support/dom.js';
 
 describe('voice-agent-call entry point', () => {
   it('exports the element class without registering a tag', () => {
@@ -18,7 +19,7 @@ describe('voice-agent-call entry point', () => {
     try {
       await el.updateComplete;
       expect(el.getAttribute('state')).to.equal('idle');
-      expect(el.shadowRoot!.querySelector('[part~="call-button"]')!.textContent!.trim()).to.equal('Start call');
+      expect(text(el, 'call-button')).to.equal('Start call');
     } finally {
       el.remove();
     }

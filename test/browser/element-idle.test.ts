@@ -6,6 +6,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadCall, loadedCall } from '../../src/element/call-loader.js';
+import { part, query, shadow, text } from '../support/dom.js';
 
 performance.setResourceTimingBufferSize(10000);
 
@@ -20,14 +21,10 @@ function lazyRequests(): string[] {
     .filter((path) => LAZY.test(path));
 }
 
-function part(el: HTMLElement, name: string): HTMLElement {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`)!;
-}
-
 describe('<voice-agent-call> idle', () => {
   it('loads no call logic, in-call UI or other language before intent', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
-    expect(part(el, 'call-button').textContent!.trim()).to.equal('Start call');
+    expect(text(el, 'call-button')).to.equal('Start call');
     expect(customElements.get('voice-agent-call') === VoiceAgentCall).to.equal(true);
     expect(lazyRequests()).to.deep.equal([]);
     expect(loadedCall()).to.equal(null);
@@ -35,8 +32,8 @@ describe('<voice-agent-call> idle', () => {
 
   it('loads Arabic only for an element that asks for it, and shows it from the first render', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" lang="ar-EG"></voice-agent-call>`);
-    expect(part(el, 'call-button').textContent!.trim()).to.equal('ابدأ المكالمة');
-    expect(el.shadowRoot!.querySelector('.root')!.getAttribute('dir')).to.equal('rtl');
+    expect(text(el, 'call-button')).to.equal('ابدأ المكالمة');
+    expect(query(el, '.root').getAttribute('dir')).to.equal('rtl');
     expect(lazyRequests()).to.deep.equal(['/src/element/strings-ar.ts']);
     expect(loadedCall()).to.equal(null);
   });
@@ -53,7 +50,7 @@ describe('<voice-agent-call> idle', () => {
     });
     observer.observe({ type: 'layout-shift' });
     const snapshot = (el: VoiceAgentCall) => ({
-      markup: el.shadowRoot!.innerHTML,
+      markup: shadow(el).innerHTML,
       card: JSON.stringify(part(el, 'card').getBoundingClientRect()),
       button: JSON.stringify(part(el, 'call-button').getBoundingClientRect()),
       background: getComputedStyle(part(el, 'call-button')).backgroundImage,
@@ -63,8 +60,8 @@ describe('<voice-agent-call> idle', () => {
     const finite = (animation: Animation): boolean => animation.effect?.getComputedTiming().iterations !== Infinity;
     await Promise.all(
       [inline, floating].flatMap((el) =>
-        el
-          .shadowRoot!.getAnimations()
+        shadow(el)
+          .getAnimations()
           .filter(finite)
           .map((animation) => animation.finished),
       ),

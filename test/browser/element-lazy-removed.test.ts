@@ -4,6 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadCall, loadedCall } from '../../src/element/call-loader.js';
+import { shadow } from '../support/dom.js';
 import { until } from '../support/until.js';
 
 describe('<voice-agent-call> removed while the call chunk loads', () => {
@@ -27,17 +28,19 @@ describe('<voice-agent-call> removed while the call chunk loads', () => {
     el.addEventListener('call-state', (event) => states.push(event.detail.state));
     try {
       const started = el.start();
-      const audio = el.shadowRoot!.querySelector('audio[data-voice-agent-audio]');
+      const audio = shadow(el).querySelector('audio[data-voice-agent-audio]');
       expect(audio, 'the click made the audio element').to.not.equal(null);
       el.remove();
       await started;
       await loadCall();
       await until(
-        () => streams.length === 1 && streams[0]!.getTracks().every((track) => track.readyState === 'ended'),
+        () =>
+          streams.length === 1 &&
+          streams.every((stream) => stream.getTracks().every((track) => track.readyState === 'ended')),
         5000,
         'the microphone is released',
       );
-      expect(audio!.isConnected, 'the audio element is gone').to.equal(false);
+      expect(audio?.isConnected, 'the audio element is gone').to.equal(false);
       expect(el.state).to.equal('idle');
       expect(states).to.deep.equal([]);
       expect(

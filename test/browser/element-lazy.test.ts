@@ -7,11 +7,8 @@ import { sendMouse } from '@web/test-runner-commands';
 import type { CallResult } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadedCall } from '../../src/element/call-loader.js';
+import { findPart, part, shadow, text } from '../support/dom.js';
 import { until } from '../support/until.js';
-
-function part(el: HTMLElement, name: string): HTMLElement | null {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-}
 
 /** Records each microphone request and each play(), with whether the page had user activation then. */
 function spyGesture() {
@@ -68,36 +65,35 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
     // The first render of the in-call controls, caught before the browser paints it.
     let hangupStyle: { background: string; radius: string } | null = null;
     const firstCallRender = new MutationObserver(() => {
-      const hangup = part(el, 'hangup-button');
+      const hangup = findPart(el, 'hangup-button');
       if (hangup && !hangupStyle) {
         const style = getComputedStyle(hangup);
         hangupStyle = { background: style.backgroundColor, radius: style.borderTopLeftRadius };
       }
     });
-    firstCallRender.observe(el.shadowRoot!, { childList: true, subtree: true });
+    firstCallRender.observe(shadow(el), { childList: true, subtree: true });
     const { seen, restore } = spyGesture();
     try {
-      await clickCenter(part(el, 'call-button')!);
+      await clickCenter(part(el, 'call-button'));
       // Inside the click, while the call logic was still loading.
       expect(seen.microphone, 'one microphone request, inside the click').to.deep.equal([true]);
-      const audio = el.shadowRoot!.querySelector('audio[data-voice-agent-audio]');
+      const audio = shadow(el).querySelector('audio[data-voice-agent-audio]');
       expect(audio, 'the audio element is made in the click').to.not.equal(null);
       expect(
         seen.plays.filter((p) => p.audio === audio).map((p) => p.active),
         'played inside the click',
       ).to.deep.equal([true]);
       expect(el.state).to.equal('idle');
-      expect(part(el, 'status')!.textContent!.trim()).to.equal('Preparing the call…');
+      expect(text(el, 'status')).to.equal('Preparing the call…');
 
       await until(() => el.state === 'in-call' || ended.length > 0, 30000, 'in-call');
       expect(el.state).to.equal('in-call');
       // The session took both over: no second request, the same element plays the agent.
       expect(seen.microphone.length).to.equal(1);
-      expect(el.shadowRoot!.querySelectorAll('audio[data-voice-agent-audio]').length).to.equal(1);
-      expect(
-        el.shadowRoot!.querySelector('audio[data-voice-agent-audio]') === audio,
-        'the same audio element',
-      ).to.equal(true);
+      expect(shadow(el).querySelectorAll('audio[data-voice-agent-audio]').length).to.equal(1);
+      expect(shadow(el).querySelector('audio[data-voice-agent-audio]') === audio, 'the same audio element').to.equal(
+        true,
+      );
       await until(
         () => ((audio as HTMLAudioElement).srcObject as MediaStream | null)?.getAudioTracks().length === 1,
         10000,
@@ -112,10 +108,10 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
       expect(ended.map((result) => result.reason)).to.deep.equal(['agent-hangup']);
       expect(seen.streams.length).to.equal(1);
       expect(
-        seen.streams[0]!.getTracks().every((track) => track.readyState === 'ended'),
+        seen.streams[0]?.getTracks().every((track) => track.readyState === 'ended'),
         'the microphone is released',
       ).to.equal(true);
-      expect(el.shadowRoot!.querySelector('audio[data-voice-agent-audio]')).to.equal(null);
+      expect(shadow(el).querySelector('audio[data-voice-agent-audio]')).to.equal(null);
     } finally {
       restore();
       firstCallRender.disconnect();
@@ -129,7 +125,7 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
     );
     const { seen, restore } = spyGesture();
     try {
-      await clickCenter(part(el, 'call-button')!);
+      await clickCenter(part(el, 'call-button'));
       expect(seen.microphone).to.deep.equal([true]);
       expect(el.state, 'the session exists and started in the click').to.equal('starting');
       await until(() => el.state === 'in-call', 30000, 'in-call');

@@ -6,44 +6,38 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { TranscriptEntry } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadCall } from '../../src/element/call-loader.js';
-import { type FakeSession, useFakeSessions } from '../support/fake-session.js';
+import { findPart, part, parts, shadow, text } from '../support/dom.js';
+import { type FakeSession, inCall, useFakeSessions } from '../support/fake-session.js';
+import { present } from '../support/present.js';
 
 const WINDOW = 100;
 
-const fake = useFakeSessions();
+useFakeSessions();
 
 // With the call chunk loaded (as after the visitor's intent), a click makes the session at once.
 before(async () => {
   await loadCall();
 });
 
-async function inCall(el: VoiceAgentCall): Promise<FakeSession> {
-  el.shadowRoot!.querySelector<HTMLElement>('[part~="call-button"]')!.click();
-  const s = fake();
-  s.go('connecting');
-  s.go('in-call');
-  await el.updateComplete;
-  return s;
-}
-
 function line(i: number): TranscriptEntry {
   return { id: `t${i}`, speaker: i % 2 ? 'HUMAN' : 'AI', text: `Line ${i} of the conversation`, final: true };
 }
 
 function entries(el: VoiceAgentCall): HTMLElement[] {
-  return [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
+  return parts(el, 'entry');
 }
 
 function log(el: VoiceAgentCall): HTMLElement {
-  return el.shadowRoot!.querySelector<HTMLElement>('[part~="transcript"]')!;
+  return part(el, 'transcript');
 }
 
-function earlierButton(el: VoiceAgentCall): HTMLButtonElement | null {
-  return el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="earlier-button"]');
+function earlierButton(el: VoiceAgentCall): HTMLButtonElement {
+  return part<HTMLButtonElement>(el, 'earlier-button');
 }
 
-/** Whether `node` is inside the log's visible box. */
-function inView(el: VoiceAgentCall, node: HTMLElement): boolean {
+/** Whether `node` is there and inside the log's visible box. */
+function inView(el: VoiceAgentCall, node: HTMLElement | undefined): boolean {
+  if (!node) return false;
   const box = log(el).getBoundingClientRect();
   const rect = node.getBoundingClientRect();
   return rect.bottom > box.top && rect.top < box.bottom && rect.height > 0;
@@ -68,8 +62,12 @@ async function readFromTop(el: VoiceAgentCall): Promise<HTMLElement> {
   log(el).scrollTop = 0;
   await scrolled;
   await el.updateComplete;
-  await Promise.allSettled(el.shadowRoot!.getAnimations().map((animation) => animation.finished));
-  return entries(el)[0]!;
+  await Promise.allSettled(
+    shadow(el)
+      .getAnimations()
+      .map((animation) => animation.finished),
+  );
+  return present(entries(el)[0], 'a line at the top of the log');
 }
 
 async function fill(el: VoiceAgentCall, s: FakeSession, count: number): Promise<void> {
@@ -87,10 +85,10 @@ describe('<voice-agent-call> long transcript', () => {
     await fill(el, s, 1000);
     const shown = entries(el);
     expect(shown.length).to.equal(WINDOW);
-    expect(shown.at(-1)!.textContent).to.equal('You: Line 999 of the conversation');
-    expect(shown[0]!.textContent).to.equal(`Assistant: Line ${1000 - WINDOW} of the conversation`);
-    expect(inView(el, shown.at(-1)!)).to.equal(true);
-    expect(earlierButton(el)!.textContent!.trim()).to.equal('Show earlier lines');
+    expect(shown.at(-1)?.textContent).to.equal('You: Line 999 of the conversation');
+    expect(shown[0]?.textContent).to.equal(`Assistant: Line ${1000 - WINDOW} of the conversation`);
+    expect(inView(el, shown.at(-1))).to.equal(true);
+    expect(text(el, 'earlier-button')).to.equal('Show earlier lines');
     // The public list is still the whole transcript.
     expect(el.transcript.length).to.equal(1000);
 
@@ -100,8 +98,8 @@ describe('<voice-agent-call> long transcript', () => {
     s.say(line(1000));
     await el.updateComplete;
     expect(entries(el).length).to.equal(WINDOW);
-    expect(entries(el).at(-1)!.textContent).to.equal('Assistant: Line 1000 of the conversation');
-    expect(inView(el, entries(el).at(-1)!)).to.equal(true);
+    expect(entries(el).at(-1)?.textContent).to.equal('Assistant: Line 1000 of the conversation');
+    expect(inView(el, entries(el).at(-1))).to.equal(true);
   });
 
   it('"Show earlier lines" reveals older lines without moving the ones in view, until all are shown', async () => {
@@ -113,19 +111,19 @@ describe('<voice-agent-call> long transcript', () => {
     expect(anchor.textContent).to.equal(`Assistant: Line ${total - WINDOW} of the conversation`);
     const top = anchor.getBoundingClientRect().top;
 
-    earlierButton(el)!.focus();
-    earlierButton(el)!.click();
+    earlierButton(el).focus();
+    earlierButton(el).click();
     await waitUntil(() => entries(el).length === WINDOW * 2, 'the next lines are shown');
-    expect(entries(el)[0]!.textContent).to.equal('Assistant: Line 50 of the conversation');
+    expect(entries(el)[0]?.textContent).to.equal('Assistant: Line 50 of the conversation');
     expect(Math.abs(anchor.getBoundingClientRect().top - top)).to.be.lessThan(2);
     expect(inView(el, anchor)).to.equal(true);
 
-    earlierButton(el)!.click();
+    earlierButton(el).click();
     await waitUntil(() => entries(el).length === total, 'all lines are shown');
-    expect(entries(el)[0]!.textContent).to.equal('Assistant: Line 0 of the conversation');
-    expect(earlierButton(el)).to.equal(null);
+    expect(entries(el)[0]?.textContent).to.equal('Assistant: Line 0 of the conversation');
+    expect(findPart(el, 'earlier-button')).to.equal(null);
     // The button went away under the visitor's focus: focus stays in the widget, on the log.
-    expect(el.shadowRoot!.activeElement).to.equal(log(el));
+    expect(shadow(el).activeElement).to.equal(log(el));
   });
 
   it('Enter on "Show earlier lines" keeps the line being read where it is, and focus in the log', async () => {
@@ -140,7 +138,7 @@ describe('<voice-agent-call> long transcript', () => {
     const seen: number[] = [];
     log(el).addEventListener('scroll', () => seen.push(Math.round(anchor.getBoundingClientRect().top - top)));
 
-    earlierButton(el)!.focus();
+    earlierButton(el).focus();
     const scrolled = nextScroll(el);
     await sendKeys({ press: 'Enter' });
     await waitUntil(() => entries(el).length === WINDOW * 2, 'the earlier lines are shown');
@@ -154,10 +152,10 @@ describe('<voice-agent-call> long transcript', () => {
     ).to.equal(true);
     expect(Math.abs(anchor.getBoundingClientRect().top - top)).to.be.lessThan(2);
     expect(inView(el, anchor)).to.equal(true);
-    expect(el.shadowRoot!.activeElement, 'focus is in the log').to.equal(log(el));
+    expect(shadow(el).activeElement, 'focus is in the log').to.equal(log(el));
     // The button, now above the revealed lines, is the next stop for the keyboard.
     await sendKeys({ press: 'Tab' });
-    expect(el.shadowRoot!.activeElement).to.equal(earlierButton(el));
+    expect(shadow(el).activeElement).to.equal(earlierButton(el));
   });
 
   it('keeps the lines being read while the visitor is scrolled up, and slides again after "Jump to latest"', async () => {
@@ -168,20 +166,20 @@ describe('<voice-agent-call> long transcript', () => {
     log(el).scrollTop = 0;
     await scrolled;
     await el.updateComplete;
-    const first = entries(el)[0]!;
+    const first = present(entries(el)[0], 'the first line shown');
     for (let i = 300; i < 310; i += 1) s.say(line(i));
     await el.updateComplete;
     expect(entries(el)[0]).to.equal(first);
     expect(entries(el).length).to.equal(WINDOW + 10);
     expect(log(el).scrollTop).to.equal(0);
 
-    el.shadowRoot!.querySelector<HTMLElement>('[part~="jump-button"]')!.click();
+    part(el, 'jump-button').click();
     await el.updateComplete;
     s.say(line(310));
     await el.updateComplete;
     expect(entries(el).length).to.equal(WINDOW);
-    expect(entries(el).at(-1)!.textContent).to.equal('Assistant: Line 310 of the conversation');
-    await waitUntil(() => inView(el, entries(el).at(-1)!), 'the newest line is in view');
+    expect(entries(el).at(-1)?.textContent).to.equal('Assistant: Line 310 of the conversation');
+    await waitUntil(() => inView(el, entries(el).at(-1)), 'the newest line is in view');
   });
 
   it('shows only the changed line as new: an interim line becomes final in place of its bubble', async () => {
@@ -207,7 +205,7 @@ describe('<voice-agent-call> long transcript', () => {
     const after = entries(el);
     expect(after.length).to.equal(WINDOW);
     expect(after.slice(0, -1).every((node, i) => node === before[i + 1])).to.equal(true);
-    expect(after.at(-1)!.textContent).to.equal('Assistant: Hello');
+    expect(after.at(-1)?.textContent).to.equal('Assistant: Hello');
     expect(added.filter((node) => node instanceof HTMLElement && node.matches('[part~="entry"]')).length).to.equal(1);
     expect(removed.filter((node) => node instanceof HTMLElement && node.matches('[part~="entry"]')).length).to.equal(1);
   });

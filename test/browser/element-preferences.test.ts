@@ -5,6 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadCall } from '../../src/element/call-loader.js';
+import { part, query } from '../support/dom.js';
 import { useFakeSessions } from '../support/fake-session.js';
 import { eachPreference } from '../support/preferences.js';
 
@@ -13,12 +14,6 @@ const fake = useFakeSessions();
 before(async () => {
   await loadCall();
 });
-
-function part(el: HTMLElement, name: string): HTMLElement {
-  const found = el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-  if (!found) throw new Error(`no part ${name}`);
-  return found;
-}
 
 const WHITE = 'rgb(255, 255, 255)';
 const DARK = 'rgb(21, 22, 29)';
@@ -56,7 +51,7 @@ describe('<voice-agent-call> under the visitor’s preferences', () => {
       s.go('in-call');
       s.speaking(true);
       await el.updateComplete;
-      const bar = el.shadowRoot!.querySelector<HTMLElement>('[part~="indicator"] .bars i')!;
+      const bar = query<HTMLElement>(el, '[part~="indicator"] .bars i');
       const ring = getComputedStyle(part(el, 'indicator'), '::after');
       if (reducedMotion === 'reduce') {
         expect(getComputedStyle(bar).animationName).to.equal('none');

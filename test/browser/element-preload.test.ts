@@ -5,6 +5,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import { preloadMedia } from '../../src/call/call-session.js';
 import { VoiceAgentCall } from '../../src/define.js';
+import { part } from '../support/dom.js';
 
 // The dev server serves every module separately: room for all their timing entries.
 performance.setResourceTimingBufferSize(10000);
@@ -12,10 +13,6 @@ performance.setResourceTimingBufferSize(10000);
 const realPreloader = VoiceAgentCall.mediaPreloader;
 const realIdleDelay = VoiceAgentCall.idlePreloadDelayMs;
 let preloads = 0;
-
-function part(el: VoiceAgentCall, name: string): HTMLElement {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`)!;
-}
 
 async function hover(node: HTMLElement): Promise<void> {
   const rect = node.getBoundingClientRect();

@@ -5,12 +5,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { VoiceLevels } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
+import { findPart, part, query } from '../support/dom.js';
 import { eachPreference } from '../support/preferences.js';
 import { until } from '../support/until.js';
-
-function part(el: HTMLElement, name: string): HTMLElement | null {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-}
 
 /** The meters' bars under reduced motion: fixed heights, one per bar position. */
 const STILL = ['matrix(1, 0, 0, 0.3, 0, 0)', 'matrix(1, 0, 0, 0.85, 0, 0)', 'matrix(1, 0, 0, 0.55, 0, 0)'];
@@ -19,7 +16,7 @@ const frame = (): Promise<number> => new Promise((resolve) => requestAnimationFr
 
 /** What the page shows for `frames` frames: the levels on the root, the meters' transforms and the voices' box. */
 async function watchFrames(el: VoiceAgentCall, frames: number) {
-  const root = el.shadowRoot!.querySelector<HTMLElement>('.root')!;
+  const root = query<HTMLElement>(el, '.root');
   const seen = {
     agent: [] as number[],
     visitor: [] as number[],
@@ -32,12 +29,12 @@ async function watchFrames(el: VoiceAgentCall, frames: number) {
     await frame();
     seen.agent.push(Number(root.style.getPropertyValue('--vac-agent-level') || 0));
     seen.visitor.push(Number(root.style.getPropertyValue('--vac-visitor-level') || 0));
-    const voices = part(el, 'voices')!;
+    const voices = part(el, 'voices');
     const box = voices.getBoundingClientRect();
     seen.boxes.add(`${box.width}x${box.height}`);
     for (const bar of voices.querySelectorAll('.meter i')) seen.transforms.add(getComputedStyle(bar).transform);
-    if (part(el, 'voice-agent')!.hasAttribute('data-speaking')) seen.agentSpeaking += 1;
-    if (part(el, 'voice-visitor')!.hasAttribute('data-speaking')) seen.visitorSpeaking += 1;
+    if (part(el, 'voice-agent').hasAttribute('data-speaking')) seen.agentSpeaking += 1;
+    if (part(el, 'voice-visitor').hasAttribute('data-speaking')) seen.visitorSpeaking += 1;
   }
   return seen;
 }
@@ -51,13 +48,13 @@ describe('<voice-agent-call> voice presence', function () {
     );
     const session = () =>
       (el as unknown as { _view: { call: { session: { audioLevels: VoiceLevels } } } })._view.call.session;
-    const announcer = el.shadowRoot!.querySelector('[role="status"]')!;
+    const announcer = query(el, '[role="status"]');
     let announcements = 0;
     const observer = new MutationObserver((records) => (announcements += records.length));
     try {
-      part(el, 'call-button')!.click();
+      part(el, 'call-button').click();
       await until(() => el.state === 'connecting' || el.state === 'in-call', 20000, 'the call starts');
-      const voices = part(el, 'voices')!;
+      const voices = part(el, 'voices');
       expect(voices.getAttribute('aria-hidden'), 'the meters are not for screen readers').to.equal('true');
       const before = voices.getBoundingClientRect().height;
       await until(() => el.state === 'in-call', 20000, 'in-call');
@@ -95,9 +92,9 @@ describe('<voice-agent-call> voice presence', function () {
       expect(Math.max(...muted.visitor)).to.equal(0);
       expect(muted.visitorSpeaking).to.equal(0);
 
-      part(el, 'hangup-button')!.click();
+      part(el, 'hangup-button').click();
       await until(() => el.state === 'ended', 20000, 'ended');
-      expect(part(el, 'voices'), 'no meters after the call').to.equal(null);
+      expect(findPart(el, 'voices'), 'no meters after the call').to.equal(null);
       expect(session().audioLevels, 'levels read 0 once the media is gone').to.deep.equal({ agent: 0, visitor: 0 });
     } finally {
       observer.disconnect();

@@ -8,7 +8,10 @@ import { CallEndedEvent, CallErrorEvent, CallStateEvent, CallTranscriptEvent } f
 import type { EndReason } from '../../src/call/types.js';
 import { VoiceAgentCall, defineVoiceAgentCall } from '../../src/define.js';
 import { loadCall } from '../../src/element/call-loader.js';
-import { FakeSession, useFakeSessions } from '../support/fake-session.js';
+import { findPart, part, parts, query, shadow, text } from '../support/dom.js';
+import { collect } from '../support/events.js';
+import { inCall, useFakeSessions } from '../support/fake-session.js';
+import { pair, present } from '../support/present.js';
 
 declare global {
   interface Window {
@@ -24,26 +27,8 @@ before(async () => {
   await loadCall();
 });
 
-function part(el: HTMLElement, name: string): HTMLElement | null {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-}
-
-function text(el: HTMLElement, name: string): string {
-  return (part(el, name)?.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
-
 async function settle(el: VoiceAgentCall): Promise<void> {
   await el.updateComplete;
-}
-
-/** An element whose fake session is in `in-call`. */
-async function inCall(el: VoiceAgentCall): Promise<FakeSession> {
-  part(el, 'call-button')!.click();
-  const s = fake();
-  s.go('connecting');
-  s.go('in-call');
-  await settle(el);
-  return s;
 }
 
 async function axeViolations(el: HTMLElement | Document): Promise<string[]> {
@@ -58,27 +43,27 @@ describe('<voice-agent-call> states', () => {
     expect(el.getAttribute('state')).to.equal('idle');
     expect(text(el, 'status')).to.equal('Ready to talk');
     expect(text(el, 'call-button')).to.equal('Start call');
-    expect(part(el, 'mute-button')).to.equal(null);
-    expect(part(el, 'hangup-button')).to.equal(null);
-    expect(part(el, 'timer')).to.equal(null);
-    expect(part(el, 'transcript')).to.equal(null);
+    expect(findPart(el, 'mute-button')).to.equal(null);
+    expect(findPart(el, 'hangup-button')).to.equal(null);
+    expect(findPart(el, 'timer')).to.equal(null);
+    expect(findPart(el, 'transcript')).to.equal(null);
   });
 
   it('walks through every state with the right status text and controls', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call"></voice-agent-call>`);
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     const s = fake();
     await settle(el);
     expect(el.getAttribute('state')).to.equal('starting');
     expect(text(el, 'status')).to.equal('Preparing the call…');
     expect(text(el, 'hangup-button')).to.equal('Hang up');
-    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('false');
-    expect(part(el, 'call-button')).to.equal(null);
+    expect(part(el, 'mute-button').getAttribute('aria-pressed')).to.equal('false');
+    expect(findPart(el, 'call-button')).to.equal(null);
 
     s.go('connecting');
     await settle(el);
     expect(text(el, 'status')).to.equal('Connecting…');
-    expect(part(el, 'indicator')!.classList.contains('connecting')).to.equal(true);
+    expect(part(el, 'indicator').classList.contains('connecting')).to.equal(true);
 
     s.go('in-call');
     await settle(el);
@@ -89,23 +74,23 @@ describe('<voice-agent-call> states', () => {
     s.speaking(true);
     await settle(el);
     expect(text(el, 'status')).to.equal('Assistant is speaking');
-    expect(part(el, 'indicator')!.classList.contains('speaking')).to.equal(true);
+    expect(part(el, 'indicator').classList.contains('speaking')).to.equal(true);
     s.speaking(false);
     await settle(el);
-    expect(part(el, 'indicator')!.classList.contains('speaking')).to.equal(false);
+    expect(part(el, 'indicator').classList.contains('speaking')).to.equal(false);
 
     s.go('reconnecting');
     await settle(el);
     expect(text(el, 'status')).to.equal('Reconnecting…');
-    expect(part(el, 'timer')).to.not.equal(null);
+    expect(findPart(el, 'timer')).to.not.equal(null);
 
     s.go('in-call');
     s.go('ending');
     await settle(el);
     expect(text(el, 'status')).to.equal('Ending the call…');
     // aria-disabled, not disabled: the button keeps focus until "Call again" takes it.
-    expect(part(el, 'hangup-button')!.getAttribute('aria-disabled')).to.equal('true');
-    expect(part(el, 'mute-button')!.getAttribute('aria-disabled')).to.equal('true');
+    expect(part(el, 'hangup-button').getAttribute('aria-disabled')).to.equal('true');
+    expect(part(el, 'mute-button').getAttribute('aria-disabled')).to.equal('true');
 
     s.result = { dialId: 'dial-1', reason: 'agent-hangup', transcript: [] };
     s.go('ended');
@@ -114,8 +99,8 @@ describe('<voice-agent-call> states', () => {
     expect(text(el, 'status')).to.equal('Call ended');
     expect(text(el, 'summary')).to.equal('Call ended · agent hung up · 00:00');
     expect(text(el, 'call-button')).to.equal('Call again');
-    expect(part(el, 'error')).to.equal(null);
-    expect(part(el, 'timer')).to.equal(null);
+    expect(findPart(el, 'error')).to.equal(null);
+    expect(findPart(el, 'timer')).to.equal(null);
   });
 
   it('counts the call time in mm:ss while in the call and freezes it at the end', async () => {
@@ -140,19 +125,19 @@ describe('<voice-agent-call> states', () => {
   for (const [reason, title, advice] of errors) {
     it(`after ${reason}: says what happened and what to do, offers "Try again"`, async () => {
       const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
-      part(el, 'call-button')!.click();
+      part(el, 'call-button').click();
       fake().end(reason);
       await settle(el);
       expect(text(el, 'error')).to.contain(title);
       expect(text(el, 'error').toLowerCase()).to.contain(advice.toLowerCase());
       expect(text(el, 'call-button')).to.equal('Try again');
-      expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.contain(title);
+      expect(query(el, '[role="status"]').textContent).to.contain(title);
     });
   }
 
   it('a call that never connected says "Call not connected", with no duration, even when the record has one', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     const s = fake();
     s.go('connecting');
     s.go('ending');
@@ -161,8 +146,8 @@ describe('<voice-agent-call> states', () => {
     await settle(el);
     expect(text(el, 'status')).to.equal('Call not connected');
     expect(text(el, 'summary')).to.equal('Call not connected · lines busy');
-    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.not.contain('Call ended');
-    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.not.match(/\d\d:\d\d/);
+    expect(query(el, '[role="status"]').textContent).to.not.contain('Call ended');
+    expect(query(el, '[role="status"]').textContent).to.not.match(/\d\d:\d\d/);
   });
 
   it("after silence: suggests checking the microphone; a drop the service saw does not blame the visitor's internet", async () => {
@@ -201,7 +186,7 @@ describe('<voice-agent-call> states', () => {
 
   it('words each end in Arabic too', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" lang="ar"></voice-agent-call>`);
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     await settle(el);
     fake().end('busy');
     await settle(el);
@@ -219,7 +204,7 @@ describe('<voice-agent-call> states', () => {
     const s = await inCall(el);
     s.end('agent-hangup');
     await settle(el);
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     await settle(el);
     expect(fake() === s, 'same session').to.equal(true);
     expect(el.state).to.equal('starting');
@@ -227,7 +212,7 @@ describe('<voice-agent-call> states', () => {
 
   it('announces state changes in a polite live region, not the speaking flips', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
-    const region = el.shadowRoot!.querySelector('[role="status"]')!;
+    const region = query(el, '[role="status"]');
     expect(region.getAttribute('aria-live')).to.equal('polite');
     expect(region.textContent).to.equal('');
     const s = await inCall(el);
@@ -288,14 +273,14 @@ describe('<voice-agent-call> events', () => {
     }
     expect(seen.has('agent-speaking')).to.equal(false);
     expect(seen.has('audio-blocked')).to.equal(false);
-    const ended = seen.get('call-ended')![0]!;
+    const ended = present(seen.get('call-ended')?.[0], 'a call-ended on the document');
     expect(ended).to.be.instanceOf(CallEndedEvent);
     expect(ended).to.not.equal(originals.get('call-ended'));
     expect(endedFrom === el, 'dispatched on the element').to.equal(true);
     expect((ended as CallEndedEvent).detail).to.equal((originals.get('call-ended') as CallEndedEvent).detail);
     expect((ended as CallEndedEvent).detail.reason).to.equal('agent-hangup');
     expect(ended.bubbles && ended.composed).to.equal(true);
-    expect((seen.get('call-transcript')![0] as CallTranscriptEvent).detail).to.equal(
+    expect((present(seen.get('call-transcript')?.[0], 'a call-transcript') as CallTranscriptEvent).detail).to.equal(
       (originals.get('call-transcript') as CallTranscriptEvent).detail,
     );
   });
@@ -307,7 +292,7 @@ describe('<voice-agent-call> options and API', () => {
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick" transcript="poll"></voice-agent-call>`,
     );
     el.inputs = { name: 'Ada' };
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     const { options } = fake();
     expect(options.endpoint).to.equal('/api/voice-call');
     expect(options.agent).to.equal('emu-quick');
@@ -358,32 +343,33 @@ describe('<voice-agent-call> transcript', () => {
     s.say({ id: 'a1', speaker: 'AI', text: 'Hello, how can I help?', final: true });
     s.say({ id: 'h1', speaker: 'HUMAN', text: 'I would', final: false });
     await settle(el);
-    const log = part(el, 'transcript')!;
+    const log = part(el, 'transcript');
     expect(log.getAttribute('role')).to.equal('log');
-    const [ai, human] = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
-    expect(ai!.getAttribute('part')).to.contain('entry-ai');
-    expect(human!.getAttribute('part')).to.contain('entry-human');
-    expect(human!.getAttribute('part')).to.contain('entry-interim');
-    expect(human!.getAttribute('aria-hidden')).to.equal('true');
-    expect(ai!.hasAttribute('aria-hidden')).to.equal(false);
-    expect(getComputedStyle(human!).fontStyle).to.equal('italic');
-    expect(Number(getComputedStyle(human!).opacity)).to.be.lessThan(1);
-    expect(getComputedStyle(ai!).backgroundColor).to.not.equal(getComputedStyle(human!).backgroundColor);
-    expect(ai!.getBoundingClientRect().left).to.be.lessThan(human!.getBoundingClientRect().left);
+    const [ai, human] = pair(parts(el, 'entry'), 'transcript entries');
+    expect(ai.getAttribute('part')).to.contain('entry-ai');
+    expect(human.getAttribute('part')).to.contain('entry-human');
+    expect(human.getAttribute('part')).to.contain('entry-interim');
+    expect(human.getAttribute('aria-hidden')).to.equal('true');
+    expect(ai.hasAttribute('aria-hidden')).to.equal(false);
+    expect(getComputedStyle(human).fontStyle).to.equal('italic');
+    expect(Number(getComputedStyle(human).opacity)).to.be.lessThan(1);
+    expect(getComputedStyle(ai).backgroundColor).to.not.equal(getComputedStyle(human).backgroundColor);
+    expect(ai.getBoundingClientRect().left).to.be.lessThan(human.getBoundingClientRect().left);
 
     s.say({ id: 'h1', speaker: 'HUMAN', text: 'I would like a table.', final: true });
     await settle(el);
-    const entries = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
+    const entries = parts(el, 'entry');
     expect(entries.length).to.equal(2);
-    expect(entries[1]!.textContent).to.equal('You: I would like a table.');
-    expect(entries[1]!.hasAttribute('aria-hidden')).to.equal(false);
-    expect(getComputedStyle(entries[1]!).fontStyle).to.equal('normal');
+    const visitor = present(entries[1], "the visitor's line");
+    expect(visitor.textContent).to.equal('You: I would like a table.');
+    expect(visitor.hasAttribute('aria-hidden')).to.equal(false);
+    expect(getComputedStyle(visitor).fontStyle).to.equal('normal');
   });
 
   it('adds a line to the log when it becomes final (so it is announced once, as final text)', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const log = part(el, 'transcript')!;
+    const log = part(el, 'transcript');
     expect(log.getAttribute('aria-live')).to.equal('polite');
     const added: string[] = [];
     const observer = new MutationObserver((records) => {
@@ -410,9 +396,9 @@ describe('<voice-agent-call> transcript', () => {
     const attack = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
     s.say({ id: 'h1', speaker: 'HUMAN', text: attack, final: true });
     await settle(el);
-    expect(part(el, 'entry')!.textContent).to.contain(attack);
-    expect(el.shadowRoot!.querySelector('img')).to.equal(null);
-    expect(el.shadowRoot!.querySelector('b')).to.equal(null);
+    expect(part(el, 'entry').textContent).to.contain(attack);
+    expect(shadow(el).querySelector('img')).to.equal(null);
+    expect(shadow(el).querySelector('b')).to.equal(null);
   });
 
   it('follows new lines, stops when the visitor scrolls up, and offers to jump back', async () => {
@@ -421,7 +407,7 @@ describe('<voice-agent-call> transcript', () => {
     for (let i = 0; i < 20; i += 1)
       s.say({ id: `a${i}`, speaker: 'AI', text: `Line ${i} of a long answer`, final: true });
     await settle(el);
-    const log = part(el, 'transcript')!;
+    const log = part(el, 'transcript');
     const atBottom = (): boolean => log.scrollHeight - log.scrollTop - log.clientHeight < 2;
     expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
     expect(atBottom()).to.equal(true);
@@ -429,13 +415,13 @@ describe('<voice-agent-call> transcript', () => {
     const scrolled = new Promise((resolve) => log.addEventListener('scroll', resolve, { once: true }));
     log.scrollTop = 0;
     await scrolled;
-    expect(part(el, 'jump-button')).to.equal(null);
+    expect(findPart(el, 'jump-button')).to.equal(null);
     s.say({ id: 'a20', speaker: 'AI', text: 'A new line', final: true });
     await settle(el);
     expect(log.scrollTop).to.equal(0);
     expect(text(el, 'jump-button')).to.equal('Jump to latest');
 
-    part(el, 'jump-button')!.click();
+    part(el, 'jump-button').click();
     await settle(el);
     expect(atBottom()).to.equal(true);
     s.say({ id: 'a21', speaker: 'AI', text: 'Another line', final: true });
@@ -450,7 +436,7 @@ describe('<voice-agent-call> transcript', () => {
     const s = await inCall(el);
     s.say({ id: 'a1', speaker: 'AI', text: 'Hello', final: true });
     await settle(el);
-    expect(part(el, 'transcript')).to.equal(null);
+    expect(findPart(el, 'transcript')).to.equal(null);
     expect(text(el, 'status')).to.equal('Listening');
   });
 });
@@ -459,18 +445,17 @@ describe('<voice-agent-call> controls', () => {
   it('toggles mute with aria-pressed and says so', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const mutes: boolean[] = [];
-    el.addEventListener('call-mute', (event) => mutes.push(event.detail.muted));
-    part(el, 'mute-button')!.click();
+    const mutes = collect(el, 'call-mute', (event) => event.detail.muted);
+    part(el, 'mute-button').click();
     await settle(el);
     expect(s.muted).to.equal(true);
-    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(part(el, 'mute-button').getAttribute('aria-pressed')).to.equal('true');
     expect(text(el, 'mute-button')).to.equal('Unmute');
     expect(text(el, 'status')).to.equal('You are muted');
-    part(el, 'mute-button')!.click();
+    part(el, 'mute-button').click();
     await settle(el);
     expect(s.muted).to.equal(false);
-    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('false');
+    expect(part(el, 'mute-button').getAttribute('aria-pressed')).to.equal('false');
     expect(text(el, 'mute-button')).to.equal('Mute');
     expect(mutes).to.deep.equal([true, false]);
   });
@@ -478,7 +463,7 @@ describe('<voice-agent-call> controls', () => {
   it('says "Reconnecting…" with the connecting dot while muted, and "You are muted" once back', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const dot = (): string => getComputedStyle(el.shadowRoot!.querySelector('.status-dot')!).backgroundColor;
+    const dot = (): string => getComputedStyle(query(el, '.status-dot')).backgroundColor;
     s.setMuted(true);
     await settle(el);
     const inCallDot = dot();
@@ -486,7 +471,7 @@ describe('<voice-agent-call> controls', () => {
     await settle(el);
     expect(text(el, 'status')).to.equal('Reconnecting…');
     expect(dot()).to.not.equal(inCallDot);
-    expect(part(el, 'mute-button')!.getAttribute('aria-pressed')).to.equal('true');
+    expect(part(el, 'mute-button').getAttribute('aria-pressed')).to.equal('true');
     s.go('in-call');
     await settle(el);
     expect(text(el, 'status')).to.equal('You are muted');
@@ -495,45 +480,44 @@ describe('<voice-agent-call> controls', () => {
   it('hangs up from the hang-up button and keeps focus on the next action', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     await inCall(el);
-    const ended: string[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail.reason));
-    part(el, 'hangup-button')!.focus();
-    part(el, 'hangup-button')!.click();
+    const ended = collect(el, 'call-ended', (event) => event.detail.reason);
+    part(el, 'hangup-button').focus();
+    part(el, 'hangup-button').click();
     await settle(el);
     await settle(el);
     expect(ended).to.deep.equal(['user-hangup']);
     expect(text(el, 'summary')).to.equal('Call ended · you hung up · 00:00');
-    expect(el.shadowRoot!.activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+    expect(shadow(el).activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
   });
 
   it('keeps focus through a real `ending` render: the hang-up button holds it, then "Call again" takes it', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const hangup = part(el, 'hangup-button')!;
+    const hangup = part(el, 'hangup-button');
     hangup.focus();
     s.go('ending');
     await settle(el);
-    expect(el.shadowRoot!.activeElement === hangup, 'the hang-up button keeps focus while ending').to.equal(true);
+    expect(shadow(el).activeElement === hangup, 'the hang-up button keeps focus while ending').to.equal(true);
     hangup.click();
-    part(el, 'mute-button')!.click();
+    part(el, 'mute-button').click();
     expect(s.muted, 'no mute while ending').to.equal(false);
     s.result = { dialId: 'dial-1', reason: 'agent-hangup', transcript: [] };
     s.go('ended');
     await settle(el);
-    expect(el.shadowRoot!.activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
+    expect(shadow(el).activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
   });
 
   it('offers "Tap to enable audio" when the browser blocks playback, and unlocks from the click', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    expect(part(el, 'unlock-button')).to.equal(null);
+    expect(findPart(el, 'unlock-button')).to.equal(null);
     s.blockAudio();
     await settle(el);
     expect(text(el, 'unlock-button')).to.equal('Tap to enable audio');
-    part(el, 'unlock-button')!.click();
+    part(el, 'unlock-button').click();
     await settle(el);
     expect(s.unlocks).to.equal(1);
-    expect(part(el, 'unlock-button')).to.equal(null);
+    expect(findPart(el, 'unlock-button')).to.equal(null);
   });
 });
 
@@ -542,24 +526,21 @@ describe('<voice-agent-call layout="floating">', () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
     );
-    const launcher = part(el, 'launcher') as HTMLButtonElement;
-    const panel = part(el, 'panel')!;
+    const launcher = part<HTMLButtonElement>(el, 'launcher');
+    const panel = part(el, 'panel');
     expect(getComputedStyle(launcher).position).to.equal('fixed');
     expect(launcher.getAttribute('aria-expanded')).to.equal('false');
     expect(panel.hidden).to.equal(true);
 
     launcher.focus();
     await sendKeys({ press: 'Enter' });
-    await waitUntil(
-      () => el.shadowRoot!.activeElement === part(el, 'call-button'),
-      'focus did not move into the panel',
-    );
+    await waitUntil(() => shadow(el).activeElement === part(el, 'call-button'), 'focus did not move into the panel');
     expect(panel.hidden).to.equal(false);
     expect(launcher.getAttribute('aria-expanded')).to.equal('true');
     expect(el.open).to.equal(true);
 
     await sendKeys({ press: 'Escape' });
-    await waitUntil(() => el.shadowRoot!.activeElement === launcher, 'focus did not return to the launcher');
+    await waitUntil(() => shadow(el).activeElement === launcher, 'focus did not return to the launcher');
     expect(panel.hidden).to.equal(true);
     expect(launcher.getAttribute('aria-expanded')).to.equal('false');
 
@@ -576,24 +557,24 @@ describe('<voice-agent-call layout="floating">', () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
     );
-    part(el, 'launcher')!.click();
+    part(el, 'launcher').click();
     await settle(el);
-    part(el, 'close-button')!.click();
+    part(el, 'close-button').click();
     await settle(el);
-    expect(part(el, 'panel')!.hidden).to.equal(true);
+    expect(part(el, 'panel').hidden).to.equal(true);
 
     await el.start();
     await settle(el);
-    expect(part(el, 'panel')!.hidden).to.equal(false);
+    expect(part(el, 'panel').hidden).to.equal(false);
     fake().go('connecting');
     fake().go('in-call');
     await settle(el);
-    expect(part(el, 'close-button')).to.equal(null);
-    part(el, 'hangup-button')!.focus();
+    expect(findPart(el, 'close-button')).to.equal(null);
+    part(el, 'hangup-button').focus();
     await sendKeys({ press: 'Escape' });
-    part(el, 'launcher')!.click();
+    part(el, 'launcher').click();
     await settle(el);
-    expect(part(el, 'panel')!.hidden).to.equal(false);
+    expect(part(el, 'panel').hidden).to.equal(false);
     expect(el.state).to.equal('in-call');
   });
 
@@ -601,11 +582,11 @@ describe('<voice-agent-call layout="floating">', () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/x" layout="floating" placement="bottom-left"></voice-agent-call>`,
     );
-    const box = part(el, 'launcher')!.getBoundingClientRect();
+    const box = part(el, 'launcher').getBoundingClientRect();
     expect(box.left).to.be.lessThan(window.innerWidth / 2);
     el.placement = 'bottom-right';
     await settle(el);
-    expect(part(el, 'launcher')!.getBoundingClientRect().left).to.be.greaterThan(window.innerWidth / 2);
+    expect(part(el, 'launcher').getBoundingClientRect().left).to.be.greaterThan(window.innerWidth / 2);
   });
 });
 
@@ -623,15 +604,15 @@ describe('<voice-agent-call> strings and languages', () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x" lang="ar"></voice-agent-call>`);
     expect(text(el, 'status')).to.equal('جاهز للتحدث');
     expect(text(el, 'call-button')).to.equal('ابدأ المكالمة');
-    const root = el.shadowRoot!.querySelector<HTMLElement>('.root')!;
+    const root = query<HTMLElement>(el, '.root');
     expect(root.getAttribute('dir')).to.equal('rtl');
     const s = await inCall(el);
     s.say({ id: 'a1', speaker: 'AI', text: 'مرحبا', final: true });
     s.say({ id: 'h1', speaker: 'HUMAN', text: 'أهلا', final: true });
     await settle(el);
-    const [ai, human] = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="entry"]')];
+    const [ai, human] = pair(parts(el, 'entry'), 'transcript entries');
     // Mirrored: the agent speaks from the right, the visitor from the left.
-    expect(ai!.getBoundingClientRect().right).to.be.greaterThan(human!.getBoundingClientRect().right);
+    expect(ai.getBoundingClientRect().right).to.be.greaterThan(human.getBoundingClientRect().right);
     el.strings = { hangup: 'إغلاق الخط' };
     el.lang = 'en';
     await settle(el);
@@ -648,15 +629,15 @@ describe('<voice-agent-call> styling', () => {
       <span slot="title">Bella Cucina</span>
       <img slot="logo" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" />
     </voice-agent-call>`);
-    const card = part(el, 'card')!;
+    const card = part(el, 'card');
     expect(getComputedStyle(card).borderTopLeftRadius).to.equal('4px');
     const s = await inCall(el);
     s.say({ id: 'h1', speaker: 'HUMAN', text: 'Hi', final: true });
     await settle(el);
-    expect(getComputedStyle(part(el, 'entry')!).backgroundColor).to.equal('rgb(200, 0, 0)');
-    const titleSlot = el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="title"]')!;
-    expect(titleSlot.assignedNodes()[0]!.textContent).to.equal('Bella Cucina');
-    expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="logo"]')!.assignedElements().length).to.equal(1);
+    expect(getComputedStyle(part(el, 'entry')).backgroundColor).to.equal('rgb(200, 0, 0)');
+    const titleSlot = query<HTMLSlotElement>(el, 'slot[name="title"]');
+    expect(titleSlot.assignedNodes()[0]?.textContent).to.equal('Bella Cucina');
+    expect(query<HTMLSlotElement>(el, 'slot[name="logo"]').assignedElements().length).to.equal(1);
   });
 });
 
@@ -676,7 +657,7 @@ describe('<voice-agent-call> registration', () => {
       console.warn = warn;
     }
     expect(warnings.length).to.equal(1);
-    expect(String(warnings[0]![0])).to.contain('voice-agent-call');
+    expect(String(warnings[0]?.[0])).to.contain('voice-agent-call');
     expect(customElements.get('voice-agent-call') === VoiceAgentCall).to.equal(true);
   });
 
@@ -691,8 +672,7 @@ describe('<voice-agent-call> removal', () => {
   it('ends the call once when removed from the document mid-call', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const ended: string[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail.reason));
+    const ended = collect(el, 'call-ended', (event) => event.detail.reason);
     el.remove();
     await waitUntil(() => s.abandoned.length > 0, 'abandon was not called');
     expect(s.abandoned).to.deep.equal(['element-removed']);
@@ -703,8 +683,7 @@ describe('<voice-agent-call> removal', () => {
   it('keeps the call when the element moves within the document', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
-    const ended: string[] = [];
-    el.addEventListener('call-ended', (event) => ended.push(event.detail.reason));
+    const ended = collect(el, 'call-ended', (event) => event.detail.reason);
     const elsewhere = document.createElement('div');
     document.body.append(elsewhere);
     try {
@@ -728,7 +707,7 @@ describe('<voice-agent-call> removal', () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/x"></voice-agent-call>`);
     const s = await inCall(el);
     s.end('agent-hangup');
-    const parent = el.parentElement!;
+    const parent = present(el.parentElement, "the fixture's container");
     el.remove();
     await waitUntil(() => s.listeners === 0, 'listeners were not removed');
     expect(s.abandoned).to.deep.equal([]);
@@ -775,7 +754,7 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
     );
-    part(el, 'launcher')!.click();
+    part(el, 'launcher').click();
     await settle(el);
     expect(await axeViolations(el)).to.deep.equal([]);
   });
@@ -790,19 +769,19 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
         <voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>
       </main>
     </div>`);
-    const [inline, floating] = [...page.querySelectorAll('voice-agent-call')] as VoiceAgentCall[];
-    part(floating!, 'launcher')!.click();
-    await settle(floating!);
+    const [inline, floating] = pair([...page.querySelectorAll('voice-agent-call')], 'widgets on the page');
+    part(floating, 'launcher').click();
+    await settle(floating);
     // The test page itself has no title, lang or h1: those are the page's business, not the widget's.
     const theWidgets = (ids: string[]): string[] =>
       ids.filter((v) => !/^(document-title|html-has-lang|page-has-heading-one):/.test(v));
     expect(theWidgets(await axeViolations(document)), 'idle').to.deep.equal([]);
-    await inCall(floating!);
-    await settle(inline!);
+    await inCall(floating);
+    await settle(inline);
     expect(theWidgets(await axeViolations(document)), 'floating in a call').to.deep.equal([]);
     // Whatever a checker's rules, no landmark element inside the widget: only its region or dialog.
-    for (const el of [inline!, floating!]) {
-      const landmarks = el.shadowRoot!.querySelectorAll(
+    for (const el of [inline, floating]) {
+      const landmarks = shadow(el).querySelectorAll(
         'header, footer, nav, main, aside, form, [role="banner"], [role="contentinfo"], [role="navigation"], [role="main"], [role="complementary"], [role="form"], [role="search"]',
       );
       expect(landmarks.length, `${el.layout ?? 'inline'}: landmarks`).to.equal(0);

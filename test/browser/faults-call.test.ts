@@ -11,20 +11,20 @@ import {
   emulatorDial,
   expectCleanEnd,
   faultLog,
+  front,
   newSession,
   record,
-  setUpHarness,
-  tearDownHarness,
   until,
+  useHarness,
 } from '../support/fault-matrix.js';
 import type { Harness, Seen } from '../support/fault-matrix.js';
+import { pair, present } from '../support/present.js';
 import { revocableMicrophone, type RevocableMicrophone } from '../support/revocable-microphone.js';
 
 const COMPANION = '/api/voice-call';
 // emu-blip's lines (src/emulator/agent/scenarios.ts LINES).
 const BLIP_GREETING = 'Hello, this line will drop for a moment.';
 const BLIP_BACK = 'Sorry, the line dropped. I am back.';
-const front = (spec: string) => `/__fault/${spec}`;
 
 let rooms: Room[] = [];
 /** Why each captured room disconnected, as livekit-client reports it (the server's LeaveRequest reason, or CLIENT_INITIATED). */
@@ -47,7 +47,7 @@ function captureRooms(): void {
 }
 
 function reconnecting(session: CallSession): void {
-  const room = rooms.at(-1)!;
+  const room = present(rooms.at(-1), "the call's room");
   room.emit(RoomEvent.SignalReconnecting);
   room.emit(RoomEvent.Reconnecting);
   expect(session.state).to.equal('reconnecting');
@@ -62,7 +62,7 @@ function revocableMicrophoneFor(harness: Harness): { revoke(): Promise<void> } {
   let microphone: RevocableMicrophone | null = null;
   navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
     const stream = await asked(constraints);
-    microphone = await revocableMicrophone(stream.getAudioTracks()[0]!);
+    microphone = await revocableMicrophone(present(stream.getAudioTracks()[0], 'a microphone track'));
     harness.micTracks.push(microphone.track);
     return new MediaStream([microphone.track]);
   };
@@ -118,7 +118,7 @@ const serviceSays = (status: string, systemResultType: string, leftWith: string)
   expect(disconnects, 'how the room ended for the caller').to.deep.equal([leftWith]);
   expect(session.result?.status).to.equal(status);
   expect(session.result?.systemResultType).to.equal(systemResultType);
-  const dial = await emulatorDial(session.dialId!);
+  const dial = await emulatorDial(present(session.dialId, "the call's dial id"));
   expect([dial.status, dial.systemResultType]).to.deep.equal([status, systemResultType]);
 };
 
@@ -126,6 +126,21 @@ const inCall = async (session: CallSession) => {
   await session.start();
   expect(session.state).to.equal('in-call');
 };
+
+/** An `ending` cell: the call reaches in-call, the visitor hangs up, and the call still ends as a user-hangup. */
+const endingCell = (fault: string, endpoint: string, more: Partial<Cell> = {}): Cell => ({
+  fault,
+  state: 'ending',
+  endpoint,
+  run: async (s) => {
+    await inCall(s);
+    await s.hangup();
+  },
+  reason: 'user-hangup',
+  code: null,
+  dials: 1,
+  ...more,
+});
 
 const CELLS: Cell[] = [
   // connecting
@@ -356,58 +371,11 @@ const CELLS: Cell[] = [
     code: 'microphone_unavailable',
     dials: 1,
   },
-  // ending
-  {
-    fault: 'companion hangup answers 502',
-    state: 'ending',
-    endpoint: front('hangup-502'),
-    run: async (s) => {
-      await inCall(s);
-      await s.hangup();
-    },
-    reason: 'user-hangup',
-    code: null,
-    dials: 1,
-  },
-  {
-    fault: 'companion never answers the result read',
-    state: 'ending',
-    endpoint: front('read-hang'),
-    options: { resultTimeoutMs: 1500 },
-    run: async (s) => {
-      await inCall(s);
-      await s.hangup();
-    },
-    reason: 'user-hangup',
-    code: null,
-    dials: 1,
-  },
-  {
-    fault: 'companion never answers the hangup',
-    state: 'ending',
-    endpoint: front('hangup-hang'),
-    options: { requestTimeoutMs: 1500 },
-    run: async (s) => {
-      await inCall(s);
-      await s.hangup();
-    },
-    reason: 'user-hangup',
-    code: null,
-    dials: 1,
-  },
-  {
-    fault: 'service answers 500 to the hangup',
-    state: 'ending',
-    endpoint: '/__fault-svc',
-    agent: 'svc-hangup-500',
-    run: async (s) => {
-      await inCall(s);
-      await s.hangup();
-    },
-    reason: 'user-hangup',
-    code: null,
-    dials: 1,
-  },
+  // ending: in the call, the visitor hangs up and the fault meets the hang-up
+  endingCell('companion hangup answers 502', front('hangup-502')),
+  endingCell('companion never answers the result read', front('read-hang'), { options: { resultTimeoutMs: 1500 } }),
+  endingCell('companion never answers the hangup', front('hangup-hang'), { options: { requestTimeoutMs: 1500 } }),
+  endingCell('service answers 500 to the hangup', '/__fault-svc', { agent: 'svc-hangup-500' }),
   {
     fault: 'service hangs on every dial read (transcript polling), then the visitor hangs up',
     state: 'in-call',
@@ -441,17 +409,21 @@ const CELLS: Cell[] = [
 
 describe('fault matrix: media, call and visitor races', function () {
   this.timeout(45000);
-  let harness: Harness;
+  const harness = useHarness();
 
-  beforeEach(async () => {
-    harness = await setUpHarness();
-    captureRooms();
-  });
+  beforeEach(captureRooms);
 
   afterEach(() => {
     Room.prototype.registerTextStreamHandler = register;
-    tearDownHarness(harness);
   });
+
+  /** The call gets through the fault: start() reaches in-call, then one clean user-hangup on its one dial. */
+  async function getsThrough(session: CallSession, seen: Seen, emulator?: string): Promise<void> {
+    await session.start();
+    expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
+    await session.hangup();
+    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1, emulator });
+  }
 
   for (const cell of CELLS) {
     it(`${cell.fault} in ${cell.state}: ${cell.reason}${cell.code ? ` (${cell.code})` : ''}`, async () => {
@@ -481,7 +453,9 @@ describe('fault matrix: media, call and visitor races', function () {
     await until(() => session.state === 'in-call' || seen.ended.length > 0, 15000, 'back in-call');
     expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
     expect(session.dialId, 'the same dial').to.equal(dialId);
-    expect((await emulatorDial(dialId!)).status, 'the dial goes on').to.equal('in-progress');
+    expect((await emulatorDial(present(dialId, "the call's dial id"))).status, 'the dial goes on').to.equal(
+      'in-progress',
+    );
     // The agent is back and talks: its next line reaches the live transcript.
     await until(
       () => session.transcript.some((entry) => entry.speaker === 'AI' && entry.final && entry.text === BLIP_BACK),
@@ -495,14 +469,16 @@ describe('fault matrix: media, call and visitor races', function () {
         harness.micTracks.filter((track) => track.readyState === 'live').every((track) => !track.enabled),
         'microphone silent',
       ).to.equal(true);
-      const publication = rooms.at(-1)!.localParticipant.getTrackPublication(Track.Source.Microphone);
+      const publication = rooms.at(-1)?.localParticipant.getTrackPublication(Track.Source.Microphone);
       expect(publication?.isMuted, 'the room sees the microphone muted').to.equal(true);
     }
     await session.hangup();
     await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
     expect(seen.states.filter((state) => state === 'in-call')).to.have.length(2);
     expect(session.result?.systemResultType).to.equal('USER_HANGUP');
-    const spoken = session.result!.transcript.filter((entry) => entry.speaker === 'AI').map((entry) => entry.text);
+    const spoken = present(session.result, 'the call result')
+      .transcript.filter((entry) => entry.speaker === 'AI')
+      .map((entry) => entry.text);
     expect(spoken, 'one transcript across the blip').to.include.members([BLIP_GREETING, BLIP_BACK]);
   }
 
@@ -528,21 +504,13 @@ describe('fault matrix: media, call and visitor races', function () {
 
   it('service slow to create the dial: the retry with the same Idempotency-Key gets the same dial, and the call goes through', async () => {
     const session = newSession(harness, '/__fault-svc', 'svc-create-slow');
-    const seen = record(session);
-    await session.start();
-    expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
-    await session.hangup();
-    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    await getsThrough(session, record(session));
   });
 
   it('the companion answers the create after the request timeout: the retry (same key) learns the one dial, and the call goes on', async () => {
     // The proxy holds the first attempt 1.2 s (FRONT_HOLD_MS) before forwarding it; the page gives up at 0.6 s.
     const session = newSession(harness, front('dials-holdonce'), 'emu-demo', { requestTimeoutMs: 600 });
-    const seen = record(session);
-    await session.start();
-    expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
-    await session.hangup();
-    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    await getsThrough(session, record(session));
     const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
     expect(creates.length, 'POST /dials attempts').to.equal(2);
     expect(new Set(creates.map((entry) => entry.key)).size, 'one Idempotency-Key').to.equal(1);
@@ -555,23 +523,15 @@ describe('fault matrix: media, call and visitor races', function () {
       // The proxy forwards the first attempt at once and holds its answer 1.2 s; the page gives up at 0.6 s.
       const endpoint = mode === 'strict' ? '/__fault-strict/dials-lateonce' : front('dials-lateonce');
       const session = newSession(harness, endpoint, 'emu-demo', { requestTimeoutMs: 600 });
-      const seen = record(session);
-      await session.start();
-      expect(session.state, `${session.result?.reason} ${session.result?.error?.code}`).to.equal('in-call');
-      await session.hangup();
-      await expectCleanEnd(harness, session, seen, {
-        reason: 'user-hangup',
-        code: null,
-        dials: 1,
-        emulator: mode === 'strict' ? '/__emu-strict' : '/__emu',
-      });
+      await getsThrough(session, record(session), mode === 'strict' ? '/__emu-strict' : '/__emu');
       const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
       expect(
         creates.map((entry) => entry.status),
         'POST /dials attempts',
       ).to.deep.equal([200, 200]);
       expect(new Set(creates.map((entry) => entry.key)).size, 'one Idempotency-Key').to.equal(1);
-      expect(creates[1]!.dialId, 'the retry learned the first dial').to.equal(creates[0]!.dialId);
+      const [first, retry] = pair(creates, 'POST /dials attempts');
+      expect(retry.dialId, 'the retry learned the first dial').to.equal(first.dialId);
     });
   }
 
@@ -590,9 +550,10 @@ describe('fault matrix: media, call and visitor races', function () {
     await b.hangup();
     for (const seen of [seenA, seenB]) {
       expect(seen.ended.map((r) => r.reason)).to.deep.equal(['user-hangup']);
-      expect(seen.ended[0]!.systemResultType).to.equal('USER_HANGUP');
+      expect(seen.ended[0]?.systemResultType).to.equal('USER_HANGUP');
     }
-    for (const id of [a.dialId!, b.dialId!]) expect((await emulatorDial(id)).status).to.equal('completed');
+    for (const id of [a.dialId, b.dialId])
+      expect((await emulatorDial(present(id, 'a dial id'))).status).to.equal('completed');
     expect(harness.micTracks.filter((t) => t.readyState === 'live')).to.have.length(0);
     other.remove();
   });

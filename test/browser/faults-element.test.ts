@@ -5,12 +5,10 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { CallResult } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
-import { expectCleanEnd, faultLog, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
+import { part } from '../support/dom.js';
+import { expectCleanEnd, faultLog, until, useHarness } from '../support/fault-matrix.js';
 import type { Harness, Seen } from '../support/fault-matrix.js';
-
-function part(el: HTMLElement, name: string): HTMLElement | null {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-}
+import { present } from '../support/present.js';
 
 function watch(el: VoiceAgentCall): Seen {
   const seen: Seen = { states: [], ended: [], errors: [], connected: [] };
@@ -25,27 +23,21 @@ const lives = (harness: Harness) => harness.micTracks.filter((track) => track.re
 
 describe('fault matrix: the element', function () {
   this.timeout(40000);
-  let harness: Harness;
-
-  beforeEach(async () => {
-    harness = await setUpHarness();
-  });
-
-  afterEach(() => tearDownHarness(harness));
+  const harness = useHarness();
 
   it('double click on the call button: one dial, one call, then one user-hangup', async () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/__fault/dials-hold" agent="emu-demo"></voice-agent-call>`,
     );
     const seen = watch(el);
-    const button = part(el, 'call-button')!;
+    const button = part(el, 'call-button');
     button.click();
     button.click();
     await until(() => seen.connected.length > 0, 20000, 'call-connected');
     const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
     expect(creates, 'POST /dials').to.have.length(1);
     await el.updateComplete;
-    part(el, 'hangup-button')!.click();
+    part(el, 'hangup-button').click();
     await until(() => seen.ended.length > 0, 20000, 'call-ended');
     expect(seen.ended.map((r) => r.reason)).to.deep.equal(['user-hangup']);
     expect(seen.connected).to.have.length(1);
@@ -61,8 +53,8 @@ describe('fault matrix: the element', function () {
     const [a, b] = [...box.querySelectorAll<VoiceAgentCall>('voice-agent-call')] as [VoiceAgentCall, VoiceAgentCall];
     const seenA = watch(a);
     const seenB = watch(b);
-    part(a, 'call-button')!.click();
-    part(b, 'call-button')!.click();
+    part(a, 'call-button').click();
+    part(b, 'call-button').click();
     await until(() => seenA.connected.length > 0 && seenB.connected.length > 0, 25000, 'both connected');
     expect(seenA.connected[0]).to.not.equal(seenB.connected[0]);
     await a.hangup();
@@ -79,7 +71,7 @@ describe('fault matrix: the element', function () {
       html`<voice-agent-call endpoint="/__fault/dials-hold" agent="emu-demo"></voice-agent-call>`,
     );
     const seen = watch(el);
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     await until(() => seen.states.includes('starting'), 5000, 'starting');
     await new Promise((resolve) => setTimeout(resolve, 300));
     el.remove();
@@ -90,16 +82,16 @@ describe('fault matrix: the element', function () {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
     );
-    const parent = el.parentElement!;
+    const parent = present(el.parentElement, "the fixture's container");
     const seen = watch(el);
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     await until(() => seen.connected.length > 0, 20000, 'call-connected');
     el.remove();
     await new Promise((resolve) => setTimeout(resolve, 100));
     parent.append(el);
     await expectCleanEnd(harness, el, seen, { reason: 'element-removed', code: null, dials: 1 });
     await el.updateComplete;
-    part(el, 'call-button')!.click();
+    part(el, 'call-button').click();
     await until(() => seen.connected.length > 1, 20000, 'second call connected');
     await el.hangup();
     expect(seen.ended.map((r) => r.reason)).to.deep.equal(['element-removed', 'user-hangup']);

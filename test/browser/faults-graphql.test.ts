@@ -7,12 +7,11 @@
 // faults the companion's own GraphQL step).
 import { expect } from '@open-wc/testing';
 import type { CallSession } from '../../src/call/call-session.js';
-import type { CallState, TranscriptEntry } from '../../src/call/types.js';
-import { expectCleanEnd, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
-import type { Harness } from '../support/fault-matrix.js';
+import type { CallSessionOptions, CallState, EndReason, TranscriptEntry } from '../../src/call/types.js';
+import { expectCleanEnd, front, newSession, record, until, useHarness } from '../support/fault-matrix.js';
+import { present } from '../support/present.js';
 
 const COMPANION = '/api/voice-call';
-const front = (spec: string) => `/__fault/${spec}`;
 // emu-quick's lines (src/emulator/agent/scenarios.ts LINES); emu-graphql-transcript says them too.
 const QUICK_GREETING = 'Hi, quick test call.';
 
@@ -47,19 +46,29 @@ function expectNoDuplicates(entries: TranscriptEntry[]): void {
 
 describe('fault matrix: the service protocol (GraphQL)', function () {
   this.timeout(45000);
-  let harness: Harness;
+  const harness = useHarness();
   let logStart = 0;
 
   beforeEach(async () => {
-    harness = await setUpHarness();
     logStart = (await graphqlLog()).length;
   });
 
-  afterEach(() => {
-    tearDownHarness(harness);
-  });
-
   const newLog = async () => (await graphqlLog()).slice(logStart);
+
+  /** A call on `endpoint` to `agent`, recorded (states, results, transcript events), once start() is through. */
+  async function startedCall(endpoint: string, agent: string, options: Partial<CallSessionOptions> = {}) {
+    const session = newSession(harness, endpoint, agent, options);
+    const seen = record(session);
+    const events = transcriptEvents(session);
+    await session.start();
+    return { session, seen, events };
+  }
+
+  /** The matrix's shared assertion for a cell whose call made its one dial. */
+  const endsAs = (call: Awaited<ReturnType<typeof startedCall>>, reason: EndReason, code: string | null = null) =>
+    expectCleanEnd(harness, call.session, call.seen, { reason, code, dials: 1 });
+
+  const resultTranscript = (session: CallSession) => present(session.result, 'the call result').transcript;
 
   // ---- the companion's step: browserDialToken ----
 
@@ -69,11 +78,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     ['hang', 'upstream_timeout'],
   ] as const) {
     it(`browserDialToken ${kind === 'errors' ? 'answering GraphQL errors' : kind === 'reset' ? 'unreachable' : 'silent'} (companion): setup-failed (${code}), no media`, async () => {
-      const session = newSession(harness, '/__fault-svc', `svc-browserdialtoken-${kind}`);
-      const seen = record(session);
-      await session.start();
-      await expectCleanEnd(harness, session, seen, { reason: 'setup-failed', code, dials: 1 });
-      expect(seen.states, 'never reached the media').to.not.include('connecting');
+      const call = await startedCall('/__fault-svc', `svc-browserdialtoken-${kind}`);
+      await endsAs(call, 'setup-failed', code);
+      expect(call.seen.states, 'never reached the media').to.not.include('connecting');
       expect(
         (await newLog()).filter((entry) => entry.op === 'BrowserDialToken').map((entry) => entry.action),
       ).to.deep.equal([`injected ${kind}`]);
@@ -81,14 +88,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
   }
 
   it('Vonage dial: setup-failed (unsupported_media_provider), no media', async () => {
-    const session = newSession(harness, COMPANION, 'emu-vonage');
-    const seen = record(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, {
-      reason: 'setup-failed',
-      code: 'unsupported_media_provider',
-      dials: 1,
-    });
+    const call = await startedCall(COMPANION, 'emu-vonage');
+    const { session, seen } = call;
+    await endsAs(call, 'setup-failed', 'unsupported_media_provider');
     expect(seen.states).to.not.include('connecting');
     expect(session.result?.error?.message).to.match(/vonage/);
   });
@@ -105,12 +107,11 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
       }
     };
     try {
-      const session = newSession(harness, front('token-ice'), 'emu-demo');
-      const seen = record(session);
-      await session.start();
+      const call = await startedCall(front('token-ice'), 'emu-demo');
+      const { session } = call;
       expect(session.state).to.equal('in-call');
       await session.hangup();
-      await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+      await endsAs(call, 'user-hangup');
     } finally {
       window.RTCPeerConnection = Real;
     }
@@ -119,19 +120,16 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
   });
 
   it('GraphQL endpoint unreachable from the browser: setup-failed (session_start_failed), the agent never heard', async () => {
-    const session = newSession(harness, front('gql-down'), 'emu-demo');
-    const seen = record(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'setup-failed', code: 'session_start_failed', dials: 1 });
+    const call = await startedCall(front('gql-down'), 'emu-demo');
+    const { session } = call;
+    await endsAs(call, 'setup-failed', 'session_start_failed');
     expect(session.result?.transcript, 'nothing was said').to.deep.equal([]);
   });
 
   it('subscriptions cannot be opened (WebSocket refused, HTTP fine): startDialSession once in the room, the transcript by polling, the call goes on', async () => {
-    const session = newSession(harness, front('gql-wsdown'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
-    const seen = record(session);
-    const events = transcriptEvents(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
+    const call = await startedCall(front('gql-wsdown'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
+    const { session, events } = call;
+    await endsAs(call, 'agent-hangup');
     expect(
       events.some((event) => event.state === 'in-call' && event.changed.final && event.changed.text === QUICK_GREETING),
       'the greeting reached the transcript during the call',
@@ -141,23 +139,21 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     expect(log.filter((entry) => entry.op === 'StartDialSession').map((entry) => entry.action)).to.deep.equal([
       'forwarded',
     ]);
-    expectNoDuplicates(session.result!.transcript);
+    expectNoDuplicates(resultTranscript(session));
   });
 
   it('startDialSession answering errors: retried once, then setup-failed (session_start_failed)', async () => {
-    const session = newSession(harness, front('gql-starterr'), 'emu-demo');
-    const seen = record(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'setup-failed', code: 'session_start_failed', dials: 1 });
+    const call = await startedCall(front('gql-starterr'), 'emu-demo');
+    const { session } = call;
+    await endsAs(call, 'setup-failed', 'session_start_failed');
     const starts = (await newLog()).filter((entry) => entry.op === 'StartDialSession');
     expect(starts.map((entry) => entry.action)).to.deep.equal(['injected', 'injected']);
     expect(session.result?.transcript).to.deep.equal([]);
   });
 
   it('connectSession answering errors: startDialSession is sent once the room is joined, and the call goes through', async () => {
-    const session = newSession(harness, front('gql-connecterr'), 'emu-demo');
-    const seen = record(session);
-    await session.start();
+    const call = await startedCall(front('gql-connecterr'), 'emu-demo');
+    const { session } = call;
     expect(session.state).to.equal('in-call');
     await until(
       () => session.transcript.some((entry) => entry.speaker === 'AI' && entry.final),
@@ -165,7 +161,7 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
       'the agent greets',
     );
     await session.hangup();
-    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    await endsAs(call, 'user-hangup');
     const log = await newLog();
     expect(log.filter((entry) => entry.op === 'ConnectSession').map((entry) => entry.action)).to.deep.equal([
       'injected',
@@ -176,11 +172,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
   });
 
   it('the transcript subscription answering errors (no lk.transcription in the room): the transcript comes by polling, the call goes on', async () => {
-    const session = newSession(harness, front('gql-transcripterr'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
-    const seen = record(session);
-    const events = transcriptEvents(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
+    const call = await startedCall(front('gql-transcripterr'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
+    const { session, events } = call;
+    await endsAs(call, 'agent-hangup');
     expect(
       events.some(
         (event) =>
@@ -194,15 +188,13 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
     expect(
       (await newLog()).filter((entry) => entry.op === 'RefreshTranscript').map((entry) => entry.action),
     ).to.deep.equal(['injected']);
-    expectNoDuplicates(session.result!.transcript);
+    expectNoDuplicates(resultTranscript(session));
   });
 
   it('the subscription socket cut mid-call: the transcript goes on by polling, the call goes on to its own end', async () => {
-    const session = newSession(harness, front('gql-drop'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
-    const seen = record(session);
-    const events = transcriptEvents(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
+    const call = await startedCall(front('gql-drop'), 'emu-graphql-transcript', { pollIntervalMs: 300 });
+    const { session, seen, events } = call;
+    await endsAs(call, 'agent-hangup');
     expect((await newLog()).map((entry) => entry.action)).to.include('dropped the socket');
     // The socket carried one event (the greeting's first words); its final text came by polling.
     expect(
@@ -213,14 +205,13 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
       seen.states.filter((state) => state === 'reconnecting'),
       'the media never noticed',
     ).to.deep.equal([]);
-    expectNoDuplicates(session.result!.transcript);
+    expectNoDuplicates(resultTranscript(session));
   });
 
   it('a client that never sends startDialSession: the agent stays silent and the call ends agent-unavailable', async () => {
-    const session = newSession(harness, front('gql-nostart'), 'emu-demo', { agentTimeoutMs: 5000 });
-    const seen = record(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'agent-unavailable', code: null, dials: 1 });
+    const call = await startedCall(front('gql-nostart'), 'emu-demo', { agentTimeoutMs: 5000 });
+    const { session, seen } = call;
+    await endsAs(call, 'agent-unavailable');
     expect(seen.connected, 'never connected to an agent').to.deep.equal([]);
     expect(session.result?.transcript, 'the agent said nothing').to.deep.equal([]);
     expect(
@@ -229,11 +220,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
   });
 
   it('transcript events duplicated and out of order (a LIVE again after its FINAL): one entry per line, a final line never reopened', async () => {
-    const session = newSession(harness, front('gql-dup'), 'emu-graphql-transcript');
-    const seen = record(session);
-    const events = transcriptEvents(session);
-    await session.start();
-    await expectCleanEnd(harness, session, seen, { reason: 'agent-hangup', code: null, dials: 1 });
+    const call = await startedCall(front('gql-dup'), 'emu-graphql-transcript');
+    const { session, events } = call;
+    await endsAs(call, 'agent-hangup');
     expect(
       (await newLog()).filter((entry) => entry.action === 'replayed a LIVE after its FINAL').length,
       'the proxy did reorder',
@@ -246,6 +235,6 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
       expectNoDuplicates(event.entries);
     }
     expect(session.transcript.some((entry) => entry.text === QUICK_GREETING && entry.final)).to.equal(true);
-    expectNoDuplicates(session.result!.transcript);
+    expectNoDuplicates(resultTranscript(session));
   });
 });

@@ -4,15 +4,7 @@
 // real CallSession, the emulator; each cell makes the shared assertion in fault-matrix.ts.
 import { expect } from '@open-wc/testing';
 import type { EndReason } from '../../src/call/types.js';
-import {
-  expectCleanEnd,
-  faultLog,
-  newSession,
-  record,
-  setUpHarness,
-  tearDownHarness,
-} from '../support/fault-matrix.js';
-import type { Harness } from '../support/fault-matrix.js';
+import { expectCleanEnd, faultLog, front, newSession, record, useHarness } from '../support/fault-matrix.js';
 
 interface Cell {
   fault: string;
@@ -26,7 +18,6 @@ interface Cell {
   dials: number;
 }
 
-const front = (spec: string) => `/__fault/${spec}`;
 const before = 'starting (before dial)' as const;
 const after = 'starting (after dial)' as const;
 
@@ -277,11 +268,7 @@ const realGetUserMedia = navigator.mediaDevices.getUserMedia;
 
 describe('fault matrix: the microphone, through the real companion', function () {
   this.timeout(20000);
-  let harness: Harness;
-  beforeEach(async () => {
-    harness = await setUpHarness();
-  });
-  afterEach(() => tearDownHarness(harness));
+  const harness = useHarness();
 
   for (const [fault, name, reason] of [
     ['microphone denied', 'NotAllowedError', 'microphone-denied'],
@@ -303,13 +290,7 @@ describe('fault matrix: the microphone, through the real companion', function ()
 
 describe('fault matrix: setup (companion and service faults)', function () {
   this.timeout(40000);
-  let harness: Harness;
-
-  beforeEach(async () => {
-    harness = await setUpHarness();
-  });
-
-  afterEach(() => tearDownHarness(harness));
+  const harness = useHarness();
 
   for (const cell of CELLS) {
     it(`${cell.fault} in ${cell.state}: ${cell.reason}${cell.code ? ` (${cell.code})` : ''}`, async () => {

@@ -2,7 +2,9 @@
 // a call on emu-quick from each, and the page's own typed handlers (React `onCallEnded`, Vue
 // `@call-ended`) receive the result and render it.
 import { expect } from '@open-wc/testing';
-import { loadFrame } from '../support/frames.js';
+import { find, part } from '../support/dom.js';
+import { frameDocument, loadFrame } from '../support/frames.js';
+import { present } from '../support/present.js';
 import { until } from '../support/until.js';
 
 for (const framework of ['react', 'vue'] as const) {
@@ -14,7 +16,7 @@ for (const framework of ['react', 'vue'] as const) {
       expect(built.status, 'dist/demo is missing: run `npm run build:demo` first').to.equal(200);
       const frame = await loadFrame(`/dist/demo/${framework}.html?agent=emu-quick`, { width: 1000, height: 800 });
       try {
-        const doc = frame.contentDocument!;
+        const doc = frameDocument(frame);
         const text = (selector: string): string => doc.querySelector(selector)?.textContent?.trim() ?? '';
         await until(
           () => doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null,
@@ -22,11 +24,10 @@ for (const framework of ['react', 'vue'] as const) {
           'the element renders',
         );
         // Both frameworks set known properties as properties, not attributes.
-        const el = doc.querySelector('voice-agent-call')! as Element & {
-          endpoint?: string;
-          agent?: string;
-          inputs?: Record<string, string>;
-        };
+        const el = find<Element & { endpoint?: string; agent?: string; inputs?: Record<string, string> }>(
+          doc,
+          'voice-agent-call',
+        );
         expect(el.endpoint).to.equal('/api/voice-call');
         expect(el.agent, 'the framework passes the agent').to.equal('emu-quick');
         expect(el.inputs, 'objects pass as properties').to.deep.equal({
@@ -35,7 +36,7 @@ for (const framework of ['react', 'vue'] as const) {
         expect((doc.querySelector('#agent') as HTMLSelectElement).value).to.equal('emu-quick');
         expect(doc.querySelector('#result'), 'no result before a call').to.equal(null);
 
-        el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="call-button"]')!.click();
+        part<HTMLButtonElement>(el, 'call-button').click();
         await until(
           () => text(`#${framework}-state`) === 'in-call',
           20000,
@@ -47,12 +48,12 @@ for (const framework of ['react', 'vue'] as const) {
           `the ${framework} call-ended handler renders the result`,
         );
 
-        expect(doc.querySelector('#result')!.getAttribute('data-reason')).to.equal('agent-hangup');
+        expect(find(doc, '#result').getAttribute('data-reason')).to.equal('agent-hangup');
         expect(text('#ended-count')).to.equal('1');
         expect(text(`#${framework}-state`)).to.equal('ended');
         const lines = [...doc.querySelectorAll('#result .lines li')].map((line) => line.textContent ?? '');
         expect(lines.length, 'the transcript from the result is shown').to.be.greaterThan(0);
-        expect(doc.querySelector('#result .result')!.textContent).to.include('AGENT_HANGUP');
+        expect(find(doc, '#result .result').textContent).to.include('AGENT_HANGUP');
       } finally {
         frame.remove();
       }
@@ -71,7 +72,7 @@ async function builtPage(
   size: { width: number; height: number },
 ): Promise<HTMLIFrameElement> {
   const frame = await loadFrame(`/dist/demo/${page}.html${query}`, size);
-  const doc = frame.contentDocument!;
+  const doc = frameDocument(frame);
   await until(
     () =>
       doc.querySelector('voice-agent-call')?.shadowRoot?.querySelector('[part~="call-button"]') != null &&
@@ -90,10 +91,11 @@ function contrast(a: string, b: string): number {
       const c = Number(part) / scale;
       return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
     });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+    if (r === undefined || g === undefined || bl === undefined) throw new Error(`not an rgb colour: ${color}`);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (light! + 0.05) / (dark! + 0.05);
+  const [la, lb] = [luminance(a), luminance(b)];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
 }
 
 describe('the demo pages together', function () {
@@ -104,9 +106,9 @@ describe('the demo pages together', function () {
     for (const page of PAGES) {
       const frame = await builtPage(page, '?agent=emu-blip', { width: 1280, height: 900 });
       try {
-        const doc = frame.contentDocument!;
-        const select = doc.querySelector<HTMLSelectElement>('#agent')!;
-        const options = [...select.options].map((option) => `${option.value} | ${option.textContent!.trim()}`);
+        const doc = frameDocument(frame);
+        const select = find<HTMLSelectElement>(doc, '#agent');
+        const options = [...select.options].map((option) => `${option.value} | ${option.text}`);
         lists.push(options);
         expect(
           new Set(options.map((option) => option.split(' | ')[1])).size,
@@ -119,7 +121,7 @@ describe('the demo pages together', function () {
         frame.remove();
       }
     }
-    expect(lists[0]!.length, 'every scenario agent npm start maps').to.equal(9);
+    expect(lists[0]?.length, 'every scenario agent npm start maps').to.equal(9);
     expect(lists[1]).to.deep.equal(lists[0]);
     expect(lists[2]).to.deep.equal(lists[0]);
   });
@@ -128,10 +130,10 @@ describe('the demo pages together', function () {
     for (const page of PAGES) {
       const wide = await builtPage(page, '', { width: 1280, height: 900 });
       try {
-        const select = wide.contentDocument!.querySelector<HTMLSelectElement>('#agent')!;
+        const select = find<HTMLSelectElement>(frameDocument(wide), '#agent');
         // The real service's agents can have long names (the picker then lists them, not the scenarios).
         select.append(new Option(`default: ${'A support agent with a very long descriptive name '.repeat(3)}`, 'long'));
-        const panel = select.closest('.panel')!;
+        const panel = present(select.closest('.panel'), 'the panel around the picker');
         expect(select.getBoundingClientRect().right, `${page}: the select's right edge`).to.be.at.most(
           panel.getBoundingClientRect().right,
         );
@@ -140,7 +142,7 @@ describe('the demo pages together', function () {
       }
       const phone = await builtPage(page, '', { width: 390, height: 844 });
       try {
-        const root = phone.contentDocument!.documentElement;
+        const root = frameDocument(phone).documentElement;
         expect(root.scrollWidth, `${page}: page width at 390 px`).to.be.at.most(root.clientWidth);
       } finally {
         phone.remove();
@@ -151,9 +153,7 @@ describe('the demo pages together', function () {
   it("the themed card's call button text has at least 4.5:1 contrast on every stop of its gradient", async () => {
     const frame = await builtPage('index', '', { width: 1280, height: 900 });
     try {
-      const button = frame
-        .contentDocument!.querySelector('.brand-call')!
-        .shadowRoot!.querySelector('[part~="call-button"]')!;
+      const button = part(find(frameDocument(frame), '.brand-call'), 'call-button');
       const style = getComputedStyle(button);
       const stops = style.backgroundImage.match(/rgba?\([^)]+\)|color\(srgb [^)]+\)/g) ?? [];
       expect(stops.length, style.backgroundImage).to.be.greaterThan(1);
@@ -166,8 +166,8 @@ describe('the demo pages together', function () {
   it('the event log: one entry per transcript line, and every state change of the call', async () => {
     const frame = await builtPage('index', '?agent=emu-quick', { width: 1280, height: 900 });
     try {
-      const doc = frame.contentDocument!;
-      const el = doc.querySelector<HTMLElement & { transcript: { id: string }[] }>('#inline-call')!;
+      const doc = frameDocument(frame);
+      const el = find<HTMLElement & { transcript: { id: string }[] }>(doc, '#inline-call');
       const states: string[] = [];
       let transcriptEvents = 0;
       el.addEventListener('call-state', (event) =>
@@ -175,10 +175,10 @@ describe('the demo pages together', function () {
       );
       el.addEventListener('call-transcript', () => (transcriptEvents += 1));
       const ended = new Promise((resolve) => el.addEventListener('call-ended', resolve, { once: true }));
-      el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="call-button"]')!.click();
+      part<HTMLButtonElement>(el, 'call-button').click();
       await ended;
       const entries = [...doc.querySelectorAll<HTMLLIElement>('#log li')].filter((item) =>
-        item.textContent!.includes('inline'),
+        item.textContent?.includes('inline'),
       );
       const ofType = (type: string): HTMLLIElement[] => entries.filter((item) => item.dataset.type === type);
       const lineIds = new Set(el.transcript.map((entry) => entry.id));

@@ -1,5 +1,7 @@
 import { html, fixture, expect } from '@open-wc/testing';
 import { LitElement } from 'lit';
+import { query } from '../support/dom.js';
+import { present } from '../support/present.js';
 
 // Proves the browser harness: Lit renders in real Chromium and the fake microphone is there.
 class HarnessProbe extends LitElement {
@@ -14,13 +16,13 @@ customElements.define('harness-probe', HarnessProbe);
 describe('browser harness', () => {
   it('renders a Lit element into its shadow root', async () => {
     const el = await fixture<HarnessProbe>(html`<harness-probe label="hello"></harness-probe>`);
-    expect(el.shadowRoot!.querySelector('button')!.textContent).to.equal('hello');
+    expect(query(el, 'button').textContent).to.equal('hello');
   });
 
   it('gets a live fake microphone track', async () => {
     const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    const [track] = stream.getAudioTracks();
-    expect(track!.readyState).to.equal('live');
-    track!.stop();
+    const track = present(stream.getAudioTracks()[0], 'an audio track');
+    expect(track.readyState).to.equal('live');
+    track.stop();
   });
 });

@@ -16,7 +16,9 @@ import {
   type RemoteParticipant,
   type RemoteTrack,
 } from 'livekit-client';
+import { median } from '../../bench/lib/stats.js';
 import { OPERATIONS, livekitCredentials, startDialSession } from '../support/media-credentials.js';
+import { present } from '../support/present.js';
 
 interface DialRecord {
   status: string;
@@ -79,6 +81,17 @@ async function newDial(callAgentId: string): Promise<Dial> {
 }
 
 const dialRecord = (dialId: string) => emu<DialRecord>(`/dials/${dialId}`);
+
+/** The dial's record once its status reads `status`. */
+const recordOnce = (dialId: string, status: string, timeoutMs: number) =>
+  eventually(
+    async () => {
+      const current = await dialRecord(dialId);
+      return current.status === status ? current : undefined;
+    },
+    timeoutMs,
+    `the dial ${status}`,
+  );
 
 async function eventually<T>(
   probe: () => Promise<T | undefined> | T | undefined,
@@ -227,7 +240,7 @@ function expectInterimThenFinal(segments: Segment[], trackId: string): void {
   expect(ids.length).to.be.greaterThan(0);
   for (const id of ids) {
     const versions = segments.filter((segment) => segment.segmentId === id);
-    const final = versions.at(-1)!;
+    const final = present(versions.at(-1), `segment ${id}'s last version`);
     expect(final.final, `segment ${id} ends final`).to.equal(true);
     expect(versions.filter((segment) => segment.final)).to.have.length(1);
     const interims = versions.slice(0, -1);
@@ -246,6 +259,14 @@ function newCall(): Call {
   const call = new Call();
   calls.push(call);
   return call;
+}
+
+/** A new dial to `callAgentId`, and a Call following it, in its room with the microphone published. */
+async function joinedCall(callAgentId: string): Promise<{ dial: Dial; dialId: string; call: Call }> {
+  const dial = await newDial(callAgentId);
+  const call = newCall();
+  await call.connect(dial);
+  return { dial, dialId: dial.dialId, call };
 }
 afterEach(async () => {
   await Promise.all(calls.splice(0).map((call) => call.close()));
@@ -288,7 +309,7 @@ describe('loopback room: emu-quick', () => {
     expect(reason).to.equal(DisconnectReason.ROOM_DELETED);
     expect(callSeconds).to.be.lessThan(6);
 
-    const agentTrackSid = call.agentTrack!.sid!;
+    const agentTrackSid = present(call.agentTrack?.sid, "the agent track's sid");
     expectInterimThenFinal(call.segments, agentTrackSid);
     expect(call.finals(agentTrackSid).map((segment) => segment.text)).to.deep.equal([
       'Hi, quick test call.',
@@ -341,9 +362,7 @@ describe("loopback room: the service's browser protocol", () => {
   });
 
   it('watchLiveTranscriptEvents carries the lines of lk.transcription: LIVE versions, then one FINAL per line', async () => {
-    const dial = await newDial('emu-quick');
-    const call = newCall();
-    await call.connect(dial);
+    const { call } = await joinedCall('emu-quick');
     const micSid = call.micTrackSid;
     await call.disconnected;
     // The status comes over GraphQL's own socket: the room's LeaveRequest may come first.
@@ -352,7 +371,7 @@ describe("loopback room: the service's browser protocol", () => {
       10000,
       'the terminal status',
     );
-    const agentTrackSid = call.agentTrack!.sid!;
+    const agentTrackSid = present(call.agentTrack?.sid, "the agent track's sid");
     const finalsOf = (role: string) =>
       call.transcriptEvents.filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === role);
     const finals = finalsOf('AI');
@@ -363,20 +382,19 @@ describe("loopback room: the service's browser protocol", () => {
     expect(finalsOf('HUMAN').map((event) => event.transcriptLine.text)).to.deep.equal(
       call.finals(micSid).map((segment) => segment.text),
     );
-    const firstFinal = call.transcriptEvents.indexOf(finals[0]!);
+    const first = present(finals[0], "the agent's first FINAL");
+    const firstFinal = call.transcriptEvents.indexOf(first);
     const lives = call.transcriptEvents.slice(0, firstFinal);
     expect(lives.length, 'LIVE before the FINAL').to.be.greaterThan(0);
     for (const live of lives) {
       expect(live.eventType).to.equal('LIVE');
-      expect(finals[0]!.transcriptLine.text.startsWith(live.transcriptLine.text)).to.equal(true);
+      expect(first.transcriptLine.text.startsWith(live.transcriptLine.text)).to.equal(true);
     }
-    expect(finals[0]!.transcriptLine.audioEnd).to.be.greaterThan(finals[0]!.transcriptLine.audioStart);
+    expect(first.transcriptLine.audioEnd).to.be.greaterThan(first.transcriptLine.audioStart);
   });
 
   it('emu-graphql-transcript: no lk.transcription in the room, the GraphQL events are the live transcript', async () => {
-    const dial = await newDial('emu-graphql-transcript');
-    const call = newCall();
-    await call.connect(dial);
+    const { dial, call } = await joinedCall('emu-graphql-transcript');
     await eventually(
       async () => ((await call.inboundAudio()).audioLevel > 0.01 ? true : undefined),
       5000,
@@ -397,38 +415,32 @@ describe("loopback room: the service's browser protocol", () => {
 
 describe('loopback room: emu-demo', () => {
   it('answers each detected caller turn, and the caller leaving ends the dial USER_HANGUP', async () => {
-    const dial = await newDial('emu-demo');
-    const { dialId } = dial;
-    const call = newCall();
-    await call.connect(dial);
+    const { dialId, call } = await joinedCall('emu-demo');
     const micSid = await eventually(() => call.micTrackSid, 3000, 'the published microphone');
     // The fake microphone beeps on: a turn is detected, announced for the caller's track, and answered.
     const heard = await eventually(() => call.finals(micSid)[0], 9000, 'a caller turn');
     expect(heard.text).to.match(/^\(caller spoke, \d\.\d s\)$/);
     expect(heard.sender).to.equal('agent');
-    await eventually(() => call.finals(call.agentTrack!.sid).length >= 2 || undefined, 6000, 'the agent reply');
+    await eventually(
+      () => call.finals(present(call.agentTrack, 'the agent track').sid).length >= 2 || undefined,
+      6000,
+      'the agent reply',
+    );
     expect(call.agentStates).to.include.members(['listening', 'speaking', 'thinking']);
 
     await call.room.disconnect();
-    const record = await eventually(
-      async () => {
-        const current = await dialRecord(dialId);
-        return current.status === 'completed' ? current : undefined;
-      },
-      3000,
-      'the dial to end',
-    );
+    const record = await recordOnce(dialId, 'completed', 3000);
     expect(record.systemResultType).to.equal('USER_HANGUP');
     expect(record.transcript.map((line) => line.speaker)).to.include.members(['AI', 'HUMAN']);
-    const human = record.transcript.find((line) => line.speaker === 'HUMAN')!;
+    const human = present(
+      record.transcript.find((line) => line.speaker === 'HUMAN'),
+      "the caller's line in the record",
+    );
     expect(human.text).to.equal(heard.text);
   });
 
   it('a REST hangup mid-call ends the room for the caller', async () => {
-    const dial = await newDial('emu-demo');
-    const { dialId } = dial;
-    const call = newCall();
-    await call.connect(dial);
+    const { dialId, call } = await joinedCall('emu-demo');
     await eventually(() => call.segments[0], 3000, 'the greeting to start');
     await emu(`/dials/${dialId}/hangup`, { method: 'POST' });
     expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
@@ -439,10 +451,7 @@ describe('loopback room: emu-demo', () => {
 
 describe('loopback room: emu-silent-user', () => {
   it('hangs up LONG_SILENCE_HANGUP once the caller has been muted for 3 s', async () => {
-    const dial = await newDial('emu-silent-user');
-    const { dialId } = dial;
-    const call = newCall();
-    await call.connect(dial);
+    const { dialId, call } = await joinedCall('emu-silent-user');
     await eventually(() => call.finals(call.agentTrack?.sid)[0], 4000, 'the greeting');
     await call.room.localParticipant.setMicrophoneEnabled(false);
     const mutedAt = performance.now();
@@ -456,22 +465,12 @@ describe('loopback room: emu-silent-user', () => {
 
 describe('loopback room: emu-drop', () => {
   it('drops the media connection without a goodbye, refuses to come back, and the dial fails', async () => {
-    const dial = await newDial('emu-drop');
-    const { dialId } = dial;
-    const call = newCall();
-    await call.connect(dial);
+    const { dialId, call } = await joinedCall('emu-drop');
     await eventually(() => call.finals(call.agentTrack?.sid)[0], 5000, 'the greeting');
     const reason = await call.disconnected;
     expect(call.reconnecting, 'the client tried to get the call back').to.equal(true);
     expect(reason).to.not.equal(DisconnectReason.CLIENT_INITIATED);
-    const record = await eventually(
-      async () => {
-        const current = await dialRecord(dialId);
-        return current.status === 'failed' ? current : undefined;
-      },
-      5000,
-      'the dial to fail',
-    );
+    const record = await recordOnce(dialId, 'failed', 5000);
     expect(record.systemResultType).to.equal('FAILED');
     expect(record.transcript.map((line) => line.text)).to.deep.equal(['Hello, this line is about to drop.']);
   });
@@ -479,23 +478,13 @@ describe('loopback room: emu-drop', () => {
 
 describe('loopback room: emu-no-agent', () => {
   it('opens the room, but no agent ever joins', async () => {
-    const dial = await newDial('emu-no-agent');
-    const { dialId } = dial;
-    const call = newCall();
-    await call.connect(dial);
+    const { dialId, call } = await joinedCall('emu-no-agent');
     expect(call.room.state).to.equal('connected');
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the absence of an event: give it time to (not) happen
     expect(call.room.remoteParticipants.size).to.equal(0);
     expect(call.segments).to.have.length(0);
     await call.room.disconnect();
-    const record = await eventually(
-      async () => {
-        const current = await dialRecord(dialId);
-        return current.status === 'completed' ? current : undefined;
-      },
-      3000,
-      'the dial to end',
-    );
+    const record = await recordOnce(dialId, 'completed', 3000);
     expect(record.systemResultType).to.equal('USER_HANGUP');
     expect(record.transcript).to.have.length(0);
   });
@@ -550,7 +539,6 @@ describe('loopback room: timing', () => {
       calls.splice(calls.indexOf(call), 1);
       await emu(`/dials/${dialId}`);
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const summary = {
       connectMedianMs: Math.round(median(connectMs)),
       connectRangeMs: [Math.round(Math.min(...connectMs)), Math.round(Math.max(...connectMs))],

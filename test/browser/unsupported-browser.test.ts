@@ -7,14 +7,8 @@ import { missingCapabilities } from '../../src/call/capabilities.js';
 import type { CallResult } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadedCall } from '../../src/element/call-loader.js';
-
-function part(el: HTMLElement, name: string): HTMLElement | null {
-  return el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-}
-
-function text(el: HTMLElement, name: string): string {
-  return (part(el, name)?.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
+import { findPart, part, shadow, text } from '../support/dom.js';
+import { present } from '../support/present.js';
 
 /** What a call would spend: microphone requests and requests to the companion. */
 function spend() {
@@ -78,7 +72,7 @@ describe('an unsupported browser is told, and nothing is spent', () => {
     const errors: HTMLElementEventMap['call-error'][] = [];
     el.addEventListener('call-error', (event) => errors.push(event));
     const ended = oneEvent(el, 'call-ended');
-    const button = part(el, 'call-button')!;
+    const button = part(el, 'call-button');
     button.focus();
     button.click();
     const result = (await ended).detail as CallResult;
@@ -86,7 +80,7 @@ describe('an unsupported browser is told, and nothing is spent', () => {
     expect(result.reason).to.equal('unsupported-browser');
     expect(result.dialId).to.equal(null);
     expect(errors).to.have.length(1);
-    const detail = errors[0]!.detail;
+    const detail = present(errors[0], 'a call-error').detail;
     expect(detail.code).to.equal('unsupported_browser');
     expect(detail.recoverable).to.equal(false);
     expect(detail.missing).to.include('RTCPeerConnection');
@@ -97,14 +91,14 @@ describe('an unsupported browser is told, and nothing is spent', () => {
     await el.updateComplete;
     expect(text(el, 'error')).to.contain('This browser can’t place voice calls');
     expect(text(el, 'error')).to.contain('Open this page in a current version of Chrome, Edge, Firefox or Safari.');
-    expect(part(el, 'call-button'), 'no "Try again": another try would fail the same way').to.equal(null);
-    const link = part(el, 'fallback-link') as HTMLAnchorElement;
+    expect(findPart(el, 'call-button'), 'no "Try again": another try would fail the same way').to.equal(null);
+    const link = part<HTMLAnchorElement>(el, 'fallback-link');
     expect(link.getAttribute('href')).to.equal('tel:+15550100');
-    expect(link.textContent!.trim()).to.equal('Call us by phone: +15550100');
+    expect(link.textContent?.trim()).to.equal('Call us by phone: +15550100');
     // (Compared as a boolean: chai's message for two elements can take the page down.)
-    expect(el.shadowRoot!.activeElement === link, 'focus moves to what the visitor can do now').to.equal(true);
+    expect(shadow(el).activeElement === link, 'focus moves to what the visitor can do now').to.equal(true);
     // The page's audio element made for the call is gone with it.
-    expect(el.shadowRoot!.querySelector('audio')).to.equal(null);
+    expect(shadow(el).querySelector('audio')).to.equal(null);
   });
 
   it('with the call logic loaded (intent preloaded it): the same, and a page link or none at all', async () => {
@@ -115,17 +109,17 @@ describe('an unsupported browser is told, and nothing is spent', () => {
     expect(el.state).to.equal('ended');
     await el.updateComplete;
     expect(loadedCall()).to.not.equal(null);
-    const link = part(el, 'fallback-link') as HTMLAnchorElement;
+    const link = part<HTMLAnchorElement>(el, 'fallback-link');
     expect(link.href).to.equal(new URL('/contact', document.baseURI).href);
-    expect(link.textContent!.trim()).to.equal('Other ways to reach us');
+    expect(link.textContent?.trim()).to.equal('Other ways to reach us');
 
     // A number written with spaces reads as written, and a malformed escape does not break the card.
     el.setAttribute('fallback', 'tel:+1%20555%200100');
     await el.updateComplete;
-    expect(part(el, 'fallback-link')!.textContent!.trim()).to.equal('Call us by phone: +1 555 0100');
+    expect(text(el, 'fallback-link')).to.equal('Call us by phone: +1 555 0100');
     el.setAttribute('fallback', 'tel:+1%E0');
     await el.updateComplete;
-    expect(part(el, 'fallback-link')!.textContent!.trim()).to.equal('Call us by phone: +1%E0');
+    expect(text(el, 'fallback-link')).to.equal('Call us by phone: +1%E0');
 
     // Without a fallback, and with a scheme that is not a way to reach anyone: no link, no button.
     for (const fallback of [null, 'javascript:alert(1)']) {
@@ -136,8 +130,8 @@ describe('an unsupported browser is told, and nothing is spent', () => {
       await plain.start();
       await plain.updateComplete;
       expect(text(plain, 'error')).to.contain('This browser can’t place voice calls');
-      expect(part(plain, 'fallback-link'), String(fallback)).to.equal(null);
-      expect(part(plain, 'call-button'), String(fallback)).to.equal(null);
+      expect(findPart(plain, 'fallback-link'), String(fallback)).to.equal(null);
+      expect(findPart(plain, 'call-button'), String(fallback)).to.equal(null);
     }
     expect(spent.counts).to.deep.equal({ microphone: 0, companion: 0 });
   });

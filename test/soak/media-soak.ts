@@ -10,6 +10,7 @@ import type { CallSession } from '../../src/call/call-session.js';
 import type { EndReason } from '../../src/call/types.js';
 import { orphanDials, newSession, record, setUpHarness, tearDownHarness, until } from '../support/fault-matrix.js';
 import type { Harness } from '../support/fault-matrix.js';
+import { present } from '../support/present.js';
 
 const CALLS = 500;
 /** Every CONCURRENT_EVERY-th round starts CONCURRENT calls at once. */
@@ -63,7 +64,7 @@ async function oneCall(
   const seen = record(session);
   await kind.run(session).catch(() => {});
   await until(() => seen.ended.length > 0, 30000, `call ${index} (${kind.name}) ended`);
-  const result = seen.ended[0]!;
+  const result = present(seen.ended[0], `call ${index}'s result`);
   if (seen.ended.length !== 1 || result.reason !== kind.reason)
     wrong.push(`${index} ${kind.name}: ${result.reason} ${result.error?.code ?? ''} (${seen.ended.length} call-ended)`);
   if (result.dialId) dialIds.add(result.dialId);
@@ -86,7 +87,7 @@ describe('media soak', function () {
       if (width > 1) concurrentRounds++;
       const calls = Array.from({ length: width }, () => {
         const index = started++;
-        return oneCall(harness, KINDS[index % KINDS.length]!, wrong, dialIds, index);
+        return oneCall(harness, present(KINDS[index % KINDS.length], 'a kind of call'), wrong, dialIds, index);
       });
       await Promise.all(calls);
     }

@@ -17,6 +17,7 @@ import {
   until,
 } from '../support/fault-matrix.js';
 import type { Harness } from '../support/fault-matrix.js';
+import { present } from '../support/present.js';
 
 const CALLS = Number(new URLSearchParams(location.search).get('calls') ?? 100);
 
@@ -25,7 +26,8 @@ interface Kind {
   endpoint: string;
   agent: string;
   options?: Parameters<typeof newSession>[3];
-  run: (session: CallSession, harness: Harness) => Promise<void>;
+  /** Runs the call (default: start() and let it end by itself). */
+  run?: (session: CallSession, harness: Harness) => Promise<void>;
   reason: EndReason;
 }
 
@@ -34,51 +36,39 @@ const hangupInCall = async (session: CallSession) => {
   await session.hangup();
 };
 
+const COMPANION = '/api/voice-call';
+
 const KINDS: Kind[] = [
-  {
-    name: 'demo, visitor hangs up',
-    endpoint: '/api/voice-call',
-    agent: 'emu-demo',
-    run: hangupInCall,
-    reason: 'user-hangup',
-  },
-  { name: 'busy', endpoint: '/api/voice-call', agent: 'emu-busy', run: (s) => s.start(), reason: 'busy' },
+  { name: 'demo, visitor hangs up', endpoint: COMPANION, agent: 'emu-demo', run: hangupInCall, reason: 'user-hangup' },
+  { name: 'busy', endpoint: COMPANION, agent: 'emu-busy', reason: 'busy' },
   {
     name: 'no agent',
-    endpoint: '/api/voice-call',
+    endpoint: COMPANION,
     agent: 'emu-no-agent',
     options: { agentTimeoutMs: 1000 },
-    run: (s) => s.start(),
     reason: 'agent-unavailable',
   },
-  {
-    name: 'companion 502',
-    endpoint: '/__fault/dials-502',
-    agent: 'emu-demo',
-    run: (s) => s.start(),
-    reason: 'setup-failed',
-  },
+  { name: 'companion 502', endpoint: '/__fault/dials-502', agent: 'emu-demo', reason: 'setup-failed' },
   {
     name: 'token refused by the media server',
     endpoint: '/__fault/token-badtoken',
     agent: 'emu-demo',
-    run: (s) => s.start(),
     reason: 'setup-failed',
   },
   {
     name: 'demo, visitor hangs up (2)',
-    endpoint: '/api/voice-call',
+    endpoint: COMPANION,
     agent: 'emu-demo',
     run: hangupInCall,
     reason: 'user-hangup',
   },
   {
     name: 'microphone revoked',
-    endpoint: '/api/voice-call',
+    endpoint: COMPANION,
     agent: 'emu-demo',
     run: async (s, h) => {
       await s.start();
-      const track = h.micTracks.at(-1)!;
+      const track = present(h.micTracks.at(-1), 'the microphone track');
       track.stop();
       track.dispatchEvent(new Event('ended'));
     },
@@ -86,7 +76,7 @@ const KINDS: Kind[] = [
   },
   {
     name: 'page hidden',
-    endpoint: '/api/voice-call',
+    endpoint: COMPANION,
     agent: 'emu-demo',
     run: async (s) => {
       await s.start();
@@ -94,20 +84,8 @@ const KINDS: Kind[] = [
     },
     reason: 'page-unload',
   },
-  {
-    name: 'service hangs',
-    endpoint: '/__fault-svc',
-    agent: 'svc-create-hang',
-    run: (s) => s.start(),
-    reason: 'setup-failed',
-  },
-  {
-    name: 'quick, agent hangs up',
-    endpoint: '/api/voice-call',
-    agent: 'emu-quick',
-    run: (s) => s.start(),
-    reason: 'agent-hangup',
-  },
+  { name: 'service hangs', endpoint: '/__fault-svc', agent: 'svc-create-hang', reason: 'setup-failed' },
+  { name: 'quick, agent hangs up', endpoint: COMPANION, agent: 'emu-quick', reason: 'agent-hangup' },
 ];
 
 const heap = () => (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN;
@@ -123,15 +101,15 @@ describe('soak', function () {
     const wrong: string[] = [];
     const dialIds = new Set<string>();
     for (let i = 0; i < CALLS; i++) {
-      const kind = KINDS[i % KINDS.length]!;
+      const kind = present(KINDS[i % KINDS.length], 'a kind of call');
       const session = newSession(harness, kind.endpoint, kind.agent, kind.options);
       const seen = record(session);
-      await kind.run(session, harness);
+      await (kind.run ?? ((s) => s.start()))(session, harness);
       await until(() => seen.ended.length > 0, 30000, `call ${i} (${kind.name}) ended`);
       if (session.state !== 'ended')
         await new Promise<void>((resolve) => session.addEventListener('call-ended', () => resolve(), { once: true }));
       ended += seen.ended.length;
-      const result = seen.ended[0]!;
+      const result = present(seen.ended[0], `call ${i}'s result`);
       if (result.reason !== kind.reason) wrong.push(`${i} ${kind.name}: ${result.reason} ${result.error?.code ?? ''}`);
       if (result.dialId) dialIds.add(result.dialId);
     }

@@ -18,6 +18,7 @@ import type {
   TranscriptEntry,
 } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
+import { part } from './dom.js';
 
 /** A scripted stand-in for CallSession: the test moves it from state to state. */
 export class FakeSession extends EventTarget implements CallSessionLike {
@@ -120,18 +121,32 @@ export class FakeSession extends EventTarget implements CallSessionLike {
   }
 }
 
+/** The newest FakeSession an element made (a page's elements share the factory). */
+let newest: FakeSession | null = null;
+
+function newestSession(): FakeSession {
+  if (!newest) throw new Error('no session was made');
+  return newest;
+}
+
 /**
- * Makes every element's session a FakeSession (a page's elements share the factory), forgotten
- * before each test; the returned function gives the newest one, and throws when none was made.
+ * Makes every element's session a FakeSession, forgotten before each test; the returned function
+ * gives the newest one, and throws when none was made.
  */
 export function useFakeSessions(): () => FakeSession {
-  let session: FakeSession | null = null;
-  VoiceAgentCall.sessionFactory = (options) => (session = new FakeSession(options));
+  VoiceAgentCall.sessionFactory = (options) => (newest = new FakeSession(options));
   beforeEach(() => {
-    session = null;
+    newest = null;
   });
-  return () => {
-    if (!session) throw new Error('no session was made');
-    return session;
-  };
+  return newestSession;
+}
+
+/** Clicks the element's call button (the call chunk loaded) and moves its fake session to `in-call`. */
+export async function inCall(el: VoiceAgentCall): Promise<FakeSession> {
+  part(el, 'call-button').click();
+  const session = newestSession();
+  session.go('connecting');
+  session.go('in-call');
+  await el.updateComplete;
+  return session;
 }

@@ -13,6 +13,7 @@
 // Everything it did is in `log`: [{ kind, transport, op, action }].
 import { createServer } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
+import { readBody } from './http-body.mjs';
 
 export const GRAPHQL_FAULT_KINDS = [
   'connecterr',
@@ -32,10 +33,13 @@ const CORS = {
   'access-control-allow-headers': 'authorization, content-type',
 };
 
-async function readBody(stream) {
-  const chunks = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks);
+/** A message or body as JSON, or null when it is not JSON (it is then relayed as is). */
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -52,14 +56,9 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
       return;
     }
     const body = await readBody(req);
-    let op = null;
-    let parsed = null;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-      op = parsed.operationName ?? null;
-    } catch {
-      // relayed as is: the emulator answers the malformed body
-    }
+    // A body that is not JSON is relayed as is: the emulator answers it.
+    const parsed = parseJson(body?.toString('utf8') ?? '');
+    const op = parsed?.operationName ?? null;
     const entry = { kind, transport: 'http', op, action: 'forwarded' };
     log.push(entry);
     const answer = (status, payload) =>
@@ -109,12 +108,8 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
     });
     client.on('message', (data) => {
       const text = data.toString();
-      let message = null;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        return toUpstream(text);
-      }
+      const message = parseJson(text);
+      if (!message) return toUpstream(text);
       if (message.type === 'subscribe') {
         const op = message.payload?.operationName ?? null;
         operations.set(message.id, op);
@@ -135,12 +130,8 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
     });
     upstream.on('message', (data) => {
       const text = data.toString();
-      let message = null;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        return client.send(text);
-      }
+      const message = parseJson(text);
+      if (!message) return client.send(text);
       const isTranscript = message.type === 'next' && operations.get(message.id) === 'RefreshTranscript';
       if (!isTranscript) return client.send(text);
       transcriptEvents++;

@@ -3,7 +3,12 @@
 import { expect } from '@open-wc/testing';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallResult, CallSessionOptions, CallState, EndReason } from '../../src/call/types.js';
+import { emulatorDial } from './emulator.js';
+import { present } from './present.js';
 import { until } from './until.js';
+
+/** The companion behind test/support/fault-proxy.mjs, with the fault `spec` injected (e.g. `dials-hold`). */
+export const front = (spec: string) => `/__fault/${spec}`;
 
 /** How long a dial may stay non-terminal on the emulator after the call ended (bounded poll). */
 export const DIAL_TERMINAL_WITHIN_MS = 10000;
@@ -43,6 +48,24 @@ export function tearDownHarness(harness: Harness): void {
   harness.container.remove();
 }
 
+/**
+ * A fresh Harness for each test of the calling suite (set up before, torn down after). The one
+ * object returned is refilled before every test, so a suite can hold it in a constant.
+ */
+export function useHarness(): Harness {
+  const harness: Harness = {
+    container: document.createElement('div'),
+    micTracks: [],
+    getUserMedia: realGetUserMedia,
+    logStart: 0,
+  };
+  beforeEach(async () => {
+    Object.assign(harness, await setUpHarness());
+  });
+  afterEach(() => tearDownHarness(harness));
+  return harness;
+}
+
 export function newSession(
   harness: Harness,
   endpoint: string,
@@ -77,7 +100,7 @@ export function record(session: CallSession): Seen {
   return seen;
 }
 
-export { until };
+export { emulatorDial, until };
 
 export interface LogEntry {
   method: string;
@@ -90,16 +113,6 @@ export interface LogEntry {
 
 export async function faultLog(): Promise<LogEntry[]> {
   return (await fetch('/__fault/log')).json();
-}
-
-/** `emulator`: `/__emu`, or `/__emu-strict` for the emulator in strict idempotency mode. */
-export async function emulatorDial(
-  dialId: string,
-  emulator = '/__emu',
-): Promise<{ status: string; systemResultType: string | null }> {
-  const response = await fetch(`${emulator}/dials/${encodeURIComponent(dialId)}`);
-  expect(response.status, `emulator GET /dials/${dialId}`).to.equal(200);
-  return response.json();
 }
 
 /** The dials of `dialIds` still not terminal on the emulator after up to `withinMs` (`id status` each). */
@@ -139,7 +152,7 @@ export async function expectCleanEnd(
   expected: Expected,
 ): Promise<void> {
   await until(() => seen.ended.length > 0, 20000, 'call-ended');
-  const result = seen.ended[0]!;
+  const result = present(seen.ended[0], 'a call-ended result');
   const summary = `${result.reason} ${result.error?.code ?? '-'} states=${seen.states.join('>')}`;
   expect(result.reason, summary).to.equal(expected.reason);
   expect(result.error?.code ?? null, summary).to.equal(expected.code);

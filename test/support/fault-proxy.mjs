@@ -34,6 +34,7 @@
 import { createServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { graphqlFaultProxy } from './fault-graphql.mjs';
+import { readBody } from './http-body.mjs';
 import { startChild, stopChild } from './wtr-services.mjs';
 
 export const FRONT_HOLD_MS = 1200;
@@ -47,12 +48,6 @@ const serviceErrors = {
   422: ['unprocessable_entity', 'invalid input'],
   500: ['internal_error', 'internal error'],
 };
-
-async function readBody(stream) {
-  const chunks = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks.length ? Buffer.concat(chunks) : undefined;
-}
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -18,7 +18,7 @@ export function currentPreferences(): Preferences {
   };
 }
 
-const BOTH: Preferences[] = [
+const BOTH: readonly [Preferences, Preferences] = [
   { colorScheme: 'light', reducedMotion: 'no-preference' },
   { colorScheme: 'dark', reducedMotion: 'reduce' },
 ];
@@ -46,6 +46,6 @@ export async function eachPreference(check: (preferences: Preferences) => Promis
       await check(preferences);
     }
   } finally {
-    await emulateMedia(BOTH[0]!);
+    await emulateMedia(BOTH[0]);
   }
 }

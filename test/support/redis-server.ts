@@ -36,7 +36,7 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
       reject(new Error(`redis-server exited (${code}) before it was ready: ${output}`));
     child.once('error', reject);
     child.once('exit', onExit);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) {
         child.off('exit', onExit);
@@ -44,8 +44,8 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
       }
     });
   });
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.resume();
+  child.stderr.resume();
   return {
     port: chosen,
     url: `redis://127.0.0.1:${chosen}`,

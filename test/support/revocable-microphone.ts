@@ -3,6 +3,7 @@
 // engine (Firefox delivers no script-dispatched event to a MediaStreamTrack's listeners), so the
 // (fake) microphone is sent through a loopback peer connection, and the track handed out is the
 // received one: stopping the sending side ends it, in Chromium and Firefox alike.
+import { present } from './present.js';
 
 export interface RevocableMicrophone {
   /** Give this to the code under test as its microphone. */
@@ -13,9 +14,9 @@ export interface RevocableMicrophone {
 
 async function negotiate(from: RTCPeerConnection, to: RTCPeerConnection): Promise<void> {
   await from.setLocalDescription();
-  await to.setRemoteDescription(from.localDescription!);
+  await to.setRemoteDescription(present(from.localDescription, 'the offer'));
   await to.setLocalDescription();
-  await from.setRemoteDescription(to.localDescription!);
+  await from.setRemoteDescription(present(to.localDescription, 'the answer'));
 }
 
 export async function revocableMicrophone(source: MediaStreamTrack): Promise<RevocableMicrophone> {

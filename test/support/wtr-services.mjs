@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { readBody } from './http-body.mjs';
 
 /**
  * Where the children's logs go: stderr with VERBOSE=1; otherwise .cache/test-services.log (the
@@ -135,12 +136,6 @@ export function stopChild(child) {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-}
-
-async function readBody(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return chunks.length ? Buffer.concat(chunks) : undefined;
 }
 
 /** Forwards a Koa request to `target` (path kept after `prefix`), with extra headers. */

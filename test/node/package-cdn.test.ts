@@ -12,6 +12,7 @@ import {
   cdnSizes,
   readmeSizesSection,
 } from '../../scripts/build-sizes.js';
+import { present } from '../support/present.js';
 
 const CDN = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
 
@@ -29,7 +30,7 @@ function lazyChunk(pattern: RegExp): string {
       .lazy.map((size) => size.file)
       .join(', ')}`,
   );
-  return matches[0]!.file;
+  return present(matches[0], `a lazy chunk matching ${pattern}`).file;
 }
 
 test('the entry loads nothing else up front; the call, livekit-client, their shared error classes and Arabic are one lazy chunk each', () => {
@@ -64,7 +65,9 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
   // error classes, whose chunk the entry asks for beside it (as it does for the media chunk).
   const errors = lazyChunk(/^chunks\/errors-/);
   const importsOf = (source: string): string[] =>
-    [...source.matchAll(/\bfrom\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g)].map((m) => m[1]!).sort();
+    [...source.matchAll(/\bfrom\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g)]
+      .map((m) => present(m[1], 'an import specifier'))
+      .sort();
   assert.deepEqual(importsOf(call), ['../voice-agent-call.js', `./${errors.slice('chunks/'.length)}`].sort());
   assert.deepEqual(importsOf(media), [`./${errors.slice('chunks/'.length)}`]);
   assert.ok(
@@ -74,8 +77,8 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
 });
 
 test('the idle entry is at most 12 KB gzip (-9)', () => {
-  const [entry] = cdnSizes().initial;
-  assert.ok(entry!.gzip <= IDLE_ENTRY_BUDGET_GZIP, `idle entry ${entry!.gzip} B gzip > ${IDLE_ENTRY_BUDGET_GZIP} B`);
+  const entry = present(cdnSizes().initial[0], 'the idle entry in sizes.json');
+  assert.ok(entry.gzip <= IDLE_ENTRY_BUDGET_GZIP, `idle entry ${entry.gzip} B gzip > ${IDLE_ENTRY_BUDGET_GZIP} B`);
 });
 
 test('the entry registers the tag and exports the element, its helpers and loaders, not the call logic', () => {
@@ -86,7 +89,7 @@ test('the entry registers the tag and exports the element, its helpers and loade
     part
       .trim()
       .split(/\s+as\s+/)
-      .pop()!,
+      .at(-1),
   );
   for (const name of ['VoiceAgentCall', 'defineVoiceAgentCall', 'TAG_NAME', 'VERSION', 'preloadMedia', 'loadCallApi']) {
     assert.ok(names.includes(name), `exports ${name}`);
@@ -106,7 +109,11 @@ test('no eval, no Function constructor, no string timers, no process.env (strict
 
 test('gzip sizes of the lazy chunks stay within budget', () => {
   const sizes = cdnSizes();
-  const gzip = (pattern: RegExp): number => sizes.lazy.find((size) => pattern.test(size.file))!.gzip;
+  const gzip = (pattern: RegExp): number =>
+    present(
+      sizes.lazy.find((size) => pattern.test(size.file)),
+      `a lazy chunk matching ${pattern}`,
+    ).gzip;
   assert.ok(gzip(/^chunks\/in-call-/) < 20 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
   assert.ok(gzip(/^chunks\/livekit-media-/) < 200 * 1024, `media chunk gzip ${gzip(/^chunks\/livekit-media-/)} B`);
 });
@@ -122,8 +129,9 @@ test('the npm build splits the same way: define.js reaches the call logic and ot
     const source = readFileSync(DIST + file, 'utf8');
     const resolve = (specifier: string): string => new URL(specifier, `file:///${file}`).pathname.slice(1);
     for (const m of source.matchAll(/^import\s[^;]*?from\s*'(\.{1,2}\/[^']+)'|^import\s*'(\.{1,2}\/[^']+)'/gm))
-      visit(resolve((m[1] ?? m[2])!));
-    for (const m of source.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) dynamics.add(resolve(m[1]!));
+      visit(resolve(present(m[1] ?? m[2], 'an import specifier')));
+    for (const m of source.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g))
+      dynamics.add(resolve(present(m[1], 'an import() specifier')));
   };
   visit('define.js');
   assert.ok(

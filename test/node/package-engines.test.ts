@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
+import { present } from '../support/present.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -31,7 +32,7 @@ function installed(dir = join(ROOT, 'node_modules'), found: Array<{ name: string
 test("the README's Node table holds for what is installed", () => {
   const packages = installed();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-  const floor = semver.minVersion(pkg.engines.node)!.version;
+  const floor = present(semver.minVersion(pkg.engines.node), 'a lowest Node version in engines').version;
   const refusing = (version: string) =>
     [...new Set(packages.filter((p) => !semver.satisfies(version, p.node)).map((p) => p.name))].sort();
 

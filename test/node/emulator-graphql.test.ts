@@ -11,7 +11,7 @@ import { buildClientSchema, buildSchema, getIntrospectionQuery, printType, type 
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import type { DialStore } from '../../src/emulator/api/dial-store.js';
+import type { DialLifecycle } from '../../src/emulator/api/dial-lifecycle.js';
 import { LINES } from '../../src/emulator/agent/scenarios.js';
 import { AgentParticipant } from '../../src/emulator/room/agent-participant.js';
 import type { Peer } from '../../src/emulator/room/media/peer.js';
@@ -594,24 +594,24 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
   });
 
   test('subscriptions let go of the dial: when the client goes away, and when the dial ends', async () => {
-    const store = emu.control as DialStore;
+    const dials = emu.control as DialLifecycle;
     const { dialId, sessionId, dialToken } = await newDial(emu);
     const leaving = client(dialToken);
     const session = new Stream<SessionMessage>(leaving, 'ConnectSession', { sessionId });
     new Stream<TranscriptEvent>(leaving, 'RefreshTranscript', { dialId });
     await session.next((message) => message.messageType === 'SESSION_CONTACT_UPDATE');
-    await eventually(() => store.watcherCount(dialId) === 2);
+    await eventually(() => dials.watcherCount(dialId) === 2);
     await leaving.dispose();
-    await eventually(() => store.watcherCount(dialId) === 0);
+    await eventually(() => dials.watcherCount(dialId) === 0);
 
     const staying = client(dialToken);
     const again = new Stream<SessionMessage>(staying, 'ConnectSession', { sessionId });
     new Stream<TranscriptEvent>(staying, 'RefreshTranscript', { dialId });
     await again.next((message) => message.messageType === 'SESSION_CONTACT_UPDATE');
-    await eventually(() => store.watcherCount(dialId) === 2);
+    await eventually(() => dials.watcherCount(dialId) === 2);
     await graphql(emu.graphqlUrl, dialToken, 'HangupCall', { dialId });
     await again.ended;
-    await eventually(() => store.watcherCount(dialId) === 0);
+    await eventually(() => dials.watcherCount(dialId) === 0);
   });
 
   test('a session that already ended answers its terminal status and completes; so does its transcript', async () => {

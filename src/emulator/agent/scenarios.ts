@@ -90,7 +90,7 @@ async function answerTurns(agent: AgentContext): Promise<never> {
     const heard = await agent.listen();
     if (heard.kind !== 'turn') continue;
     await agent.think();
-    await agent.say(LINES.demoReplies[turn % LINES.demoReplies.length]!);
+    await agent.say(LINES.demoReplies[turn % LINES.demoReplies.length] ?? LINES.demoReplies[0]);
   }
 }
 

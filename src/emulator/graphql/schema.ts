@@ -137,7 +137,7 @@ export interface LiveTranscriptEvent {
 }
 
 /** A root field of the SDL, to attach its resolver to; throws when the SDL lacks it. */
-function field(type: GraphQLObjectType | null | undefined, name: string): GraphQLField<unknown, GraphqlContext> {
+function field(type: GraphQLObjectType | null | undefined, name: string): GraphQLField<unknown, GraphqlContext, never> {
   const found = type?.getFields()[name];
   if (!found) throw new Error(`the schema has no root field ${name}`);
   return found;
@@ -209,7 +209,8 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
     return graphqlDial(record);
   }
 
-  type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, any>;
+  // `never`: each resolver names the arguments its field declares (graphql validated them against the SDL).
+  type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, never>;
   const mutations: Record<string, Resolver> = {
     async browserDialToken(
       _root,

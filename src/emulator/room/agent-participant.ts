@@ -235,12 +235,12 @@ export class AgentParticipant implements AgentContext {
     const completed = await peer.play(samples, (playedMs) => {
       // The line appears word by word as it is heard; the last word comes with the final segment.
       const due = Math.min(words.length - 1, Math.floor((playedMs / durationMs) * words.length) + 1);
-      if (due > shown) {
+      const prefix = words[due - 1];
+      if (due > shown && prefix !== undefined) {
         shown = due;
-        const text = words[due - 1]!;
-        this.#publish(segmentId, this.description.trackSid, text, false);
+        this.#publish(segmentId, this.description.trackSid, prefix, false);
         this.#port.control.liveTranscript(this.#port.dialId, {
-          text,
+          text: prefix,
           speaker: 'AI',
           startTimeMs,
           endTimeMs: this.#port.sinceJoin(),

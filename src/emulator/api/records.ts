@@ -1,7 +1,8 @@
 // The shapes the REST half answers with, following the seed's records (see README "Emulator").
-// Timestamps are ISO 8601 UTC strings. Each record is checked against the API client's response
-// type (`Fits`): the client's types are looser (optional fields, open records), but a record the
-// emulator answers must always be one the client reads, so the two cannot drift apart.
+// Timestamps are ISO 8601 UTC strings. Each record is the API client's response type itself
+// where the emulator answers exactly the fields it names (`Known`), else a stricter type checked
+// against it (`Fits`: the client's types are looser, optional fields and open records): a record
+// the emulator answers is always one the client reads, so the two cannot drift apart.
 import type {
   Agent,
   AIModel,
@@ -34,6 +35,9 @@ import type { DialStatus, SystemResultType } from '../seam.js';
 
 /** `Record`, which must be assignable to the client's `Client`: a record that stops fitting fails to compile here. */
 type Fits<Client, Record extends Client> = Record;
+
+/** The fields a client type names, without its open `[field: string]: unknown`: a record exactly as the client reads it. */
+type Known<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 
 /** The client's type without `Field`, where the emulator's record knowingly answers something looser (said there). */
 type Without<T, Field extends string> = { [K in keyof T as K extends Field ? never : K]: T[K] };
@@ -133,10 +137,10 @@ export type DialRecord = Fits<
 >;
 
 /** `POST /dials` answer. */
-export type CreateDialOutput = Fits<ClientCreateDialOutput, { dialToken: string; sessionId: string; dialId: string }>;
+export type CreateDialOutput = ClientCreateDialOutput;
 
 /** `POST /dials/{id}/token` answer, exactly as the service gives it: the media credentials come from GraphQL `browserDialToken`. */
-export type DialTokenOutput = Fits<ClientDialTokenOutput, { dialToken: string }>;
+export type DialTokenOutput = ClientDialTokenOutput;
 
 /** The seed's `{ data, cursor }` pagination envelope. */
 export type Page<T> = ClientPage<T>;
@@ -146,26 +150,12 @@ export type Page<T> = ClientPage<T>;
 export type ModelOptionValue = ClientModelOptionValue;
 
 /** `GET /models` item. */
-export type AIModelRecord = Fits<
-  AIModel,
-  {
-    id: string;
-    name: string;
-    modelOptions: { id: string; name: string; valueType: 'STRING' | 'INT' | 'FLOAT'; default: string }[];
-  }
->;
+/** `GET /models` item: the fields the client names. */
+export type AIModelRecord = Known<AIModel>;
 
 /** `GET /voices` item. */
-export type AIVoiceRecord = Fits<
-  AIVoice,
-  {
-    id: string;
-    name: string;
-    voiceType: string;
-    voiceTier: 'STANDARD' | 'PREMIUM';
-    description: string;
-  }
->;
+/** `GET /voices` item. */
+export type AIVoiceRecord = Known<AIVoice>;
 
 /**
  * A flow as the emulator answers it: `openingLineType` always there, the nodes as sent (each
@@ -196,25 +186,10 @@ export type VersionedPromptRecord = Fits<
   }
 >;
 
-export type ExtractorRecord = Fits<
-  Extractor,
-  {
-    id: string;
-    name: string;
-    /** A JSON schema, held as text. */
-    extractorFieldsJsonSchema: string;
-  }
->;
+/** `extractorFieldsJsonSchema` is a JSON schema, held as text. */
+export type ExtractorRecord = Known<Extractor>;
 
-export type PhoneNumberRecord = Fits<
-  PhoneNumber,
-  {
-    id: string;
-    number: string;
-    type: 'PSTN' | 'SIP_USERNAME';
-    agentId: string | null;
-  }
->;
+export type PhoneNumberRecord = Known<PhoneNumber>;
 
 /** Not shown by the seed: the emulator's shape. */
 export type PhoneNumberPoolRecord = Fits<
@@ -273,16 +248,8 @@ export type BatchDialJobRecord = Fits<
   }
 >;
 
-export type BatchDialSpecRecord = Fits<
-  BatchDialSpec,
-  {
-    id: string;
-    toNumber: string;
-    batchDialJobId: string;
-    createdAt: string;
-    inputs: Record<string, string>;
-  }
->;
+/** A row still waiting in a job's queue. */
+export type BatchDialSpecRecord = Known<BatchDialSpec>;
 
 export type EvalConfigRecord = Fits<EvalConfig, { id: string; name: string; promptSnippet: string | null }>;
 
@@ -305,19 +272,8 @@ export type EvalRecordRecord = Fits<
 /** One judgement of a result, the item shape the seed shows for a rerun. */
 export type EvalResultItem = ClientEvalResultItem;
 
-export type EvalResultRecord = Fits<
-  EvalResult,
-  {
-    id: string;
-    evalRunId: string;
-    evalRecordId: string;
-    passed: boolean;
-    /** How many of `results` are not accurate. */
-    numAlerts: number;
-    results: EvalResultItem[];
-    createdAt: string;
-  }
->;
+/** A record's result in a run; `numAlerts` counts the items that are not accurate. */
+export type EvalResultRecord = Known<EvalResult> & { createdAt: string };
 
 export type EvalRunRecord = Fits<
   EvalRun,

@@ -92,7 +92,7 @@ export interface Emulator {
   /** `http://127.0.0.1:PORT/query`: the GraphQL endpoint (HTTP POST; `graphql-transport-ws` at the same path with `ws:`). */
   graphqlUrl: string;
   apiKey: string;
-  /** The dial store, as the media half drives it (tests use it to play the media half). */
+  /** The store's dial lifecycle, as the media half drives it (tests use it to play the media half). */
   control: DialControl;
   /** Verifies a media-room participant token issued by this emulator (`browserDialToken`); throws on a bad one. */
   verifyToken(token: string): Promise<{ identity: string; roomName: string }>;

@@ -1,5 +1,5 @@
 // The media room as a child process of the emulator (see supervisor.ts): libwebrtc is native code,
-// and a crash in it must not take the REST and GraphQL API down. The dial store stays in the
+// and a crash in it must not take the REST and GraphQL API down. The dial lifecycle stays in the
 // parent; this process reaches it over the IPC channel with the messages of ipc.ts.
 import { verifyParticipantToken } from '../media-token.js';
 import type { DialEnd, MediaControl, MediaServer } from '../seam.js';

@@ -217,10 +217,6 @@ export class DialLifecycle implements DialControl {
     return this.dials.find((dial) => dial.sessionId === sessionId)?.id;
   }
 
-  sessionIdOf(dialId: string): string | undefined {
-    return this.dials.get(dialId)?.sessionId;
-  }
-
   hasBrowserJoined(dialId: string): boolean {
     return this.dials.get(dialId)?.browserJoined ?? false;
   }

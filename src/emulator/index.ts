@@ -2,9 +2,9 @@
 // API (api/), its GraphQL browser protocol at `/query` (graphql/) and a LiveKit-protocol loopback
 // media server with scripted agents (room/, agent/). Everything binds 127.0.0.1.
 import type { AddressInfo } from 'node:net';
-import { createApiServer, GRAPHQL_PATH, tokenTtlSeconds } from './api/server.js';
-import { DialStore } from './api/dial-store.js';
+import { createApiServer, GRAPHQL_PATH } from './api/server.js';
 import type { IdempotencyMode } from './api/idempotency.js';
+import { Store, tokenTtlSeconds } from './api/store.js';
 import { createDialTokenKeys } from './dial-token.js';
 import { createMediaKeys, signParticipantToken, verifyParticipantToken, type MediaKeys } from './media-token.js';
 import { explainMissingPeer } from './optional-peers.js';
@@ -92,7 +92,7 @@ export interface Emulator {
   /** `http://127.0.0.1:PORT/query`: the GraphQL endpoint (HTTP POST; `graphql-transport-ws` at the same path with `ws:`). */
   graphqlUrl: string;
   apiKey: string;
-  /** The dial store, as the media half drives it (tests use it to play the media half). */
+  /** The store's dial lifecycle, as the media half drives it (tests use it to play the media half). */
   control: DialControl;
   /** Verifies a media-room participant token issued by this emulator (`browserDialToken`); throws on a bad one. */
   verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
@@ -167,23 +167,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const mediaKeys = createMediaKeys();
   const dialTokens = createDialTokenKeys();
   const verifyToken = (token: string) => verifyParticipantToken(mediaKeys, token);
-  const store = new DialStore({
+  const store = new Store({
     joinWindowMs,
     minuteMs: options.minuteMs ?? 60_000,
     phoneRingMs: options.phoneRingMs ?? 500,
     phoneTalkMs: options.phoneTalkMs ?? 3000,
+    evalRunMs: options.evalRunMs ?? 200,
+    idempotency: options.idempotency ?? 'replay',
+    dialTokens,
     log,
   });
 
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
   const { createGraphqlEndpoint } = await loadGraphql();
-  const media = await startMedia(options, store, mediaKeys, verifyToken, log);
+  const media = await startMedia(options, store.dials, mediaKeys, verifyToken, log);
   const health = (): EmulatorHealth => {
     const room = media.health();
     return { ok: room.state === 'up', media: room };
   };
   const graphql = createGraphqlEndpoint({
-    store,
+    dials: store.dials,
     apiKey,
     dialTokens,
     maxBodyBytes,
@@ -192,7 +195,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     iceConfig: options.iceConfig ?? null,
     // The LiveKit participant token for the dial's room: the only token the room accepts.
     async issueMediaToken(dialId) {
-      const session = store.session(dialId)!;
+      const session = store.dials.session(dialId);
+      if (!session) throw new Error(`no dial ${dialId} to issue a media token for`);
       return signParticipantToken(mediaKeys, {
         identity: `caller-${dialId.slice(0, 8)}`,
         name: 'Caller',
@@ -201,18 +205,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       });
     },
   });
-  const server = createApiServer({
-    apiKey,
-    store,
-    dialTokens,
-    graphql,
-    maxBodyBytes,
-    joinWindowMs,
-    evalRunMs: options.evalRunMs ?? 200,
-    idempotency: options.idempotency ?? 'replay',
-    health,
-    log,
-  });
+  const server = createApiServer({ apiKey, store, graphql, maxBodyBytes, health, log });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -233,12 +226,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     mediaUrl: media.url,
     graphqlUrl: `http://${HOST}:${port}${GRAPHQL_PATH}`,
     apiKey,
-    control: store,
+    control: store.dials,
     verifyToken,
     health,
     close() {
       closing ??= (async () => {
-        store.close();
+        store.dials.close();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await Promise.all([stopped, media.close(), graphql.close()]);

@@ -2,22 +2,9 @@
 // The REST half owns dial records and their lifecycle; the room reports what happens in the
 // media session through these commands and listens for dials that end elsewhere.
 
-export type DialStatus =
-  'queued' | 'ringing' | 'in-progress' | 'completed' | 'failed' | 'canceled' | 'busy' | 'no-answer';
-
-export type SystemResultType =
-  | 'BUSY'
-  | 'FAILED'
-  | 'NO_ANSWER'
-  | 'CANCELLED'
-  | 'USER_HANGUP'
-  | 'COUNTERPARTY_HANGUP'
-  | 'TIMEOUT'
-  | 'RATE_LIMITED'
-  | 'TRANSFERRED'
-  | 'AGENT_HANGUP'
-  | 'VOICEMAIL_DETECTED_HANGUP'
-  | 'LONG_SILENCE_HANGUP';
+// The dial statuses and result types are the API client's own: the emulator answers what it reads.
+import type { DialStatus, SystemResultType } from '../server/api/types.js';
+export type { DialStatus, SystemResultType } from '../server/api/types.js';
 
 /** One line of a dial's transcript, times relative to the dial's `startedAt`. */
 export interface TranscriptLine {

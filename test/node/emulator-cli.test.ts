@@ -10,7 +10,8 @@ const CLI = 'src/emulator/cli.ts';
 
 interface Running {
   child: ChildProcess;
-  ready: Record<string, string>;
+  /** The CLI's ready line (the first test checks exactly these keys). */
+  ready: { apiUrl: string; mediaUrl: string; apiKey: string; graphqlUrl: string };
   stdout: () => string;
   stderr: () => string;
 }
@@ -19,13 +20,15 @@ function startCli(args: string[]): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const { stdout: out, stderr: err } = child;
+  if (!out || !err) throw new Error('the CLI was spawned without stdout and stderr pipes');
+  err.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let ready = false;
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) =>
       reject(new Error(`the CLI exited (${code}) before it was ready: ${stderr}`));
     child.once('exit', onExit);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    out.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const newline = stdout.indexOf('\n');
       if (newline === -1 || ready) return;
@@ -48,10 +51,10 @@ describe('voice-agent-emulator CLI', () => {
     const running = await startCli(['--port', '0']);
     try {
       assert.deepEqual(Object.keys(running.ready), ['apiUrl', 'mediaUrl', 'apiKey', 'graphqlUrl']);
-      assert.match(running.ready.apiUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(running.ready.apiUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.equal(running.ready.graphqlUrl, `${running.ready.apiUrl}/query`);
-      assert.match(running.ready.mediaUrl!, /^ws:\/\/127\.0\.0\.1:\d+$/);
-      assert.notEqual(running.ready.apiUrl!.split(':')[2], '0');
+      assert.match(running.ready.mediaUrl, /^ws:\/\/127\.0\.0\.1:\d+$/);
+      assert.notEqual(running.ready.apiUrl.split(':')[2], '0');
       assert.equal(running.ready.apiKey, 'emu-dev-key');
 
       const agents = await fetch(`${running.ready.apiUrl}/agents`, {
@@ -130,7 +133,7 @@ describe('voice-agent-emulator CLI', () => {
         body: JSON.stringify({ callAgentId: 'emu-demo', browserCall: true }),
       });
       const { dialToken, sessionId } = (await created.json()) as { dialToken: string; sessionId: string };
-      assert.equal((await mediaCredentials(running.ready.graphqlUrl!, dialToken, sessionId)).iceConfig, iceConfig);
+      assert.equal((await mediaCredentials(running.ready.graphqlUrl, dialToken, sessionId)).iceConfig, iceConfig);
     } finally {
       assert.equal(await stop(running, 'SIGTERM'), 0);
     }

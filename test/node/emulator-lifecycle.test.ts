@@ -9,6 +9,7 @@ async function call(
   method: string,
   path: string,
   body?: unknown,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, read field by field by the assertions
 ): Promise<{ status: number; body: any }> {
   const response = await fetch(emu.apiUrl + path, {
     method,

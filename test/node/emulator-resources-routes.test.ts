@@ -21,6 +21,7 @@ async function call(
   const response = await fetch(emu.apiUrl + path, { method, headers, body });
   const text = await response.text();
   bodies.push(text);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, read field by field by the assertions
   return { status: response.status, headers: response.headers, body: JSON.parse(text) as any };
 }
 
@@ -77,14 +78,15 @@ describe('emulator resource routes', () => {
   });
 
   test('every resource route needs the API key (401)', async () => {
-    for (const [method, path] of [
+    const routes: [string, string][] = [
       ['GET', '/models'],
       ['POST', '/agents'],
       ['PUT', '/phone_numbers/x'],
       ['DELETE', '/eval_configs/x/records/y'],
       ['GET', '/phone_number_pools'],
-    ]) {
-      const answer = await call(emu, method!, path!, {
+    ];
+    for (const [method, path] of routes) {
+      const answer = await call(emu, method, path, {
         key: null,
         body: method === 'GET' || method === 'DELETE' ? undefined : {},
       });

@@ -109,8 +109,8 @@ describe('PCM', () => {
     const frames = toFrames(new Int16Array(FRAME_SAMPLES * 2 + 5).fill(7));
     assert.equal(frames.length, 3);
     assert.ok(frames.every((frame) => frame.length === FRAME_SAMPLES));
-    assert.equal(frames[2]![4], 7);
-    assert.equal(frames[2]![5], 0);
+    assert.equal(frames[2]?.[4], 7);
+    assert.equal(frames[2]?.[5], 0);
   });
 
   test('the frame pump catches up after a late timer, without drifting or bursting', () => {

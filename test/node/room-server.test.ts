@@ -84,7 +84,8 @@ class Signal {
       const index = this.responses.findIndex((response) => response.message.case === kind);
       if (index >= 0) {
         const [found] = this.responses.splice(index, 1);
-        return (found!.message as { value: unknown }).value as Extract<SignalResponse['message'], { case: C }>['value'];
+        if (!found) throw new Error(`the ${kind} response went missing`);
+        return (found.message as { value: unknown }).value as Extract<SignalResponse['message'], { case: C }>['value'];
       }
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no ${kind} within ${timeoutMs} ms`);
@@ -412,7 +413,8 @@ describe('a media room crash (issue 18)', () => {
     await signal.next('join');
     await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
 
-    process.kill(before.media.pid!, 'SIGSEGV');
+    assert.ok(before.media.pid !== null, 'the media room process runs');
+    process.kill(before.media.pid, 'SIGSEGV');
     await signal.closed;
     assert.equal(
       signal.responses.filter((response) => response.message.case === 'leave').length,

@@ -90,7 +90,7 @@ async function answerTurns(agent: AgentContext): Promise<never> {
     const heard = await agent.listen();
     if (heard.kind !== 'turn') continue;
     await agent.think();
-    await agent.say(LINES.demoReplies[turn % LINES.demoReplies.length]!);
+    await agent.say(LINES.demoReplies[turn % LINES.demoReplies.length] ?? LINES.demoReplies[0]);
   }
 }
 
@@ -125,15 +125,23 @@ const silentUser: Scenario = {
   },
 };
 
+/** A scenario that greets, pauses `dropAfterGreetingMs`, then has `fault` happen. */
+function greetThen(greeting: string, fault: (agent: AgentContext) => void): Scenario {
+  return {
+    agentJoins: true,
+    async run(agent, timings) {
+      await agent.say(greeting);
+      await delay(timings.dropAfterGreetingMs, agent.signal);
+      fault(agent);
+    },
+  };
+}
+
 /** Greets, then the media connection drops without a goodbye and never comes back: FAILED. */
-const drop: Scenario = {
-  agentJoins: true,
-  async run(agent, timings) {
-    await agent.say(LINES.dropGreeting);
-    await delay(timings.dropAfterGreetingMs, agent.signal);
-    agent.drop();
-  },
-};
+const drop = greetThen(LINES.dropGreeting, (agent) => agent.drop());
+
+/** emu-blip's first session: greets, then the connection drops once. */
+const blipOnce = greetThen(LINES.blipGreeting, (agent) => agent.blip());
 
 /** Greets, then the connection drops once; after the caller's rejoin it says so and goes on like emu-demo. */
 const blip: Scenario = {
@@ -143,31 +151,15 @@ const blip: Scenario = {
       await agent.say(LINES.blipBack);
       return answerTurns(agent);
     }
-    await agent.say(LINES.blipGreeting);
-    await delay(timings.dropAfterGreetingMs, agent.signal);
-    agent.blip();
+    return blipOnce.run(agent, timings);
   },
 };
 
 /** Greets, then leaves the room without a goodbye; the service records the dial FAILED. */
-const agentLeaves: Scenario = {
-  agentJoins: true,
-  async run(agent, timings) {
-    await agent.say(LINES.leaveGreeting);
-    await delay(timings.dropAfterGreetingMs, agent.signal);
-    agent.leave();
-  },
-};
+const agentLeaves = greetThen(LINES.leaveGreeting, (agent) => agent.leave());
 
 /** Greets, then the media server shuts the room down (LeaveRequest SERVER_SHUTDOWN): FAILED. */
-const serverLeave: Scenario = {
-  agentJoins: true,
-  async run(agent, timings) {
-    await agent.say(LINES.serverLeaveGreeting);
-    await delay(timings.dropAfterGreetingMs, agent.signal);
-    agent.shutDown();
-  },
-};
+const serverLeave = greetThen(LINES.serverLeaveGreeting, (agent) => agent.shutDown());
 
 /** emu-quick's call without `lk.transcription` in the room: the live transcript comes only over GraphQL. */
 const graphqlTranscript: Scenario = { ...quick, roomTranscript: false };

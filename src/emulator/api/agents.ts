@@ -61,39 +61,49 @@ export function telephonyProviderOf(scenario: string): 'livekit' | 'vonage' {
   return scenario === EMU_VONAGE ? 'vonage' : 'livekit';
 }
 
-function agentRecord(id: ScenarioAgentId): AgentRecord {
-  return {
-    id,
-    name: names[id],
+/** An agent record: `fields`, and the seed's defaults for every field they leave out. */
+export function newAgentRecord(
+  fields: Pick<AgentRecord, 'id' | 'name' | 'defaultVoiceId' | 'defaultVersionedPromptId'> & Partial<AgentRecord>,
+): AgentRecord {
+  // Every field in the order the seed shows them: `fields` replaces values in place.
+  const defaults: AgentRecord = {
+    id: '',
+    name: '',
     language: 'en',
     transcriberParams: { type: 'deepgram', keywords: [] },
-    metadata: { emulator: true, scenario: id },
+    metadata: {},
     utteranceDetectorConfig: { sensitivity: 'MEDIUM', interruptionPlayTimeMs: 500 },
     endpointDetectorConfig: { type: 'SIMPLE', mode: 'DEFAULT' },
     ivrConfiguration: { detectionType: 'NONE', versionedPromptId: null, aiVoiceId: null, taggingText: null },
     idleMessageConfig: { enabled: false, messages: [], idleDurationMilliseconds: 5000, maxIdleMessages: 1 },
     maxDurationSeconds: DEFAULT_MAX_DURATION_SECONDS,
-    defaultVoiceId: 'emu-voice-espeak-en',
-    defaultVersionedPromptId: `${id}-prompt-v1`,
-    defaultExtractorId: id === EMU_QUICK ? 'emu-quick-extractor' : null,
+    defaultVoiceId: '',
+    defaultVersionedPromptId: '',
+    defaultExtractorId: null,
     linkedFunctionDefinitions: [],
-    fillEmptyStringVariables: true,
-    silenceHangupConfiguration:
-      id === EMU_SILENT_USER
-        ? { type: 'WHOLE_CALL', silenceDurationSeconds: 3 }
-        : { type: 'DISABLED', silenceDurationSeconds: 0 },
+    fillEmptyStringVariables: false,
+    silenceHangupConfiguration: { type: 'DISABLED', silenceDurationSeconds: 0 },
     voiceOptionValues: [],
     timeoutMessage: null,
     timeoutBehaviorConfiguration: { behavior: 'HANGUP', transferNumber: null },
     voicemailConfig: null,
     ivrSilenceHangupConfiguration: null,
   };
+  return { ...defaults, ...fields };
 }
 
-const agents: ReadonlyMap<string, AgentRecord> = new Map(SCENARIO_AGENT_IDS.map((id) => [id, agentRecord(id)]));
-
-/** A fresh copy of the agent's record (callers may not mutate the catalogue). */
-export function findAgent(id: string): AgentRecord | undefined {
-  const agent = agents.get(id);
-  return agent && structuredClone(agent);
+/** A fresh record of a scenario agent. */
+export function scenarioAgent(id: ScenarioAgentId): AgentRecord {
+  return newAgentRecord({
+    id,
+    name: names[id],
+    metadata: { emulator: true, scenario: id },
+    defaultVoiceId: 'emu-voice-espeak-en',
+    defaultVersionedPromptId: `${id}-prompt-v1`,
+    defaultExtractorId: id === EMU_QUICK ? 'emu-quick-extractor' : null,
+    fillEmptyStringVariables: true,
+    ...(id === EMU_SILENT_USER
+      ? { silenceHangupConfiguration: { type: 'WHOLE_CALL', silenceDurationSeconds: 3 } }
+      : {}),
+  });
 }

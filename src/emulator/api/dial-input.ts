@@ -1,10 +1,13 @@
-// `CreateDialInput` parsing: a wrong JSON type is a 400 (the body is malformed for the schema),
-// a well-typed but unusable value is a 422 (the seed's "Validation exception").
+// `POST /dials`' body, the seed's `CreateDialInput`: a schema like every other body (a wrong JSON
+// type is a 400), then the checks of what its values name (a well-typed but unusable value is a
+// 422, the seed's "Validation exception", with `error.field`).
 import { badRequest, unprocessable } from './errors.js';
+import { canonicalJson, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.js';
 import type { AgentRecord } from './records.js';
+import { checkBody, requireE164, type Schema } from './validate.js';
 
 /**
- * What `parseCreateDial` asks of the workspace. Every id field of the body must name something
+ * What `parseCreateDial` asks of the store. Every id field of the body must name something
  * (422 naming the field otherwise); `agentForDial` answers a copy of the agent with the body's
  * `agentOverrides` applied (and throws their own 400/422), or undefined for an unknown agent.
  */
@@ -41,65 +44,33 @@ export interface ParsedCreateDial {
   fingerprint: string;
 }
 
-type Check = (value: unknown) => boolean;
-const isString: Check = (value) => typeof value === 'string';
-const isBoolean: Check = (value) => typeof value === 'boolean';
-const isInteger: Check = (value) => typeof value === 'number' && Number.isInteger(value);
-const isObject: Check = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isStringArray: Check = (value) => Array.isArray(value) && value.every(isString);
-const isVoiceOptions: Check = (value) =>
-  Array.isArray(value) && value.every((item) => isObject(item) && isString(item.optionId) && isString(item.value));
-
-/** Field → [type check, type name for the message, nullable]. */
-const fieldTypes: Record<string, [Check, string, boolean]> = {
-  callAgentId: [isString, 'a string', false],
-  webhookUrl: [isString, 'a string', true],
-  browserCall: [isBoolean, 'a boolean', true],
-  toNumber: [isString, 'a string', true],
-  fromNumberId: [isString, 'a string', true],
-  fromNumberPoolId: [isString, 'a string', true],
-  aiVoiceId: [isString, 'a string', true],
-  voiceOptionValues: [isVoiceOptions, 'an array of {optionId, value} strings', true],
-  voiceVolumeLevel: [isInteger, 'an integer', true],
-  versionedModelId: [isString, 'a string', true],
-  ivrVersionedPromptId: [isString, 'a string', true],
-  overrideTranscriberFinalDurationMs: [isInteger, 'an integer', true],
-  timeoutMinutes: [isInteger, 'an integer', true],
-  callAgentExtractorId: [isString, 'a string', true],
-  callAgentInput: [isObject, 'an object', true],
-  agentOverrides: [isObject, 'an object', true],
-  keywords: [isStringArray, 'an array of strings', true],
-  advancedBrowserInteraction: [isBoolean, 'a boolean', true],
-  idempotencyKey: [isString, 'a string', true],
-};
-
-const E164 = /^\+[1-9]\d{1,14}$/;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-/** JSON with object keys sorted at every level. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+/** `CreateDialInput`: every field but `callAgentId` may also be null (the same as absent). */
+const createDialSchema = {
+  callAgentId: { type: 'string', required: true },
+  webhookUrl: { type: 'string', nullable: true },
+  browserCall: { type: 'boolean', nullable: true },
+  toNumber: { type: 'string', nullable: true },
+  fromNumberId: { type: 'string', nullable: true },
+  fromNumberPoolId: { type: 'string', nullable: true },
+  aiVoiceId: { type: 'string', nullable: true },
+  voiceOptionValues: { type: 'array', stringFields: ['optionId', 'value'], nullable: true },
+  voiceVolumeLevel: { type: 'integer', nullable: true },
+  versionedModelId: { type: 'string', nullable: true },
+  ivrVersionedPromptId: { type: 'string', nullable: true },
+  overrideTranscriberFinalDurationMs: { type: 'integer', nullable: true },
+  timeoutMinutes: { type: 'integer', nullable: true },
+  callAgentExtractorId: { type: 'string', nullable: true },
+  callAgentInput: { type: 'object', nullable: true },
+  agentOverrides: { type: 'object', nullable: true },
+  keywords: { type: 'string[]', nullable: true },
+  advancedBrowserInteraction: { type: 'boolean', nullable: true },
+  idempotencyKey: { type: 'string', nullable: true },
+} as const satisfies Schema;
 
 export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreateDial {
-  if (!isObject(body)) throw badRequest('the body must be a JSON object');
-  const fields = body as Record<string, unknown>;
-  for (const [name, [check, typeName, nullable]] of Object.entries(fieldTypes)) {
-    const value = fields[name];
-    if (value === undefined || (value === null && nullable)) continue;
-    if (!check(value)) throw badRequest(`${name} must be ${typeName}`);
-  }
-  const callAgentId = fields.callAgentId;
-  if (typeof callAgentId !== 'string') throw badRequest('callAgentId is required');
-
-  const idempotencyKey = (fields.idempotencyKey as string | null | undefined) ?? null;
+  const fields = checkBody(body, createDialSchema);
+  const { callAgentId } = fields;
+  const idempotencyKey = fields.idempotencyKey ?? null;
   if (idempotencyKey !== null && (idempotencyKey === '' || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
     throw badRequest(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   }
@@ -109,20 +80,18 @@ export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreate
   if (!lookup.agentForDial(callAgentId, null))
     throw unprocessable(`callAgentId names no agent (${JSON.stringify(callAgentId)})`, 'callAgentId');
   const browserCall = fields.browserCall === true;
-  const toNumber = (fields.toNumber as string | null | undefined) ?? null;
-  const fromNumberId = (fields.fromNumberId as string | null | undefined) ?? null;
-  const fromNumberPoolId = (fields.fromNumberPoolId as string | null | undefined) ?? null;
+  const toNumber = fields.toNumber ?? null;
+  const fromNumberId = fields.fromNumberId ?? null;
   if (!browserCall) {
     if (!toNumber) throw unprocessable('a phone dial (browserCall not true) needs toNumber', 'toNumber');
-    if (!fromNumberId && !fromNumberPoolId)
+    if (!fromNumberId && !fields.fromNumberPoolId)
       throw unprocessable('a phone dial (browserCall not true) needs fromNumberId', 'fromNumberId');
   }
-  if (toNumber && !E164.test(toNumber))
-    throw unprocessable('toNumber must be in E.164 format, e.g. +11234567890', 'toNumber');
-  const timeoutMinutes = (fields.timeoutMinutes as number | null | undefined) ?? null;
+  if (toNumber) requireE164(toNumber, 'toNumber', 'toNumber');
+  const timeoutMinutes = fields.timeoutMinutes ?? null;
   if (timeoutMinutes !== null && timeoutMinutes <= 0)
     throw unprocessable('timeoutMinutes must be greater than 0', 'timeoutMinutes');
-  const named = (name: string, exists: (id: string) => boolean, what: string): void => {
+  const named = (name: keyof typeof createDialSchema, exists: (id: string) => boolean, what: string): void => {
     const id = fields[name];
     if (typeof id === 'string' && !exists(id))
       throw unprocessable(`${name} names no ${what} (${JSON.stringify(id)})`, name);
@@ -133,10 +102,9 @@ export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreate
   named('versionedModelId', (id) => lookup.hasPrompt(callAgentId, id), `versioned prompt of agent ${callAgentId}`);
   named('ivrVersionedPromptId', (id) => lookup.hasPrompt(callAgentId, id), `versioned prompt of agent ${callAgentId}`);
   named('callAgentExtractorId', (id) => lookup.hasExtractor(callAgentId, id), `extractor of agent ${callAgentId}`);
-  const agent = lookup.agentForDial(
-    callAgentId,
-    (fields.agentOverrides as Record<string, unknown> | null | undefined) ?? null,
-  )!;
+  const agent = lookup.agentForDial(callAgentId, fields.agentOverrides ?? null);
+  // The agent was there a moment ago; only a lookup that forgets it could get here.
+  if (!agent) throw unprocessable(`callAgentId names no agent (${JSON.stringify(callAgentId)})`, 'callAgentId');
 
   return {
     input: {
@@ -144,10 +112,10 @@ export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreate
       browserCall,
       toNumber,
       fromNumberId,
-      callAgentInput: (fields.callAgentInput as Record<string, unknown> | null | undefined) ?? {},
+      callAgentInput: fields.callAgentInput ?? {},
       timeoutMinutes,
-      aiVoiceId: (fields.aiVoiceId as string | null | undefined) ?? null,
-      versionedModelId: (fields.versionedModelId as string | null | undefined) ?? null,
+      aiVoiceId: fields.aiVoiceId ?? null,
+      versionedModelId: fields.versionedModelId ?? null,
       dialTaskId: null,
     },
     idempotencyKey,

@@ -1,23 +1,27 @@
 // Every error the REST half answers is `{ error: { code, message } }` with a fitting status, so a
-// client can branch on `code` without parsing prose.
+// client can branch on `code` without parsing prose. One table gives each code its one status.
 
-export type ApiErrorCode =
-  | 'invalid_request'
-  | 'unauthorized'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'idempotency_conflict'
-  | 'dial_ended'
-  | 'payload_too_large'
-  | 'validation_failed'
-  | 'internal_error';
+/** Each code the REST half answers, and the HTTP status that always comes with it. */
+const STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  idempotency_conflict: 409,
+  dial_ended: 409,
+  payload_too_large: 413,
+  validation_failed: 422,
+  internal_error: 500,
+} as const;
+
+export type ApiErrorCode = keyof typeof STATUS;
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string } & Record<string, unknown>;
 }
 
 export class ApiError extends Error {
-  readonly status: number;
+  readonly status: (typeof STATUS)[ApiErrorCode];
   readonly code: ApiErrorCode;
   /** Extra fields placed next to `code` and `message` (e.g. the `dialId` of a 409). */
   readonly details: Record<string, unknown>;
@@ -25,7 +29,6 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(
-    status: number,
     code: ApiErrorCode,
     message: string,
     details: Record<string, unknown> = {},
@@ -33,7 +36,7 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = status;
+    this.status = STATUS[code];
     this.code = code;
     this.details = details;
     this.headers = headers;
@@ -44,8 +47,12 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string): ApiError => new ApiError(400, 'invalid_request', message);
-/** A 422; `field` (when given) is answered as `error.field`, so a client can point at the input. */
+/** A 400 (the seed's "Invalid input"): the body is not the schema's JSON shape. */
+export const badRequest = (message: string): ApiError => new ApiError('invalid_request', message);
+/**
+ * A 422 (the seed's "Validation exception"): a well-typed value the service cannot use; `field`
+ * (when given) is answered as `error.field`, so a client can point at the input.
+ */
 export const unprocessable = (message: string, field?: string): ApiError =>
-  new ApiError(422, 'validation_failed', message, field === undefined ? {} : { field });
-export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
+  new ApiError('validation_failed', message, field === undefined ? {} : { field });
+export const notFound = (message: string): ApiError => new ApiError('not_found', message);

@@ -13,6 +13,20 @@ export type IdempotencyMode = 'replay' | 'strict';
 
 export const IDEMPOTENCY_MODES: readonly IdempotencyMode[] = ['replay', 'strict'];
 
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** JSON with object keys sorted at every level: a body's fingerprint, whatever its key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 interface Entry<T> {
   fingerprint: string;
   answer: Promise<T>;
@@ -42,7 +56,7 @@ export class IdempotencyCache<T> {
       if (this.mode === 'strict' || existing.fingerprint !== fingerprint) {
         const why = this.mode === 'strict' ? 'is already in use' : 'was already used, with another body,';
         return Promise.reject(
-          new ApiError(409, 'idempotency_conflict', `this idempotency key ${why} for dial ${existing.dialId}`, {
+          new ApiError('idempotency_conflict', `this idempotency key ${why} for dial ${existing.dialId}`, {
             dialId: existing.dialId,
             sessionId: existing.sessionId,
           }),

@@ -1,23 +1,17 @@
-// The REST half's HTTP server: auth, body limits, routing and JSON answers. Route handlers are
-// small; dial state lives in DialStore, parsing in dial-input.ts. `/query` (HTTP and WebSocket)
-// goes to the GraphQL endpoint, which has its own auth (dial tokens as well as the API key).
+// The REST half's HTTP server: auth, body limits, routing and JSON answers. The routes are the
+// resource modules' (resources/), over the one store. `/query` (HTTP and WebSocket) goes to the
+// GraphQL endpoint, which has its own auth (dial tokens as well as the API key).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { signDialToken, type DialTokenKeys } from '../dial-token.js';
-import { parseCreateDial, MAX_IDEMPOTENCY_KEY_LENGTH } from './dial-input.js';
-import { isTerminal, type DialStore } from './dial-store.js';
 import { ApiError, badRequest, notFound } from './errors.js';
-import { IdempotencyCache, type IdempotencyMode } from './idempotency.js';
-import type { CreateDialOutput, DialTokenOutput } from './records.js';
-import { dialLookup, resourceRoutes, Workspace, type ResourceRoute } from './resources/index.js';
+import { resourceRoutes, type ResourceRoute } from './resources/index.js';
 import { BinaryAnswer } from './resources/route.js';
+import type { Store } from './store.js';
 
 export interface ApiServerOptions {
   apiKey: string;
-  store: DialStore;
-  /** Signs the service's dial tokens (not LiveKit tokens). */
-  dialTokens: DialTokenKeys;
+  store: Store;
   /** The GraphQL endpoint at `/query`, when the emulator serves one. */
   graphql?: {
     handleRequest(request: IncomingMessage, response: ServerResponse): void;
@@ -25,12 +19,6 @@ export interface ApiServerOptions {
   };
   /** Largest accepted request body. */
   maxBodyBytes: number;
-  /** How long the join window lasts, so a token outlives it. */
-  joinWindowMs: number;
-  /** How long an evaluation run stays PENDING. Default 200. */
-  evalRunMs?: number;
-  /** What a reused idempotency key gets: the first answer (`replay`, default) or always a 409 (`strict`). */
-  idempotency?: IdempotencyMode;
   /** What `GET /healthz` (no key needed) answers: 200 while `ok`, else 503. */
   health?: () => { ok: boolean };
   log: (line: string) => void;
@@ -42,8 +30,6 @@ interface Context {
   url: URL;
   params: string[];
   options: ApiServerOptions;
-  idempotency: IdempotencyCache<CreateDialOutput>;
-  workspace: Workspace;
 }
 
 type Handler = (context: Context) => Promise<unknown>;
@@ -62,24 +48,32 @@ interface Route {
   methods: Record<string, Handler>;
 }
 
-const dialRoutes: Route[] = [
-  { pattern: /^\/dials$/, methods: { POST: createDial } },
-  { pattern: /^\/dials\/([^/]+)$/, methods: { GET: getDial } },
-  { pattern: /^\/dials\/([^/]+)\/token$/, methods: { POST: dialToken } },
-  { pattern: /^\/dials\/([^/]+)\/hangup$/, methods: { POST: hangupDial } },
-];
-
-/** A resource route as a server route: POST and PUT bodies are read as JSON, others drained. */
+/** A resource route as a server route: POST and PUT bodies are read as the route says, others drained. */
 function serverRoute(route: ResourceRoute): Route {
   const methods: Record<string, Handler> = {};
   for (const [method, handler] of Object.entries(route.methods)) {
     methods[method] = async (context) => {
+      const { request, params, url } = context;
       let body: unknown;
-      if (method !== 'POST' && method !== 'PUT') await discardBody(context.request);
+      if ((method !== 'POST' && method !== 'PUT') || route.bodyType === 'none') await discardBody(request);
       else if (route.bodyType === 'multipart')
         body = await readForm(context, Math.max(context.options.maxBodyBytes, MULTIPART_MAX_BYTES));
       else body = await readJson(context, context.options.maxBodyBytes);
-      return handler({ params: context.params, path: context.url.pathname, query: context.url.searchParams, body });
+      return handler({
+        params,
+        param(index) {
+          const value = params[index];
+          if (value === undefined) throw new Error(`the route ${route.pattern.source} has no group ${index + 1}`);
+          return value;
+        },
+        header(name) {
+          const value = request.headers[name.toLowerCase()];
+          return Array.isArray(value) ? value[0] : value;
+        },
+        path: url.pathname,
+        query: url.searchParams,
+        body,
+      });
     };
   }
   return { pattern: route.pattern, methods };
@@ -89,11 +83,7 @@ function serverRoute(route: ResourceRoute): Route {
 export const HEALTH_PATH = '/healthz';
 
 export function createApiServer(options: ApiServerOptions): Server {
-  const idempotency = new IdempotencyCache<CreateDialOutput>(options.idempotency ?? 'replay');
-  const workspace = new Workspace(options.store, (dialId) => issueToken(options, dialId), {
-    evalRunMs: options.evalRunMs ?? 200,
-  });
-  const routes: Route[] = [...dialRoutes, ...resourceRoutes(workspace).map(serverRoute)];
+  const routes = resourceRoutes(options.store).map(serverRoute);
   const expectedKey = digest(options.apiKey);
   const server = createServer((request, response) => {
     const started = performance.now();
@@ -108,7 +98,7 @@ export function createApiServer(options: ApiServerOptions): Server {
     handle(request, response, url)
       .then((body) => send(response, 200, body))
       .catch((error: unknown) => {
-        const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'internal error');
+        const apiError = error instanceof ApiError ? error : new ApiError('internal_error', 'internal error');
         if (!(error instanceof ApiError))
           options.log(`internal error on ${request.method} ${url.pathname}: ${String(error)}`);
         for (const [name, value] of Object.entries(apiError.headers)) response.setHeader(name, value);
@@ -130,7 +120,7 @@ export function createApiServer(options: ApiServerOptions): Server {
   async function handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<unknown> {
     if (!authorized(request.headers.authorization)) {
       await discardBody(request);
-      throw new ApiError(401, 'unauthorized', 'missing or invalid API key (Authorization: Bearer <apiKey>)');
+      throw new ApiError('unauthorized', 'missing or invalid API key (Authorization: Bearer <apiKey>)');
     }
     for (const route of routes) {
       const match = route.pattern.exec(url.pathname);
@@ -139,25 +129,19 @@ export function createApiServer(options: ApiServerOptions): Server {
       if (!handler) {
         await discardBody(request);
         const allow = Object.keys(route.methods).join(', ');
-        throw new ApiError(
-          405,
-          'method_not_allowed',
-          `${request.method} is not allowed here; use ${allow}`,
-          {},
-          { allow },
-        );
+        throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, {}, { allow });
       }
       const params = match.slice(1).map(decodePathPart);
-      return handler({ request, response, url, params, options, idempotency, workspace });
+      return handler({ request, response, url, params, options });
     }
     await discardBody(request);
     throw notFound(`no route ${request.method} ${url.pathname}`);
   }
 
   function authorized(header: string | undefined): boolean {
-    const match = /^Bearer (.+)$/i.exec(header ?? '');
+    const key = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
     // Comparing fixed-length digests keeps the time independent of where the keys differ.
-    return match !== null && timingSafeEqual(digest(match[1]!.trim()), expectedKey);
+    return key !== undefined && timingSafeEqual(digest(key.trim()), expectedKey);
   }
 }
 
@@ -235,7 +219,7 @@ async function readForm(context: Context, maxBytes: number): Promise<FormData> {
  * after the answer.
  */
 async function readBytes({ request, response }: Context, maxBytes: number): Promise<Buffer> {
-  const tooLarge = new ApiError(413, 'payload_too_large', `the body is larger than ${maxBytes} bytes`);
+  const tooLarge = new ApiError('payload_too_large', `the body is larger than ${maxBytes} bytes`);
   if (Number(request.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) {
     response.setHeader('connection', 'close');
     throw tooLarge;
@@ -252,70 +236,4 @@ async function readBytes({ request, response }: Context, maxBytes: number): Prom
   }
   if (size > maxBytes) throw tooLarge;
   return Buffer.concat(chunks);
-}
-
-async function createDial(context: Context): Promise<CreateDialOutput> {
-  const { request, options, idempotency, workspace } = context;
-  const body = await readJson(context, options.maxBodyBytes);
-  const parsed = parseCreateDial(body, dialLookup(workspace));
-  const header = request.headers['idempotency-key'];
-  const headerKey = typeof header === 'string' ? header : null;
-  if (headerKey !== null && (headerKey === '' || headerKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
-    throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-  }
-  if (headerKey !== null && parsed.idempotencyKey !== null && headerKey !== parsed.idempotencyKey) {
-    throw badRequest('the Idempotency-Key header and the idempotencyKey body field differ');
-  }
-  const key = headerKey ?? parsed.idempotencyKey;
-  const create = () => {
-    const { dialId, sessionId } = options.store.create(parsed.input);
-    const answer = issueToken(options, dialId).then((dialToken) => ({ dialToken, sessionId, dialId }));
-    return { dialId, sessionId, answer };
-  };
-  return key === null ? create().answer : idempotency.run(key, parsed.fingerprint, create);
-}
-
-async function getDial({ request, params, options }: Context) {
-  await discardBody(request);
-  const record = options.store.record(params[0]!);
-  if (!record) throw notFound('no such dial');
-  return record;
-}
-
-async function dialToken({ request, params, options }: Context): Promise<DialTokenOutput> {
-  await discardBody(request);
-  const dialId = params[0]!;
-  const session = options.store.session(dialId);
-  if (!session) throw notFound('no such dial');
-  if (isTerminal(session.status)) {
-    throw new ApiError(409, 'dial_ended', `the dial has already ended (${session.status})`, { status: session.status });
-  }
-  const token = await issueToken(options, dialId);
-  options.store.tokenIssued(dialId);
-  return { dialToken: token };
-}
-
-async function hangupDial({ request, params, options }: Context) {
-  await discardBody(request);
-  const dialId = params[0]!;
-  if (!options.store.has(dialId)) throw notFound('no such dial');
-  options.store.hangup(dialId);
-  return { success: true };
-}
-
-/** The service's dial token for the dial and its session, valid for the join window plus the whole time cap. */
-async function issueToken(options: ApiServerOptions, dialId: string): Promise<string> {
-  const session = options.store.session(dialId);
-  const sessionId = options.store.sessionIdOf(dialId);
-  if (!session || sessionId === undefined) throw notFound('no such dial');
-  return signDialToken(
-    options.dialTokens,
-    { dialId, sessionId },
-    tokenTtlSeconds(options.joinWindowMs, session.maxDurationSeconds),
-  );
-}
-
-/** How long a dial's tokens (dial and media) stay valid: the join window, the time cap and a minute. */
-export function tokenTtlSeconds(joinWindowMs: number, maxDurationSeconds: number): number {
-  return Math.ceil(joinWindowMs / 1000) + maxDurationSeconds + 60;
 }

@@ -1,6 +1,8 @@
-// Body checks for the resource routes, the seed's split: a body that is not the schema's JSON
-// shape (wrong type, required field missing) is a 400 "Invalid input"; a well-typed value the
-// service cannot use (unknown id, bad enum value, bad phone number) is a 422 "Validation exception".
+// The one body validator of the REST half: every route's body, `POST /dials`' CreateDialInput
+// included, is a `Schema` checked by `checkBody`. The seed's split: a body that is not the
+// schema's JSON shape (wrong type, required field missing) is a 400 "Invalid input"; a well-typed
+// value the service cannot use (bad enum value here; unknown id, bad phone number in the route's
+// own checks after this one) is a 422 "Validation exception".
 import { badRequest, unprocessable } from './errors.js';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'string[]';
@@ -12,9 +14,44 @@ export interface FieldSpec {
   nullable?: boolean;
   /** Allowed values of a string field (422 otherwise). */
   oneOf?: readonly string[];
+  /** For an `array`: every item is an object whose fields of these names are strings (400 otherwise). */
+  stringFields?: readonly string[];
 }
 
+/** A body's fields by name. Declare one `as const satisfies Schema`, so `checkBody` can type what it answers. */
+export type Schema = Readonly<Record<string, FieldSpec>>;
+
 export type Body = Record<string, unknown>;
+
+interface FieldTypes {
+  string: string;
+  integer: number;
+  number: number;
+  boolean: boolean;
+  object: Body;
+  array: unknown[];
+  'string[]': string[];
+}
+
+/** The value of a field that passed its spec. */
+type ValueOf<F extends FieldSpec> = F extends { oneOf: readonly (infer Value)[] }
+  ? Value
+  : F extends { stringFields: readonly (infer Name extends string)[] }
+    ? { [K in Name]: string }[]
+    : FieldTypes[F['type']];
+
+type Absent<F extends FieldSpec> = ValueOf<F> | undefined | (F extends { nullable: true } ? null : never);
+
+type RequiredNames<S extends Schema> = {
+  [Name in keyof S]: S[Name] extends { required: true } ? Name : never;
+}[keyof S];
+
+/** A checked body: the schema's fields typed (its required ones present), fields it does not name kept as sent. */
+export type Checked<S extends Schema> = Body & { [Name in RequiredNames<S>]: ValueOf<S[Name]> } & {
+  [Name in Exclude<keyof S, RequiredNames<S>>]?: Absent<S[Name]>;
+};
+/** A checked update (`checkPatch`): every field may be absent. */
+export type CheckedPatch<S extends Schema> = Body & { [Name in keyof S]?: Absent<S[Name]> };
 
 const checks: Record<FieldType, (value: unknown) => boolean> = {
   string: (value) => typeof value === 'string',
@@ -40,28 +77,50 @@ export function isObject(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function fits(value: unknown, field: FieldSpec): boolean {
+  if (!checks[field.type](value)) return false;
+  const names = field.stringFields;
+  return (
+    names === undefined ||
+    (Array.isArray(value) &&
+      value.every((item) => isObject(item) && names.every((name) => typeof item[name] === 'string')))
+  );
+}
+
+function typeName(field: FieldSpec): string {
+  return field.stringFields ? `an array of {${field.stringFields.join(', ')}} strings` : typeNames[field.type];
+}
+
 /**
- * Checks `body` against `spec` and returns it as a record. `partial` (updates) makes every field
- * optional. Fields not in the spec are kept: the seed's schemas are open beyond what it shows.
+ * Checks `body` against `schema` and returns it, typed. `where` names the body in messages (e.g.
+ * `agentOverrides`). Fields not in the schema are kept: the seed's schemas are open beyond what it shows.
  */
-export function checkBody(
+export function checkBody<S extends Schema>(body: unknown, schema: S, options: { where?: string } = {}): Checked<S> {
+  return check(body, schema, false, options.where) as Checked<S>;
+}
+
+/** `checkBody` for an update: every field is optional. */
+export function checkPatch<S extends Schema>(
   body: unknown,
-  spec: Record<string, FieldSpec>,
-  options: { partial?: boolean; where?: string } = {},
-): Body {
-  const where = options.where ? `${options.where}.` : '';
-  if (!isObject(body))
-    throw badRequest(options.where ? `${options.where} must be an object` : 'the body must be a JSON object');
-  for (const [name, field] of Object.entries(spec)) {
+  schema: S,
+  options: { where?: string } = {},
+): CheckedPatch<S> {
+  return check(body, schema, true, options.where) as CheckedPatch<S>;
+}
+
+function check(body: unknown, schema: Schema, partial: boolean, where: string | undefined): Body {
+  const prefix = where ? `${where}.` : '';
+  if (!isObject(body)) throw badRequest(where ? `${where} must be an object` : 'the body must be a JSON object');
+  for (const [name, field] of Object.entries(schema)) {
     const value = body[name];
     if (value === undefined || (value === null && field.nullable)) {
-      if (field.required && !options.partial) throw badRequest(`${where}${name} is required`);
+      if (field.required && !partial) throw badRequest(`${prefix}${name} is required`);
       continue;
     }
-    if (!checks[field.type](value))
-      throw badRequest(`${where}${name} must be ${typeNames[field.type]}${field.nullable ? ' or null' : ''}`);
-    if (field.oneOf && !field.oneOf.includes(value as string)) {
-      throw unprocessable(`${where}${name} must be one of ${field.oneOf.join(', ')}`);
+    if (!fits(value, field))
+      throw badRequest(`${prefix}${name} must be ${typeName(field)}${field.nullable ? ' or null' : ''}`);
+    if (field.oneOf && !field.oneOf.includes(String(value))) {
+      throw unprocessable(`${prefix}${name} must be one of ${field.oneOf.join(', ')}`);
     }
   }
   return body;
@@ -69,17 +128,11 @@ export function checkBody(
 
 export const E164 = /^\+[1-9]\d{1,14}$/;
 
-export function requireE164(value: string, name: string): void {
-  if (!E164.test(value)) throw unprocessable(`${name} must be in E.164 format, e.g. +11234567890`);
+/** A 422 unless `value` is an E.164 number; `field` is answered as `error.field`. */
+export function requireE164(value: string, name: string, field?: string): void {
+  if (!E164.test(value)) throw unprocessable(`${name} must be in E.164 format, e.g. +11234567890`, field);
 }
 
 export function requireNonEmpty(value: unknown, name: string): void {
   if (typeof value === 'string' && value.trim() === '') throw unprocessable(`${name} must not be empty`);
-}
-
-/** Copies the fields of `body` named in `names` that are present (not undefined). */
-export function pick(body: Body, names: readonly string[]): Body {
-  const out: Body = {};
-  for (const name of names) if (body[name] !== undefined) out[name] = structuredClone(body[name]);
-  return out;
 }

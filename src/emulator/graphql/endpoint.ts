@@ -18,12 +18,16 @@ import {
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { DialStore } from '../api/dial-store.js';
 import { verifyDialToken, type DialTokenKeys } from '../dial-token.js';
-import { createSchema, type GraphqlContext, type GraphqlServices, type Principal } from './schema.js';
+import {
+  createSchema,
+  type GraphqlContext,
+  type GraphqlErrorCode,
+  type GraphqlServices,
+  type Principal,
+} from './schema.js';
 
 export interface GraphqlEndpointOptions extends GraphqlServices {
-  store: DialStore;
   apiKey: string;
   dialTokens: DialTokenKeys;
   maxBodyBytes: number;
@@ -59,7 +63,7 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
     if (timingSafeEqual(digest(token), expectedKey)) return { kind: 'workspace' };
     try {
       const claims = await verifyDialToken(options.dialTokens, token);
-      return options.store.has(claims.dialId) ? { kind: 'dial', ...claims } : undefined;
+      return options.dials.has(claims.dialId) ? { kind: 'dial', ...claims } : undefined;
     } catch {
       return undefined;
     }
@@ -219,7 +223,10 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-function errors(message: string, code?: string): { errors: { message: string; extensions?: { code: string } }[] } {
+function errors(
+  message: string,
+  code?: GraphqlErrorCode,
+): { errors: { message: string; extensions?: { code: GraphqlErrorCode } }[] } {
   return { errors: [code === undefined ? { message } : { message, extensions: { code } }] };
 }
 

@@ -1,5 +1,5 @@
 // The service's GraphQL browser protocol, as far as its own web client uses it
-// (research/service-graphql.md): exactly that SDL subset, with resolvers over the dial store.
+// (research/service-graphql.md): exactly that SDL subset, with resolvers over the dial lifecycle (api/dial-lifecycle.ts).
 // Built with `graphql` itself; the transports (HTTP POST, graphql-transport-ws) live in endpoint.ts.
 import { randomBytes } from 'node:crypto';
 import {
@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { telephonyProviderOf } from '../api/agents.js';
-import { isTerminal, type DialStore } from '../api/dial-store.js';
+import { isTerminal, type DialLifecycle } from '../api/dial-lifecycle.js';
 import type { DialRecord } from '../api/records.js';
 import type { DialStatus, TranscriptLine } from '../seam.js';
 import { EventStream } from './event-stream.js';
@@ -93,7 +93,8 @@ export interface GraphqlContext {
 }
 
 export interface GraphqlServices {
-  store: DialStore;
+  /** The store's dial lifecycle: what every operation reads and drives. */
+  dials: DialLifecycle;
   /** The media room's URL, answered as `url` for a LiveKit dial. */
   mediaUrl(): string;
   /** A LiveKit participant token for the dial's room. */
@@ -136,13 +137,16 @@ export interface LiveTranscriptEvent {
 }
 
 /** A root field of the SDL, to attach its resolver to; throws when the SDL lacks it. */
-function field(type: GraphQLObjectType | null | undefined, name: string): GraphQLField<unknown, GraphqlContext> {
+function field(type: GraphQLObjectType | null | undefined, name: string): GraphQLField<unknown, GraphqlContext, never> {
   const found = type?.getFields()[name];
   if (!found) throw new Error(`the schema has no root field ${name}`);
   return found;
 }
 
-function fail(message: string, code: string): never {
+/** The `extensions.code` of the endpoint's errors. */
+export type GraphqlErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_USER_INPUT' | 'FAILED_PRECONDITION';
+
+function fail(message: string, code: GraphqlErrorCode): never {
   throw new GraphQLError(message, { extensions: { code } });
 }
 
@@ -175,37 +179,38 @@ function transcriptEvent(eventType: 'LIVE' | 'FINAL', line: TranscriptLine): Liv
 }
 
 export function createSchema(services: GraphqlServices): GraphQLSchema {
-  const { store } = services;
+  const { dials } = services;
   const schema = buildSchema(SDL);
 
   /** A dial token reaches only its own dial: another dial is refused whether it exists or not. */
   function authorizeDial(principal: Principal, dialId: string): void {
     if (principal.kind === 'dial' && principal.dialId !== dialId)
       fail('this token does not authorise that dial', 'FORBIDDEN');
-    if (!store.has(dialId)) fail('no such dial', 'NOT_FOUND');
+    if (!dials.has(dialId)) fail('no such dial', 'NOT_FOUND');
   }
 
   function authorizeSession(principal: Principal, sessionId: string): string {
     if (principal.kind === 'dial' && principal.sessionId !== sessionId)
       fail('this token does not authorise that dial session', 'FORBIDDEN');
-    const dialId = store.dialForSession(sessionId);
+    const dialId = dials.dialForSession(sessionId);
     if (dialId === undefined) fail('no such dial session', 'NOT_FOUND');
     return dialId;
   }
 
   function sessionOf(dialId: string) {
-    const session = store.session(dialId);
+    const session = dials.session(dialId);
     if (!session) fail('no such dial', 'NOT_FOUND');
     return session;
   }
 
   function dialOf(dialId: string): GraphqlDial {
-    const record = store.record(dialId);
+    const record = dials.record(dialId);
     if (!record) fail('no such dial', 'NOT_FOUND');
     return graphqlDial(record);
   }
 
-  type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, any>;
+  // `never`: each resolver names the arguments its field declares (graphql validated them against the SDL).
+  type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, never>;
   const mutations: Record<string, Resolver> = {
     async browserDialToken(
       _root,
@@ -219,7 +224,7 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
       const session = sessionOf(dialId);
       if (isTerminal(session.status)) fail(`the dial has already ended (${session.status})`, 'FAILED_PRECONDITION');
       const provider = telephonyProviderOf(session.scenario);
-      store.tokenIssued(dialId);
+      dials.tokenIssued(dialId);
       if (provider === 'vonage') {
         // A stand-in for a Vonage session token: it opens nothing here.
         return {
@@ -237,16 +242,16 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
       };
     },
     startDialSession(_root, { dialSessionId }: { dialSessionId: string }, { principal }) {
-      return store.startSession(authorizeSession(principal, dialSessionId));
+      return dials.startSession(authorizeSession(principal, dialSessionId));
     },
     hangupCall(_root, { dialId }: { dialId: string }, { principal }) {
       authorizeDial(principal, dialId);
-      store.hangup(dialId);
+      dials.hangup(dialId);
       return true;
     },
     pauseAI(_root, { dialId, pauseStatus }: { dialId: string; pauseStatus: boolean }, { principal }) {
       authorizeDial(principal, dialId);
-      store.setAiPaused(dialId, pauseStatus);
+      dials.setAiPaused(dialId, pauseStatus);
       return dialOf(dialId);
     },
   };
@@ -262,7 +267,7 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
       const stream = new EventStream<SessionMessage>(() => unwatch());
       let connected = false;
       const connect = () => {
-        if (connected || !store.hasBrowserJoined(dialId)) return;
+        if (connected || !dials.hasBrowserJoined(dialId)) return;
         connected = true;
         stream.push({ messageType: 'GLOBAL_CALL_CONNECT', content: null });
       };
@@ -275,7 +280,7 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
         });
         if (complete) stream.end();
       };
-      const unwatch = store.watch(dialId, (update) => {
+      const unwatch = dials.watch(dialId, (update) => {
         if (update.kind === 'status') contactUpdate();
         else if (update.kind === 'joined') connect();
       });
@@ -287,7 +292,7 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
     watchLiveTranscriptEvents(_root, { dialId }: { dialId: string }, { principal }) {
       authorizeDial(principal, dialId);
       const stream = new EventStream<LiveTranscriptEvent>(() => unwatch());
-      const unwatch = store.watch(dialId, (update) => {
+      const unwatch = dials.watch(dialId, (update) => {
         if (update.kind === 'transcript') stream.push(transcriptEvent(update.eventType, update.line));
         else if (update.kind === 'status' && isTerminal(sessionOf(dialId).status)) stream.end();
       });

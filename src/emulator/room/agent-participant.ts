@@ -235,29 +235,23 @@ export class AgentParticipant implements AgentContext {
     const completed = await peer.play(samples, (playedMs) => {
       // The line appears word by word as it is heard; the last word comes with the final segment.
       const due = Math.min(words.length - 1, Math.floor((playedMs / durationMs) * words.length) + 1);
-      if (due > shown) {
+      const prefix = words[due - 1];
+      if (due > shown && prefix !== undefined) {
         shown = due;
-        const text = words[due - 1]!;
-        this.#publish(segmentId, this.description.trackSid, text, false);
-        this.#port.control.liveTranscript(this.#port.dialId, {
-          text,
-          speaker: 'AI',
-          startTimeMs,
-          endTimeMs: this.#port.sinceJoin(),
-        });
+        this.#line(segmentId, prefix, startTimeMs, false);
       }
     });
     const spoken = completed ? text : (words[shown - 1] ?? '');
-    if (spoken) {
-      this.#publish(segmentId, this.description.trackSid, spoken, true);
-      this.#port.control.addTranscript(this.#port.dialId, {
-        text: spoken,
-        speaker: 'AI',
-        startTimeMs,
-        endTimeMs: this.#port.sinceJoin(),
-      });
-    }
+    if (spoken) this.#line(segmentId, spoken, startTimeMs, true);
     this.#setState('listening');
+  }
+
+  /** One version of a line the agent says: to the room (`lk.transcription`) and to the dial (LIVE, or FINAL and recorded). */
+  #line(segmentId: string, text: string, startTimeMs: number, final: boolean): void {
+    this.#publish(segmentId, this.description.trackSid, text, final);
+    const line = { text, speaker: 'AI' as const, startTimeMs, endTimeMs: this.#port.sinceJoin() };
+    if (final) this.#port.control.addTranscript(this.#port.dialId, line);
+    else this.#port.control.liveTranscript(this.#port.dialId, line);
   }
 
   #publishCallerLine(segmentId: string, text: string, final: boolean): void {

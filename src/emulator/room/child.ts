@@ -1,5 +1,5 @@
 // The media room as a child process of the emulator (see supervisor.ts): libwebrtc is native code,
-// and a crash in it must not take the REST and GraphQL API down. The dial store stays in the
+// and a crash in it must not take the REST and GraphQL API down. The dial lifecycle stays in the
 // parent; this process reaches it over the IPC channel with the messages of ipc.ts.
 import { verifyParticipantToken } from '../media-token.js';
 import type { DialEnd, MediaControl, MediaServer } from '../seam.js';
@@ -7,7 +7,7 @@ import type { ChildMessage, ParentMessage } from './ipc.js';
 
 function send(message: ChildMessage): void {
   // The parent gone means this process has no reason to live (see 'disconnect' below).
-  if (process.connected) process.send!(message);
+  if (process.connected) process.send?.(message);
 }
 
 let nextId = 1;
@@ -88,7 +88,7 @@ process.on('message', (message: ParentMessage) => {
               message: error instanceof Error ? error.message : String(error),
               code: (error as { code?: string } | null)?.code,
             };
-            if (process.connected) process.send!(failed, () => process.exit(1));
+            if (process.connected && process.send) process.send(failed, () => process.exit(1));
             else process.exit(1);
           },
         );

@@ -1,4 +1,4 @@
-// The messages between the emulator (parent, holding the dial store) and its media room running
+// The messages between the emulator (parent, holding the store and its dial lifecycle) and its media room running
 // as a supervised child process (room/child.ts, room/supervisor.ts).
 import type { DialEnd, DialSession, TranscriptLine } from '../seam.js';
 import type { RoomTimings } from './timings.js';

@@ -141,7 +141,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   function forkRoom(): ChildProcess {
     const child = fork(CHILD_ENTRY, [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: CHILD_EXEC_ARGV });
     // The room writes nothing on purpose; anything it prints goes to stderr, never to a CLI's stdout.
-    child.stdout!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     // A standby that dies before it is needed is simply not used.
     child.on('error', () => {});
     return child;
@@ -241,7 +241,8 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
         adopt(started);
         health.restarts += 1;
         const restartMs = Date.now() - crashedAt;
-        health.exits.at(-1)!.restartMs = restartMs;
+        const exit = health.exits.at(-1);
+        if (exit) exit.restartMs = restartMs;
         log(`media room back on port ${port} after ${restartMs} ms (restart ${health.restarts})`);
         prepareStandby();
         return;

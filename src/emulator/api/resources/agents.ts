@@ -1,35 +1,39 @@
 // Agents, their versioned prompts and their extractors. An agent created here is dialable at
 // once; `metadata.scenario` naming a scenario agent id picks its behaviour (default `emu-demo`).
 // A dial's `agentOverrides` go through the same checks (`agentWithOverrides`).
-import { SCENARIO_AGENT_IDS } from '../agents.js';
-import { ApiError, unprocessable } from '../errors.js';
+import type { ExtractorList } from '../../../server/api/types.js';
+import { newAgentRecord, SCENARIO_AGENT_IDS } from '../agents.js';
+import { badRequest, unprocessable } from '../errors.js';
 import { page } from '../pagination.js';
-import type {
-  AgentRecord,
-  ExtractorRecord,
-  FlowDefinition,
-  ModelOptionValue,
-  VersionedPromptRecord,
-} from '../records.js';
-import { checkBody, isObject, requireNonEmpty, type Body, type FieldSpec } from '../validate.js';
-import type { ResourceRoute } from './route.js';
-import { found, type Workspace } from './workspace.js';
+import type { AgentRecord, ExtractorRecord, FlowDefinition, VersionedPromptRecord } from '../records.js';
+import type { Store } from '../store.js';
+import {
+  checkBody,
+  checkPatch,
+  isObject,
+  requireNonEmpty,
+  type Body,
+  type CheckedPatch,
+  type Schema,
+} from '../validate.js';
+import { Table } from '../table.js';
+import { recordHandlers, type ResourceRequest, type ResourceRoute } from './route.js';
 
-const promptSpec: Record<string, FieldSpec> = {
+const promptSchema = {
   aiModelId: { type: 'string', required: true },
   agentType: { type: 'string', required: true, oneOf: ['STANDARD', 'CUSTOM_FLOW'] },
   name: { type: 'string', required: true },
   prompt: { type: 'string', nullable: true },
   flowDefinition: { type: 'object', nullable: true },
-  modelOptionValues: { type: 'array' },
-};
+  modelOptionValues: { type: 'array', stringFields: ['optionId', 'value'] },
+} as const satisfies Schema;
 
-const extractorSpec: Record<string, FieldSpec> = {
+const extractorSchema = {
   name: { type: 'string', required: true },
   extractorFieldsJsonSchema: { type: 'string', required: true },
-};
+} as const satisfies Schema;
 
-const agentSpec: Record<string, FieldSpec> = {
+const agentSchema = {
   name: { type: 'string', required: true },
   defaultVoiceId: { type: 'string', required: true },
   defaultVersionedPrompt: { type: 'object', required: true },
@@ -54,16 +58,24 @@ const agentSpec: Record<string, FieldSpec> = {
   voicemailConfig: { type: 'object', nullable: true },
   ivrSilenceHangupConfiguration: { type: 'object', nullable: true },
   timeoutMessage: { type: 'string', nullable: true },
-};
+} as const satisfies Schema;
 
-const updateSpec: Record<string, FieldSpec> = {
-  ...agentSpec,
+const updateSchema = {
+  ...agentSchema,
   defaultVersionedPromptId: { type: 'string' },
   callAgentExtractorId: { type: 'string' },
-};
+} as const satisfies Schema;
+
+/** Agent fields a dial's `agentOverrides` may carry (the seed's list); other keys are ignored. */
+const { name: _name, defaultExtractor: _defaultExtractor, ...overridable } = agentSchema;
+const overrideSchema = {
+  ...overridable,
+  defaultVoiceId: { type: 'string' },
+  defaultVersionedPrompt: { type: 'object' },
+} as const satisfies Schema;
 
 /** Sub-objects of an agent: each checked for its own required fields and enums. */
-const subSpecs: Record<string, Record<string, FieldSpec>> = {
+const subSchemas: Record<string, Schema> = {
   transcriberParams: {
     type: { type: 'string', required: true, oneOf: ['deepgram', 'openai'] },
     keywords: { type: 'string[]' },
@@ -98,31 +110,28 @@ const subSpecs: Record<string, Record<string, FieldSpec>> = {
   },
 };
 
+const lifecycleOverrideSchema = {
+  started: { type: 'string[]' },
+  waiting: { type: 'string[]' },
+  awaitSpeech: { type: 'string[]' },
+} as const satisfies Schema;
+
 /** `where` prefixes field names in messages (e.g. `agentOverrides.defaultVersionedPrompt.`). */
 export function buildPrompt(
-  ws: Workspace,
+  store: Store,
   body: unknown,
   existing?: VersionedPromptRecord,
   where = '',
 ): VersionedPromptRecord {
-  const input = checkBody(body, promptSpec, {
-    partial: existing !== undefined,
-    ...(where ? { where: where.replace(/\.$/, '') } : {}),
-  });
-  const merged = { ...existing, ...input } as Body;
+  const options = where ? { where: where.replace(/\.$/, '') } : {};
+  const input = existing ? checkPatch(body, promptSchema, options) : checkBody(body, promptSchema, options);
+  const merged: Body = { ...existing, ...input };
   requireNonEmpty(merged.name, `${where}name`);
-  const model = ws.models.get(merged.aiModelId as string);
+  const model = store.models.get(String(merged.aiModelId));
   if (!model)
     throw unprocessable(`${where}aiModelId names no model (${JSON.stringify(merged.aiModelId)})`, `${where}aiModelId`);
-  const options = (merged.modelOptionValues ?? []) as unknown[];
-  for (const option of options) {
-    if (!isObject(option) || typeof option.optionId !== 'string' || typeof option.value !== 'string') {
-      throw new ApiError(
-        400,
-        'invalid_request',
-        `${where}modelOptionValues must be an array of {optionId, value} strings`,
-      );
-    }
+  const values = input.modelOptionValues ?? existing?.modelOptionValues ?? [];
+  for (const option of values) {
     if (!model.modelOptions.some((known) => known.id === option.optionId)) {
       throw unprocessable(
         `model ${model.id} has no option ${JSON.stringify(option.optionId)}`,
@@ -131,17 +140,17 @@ export function buildPrompt(
     }
   }
   const flow = (merged.flowDefinition ?? null) as Body | null;
-  if (flow !== null && !Array.isArray(flow.nodes)) throw unprocessable(`${where}flowDefinition.nodes must be an array`);
+  if (flow !== null && !hasNodes(flow)) throw unprocessable(`${where}flowDefinition.nodes must be an array`);
   if (merged.agentType === 'CUSTOM_FLOW' && flow === null)
     throw unprocessable(`a CUSTOM_FLOW prompt needs a flowDefinition`, `${where}flowDefinition`);
   return {
-    id: existing?.id ?? ws.newId(),
+    id: existing?.id ?? store.newId(),
     name: merged.name as string,
     agentType: merged.agentType as VersionedPromptRecord['agentType'],
     prompt: (merged.prompt as string | null | undefined) ?? null,
     flowDefinition: flow === null ? null : withResponseFields(flow),
     aiModelId: model.id,
-    modelOptionValues: structuredClone(options) as ModelOptionValue[],
+    modelOptionValues: structuredClone(values),
   };
 }
 
@@ -152,10 +161,9 @@ export function buildPrompt(
  * defaults): `openingLineType` INBOUND_OUTBOUND, `outputSchema` null, `conditionType` `in` when
  * the rule has `values`, `equal` when it has a `value`, else `always`; `arrayConditionType` null.
  */
-function withResponseFields(flow: Body): FlowDefinition {
-  const copy = structuredClone(flow) as FlowDefinition;
-  copy.openingLineType ??= 'INBOUND_OUTBOUND';
-  copy.nodes = (copy.nodes as unknown[]).map((node) => {
+function withResponseFields(flow: Body & { nodes: unknown[] }): FlowDefinition {
+  const copy = structuredClone(flow);
+  const nodes = copy.nodes.map((node) => {
     if (!isObject(node)) return node as Record<string, unknown>;
     const rules = Array.isArray(node.transitionRules) ? node.transitionRules : [];
     return {
@@ -169,12 +177,15 @@ function withResponseFields(flow: Body): FlowDefinition {
       }),
     };
   });
-  return copy;
+  const openingLineType = (copy.openingLineType ?? 'INBOUND_OUTBOUND') as FlowDefinition['openingLineType'];
+  return { ...copy, nodes, openingLineType };
 }
 
-function buildExtractor(ws: Workspace, body: unknown, existing?: ExtractorRecord): ExtractorRecord {
-  const input = checkBody(body, extractorSpec, { partial: existing !== undefined });
-  const merged = { ...existing, ...input } as Body;
+const hasNodes = (flow: Body): flow is Body & { nodes: unknown[] } => Array.isArray(flow.nodes);
+
+function buildExtractor(store: Store, body: unknown, existing?: ExtractorRecord): ExtractorRecord {
+  const input = existing ? checkPatch(body, extractorSchema) : checkBody(body, extractorSchema);
+  const merged: Body = { ...existing, ...input };
   requireNonEmpty(merged.name, 'name');
   let schema: unknown;
   try {
@@ -184,29 +195,29 @@ function buildExtractor(ws: Workspace, body: unknown, existing?: ExtractorRecord
   }
   if (!isObject(schema)) throw unprocessable('extractorFieldsJsonSchema must be a JSON object schema, as text');
   return {
-    id: existing?.id ?? ws.newId(),
+    id: existing?.id ?? store.newId(),
     name: merged.name as string,
     extractorFieldsJsonSchema: merged.extractorFieldsJsonSchema as string,
   };
 }
 
 /** Applies the optional agent fields of a create or update body onto `agent`; `where` prefixes field names in messages. */
-function applyAgentFields(ws: Workspace, agent: AgentRecord, input: Body, where = ''): void {
-  for (const [name, spec] of Object.entries(subSpecs)) {
-    if (input[name] !== undefined && input[name] !== null) checkBody(input[name], spec, { where: `${where}${name}` });
+function applyAgentFields(store: Store, agent: AgentRecord, input: CheckedPatch<typeof agentSchema>, where = ''): void {
+  for (const [name, schema] of Object.entries(subSchemas)) {
+    if (input[name] !== undefined && input[name] !== null) checkBody(input[name], schema, { where: `${where}${name}` });
   }
   if (input.name !== undefined) {
     requireNonEmpty(input.name, `${where}name`);
-    agent.name = input.name as string;
+    agent.name = input.name;
   }
   if (input.defaultVoiceId !== undefined) {
-    if (!ws.voices.has(input.defaultVoiceId as string)) {
+    if (!store.voices.has(input.defaultVoiceId)) {
       throw unprocessable(
         `${where}defaultVoiceId names no voice (${JSON.stringify(input.defaultVoiceId)})`,
         `${where}defaultVoiceId`,
       );
     }
-    agent.defaultVoiceId = input.defaultVoiceId as string;
+    agent.defaultVoiceId = input.defaultVoiceId;
   }
   if (typeof input.maxDurationSeconds === 'number') {
     if (input.maxDurationSeconds < 1)
@@ -214,7 +225,7 @@ function applyAgentFields(ws: Workspace, agent: AgentRecord, input: Body, where 
     agent.maxDurationSeconds = input.maxDurationSeconds;
   }
   if (typeof input.language === 'string') agent.language = input.language;
-  if (input.metadata !== undefined) agent.metadata = structuredClone((input.metadata ?? {}) as Record<string, unknown>);
+  if (input.metadata !== undefined) agent.metadata = structuredClone(input.metadata ?? {});
   if (typeof input.fillEmptyStringVariables === 'boolean')
     agent.fillEmptyStringVariables = input.fillEmptyStringVariables;
   const objects = [
@@ -229,65 +240,43 @@ function applyAgentFields(ws: Workspace, agent: AgentRecord, input: Body, where 
     if (isObject(input[name])) Object.assign(agent[name], structuredClone(input[name]));
   }
   // Kept as sent: the emulator does not act on them.
-  if (input.voicemailConfig !== undefined)
-    agent.voicemailConfig = structuredClone(input.voicemailConfig as Record<string, unknown> | null);
-  if (input.ivrSilenceHangupConfiguration !== undefined) {
-    agent.ivrSilenceHangupConfiguration = structuredClone(
-      input.ivrSilenceHangupConfiguration as Record<string, unknown> | null,
-    );
-  }
-  if (input.timeoutMessage !== undefined) agent.timeoutMessage = input.timeoutMessage as string | null;
+  if (input.voicemailConfig !== undefined) agent.voicemailConfig = structuredClone(input.voicemailConfig);
+  if (input.ivrSilenceHangupConfiguration !== undefined)
+    agent.ivrSilenceHangupConfiguration = structuredClone(input.ivrSilenceHangupConfiguration);
+  if (input.timeoutMessage !== undefined) agent.timeoutMessage = input.timeoutMessage;
   const links = input.linkedFunctionDefinitionInputs ?? input.linkedFunctionDefinitionIds;
   if (Array.isArray(links)) {
     agent.linkedFunctionDefinitions = links.map((link: unknown) => {
       const id = typeof link === 'string' ? link : isObject(link) ? link.functionDefinitionId : undefined;
       if (typeof id !== 'string')
-        throw new ApiError(
-          400,
-          'invalid_request',
-          `${where}linkedFunctionDefinitionInputs items need functionDefinitionId`,
-        );
-      if (!ws.functions.has(id))
+        throw badRequest(`${where}linkedFunctionDefinitionInputs items need functionDefinitionId`);
+      if (!store.functions.has(id))
         throw unprocessable(`no function with id ${JSON.stringify(id)}`, `${where}linkedFunctionDefinitionInputs`);
       const override = isObject(link) && isObject(link.lifecycleMessagesOverride) ? link.lifecycleMessagesOverride : {};
-      const lists = checkBody(
-        override,
-        { started: { type: 'string[]' }, waiting: { type: 'string[]' }, awaitSpeech: { type: 'string[]' } },
-        {
-          where: `${where}linkedFunctionDefinitionInputs[].lifecycleMessagesOverride`,
-        },
-      );
+      const lists = checkBody(override, lifecycleOverrideSchema, {
+        where: `${where}linkedFunctionDefinitionInputs[].lifecycleMessagesOverride`,
+      });
       return {
         functionDefinitionId: id,
-        lifecycleMessagesOverride: {
-          ...structuredClone(lists),
-          started: [...((lists.started as string[] | undefined) ?? [])],
-        },
+        lifecycleMessagesOverride: { ...structuredClone(lists), started: [...(lists.started ?? [])] },
       };
     });
   }
 }
-
-/** Agent fields a dial's `agentOverrides` may carry (the seed's list); other keys are ignored. */
-const overrideSpec: Record<string, FieldSpec> = {
-  ...Object.fromEntries(Object.entries(agentSpec).filter(([name]) => name !== 'name' && name !== 'defaultExtractor')),
-  defaultVoiceId: { type: 'string' },
-  defaultVersionedPrompt: { type: 'object' },
-};
 
 /**
  * A copy of `agent` with a dial's `agentOverrides` applied, checked like an agent update (400 for a
  * wrong type, 422 naming the field for an id that names nothing). An override prompt is checked
  * and gets its own id on the dial's agent; it is not added to the agent's prompts.
  */
-export function agentWithOverrides(ws: Workspace, agent: AgentRecord, overrides: Body): AgentRecord {
+export function agentWithOverrides(store: Store, agent: AgentRecord, overrides: Body): AgentRecord {
   const where = 'agentOverrides.';
-  const input = checkBody(overrides, overrideSpec, { partial: true, where: 'agentOverrides' });
+  const input = checkPatch(overrides, overrideSchema, { where: 'agentOverrides' });
   const next = structuredClone(agent);
-  applyAgentFields(ws, next, input, where);
+  applyAgentFields(store, next, input, where);
   if (input.defaultVersionedPrompt !== undefined) {
     next.defaultVersionedPromptId = buildPrompt(
-      ws,
+      store,
       input.defaultVersionedPrompt,
       undefined,
       `${where}defaultVersionedPrompt.`,
@@ -307,153 +296,108 @@ function checkScenario(agent: AgentRecord, where = ''): void {
   }
 }
 
-export function agentRoutes(ws: Workspace): ResourceRoute[] {
-  const promptsOf = (agentId: string) => {
-    ws.agent(agentId);
-    return ws.prompts.get(agentId)!;
-  };
-  const extractorsOf = (agentId: string) => {
-    ws.agent(agentId);
-    return ws.extractors.get(agentId)!;
-  };
-
-  function createAgent(body: unknown): AgentRecord {
-    const input = checkBody(body, agentSpec);
-    const id = ws.newId();
-    const prompt = buildPrompt(ws, input.defaultVersionedPrompt, undefined, 'defaultVersionedPrompt.');
-    const extractor = input.defaultExtractor ? buildExtractor(ws, input.defaultExtractor) : null;
-    const agent: AgentRecord = {
+export function agentRoutes(store: Store): ResourceRoute[] {
+  function createAgent({ body }: ResourceRequest): AgentRecord {
+    const input = checkBody(body, agentSchema);
+    const id = store.newId();
+    const prompt = buildPrompt(store, input.defaultVersionedPrompt, undefined, 'defaultVersionedPrompt.');
+    const extractor = input.defaultExtractor ? buildExtractor(store, input.defaultExtractor) : null;
+    const agent = newAgentRecord({
       id,
       name: '',
-      language: 'en',
-      transcriberParams: { type: 'deepgram', keywords: [] },
-      metadata: {},
-      utteranceDetectorConfig: { sensitivity: 'MEDIUM', interruptionPlayTimeMs: 500 },
-      endpointDetectorConfig: { type: 'SIMPLE', mode: 'DEFAULT' },
-      ivrConfiguration: { detectionType: 'NONE', versionedPromptId: null, aiVoiceId: null, taggingText: null },
-      idleMessageConfig: { enabled: false, messages: [], idleDurationMilliseconds: 5000, maxIdleMessages: 1 },
-      maxDurationSeconds: 10800,
       defaultVoiceId: '',
       defaultVersionedPromptId: prompt.id,
       defaultExtractorId: extractor?.id ?? null,
-      linkedFunctionDefinitions: [],
-      fillEmptyStringVariables: false,
-      silenceHangupConfiguration: { type: 'DISABLED', silenceDurationSeconds: 0 },
-      voiceOptionValues: [],
-      timeoutMessage: null,
-      timeoutBehaviorConfiguration: { behavior: 'HANGUP', transferNumber: null },
-      voicemailConfig: null,
-      ivrSilenceHangupConfiguration: null,
-    };
-    applyAgentFields(ws, agent, input);
+    });
+    applyAgentFields(store, agent, input);
     checkScenario(agent);
-    ws.agents.set(id, agent);
-    ws.prompts.set(id, new Map([[prompt.id, prompt]]));
-    ws.extractors.set(id, new Map(extractor ? [[extractor.id, extractor]] : []));
+    store.agents.set(id, agent);
+    store.prompts.set(id, new Table('versioned prompt', [[prompt.id, prompt]]));
+    store.extractors.set(id, new Table('extractor', extractor ? [[extractor.id, extractor]] : []));
     return structuredClone(agent);
   }
 
-  function updateAgent(agentId: string, body: unknown): AgentRecord {
-    const current = ws.agent(agentId);
-    const input = checkBody(body, updateSpec, { partial: true });
+  function updateAgent({ param, body }: ResourceRequest): AgentRecord {
+    const agentId = param(0);
+    const current = store.agents.require(agentId);
+    const input = checkPatch(body, updateSchema);
     const next = structuredClone(current);
-    applyAgentFields(ws, next, input);
+    applyAgentFields(store, next, input);
     if (input.defaultVersionedPromptId !== undefined) {
-      if (!ws.prompts.get(agentId)!.has(input.defaultVersionedPromptId as string)) {
+      if (!store.prompts.require(agentId).has(input.defaultVersionedPromptId)) {
         throw unprocessable(
           `agent ${agentId} has no versioned prompt ${JSON.stringify(input.defaultVersionedPromptId)}`,
         );
       }
-      next.defaultVersionedPromptId = input.defaultVersionedPromptId as string;
+      next.defaultVersionedPromptId = input.defaultVersionedPromptId;
     }
-    if (input.callAgentExtractorId !== undefined) {
-      const extractorId = input.callAgentExtractorId as string;
-      if (extractorId !== '' && !ws.extractors.get(agentId)!.has(extractorId)) {
+    const extractorId = input.callAgentExtractorId;
+    if (extractorId !== undefined) {
+      if (extractorId !== '' && !store.extractors.require(agentId).has(extractorId)) {
         throw unprocessable(`agent ${agentId} has no extractor ${JSON.stringify(extractorId)}`);
       }
       next.defaultExtractorId = extractorId === '' ? null : extractorId;
     }
     checkScenario(next);
-    ws.agents.set(agentId, next);
+    store.agents.set(agentId, next);
     return structuredClone(next);
   }
 
-  function deleteAgent(agentId: string): AgentRecord {
-    const agent = ws.agent(agentId);
+  function deleteAgent({ param }: ResourceRequest): AgentRecord {
+    const agentId = param(0);
+    const agent = store.agents.require(agentId);
     if ((SCENARIO_AGENT_IDS as readonly string[]).includes(agentId)) {
       throw unprocessable('the emulator keeps its scenario agents; delete an agent you created');
     }
-    ws.agents.delete(agentId);
-    ws.prompts.delete(agentId);
-    ws.extractors.delete(agentId);
-    for (const number of ws.phoneNumbers.values()) if (number.agentId === agentId) number.agentId = null;
+    store.agents.delete(agentId);
+    store.prompts.delete(agentId);
+    store.extractors.delete(agentId);
+    for (const number of store.phoneNumbers.values()) if (number.agentId === agentId) number.agentId = null;
     return agent;
   }
+
+  // An agent's prompts and extractors: a 404 `no such agent` for an unknown agent (the path's first group).
+  const prompts = recordHandlers(
+    (request) => store.prompts.require(request.param(0)),
+    (body, existing) => buildPrompt(store, body, existing),
+  );
+  const extractors = recordHandlers(
+    (request) => store.extractors.require(request.param(0)),
+    (body, existing) => buildExtractor(store, body, existing),
+  );
 
   return [
     {
       pattern: /^\/agents$/,
-      methods: {
-        GET: (request) => page([...ws.agents.values()], request),
-        POST: ({ body }) => createAgent(body),
-      },
+      methods: { GET: (request) => page(store.agents.values(), request), POST: createAgent },
     },
     {
       pattern: /^\/agents\/([^/]+)$/,
-      methods: {
-        GET: ({ params }) => structuredClone(ws.agent(params[0]!)),
-        PUT: ({ params, body }) => updateAgent(params[0]!, body),
-        DELETE: ({ params }) => deleteAgent(params[0]!),
-      },
+      methods: { GET: ({ param }) => store.agents.copy(param(0)), PUT: updateAgent, DELETE: deleteAgent },
     },
     {
       pattern: /^\/agents\/([^/]+)\/versioned_prompts$/,
       methods: {
-        GET: (request) => page([...promptsOf(request.params[0]!).values()], request),
-        POST: ({ params, body }) => {
-          const prompts = promptsOf(params[0]!);
-          const prompt = buildPrompt(ws, body);
-          prompts.set(prompt.id, prompt);
-          return structuredClone(prompt);
-        },
+        GET: (request) => page(store.prompts.require(request.param(0)).values(), request),
+        POST: prompts.create,
       },
     },
     {
       pattern: /^\/agents\/([^/]+)\/versioned_prompts\/([^/]+)$/,
-      methods: {
-        GET: ({ params }) => structuredClone(found(promptsOf(params[0]!).get(params[1]!), 'versioned prompt')),
-        PUT: ({ params, body }) => {
-          const prompts = promptsOf(params[0]!);
-          const prompt = buildPrompt(ws, body, found(prompts.get(params[1]!), 'versioned prompt'));
-          prompts.set(prompt.id, prompt);
-          return structuredClone(prompt);
-        },
-      },
+      methods: { GET: prompts.read, PUT: prompts.update },
     },
     {
       pattern: /^\/agents\/([^/]+)\/extractors$/,
       methods: {
         // The seed's one listing without pagination.
-        GET: ({ params }) => ({ extractors: structuredClone([...extractorsOf(params[0]!).values()]) }),
-        POST: ({ params, body }) => {
-          const extractors = extractorsOf(params[0]!);
-          const extractor = buildExtractor(ws, body);
-          extractors.set(extractor.id, extractor);
-          return structuredClone(extractor);
-        },
+        GET: ({ param }) =>
+          ({ extractors: structuredClone(store.extractors.require(param(0)).values()) }) satisfies ExtractorList,
+        POST: extractors.create,
       },
     },
     {
       pattern: /^\/agents\/([^/]+)\/extractors\/([^/]+)$/,
-      methods: {
-        GET: ({ params }) => structuredClone(found(extractorsOf(params[0]!).get(params[1]!), 'extractor')),
-        PUT: ({ params, body }) => {
-          const extractors = extractorsOf(params[0]!);
-          const extractor = buildExtractor(ws, body, found(extractors.get(params[1]!), 'extractor'));
-          extractors.set(extractor.id, extractor);
-          return structuredClone(extractor);
-        },
-      },
+      methods: { GET: extractors.read, PUT: extractors.update },
     },
   ];
 }

@@ -1,49 +1,51 @@
 // The read-mostly catalogue: models, voices (filtered by name and type) and functions.
-import { badRequest, unprocessable } from '../errors.js';
+import type { VoicePage } from '../../../server/api/types.js';
+import { unprocessable } from '../errors.js';
 import { page, paginate } from '../pagination.js';
 import type { FunctionRecord } from '../records.js';
-import { checkBody, isObject, requireE164, requireNonEmpty, type FieldSpec } from '../validate.js';
-import type { ResourceRoute } from './route.js';
-import { found, type Workspace } from './workspace.js';
+import type { Store } from '../store.js';
+import { checkBody, checkPatch, requireE164, requireNonEmpty, type Body, type Schema } from '../validate.js';
+import { recordHandlers, type ResourceRoute } from './route.js';
 
-const functionSpec: Record<string, FieldSpec> = {
+const functionSchema = {
   name: { type: 'string', required: true },
   displayName: { type: 'string', nullable: true },
   description: { type: 'string', required: true },
   type: { type: 'string', required: true, oneOf: ['transfer', 'api'] },
-  allowedNumbers: { type: 'array' },
+  allowedNumbers: { type: 'array', stringFields: ['number'] },
   lifecycleMessages: { type: 'object' },
-};
+} as const satisfies Schema;
 
-export function catalogRoutes(ws: Workspace): ResourceRoute[] {
+const lifecycleSchema = { started: { type: 'string[]', required: true } } as const satisfies Schema;
+
+export function catalogRoutes(store: Store): ResourceRoute[] {
   function buildFunction(body: unknown, existing?: FunctionRecord): FunctionRecord {
-    const input = checkBody(body, functionSpec, { partial: existing !== undefined });
-    const merged = { ...structuredClone(existing), ...structuredClone(input) } as Record<string, unknown>;
+    const input = existing ? checkPatch(body, functionSchema) : checkBody(body, functionSchema);
+    const merged: Body = { ...structuredClone(existing), ...structuredClone(input) };
     requireNonEmpty(merged.name, 'name');
-    const numbers = (merged.allowedNumbers ?? []) as unknown[];
-    for (const item of numbers) {
-      if (!isObject(item) || typeof item.number !== 'string')
-        throw badRequest('allowedNumbers must be an array of {number} strings');
-      requireE164(item.number, 'allowedNumbers[].number');
-    }
+    const numbers = input.allowedNumbers ?? existing?.allowedNumbers ?? [];
+    for (const item of numbers) requireE164(item.number, 'allowedNumbers[].number');
     if (merged.type === 'transfer' && numbers.length === 0)
       throw unprocessable('a transfer function needs allowedNumbers');
-    const lifecycle = (merged.lifecycleMessages ?? { started: [] }) as Record<string, unknown>;
-    checkBody(lifecycle, { started: { type: 'string[]', required: true } }, { where: 'lifecycleMessages' });
+    const lifecycle = checkBody(merged.lifecycleMessages ?? { started: [] }, lifecycleSchema, {
+      where: 'lifecycleMessages',
+    });
     return {
       ...merged,
-      id: existing?.id ?? ws.newId(),
+      id: existing?.id ?? store.newId(),
       name: merged.name as string,
       displayName: (merged.displayName as string | null | undefined) ?? (merged.name as string),
       description: merged.description as string,
       type: merged.type as FunctionRecord['type'],
-      allowedNumbers: numbers as FunctionRecord['allowedNumbers'],
-      lifecycleMessages: lifecycle as FunctionRecord['lifecycleMessages'],
+      allowedNumbers: structuredClone(numbers),
+      lifecycleMessages: lifecycle,
     };
   }
 
+  const functions = recordHandlers(() => store.functions, buildFunction);
+
   return [
-    { pattern: /^\/models$/, methods: { GET: (request) => page([...ws.models.values()], request) } },
+    { pattern: /^\/models$/, methods: { GET: (request) => page(store.models.values(), request) } },
     {
       pattern: /^\/voices$/,
       methods: {
@@ -51,12 +53,14 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
           const { query } = request;
           const name = query.get('name')?.toLowerCase();
           const voiceType = query.get('voiceType');
-          const voices = [...ws.voices.values()].filter(
-            (voice) =>
-              (!name || voice.name.toLowerCase().includes(name)) && (!voiceType || voice.voiceType === voiceType),
-          );
+          const voices = store.voices
+            .values()
+            .filter(
+              (voice) =>
+                (!name || voice.name.toLowerCase().includes(name)) && (!voiceType || voice.voiceType === voiceType),
+            );
           const { items, cursor } = paginate(voices, request);
-          return { voices: items, cursor };
+          return { voices: items, cursor } satisfies VoicePage;
         },
       },
     },
@@ -66,32 +70,24 @@ export function catalogRoutes(ws: Workspace): ResourceRoute[] {
         GET: (request) => {
           // The seed: an exact match on the display name.
           const displayName = request.query.get('displayName');
-          return page(
-            [...ws.functions.values()].filter((fn) => displayName === null || fn.displayName === displayName),
-            request,
-          );
+          const matching = store.functions
+            .values()
+            .filter((fn) => displayName === null || fn.displayName === displayName);
+          return page(matching, request);
         },
-        POST: ({ body }) => {
-          const fn = buildFunction(body);
-          ws.functions.set(fn.id, fn);
-          return structuredClone(fn);
-        },
+        POST: functions.create,
       },
     },
     {
       pattern: /^\/functions\/([^/]+)$/,
       methods: {
-        GET: ({ params }) => structuredClone(found(ws.functions.get(params[0]!), 'function')),
-        PUT: ({ params, body }) => {
-          const fn = buildFunction(body, found(ws.functions.get(params[0]!), 'function'));
-          ws.functions.set(fn.id, fn);
-          return structuredClone(fn);
-        },
-        DELETE: ({ params }) => {
-          const fn = found(ws.functions.get(params[0]!), 'function');
-          ws.functions.delete(fn.id);
+        GET: functions.read,
+        PUT: functions.update,
+        DELETE: ({ param }) => {
+          const fn = store.functions.require(param(0));
+          store.functions.delete(fn.id);
           // "Deletes a function, and unlinks it from any agents."
-          for (const agent of ws.agents.values()) {
+          for (const agent of store.agents.values()) {
             agent.linkedFunctionDefinitions = agent.linkedFunctionDefinitions.filter(
               (link) => link.functionDefinitionId !== fn.id,
             );

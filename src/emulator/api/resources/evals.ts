@@ -6,7 +6,8 @@
 // (inaccurate when it ended failed, busy or no-answer, or is gone). `numAlerts` counts the
 // inaccurate items. A rerun re-judges a result in place, under the same id.
 // `GET /eval_runs/{id}` is the emulator's own (the seed shows no path to read one run).
-import { unprocessable } from '../errors.js';
+import type { RerunEvalResultOutput } from '../../../server/api/types.js';
+import { notFound, unprocessable } from '../errors.js';
 import { page } from '../pagination.js';
 import type {
   EvalConfigRecord,
@@ -15,11 +16,16 @@ import type {
   EvalResultRecord,
   EvalRunRecord,
 } from '../records.js';
-import { checkBody, requireNonEmpty, type FieldSpec } from '../validate.js';
-import { nowIso, type ResourceRoute } from './route.js';
-import { found, type EvalRunState, type Workspace } from './workspace.js';
+import type { EvalRunState, Store } from '../store.js';
+import { checkBody, requireNonEmpty, type Schema } from '../validate.js';
+import { nowIso, type ResourceRequest, type ResourceRoute } from './route.js';
 
-const recordSpec: Record<string, FieldSpec> = {
+const configSchema = {
+  name: { type: 'string', required: true },
+  promptSnippet: { type: 'string', nullable: true },
+} as const satisfies Schema;
+
+const recordSchema = {
   recordType: { type: 'string', required: true, oneOf: ['DIAL', 'PROMPT'] },
   dialId: { type: 'string', nullable: true },
   name: { type: 'string', nullable: true },
@@ -27,10 +33,16 @@ const recordSpec: Record<string, FieldSpec> = {
   systemPrompt: { type: 'string', nullable: true },
   maxTurns: { type: 'integer', nullable: true },
   agentInputs: { type: 'object', nullable: true },
-};
+} as const satisfies Schema;
 
-export function evalRoutes(ws: Workspace): ResourceRoute[] {
-  const config = (id: string) => found(ws.evalConfigs.get(id), 'eval config');
+const runSchema = {
+  callAgentId: { type: 'string', required: true },
+  versionedPromptId: { type: 'string', nullable: true },
+} as const satisfies Schema;
+
+export function evalRoutes(store: Store): ResourceRoute[] {
+  /** The path's config (a 404 for an unknown one). */
+  const configOf = (request: ResourceRequest) => store.evalConfigs.require(request.param(0));
 
   function judge(record: EvalRecordRecord): EvalResultItem[] {
     const text = [record.name, record.description, record.systemPrompt].filter((part) => part !== null).join(' ');
@@ -44,7 +56,7 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
       },
     ];
     if (record.dialId !== null) {
-      const dial = ws.dials.record(record.dialId);
+      const dial = store.dials.record(record.dialId);
       const bad = !dial || dial.status === 'failed' || dial.status === 'busy' || dial.status === 'no-answer';
       items.push({
         index: 1,
@@ -57,7 +69,7 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
   }
 
   /** Judges `record` into the result `id` (new, or the one being re-judged). */
-  function resultFor(runId: string, record: EvalRecordRecord, id = ws.newId()): EvalResultRecord {
+  function resultFor(runId: string, record: EvalRecordRecord, id = store.newId()): EvalResultRecord {
     const results = judge(record);
     const numAlerts = results.filter((item) => !item.accurate).length;
     const result: EvalResultRecord = {
@@ -69,7 +81,7 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
       results,
       createdAt: nowIso(),
     };
-    ws.evalResults.set(result.id, result);
+    store.evalResults.set(result.id, result);
     return result;
   }
 
@@ -77,7 +89,7 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
   function settle(state: EvalRunState): EvalRunRecord {
     const { run } = state;
     if (run.status === 'PENDING' && Date.now() >= state.completesAt) {
-      const records = [...ws.evalRecords.values()].filter((record) => record.evalConfigId === run.evalConfigId);
+      const records = [...store.evalRecords.values()].filter((record) => record.evalConfigId === run.evalConfigId);
       run.results = records.map((record) => resultFor(run.id, record));
       run.status = 'COMPLETED';
       aggregate(run);
@@ -90,43 +102,41 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
     run.aggregateResult = { numFailing, numPassing: run.results.length - numFailing };
   }
 
-  function createRecord(configId: string, body: unknown): EvalRecordRecord {
-    config(configId);
-    const input = checkBody(body, recordSpec);
+  function createRecord(request: ResourceRequest): EvalRecordRecord {
+    const { id: configId } = configOf(request);
+    const input = checkBody(request.body, recordSchema);
     if (input.recordType === 'DIAL') {
       if (typeof input.dialId !== 'string') throw unprocessable('a DIAL record needs dialId');
-      if (!ws.dials.has(input.dialId)) throw unprocessable(`no dial with id ${JSON.stringify(input.dialId)}`);
+      if (!store.dials.has(input.dialId)) throw unprocessable(`no dial with id ${JSON.stringify(input.dialId)}`);
     }
     if (typeof input.maxTurns === 'number' && input.maxTurns < 1) throw unprocessable('maxTurns must be at least 1');
     const record: EvalRecordRecord = {
-      id: ws.newId(),
+      id: store.newId(),
       evalConfigId: configId,
-      recordType: input.recordType as EvalRecordRecord['recordType'],
-      dialId: (input.dialId as string | null | undefined) ?? null,
-      name: (input.name as string | null | undefined) ?? null,
-      description: (input.description as string | null | undefined) ?? null,
-      systemPrompt: (input.systemPrompt as string | null | undefined) ?? null,
-      maxTurns: (input.maxTurns as number | null | undefined) ?? null,
-      agentInputs: input.agentInputs ? structuredClone(input.agentInputs as Record<string, unknown>) : null,
+      recordType: input.recordType,
+      dialId: input.dialId ?? null,
+      name: input.name ?? null,
+      description: input.description ?? null,
+      systemPrompt: input.systemPrompt ?? null,
+      maxTurns: input.maxTurns ?? null,
+      agentInputs: input.agentInputs ? structuredClone(input.agentInputs) : null,
       createdAt: nowIso(),
     };
-    ws.evalRecords.set(record.id, record);
+    store.evalRecords.set(record.id, record);
     return structuredClone(record);
   }
 
-  function runEval(configId: string, body: unknown): EvalRunRecord {
-    config(configId);
-    const input = checkBody(body, {
-      callAgentId: { type: 'string', required: true },
-      versionedPromptId: { type: 'string', nullable: true },
-    });
-    const agentId = input.callAgentId as string;
-    if (!ws.agents.has(agentId)) throw unprocessable(`no agent with id ${JSON.stringify(agentId)}`);
-    const promptId = (input.versionedPromptId as string | null | undefined) ?? null;
-    if (promptId !== null && !ws.prompts.get(agentId)!.has(promptId))
+  function runEval(request: ResourceRequest): EvalRunRecord {
+    const { id: configId } = configOf(request);
+    const input = checkBody(request.body, runSchema);
+    const agentId = input.callAgentId;
+    const prompts = store.prompts.get(agentId);
+    if (!prompts) throw unprocessable(`no agent with id ${JSON.stringify(agentId)}`);
+    const promptId = input.versionedPromptId ?? null;
+    if (promptId !== null && !prompts.has(promptId))
       throw unprocessable(`agent ${agentId} has no versioned prompt ${JSON.stringify(promptId)}`);
     const run: EvalRunRecord = {
-      id: ws.newId(),
+      id: store.newId(),
       evalConfigId: configId,
       status: 'PENDING',
       callAgentId: agentId,
@@ -135,17 +145,17 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
       aggregateResult: null,
       results: [],
     };
-    const state = { run, completesAt: Date.now() + ws.evalRunMs };
-    ws.evalRuns.set(run.id, state);
+    const state = { run, completesAt: Date.now() + store.evalRunMs };
+    store.evalRuns.set(run.id, state);
     return settle(state);
   }
 
-  function rerun(resultId: string): { numAlerts: number; results: EvalResultItem[] } {
-    const previous = found(ws.evalResults.get(resultId), 'eval result');
-    const record = ws.evalRecords.get(previous.evalRecordId);
+  function rerun(resultId: string): RerunEvalResultOutput {
+    const previous = store.evalResults.require(resultId);
+    const record = store.evalRecords.get(previous.evalRecordId);
     if (!record) throw unprocessable("the result's eval record was deleted");
     const result = resultFor(previous.evalRunId, record, previous.id);
-    const state = ws.evalRuns.get(previous.evalRunId);
+    const state = store.evalRuns.get(previous.evalRunId);
     if (state) {
       state.run.results = state.run.results.map((item) => (item.id === previous.id ? result : item));
       aggregate(state.run);
@@ -158,34 +168,31 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
       pattern: /^\/eval_configs$/,
       methods: {
         POST: ({ body }) => {
-          const input = checkBody(body, {
-            name: { type: 'string', required: true },
-            promptSnippet: { type: 'string', nullable: true },
-          });
+          const input = checkBody(body, configSchema);
           requireNonEmpty(input.name, 'name');
           const created: EvalConfigRecord = {
-            id: ws.newId(),
-            name: input.name as string,
-            promptSnippet: (input.promptSnippet as string | null | undefined) ?? null,
+            id: store.newId(),
+            name: input.name,
+            promptSnippet: input.promptSnippet ?? null,
           };
-          ws.evalConfigs.set(created.id, created);
-          return structuredClone(created);
+          return structuredClone(store.evalConfigs.set(created.id, created));
         },
       },
     },
     {
       pattern: /^\/eval_configs\/([^/]+)\/records$/,
       methods: {
-        POST: ({ params, body }) => createRecord(params[0]!, body),
+        POST: createRecord,
         GET: (request) => {
-          const { params, query } = request;
-          config(params[0]!);
-          const search = query.get('search')?.toLowerCase();
-          const records = [...ws.evalRecords.values()].filter(
-            (record) =>
-              record.evalConfigId === params[0] &&
-              (!search || [record.name, record.description].some((text) => text?.toLowerCase().includes(search))),
-          );
+          const { id: configId } = configOf(request);
+          const search = request.query.get('search')?.toLowerCase();
+          const records = store.evalRecords
+            .values()
+            .filter(
+              (record) =>
+                record.evalConfigId === configId &&
+                (!search || [record.name, record.description].some((text) => text?.toLowerCase().includes(search))),
+            );
           return page(records, request);
         },
       },
@@ -193,24 +200,23 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
     {
       pattern: /^\/eval_configs\/([^/]+)\/runs$/,
       methods: {
-        POST: ({ params, body }) => runEval(params[0]!, body),
+        POST: runEval,
         GET: (request) => {
-          const { params } = request;
-          config(params[0]!);
-          const runs = [...ws.evalRuns.values()].filter((state) => state.run.evalConfigId === params[0]).map(settle);
+          const { id: configId } = configOf(request);
+          const runs = store.evalRuns
+            .values()
+            .filter((state) => state.run.evalConfigId === configId)
+            .map(settle);
           return page(runs, request);
         },
       },
     },
-    {
-      pattern: /^\/eval_runs\/([^/]+)$/,
-      methods: { GET: ({ params }) => settle(found(ws.evalRuns.get(params[0]!), 'eval run')) },
-    },
+    { pattern: /^\/eval_runs\/([^/]+)$/, methods: { GET: ({ param }) => settle(store.evalRuns.require(param(0))) } },
     {
       pattern: /^\/eval_runs\/([^/]+)\/cancel$/,
       methods: {
-        POST: ({ params }) => {
-          const state = found(ws.evalRuns.get(params[0]!), 'eval run');
+        POST: ({ param }) => {
+          const state = store.evalRuns.require(param(0));
           const run = settle(state);
           if (run.status !== 'PENDING') throw unprocessable(`the run is already ${run.status}`);
           state.run.status = 'CANCELLED';
@@ -218,17 +224,17 @@ export function evalRoutes(ws: Workspace): ResourceRoute[] {
         },
       },
     },
-    { pattern: /^\/eval_results\/([^/]+)\/rerun$/, methods: { POST: ({ params }) => rerun(params[0]!) } },
+    { pattern: /^\/eval_results\/([^/]+)\/rerun$/, methods: { POST: ({ param }) => rerun(param(0)) } },
     {
       pattern: /^\/eval_configs\/([^/]+)\/records\/([^/]+)$/,
       methods: {
         // The seed answers the deleted record's id only.
-        DELETE: ({ params }) => {
-          config(params[0]!);
-          const record = ws.evalRecords.get(params[1]!);
-          if (!record || record.evalConfigId !== params[0]) found(undefined, 'eval record');
-          ws.evalRecords.delete(params[1]!);
-          return { id: params[1]! };
+        DELETE: (request) => {
+          const { id: configId } = configOf(request);
+          const recordId = request.param(1);
+          if (store.evalRecords.get(recordId)?.evalConfigId !== configId) throw notFound('no such eval record');
+          store.evalRecords.delete(recordId);
+          return { id: recordId } satisfies { id: string };
         },
       },
     },

@@ -3,51 +3,52 @@
 // WAV (default, 24 kHz) or raw. MP3 is refused (422): the emulator has no encoder.
 import { badRequest, unprocessable } from '../errors.js';
 import type { AIVoiceRecord } from '../records.js';
-import { checkBody, isObject, requireNonEmpty } from '../validate.js';
+import type { Store } from '../store.js';
+import { checkBody, isObject, requireNonEmpty, type Body, type Schema } from '../validate.js';
 import { BinaryAnswer, type ResourceRoute } from './route.js';
-import type { Workspace } from './workspace.js';
 
 const SAMPLE_RATES = [8000, 16000, 22050, 24000, 41500, 48000];
 const MS_PER_CHARACTER = 70;
 const MAX_TEXT = 5000;
 const GAP_MS = 150;
 
+const lineSchema = {
+  text: { type: 'string', required: true },
+  voiceId: { type: 'string', required: true },
+} as const satisfies Schema;
+
+const formatSchema = {
+  outputType: { type: 'string', required: true, oneOf: ['RAW_PCM16', 'WAV_PCM16', 'MP3'] },
+  sampleRate: { type: 'integer', required: true },
+} as const satisfies Schema;
+
+const multispeakerSchema = { lines: { type: 'array', required: true } } as const satisfies Schema;
+
 interface Line {
   text: string;
   voiceId: string;
 }
 
-export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
+export function voicelabRoutes(store: Store): ResourceRoute[] {
   function checkLine(value: unknown, where?: string): Line {
-    const line = checkBody(
-      value,
-      { text: { type: 'string', required: true }, voiceId: { type: 'string', required: true } },
-      where ? { where } : {},
-    );
+    const line = checkBody(value, lineSchema, where ? { where } : {});
     requireNonEmpty(line.text, where ? `${where}.text` : 'text');
-    if ((line.text as string).length > MAX_TEXT) throw unprocessable(`text must be at most ${MAX_TEXT} characters`);
-    if (!ws.voices.has(line.voiceId as string)) throw unprocessable(`no voice with id ${JSON.stringify(line.voiceId)}`);
-    return { text: line.text as string, voiceId: line.voiceId as string };
+    if (line.text.length > MAX_TEXT) throw unprocessable(`text must be at most ${MAX_TEXT} characters`);
+    if (!store.voices.has(line.voiceId)) throw unprocessable(`no voice with id ${JSON.stringify(line.voiceId)}`);
+    return { text: line.text, voiceId: line.voiceId };
   }
 
-  function format(body: Record<string, unknown>): { wav: boolean; sampleRate: number } {
+  function format(body: Body): { wav: boolean; sampleRate: number } {
     if (body.format === undefined || body.format === null) return { wav: true, sampleRate: 24000 };
-    const format = checkBody(
-      body.format,
-      {
-        outputType: { type: 'string', required: true, oneOf: ['RAW_PCM16', 'WAV_PCM16', 'MP3'] },
-        sampleRate: { type: 'integer', required: true },
-      },
-      { where: 'format' },
-    );
+    const format = checkBody(body.format, formatSchema, { where: 'format' });
     if (format.outputType === 'MP3')
       throw unprocessable('the emulator cannot encode MP3; ask for WAV_PCM16 or RAW_PCM16');
-    if (!SAMPLE_RATES.includes(format.sampleRate as number))
+    if (!SAMPLE_RATES.includes(format.sampleRate))
       throw unprocessable(`format.sampleRate must be one of ${SAMPLE_RATES.join(', ')}`);
-    return { wav: format.outputType === 'WAV_PCM16', sampleRate: format.sampleRate as number };
+    return { wav: format.outputType === 'WAV_PCM16', sampleRate: format.sampleRate };
   }
 
-  function synthesize(lines: Line[], body: Record<string, unknown>): BinaryAnswer {
+  function synthesize(lines: Line[], body: Body): BinaryAnswer {
     const { wav, sampleRate } = format(body);
     const pieces = lines.map((line, index) => {
       const ms = Math.min(15_000, Math.max(300, line.text.length * MS_PER_CHARACTER)) + (index > 0 ? GAP_MS : 0);
@@ -83,7 +84,7 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
     if (!['CARTESIA', 'CSM'].includes(model)) throw unprocessable('model must be one of CARTESIA, CSM');
     if (clip.size === 0) throw unprocessable('clip must not be empty');
     const voice: AIVoiceRecord = {
-      id: ws.newId(),
+      id: store.newId(),
       name,
       voiceType: 'CLONED',
       voiceTier: 'PREMIUM',
@@ -92,7 +93,7 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
           ? `Cloned (${model}) from a clip: "${transcription.slice(0, 80)}"`
           : `Cloned (${model}) from a clip.`,
     };
-    ws.voices.set(voice.id, voice);
+    store.voices.set(voice.id, voice);
     return structuredClone(voice);
   }
 
@@ -103,7 +104,8 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
       methods: {
         POST: ({ body }) => {
           const line = checkLine(body);
-          return synthesize([line], body as Record<string, unknown>);
+          // checkLine refused anything but an object.
+          return synthesize([line], isObject(body) ? body : {});
         },
       },
     },
@@ -111,10 +113,8 @@ export function voicelabRoutes(ws: Workspace): ResourceRoute[] {
       pattern: /^\/tts\/multispeaker$/,
       methods: {
         POST: ({ body }) => {
-          const input = checkBody(body, { lines: { type: 'array', required: true } });
-          const lines = (input.lines as unknown[]).map((line, index) =>
-            checkLine(isObject(line) ? line : null, `lines[${index}]`),
-          );
+          const input = checkBody(body, multispeakerSchema);
+          const lines = input.lines.map((line, index) => checkLine(isObject(line) ? line : null, `lines[${index}]`));
           if (lines.length === 0) throw unprocessable('lines must not be empty');
           return synthesize(lines, input);
         },

@@ -54,7 +54,7 @@ export function toMono48k(pcm: Pcm): Int16Array {
   const mono = new Float32Array(frames);
   for (let i = 0; i < frames; i++) {
     let sum = 0;
-    for (let c = 0; c < pcm.channels; c++) sum += pcm.samples[i * pcm.channels + c]!;
+    for (let c = 0; c < pcm.channels; c++) sum += pcm.samples[i * pcm.channels + c] ?? 0;
     mono[i] = sum / pcm.channels;
   }
   if (pcm.sampleRate === SAMPLE_RATE) return Int16Array.from(mono, (v) => Math.round(v));
@@ -66,7 +66,7 @@ export function toMono48k(pcm: Pcm): Int16Array {
     const left = Math.floor(position);
     const right = Math.min(left + 1, frames - 1);
     const fraction = position - left;
-    out[i] = Math.round(mono[left]! * (1 - fraction) + mono[right]! * fraction);
+    out[i] = Math.round((mono[left] ?? 0) * (1 - fraction) + (mono[right] ?? 0) * fraction);
   }
   return out;
 }
@@ -121,10 +121,10 @@ export function framesDue(startMs: number, nowMs: number, sent: number, maxBurst
 export function trimSilence(samples: Int16Array, threshold = 0.01, padMs = 40): Int16Array {
   const limit = threshold * 32768;
   let first = 0;
-  while (first < samples.length && Math.abs(samples[first]!) < limit) first++;
+  while (first < samples.length && Math.abs(samples[first] ?? 0) < limit) first++;
   if (first === samples.length) return samples;
   let last = samples.length - 1;
-  while (last > first && Math.abs(samples[last]!) < limit) last--;
+  while (last > first && Math.abs(samples[last] ?? 0) < limit) last--;
   const pad = Math.round((SAMPLE_RATE * padMs) / 1000);
   return samples.slice(Math.max(0, first - pad), Math.min(samples.length, last + 1 + pad));
 }

@@ -297,8 +297,8 @@ export function firstRecvonlyAudioMid(sdp: string): string | null {
   for (const section of sections) {
     if (!section.startsWith('m=audio')) continue;
     if (!/\r?\na=recvonly/.test(section)) continue;
-    const mid = /\r?\na=mid:(\S+)/.exec(section);
-    if (mid) return mid[1]!;
+    const mid = /\r?\na=mid:(\S+)/.exec(section)?.[1];
+    if (mid !== undefined) return mid;
   }
   return null;
 }

@@ -1,5 +1,5 @@
-// The dials and their lifecycle, a state machine driven by the REST routes, the media half
-// (through `DialControl`) and two timers per dial:
+// The dials' lifecycle, a state machine over the store's dial table, driven by the REST routes,
+// the media half (through `DialControl`) and two timers per dial:
 //
 //   queued ──token──▶ ringing ──joined──▶ in-progress ──hangup──▶ completed / USER_HANGUP
 //     │                 │                     ├──time cap──▶ completed / TIMEOUT
@@ -32,8 +32,9 @@ import {
 } from './agents.js';
 import type { DialInput } from './dial-input.js';
 import type { AgentRecord, DialRecord } from './records.js';
+import type { Table } from './table.js';
 
-export interface DialStoreOptions {
+export interface DialLifecycleOptions {
   /** How long a browser has to join the dial's room before it ends `no-answer`. */
   joinWindowMs: number;
   /** How many ms one minute of `timeoutMinutes` (and 60 s of `maxDurationSeconds`) lasts; tests shorten it. */
@@ -57,7 +58,8 @@ export type DialUpdate =
 
 export type DialWatcher = (update: DialUpdate) => void;
 
-interface Dial {
+/** A dial as the store holds it: what `record` answers is made from this. */
+export interface DialState {
   id: string;
   scenario: string;
   phone: boolean;
@@ -129,16 +131,15 @@ export function scenarioOf(agent: AgentRecord): string {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export class DialStore implements DialControl {
-  private readonly dials = new Map<string, Dial>();
-  private readonly rooms = new Map<string, string>();
-  /** session id → dial id */
-  private readonly sessions = new Map<string, string>();
+export class DialLifecycle implements DialControl {
+  private readonly dials: Table<DialState>;
   private readonly watchers = new Map<string, Set<DialWatcher>>();
   private readonly endListeners = new Set<EndListener>();
-  private readonly options: DialStoreOptions;
+  private readonly options: DialLifecycleOptions;
 
-  constructor(options: DialStoreOptions) {
+  /** `dials`: the store's dial table, which this lifecycle alone writes. */
+  constructor(dials: Table<DialState>, options: DialLifecycleOptions) {
+    this.dials = dials;
     this.options = options;
   }
 
@@ -146,7 +147,7 @@ export class DialStore implements DialControl {
   create(input: DialInput): { dialId: string; sessionId: string; roomName: string } {
     const now = Date.now();
     const id = randomUUID();
-    const dial: Dial = {
+    const dial: DialState = {
       id,
       scenario: scenarioOf(input.agent),
       phone: !input.browserCall,
@@ -168,8 +169,6 @@ export class DialStore implements DialControl {
       aiPaused: false,
     };
     this.dials.set(id, dial);
-    this.rooms.set(dial.roomName, id);
-    this.sessions.set(dial.sessionId, id);
     this.options.log(`dial ${id} queued (agent ${input.agent.id})`);
     if (dial.scenario === EMU_BUSY) {
       this.finish(dial, { status: 'failed', systemResultType: 'RATE_LIMITED' });
@@ -215,11 +214,7 @@ export class DialStore implements DialControl {
 
   /** The dial of a dial session (`sessionId` of the create answer). */
   dialForSession(sessionId: string): string | undefined {
-    return this.sessions.get(sessionId);
-  }
-
-  sessionIdOf(dialId: string): string | undefined {
-    return this.dials.get(dialId)?.sessionId;
+    return this.dials.find((dial) => dial.sessionId === sessionId)?.id;
   }
 
   hasBrowserJoined(dialId: string): boolean {
@@ -275,8 +270,8 @@ export class DialStore implements DialControl {
   // ── DialControl (used by the media half) ──
 
   sessionForRoom(roomName: string): DialSession | undefined {
-    const dialId = this.rooms.get(roomName);
-    return dialId === undefined ? undefined : this.session(dialId);
+    const dial = this.dials.find((candidate) => candidate.roomName === roomName);
+    return dial && this.toSession(dial);
   }
 
   joined(dialId: string): void {
@@ -343,14 +338,14 @@ export class DialStore implements DialControl {
 
   // ── internals ──
 
-  private setStatus(dial: Dial, status: DialStatus): void {
+  private setStatus(dial: DialState, status: DialStatus): void {
     dial.status = status;
     dial.updatedAt = Date.now();
     this.options.log(`dial ${dial.id} ${status}`);
     this.emit(dial.id, { kind: 'status' });
   }
 
-  private recordLine(dial: Dial, line: TranscriptLine): void {
+  private recordLine(dial: DialState, line: TranscriptLine): void {
     dial.transcript.push({ ...line });
     dial.updatedAt = Date.now();
     this.emit(dial.id, { kind: 'transcript', eventType: 'FINAL', line: { ...line } });
@@ -367,11 +362,11 @@ export class DialStore implements DialControl {
   }
 
   /** One timer per dial: the join window before the join, the time cap after it. */
-  private arm(dial: Dial, ms: number, end: DialEnd): void {
+  private arm(dial: DialState, ms: number, end: DialEnd): void {
     this.schedule(dial, ms, () => this.end(dial.id, end));
   }
 
-  private schedule(dial: Dial, ms: number, step: () => void): void {
+  private schedule(dial: DialState, ms: number, step: () => void): void {
     this.disarm(dial);
     dial.timer = setTimeout(() => {
       dial.timer = null;
@@ -380,7 +375,7 @@ export class DialStore implements DialControl {
     dial.timer.unref();
   }
 
-  private ringPhone(dial: Dial): void {
+  private ringPhone(dial: DialState): void {
     const ringMs = this.options.phoneRingMs ?? 500;
     this.schedule(dial, ringMs, () => {
       if (dial.status !== 'queued') return;
@@ -399,7 +394,7 @@ export class DialStore implements DialControl {
     });
   }
 
-  private answerPhone(dial: Dial): void {
+  private answerPhone(dial: DialState): void {
     if (dial.status !== 'ringing') return;
     dial.startedAt = Date.now();
     this.setStatus(dial, 'in-progress');
@@ -432,12 +427,12 @@ export class DialStore implements DialControl {
     }
   }
 
-  private disarm(dial: Dial): void {
+  private disarm(dial: DialState): void {
     if (dial.timer) clearTimeout(dial.timer);
     dial.timer = null;
   }
 
-  private finish(dial: Dial, end: DialEnd): void {
+  private finish(dial: DialState, end: DialEnd): void {
     this.disarm(dial);
     dial.endedAt = Date.now();
     dial.updatedAt = dial.endedAt;
@@ -454,7 +449,7 @@ export class DialStore implements DialControl {
     }
   }
 
-  private toSession(dial: Dial): DialSession {
+  private toSession(dial: DialState): DialSession {
     return {
       dialId: dial.id,
       roomName: dial.roomName,
@@ -464,7 +459,7 @@ export class DialStore implements DialControl {
     };
   }
 
-  private toRecord(dial: Dial): DialRecord {
+  private toRecord(dial: DialState): DialRecord {
     const ended = dial.endedAt !== null;
     const durationMs = dial.startedAt !== null && dial.endedAt !== null ? dial.endedAt - dial.startedAt : 0;
     const aiMs = dial.transcript
@@ -495,8 +490,8 @@ export class DialStore implements DialControl {
       versionedPromptId: dial.input.versionedModelId ?? agent.defaultVersionedPromptId,
       startedAt: iso(dial.startedAt),
       endedAt: iso(dial.endedAt),
-      createdAt: iso(dial.createdAt) as string,
-      updatedAt: iso(dial.updatedAt) as string,
+      createdAt: new Date(dial.createdAt).toISOString(),
+      updatedAt: new Date(dial.updatedAt).toISOString(),
     };
   }
 }

@@ -12,6 +12,12 @@ const realGetUserMedia = navigator.mediaDevices.getUserMedia;
 let micTracks: MediaStreamTrack[] = [];
 let container: HTMLElement;
 
+/** `value`, or the test fails here naming what is missing. */
+function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}
+
 function newSession(agent: string, options: Partial<CallSessionOptions> = {}): CallSession {
   return new CallSession({
     endpoint: '/api/voice-call',
@@ -66,7 +72,8 @@ function liveMicTracks(): number {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const at = (index: number) => present(sorted[index], `value ${index}`);
+  return sorted.length % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }
 
 describe('CallSession end to end (companion + emulator)', function () {
@@ -184,7 +191,7 @@ describe('CallSession end to end (companion + emulator)', function () {
       refuse = false;
       await session.unlockAudio();
       expect(session.audioBlocked).to.equal(false);
-      expect(session.audioElement!.paused).to.equal(false);
+      expect(session.audioElement?.paused).to.equal(false);
       await session.hangup();
       expect(blocked).to.deep.equal([true, false]);
     } finally {
@@ -197,7 +204,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     const seen = record(session);
     await session.start();
     expect(session.state).to.equal('in-call');
-    const dialId = session.dialId!;
+    const dialId = present(session.dialId, 'the dial id');
     await session.hangup();
     expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
     expect(seen.ended).to.have.length(1);
@@ -212,10 +219,10 @@ describe('CallSession end to end (companion + emulator)', function () {
     await session.start();
     const waited = performance.now() - began;
     expect(seen.ended).to.have.length(1);
-    expect(seen.ended[0]!.reason).to.equal('agent-unavailable');
+    expect(seen.ended[0]?.reason).to.equal('agent-unavailable');
     expect(seen.connected).to.deep.equal([]);
     expect(waited).to.be.greaterThan(1900).and.lessThan(12000);
-    const dial = await emulatorDial(seen.ended[0]!.dialId!);
+    const dial = await emulatorDial(present(seen.ended[0]?.dialId, 'the dial id'));
     expect(['completed', 'canceled', 'failed', 'no-answer']).to.include(dial.status);
   });
 
@@ -224,7 +231,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     const seen = record(session);
     await session.start();
     expect(seen.ended).to.have.length(1);
-    expect(seen.ended[0]!.reason).to.equal('busy');
+    expect(seen.ended[0]?.reason).to.equal('busy');
     expect(seen.connected).to.deep.equal([]);
   });
 
@@ -240,7 +247,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     expect(result.reason).to.equal('network-lost');
     // As the README's recipe table says: the widget hangs up once its reconnect gives up, before
     // the room's 2 s drop grace would end the dial FAILED.
-    const dial = await emulatorDial(result.dialId!);
+    const dial = await emulatorDial(present(result.dialId, 'the dial id'));
     expect([dial.status, dial.systemResultType]).to.deep.equal(['completed', 'USER_HANGUP']);
   });
 
@@ -260,12 +267,13 @@ describe('CallSession end to end (companion + emulator)', function () {
       const seen = record(session);
       await session.start();
       expect(rooms).to.have.length(1);
-      rooms[0]!.emit(RoomEvent.SignalReconnecting);
-      rooms[0]!.emit(RoomEvent.Reconnecting);
+      const room = present(rooms[0], 'the room');
+      room.emit(RoomEvent.SignalReconnecting);
+      room.emit(RoomEvent.Reconnecting);
       expect(session.state).to.equal('reconnecting');
       session.setMuted(true);
-      expect(micTracks[0]!.enabled).to.equal(false);
-      rooms[0]!.emit(RoomEvent.Reconnected);
+      expect(micTracks[0]?.enabled).to.equal(false);
+      room.emit(RoomEvent.Reconnected);
       expect(session.state).to.equal('in-call');
       expect(session.muted).to.equal(true);
       await session.hangup();
@@ -291,14 +299,14 @@ describe('CallSession end to end (companion + emulator)', function () {
     const seen = record(session);
     await session.start();
     expect(seen.ended.map((r) => r.reason)).to.deep.equal(['setup-failed']);
-    expect(seen.ended[0]!.error!.code).to.be.a('string');
+    expect(seen.ended[0]?.error?.code).to.be.a('string');
   });
 
   it('page hidden for good mid-call: page-unload at once, the dial hung up by beacon', async () => {
     const session = newSession('emu-demo');
     const seen = record(session);
     await session.start();
-    const dialId = session.dialId!;
+    const dialId = present(session.dialId, 'the dial id');
     window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
     expect(seen.ended.map((r) => r.reason)).to.deep.equal(['page-unload']);
     expect(session.state).to.equal('ended');
@@ -312,7 +320,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     const session = newSession('emu-demo');
     const seen = record(session);
     await session.start();
-    const dialId = session.dialId!;
+    const dialId = present(session.dialId, 'the dial id');
     session.abandon('element-removed');
     expect(seen.ended.map((r) => r.reason)).to.deep.equal(['element-removed']);
     await until(async () => (await emulatorDial(dialId)).status === 'completed', 10000, 'dial hung up');
@@ -323,7 +331,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     const seen = record(session);
     await session.start();
     session.setMuted(true);
-    expect(micTracks[0]!.enabled).to.equal(false);
+    expect(micTracks[0]?.enabled).to.equal(false);
     const ended = (await next(session, 'call-ended', 20000)).detail;
     expect(ended.reason).to.equal('silence');
     expect(seen.ended).to.have.length(1);
@@ -379,7 +387,9 @@ describe('CallSession end to end (companion + emulator)', function () {
         10000,
         'agent track',
       );
-      const source = context.createMediaStreamSource(session.audioElement!.srcObject as MediaStream);
+      const source = context.createMediaStreamSource(
+        present(session.audioElement, 'the audio element').srcObject as MediaStream,
+      );
       const analyser = context.createAnalyser();
       analyser.fftSize = 256;
       source.connect(analyser);

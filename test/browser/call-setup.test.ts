@@ -70,6 +70,12 @@ function liveMicTracks(): number {
 
 const DIAL = { dialId: 'dial-1', handle: 'h.secret', expiresAt: '2099-01-01T00:00:00Z' };
 
+/** `value`, or the test fails here naming what is missing. */
+function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}
+
 describe('CallSession setup (fake companion)', () => {
   beforeEach(() => {
     requests = [];
@@ -137,21 +143,24 @@ describe('CallSession setup (fake companion)', () => {
     const seen = record(session);
     await session.start();
     expect(seen.ended).to.have.length(1);
-    expect(seen.ended[0]!.reason).to.equal('setup-failed');
-    expect(seen.ended[0]!.error).to.deep.equal({ code: 'upstream_error', message: 'the service failed' });
+    expect(seen.ended[0]?.reason).to.equal('setup-failed');
+    expect(seen.ended[0]?.error).to.deep.equal({ code: 'upstream_error', message: 'the service failed' });
     expect(seen.errors).to.deep.equal([{ code: 'upstream_error', recoverable: true }]);
     expect(requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['POST /fake/dials', 'POST /fake/dials']);
     const keys = requests.map((r) => r.headers.get('idempotency-key'));
     expect(keys[0])
       .to.match(/^[0-9a-f-]{36}$/)
       .and.equal(keys[1]);
-    expect(JSON.parse(requests[0]!.body)).to.deep.equal({ agent: 'emu-quick', inputs: { name: 'Ada' } });
+    expect(JSON.parse(present(requests[0], 'the dial request').body)).to.deep.equal({
+      agent: 'emu-quick',
+      inputs: { name: 'Ada' },
+    });
     expect(micTracks.length).to.equal(1);
     expect(liveMicTracks()).to.equal(0);
 
     // A new call gets a fresh key.
     await session.start();
-    expect(requests[2]!.headers.get('idempotency-key')).to.not.equal(keys[0]);
+    expect(present(requests[2], 'the second dial request').headers.get('idempotency-key')).to.not.equal(keys[0]);
     expect(seen.states.slice(-3)).to.deep.equal(['starting', 'ending', 'ended']);
   });
 
@@ -222,8 +231,8 @@ describe('CallSession setup (fake companion)', () => {
     const seen = record(session);
     await session.start();
     expect(seen.ended).to.have.length(1);
-    expect(seen.ended[0]!.reason).to.equal('setup-failed');
-    expect(seen.ended[0]!.error!.code).to.equal('network_error');
+    expect(seen.ended[0]?.reason).to.equal('setup-failed');
+    expect(seen.ended[0]?.error?.code).to.equal('network_error');
   });
 
   it('hangup while the dial is being created: the dial is hung up once it is known, one call-ended', async () => {
@@ -282,8 +291,8 @@ describe('CallSession setup (fake companion)', () => {
     expect(session.state).to.equal('ended');
     answerToken();
     await until(() => beacons.length === 1);
-    expect(beacons[0]!.url).to.equal('/fake/dials/dial-1/hangup');
-    expect(JSON.parse(beacons[0]!.body)).to.deep.equal({ handle: 'h.secret' });
+    expect(beacons[0]?.url).to.equal('/fake/dials/dial-1/hangup');
+    expect(JSON.parse(present(beacons[0], 'the beacon').body)).to.deep.equal({ handle: 'h.secret' });
     session.abandon('page-unload');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen.ended).to.have.length(1);
@@ -307,9 +316,9 @@ describe('CallSession setup (fake companion)', () => {
     session.setMuted(true);
     const started = session.start();
     await until(() => requests.length === 1);
-    expect(micTracks[0]!.enabled).to.equal(false);
+    expect(micTracks[0]?.enabled).to.equal(false);
     session.setMuted(false);
-    expect(micTracks[0]!.enabled).to.equal(true);
+    expect(micTracks[0]?.enabled).to.equal(true);
     answerDial();
     await started;
     expect(mutes).to.deep.equal([true, false]);

@@ -49,3 +49,4 @@ export type {
   CallTranscriptEvent,
 } from './call/events.js';
 export type { CallResult, CallState, EndReason, TranscriptEntry } from './call/types.js';
+export type { CallErrorCode } from './call/error-codes.js';

@@ -70,6 +70,29 @@ export function createCallEvent<K extends CallEventName>(name: K, detail: CallSe
   return new classes[name](detail);
 }
 
+/** A listener of one of a call's events, typed by its class. */
+type CallListener<K extends CallEventName> =
+  ((event: CallSessionEvents[K]) => void) | { handleEvent(event: CallSessionEvents[K]): void } | null;
+type Listener = EventListenerOrEventListenerObject | null;
+
+/** An `EventTarget` whose listeners are typed by the events of a call (`CallSession` is one). */
+export class CallEventTarget extends EventTarget {
+  override addEventListener<K extends CallEventName>(type: K, listener: CallListener<K>, options?: AddOptions): void;
+  override addEventListener(type: string, listener: Listener, options?: AddOptions): void;
+  override addEventListener(type: string, listener: Listener, options?: AddOptions): void {
+    super.addEventListener(type, listener, options);
+  }
+
+  override removeEventListener<K extends CallEventName>(type: K, listener: CallListener<K>, options?: Options): void;
+  override removeEventListener(type: string, listener: Listener, options?: Options): void;
+  override removeEventListener(type: string, listener: Listener, options?: Options): void {
+    super.removeEventListener(type, listener, options);
+  }
+}
+
+type AddOptions = AddEventListenerOptions | boolean;
+type Options = EventListenerOptions | boolean;
+
 // Global event maps can only be extended by interface merging; the members come from `PublicCallEvents`.
 /* eslint-disable @typescript-eslint/no-empty-object-type */
 declare global {

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { endReasonFromResult } from '../../src/call/call-session.js';
 import { IllegalTransitionError } from '../../src/call/errors.js';
+import { endReasonFromResult } from '../../src/call/endings.js';
 import { CallEndedEvent, CallStateEvent } from '../../src/call/events.js';
 import { TRANSITIONS, canTransition, transition } from '../../src/call/states.js';
 import { LiveEventSegments, type ServiceTranscriptEvent } from '../../src/call/media/live-events.js';
@@ -8,6 +8,12 @@ import { Transcript } from '../../src/call/transcript.js';
 import type { CallState } from '../../src/call/types.js';
 
 const ALL: CallState[] = ['idle', 'starting', 'connecting', 'in-call', 'reconnecting', 'ending', 'ended'];
+
+/** `value`, or the test fails here naming what is missing. */
+function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}
 
 describe('call state table', () => {
   it('allows exactly the documented path and its loops', () => {
@@ -90,10 +96,10 @@ describe('Transcript', () => {
     const first = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hel', final: false });
     const grown = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there', final: false });
     const final = t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there.', final: true });
-    expect([grown!.id, final!.id]).to.deep.equal([first!.id, first!.id]);
+    expect([grown?.id, final?.id]).to.deep.equal([first?.id, first?.id]);
     expect(t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello', final: false })).to.equal(null);
     expect(t.applySegment({ segmentId: 's1', speaker: 'AI', text: 'Hello there.', final: true })).to.equal(null);
-    expect(t.entries).to.deep.equal([{ id: first!.id, speaker: 'AI', text: 'Hello there.', final: true }]);
+    expect(t.entries).to.deep.equal([{ id: first?.id, speaker: 'AI', text: 'Hello there.', final: true }]);
   });
 
   it('keeps arrival order across speakers and never duplicates', () => {
@@ -112,7 +118,10 @@ describe('Transcript', () => {
 
   it('merges polled service lines with live entries by speaker and words, idempotently', () => {
     const t = new Transcript();
-    const live = t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hello, I am the demo', final: false })!;
+    const live = present(
+      t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hello, I am the demo', final: false }),
+      'entry',
+    );
     const lines = [
       { speaker: 'AI', text: 'Hello, I am the demo agent.', startTimeMs: 100, endTimeMs: 1900 },
       { speaker: 'HUMAN', text: '(caller spoke, 1.2 s)', startTimeMs: 2500, endTimeMs: 3700 },
@@ -155,7 +164,7 @@ describe('Transcript', () => {
 
   it('ends with the service lines as the reference, else the live entries', () => {
     const t = new Transcript();
-    const live = t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hi', final: true })!;
+    const live = present(t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hi', final: true }), 'entry');
     expect(t.result(null)).to.deep.equal([{ id: live.id, speaker: 'AI', text: 'Hi', final: true }]);
     const result = t.result([
       { speaker: 'AI', text: 'Hi!', startTimeMs: 10, endTimeMs: 500 },
@@ -169,8 +178,11 @@ describe('Transcript', () => {
 
   it('ends with no interim line: live lines still interim are kept as last heard, final; the service leaves out one it lacks', () => {
     const t = new Transcript();
-    const hi = t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hi', final: true })!;
-    const cut = t.applySegment({ segmentId: 'h', speaker: 'HUMAN', text: 'I would like to', final: false })!;
+    const hi = present(t.applySegment({ segmentId: 'a', speaker: 'AI', text: 'Hi', final: true }), 'entry');
+    const cut = present(
+      t.applySegment({ segmentId: 'h', speaker: 'HUMAN', text: 'I would like to', final: false }),
+      'entry',
+    );
     expect(t.result(null)).to.deep.equal([
       { id: hi.id, speaker: 'AI', text: 'Hi', final: true },
       { id: cut.id, speaker: 'HUMAN', text: 'I would like to', final: true },
@@ -206,9 +218,9 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents, throug
 
   it('shows a LIVE line in place until its FINAL, with one id', () => {
     const { t, apply } = feed();
-    const first = apply(live('AI', 'Hello', 0))!;
-    expect(apply(live('AI', 'Hello, I am', 0))!.id).to.equal(first.id);
-    const closed = apply(final('AI', 'Hello, I am the agent.', 0, 1800))!;
+    const first = present(apply(live('AI', 'Hello', 0)), 'entry');
+    expect(apply(live('AI', 'Hello, I am', 0))?.id).to.equal(first.id);
+    const closed = present(apply(final('AI', 'Hello, I am the agent.', 0, 1800)), 'entry');
     expect(closed).to.deep.equal({
       id: first.id,
       speaker: 'AI',
@@ -235,10 +247,10 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents, throug
     apply(live('AI', 'First thing', 0));
     apply(final('HUMAN', '(caller spoke, 1.0 s)', 2000, 3000));
     // Out of order: the agent's next utterance goes live before its previous one is final.
-    const next = apply(live('AI', 'Second', 4000))!;
-    const late = apply(final('AI', 'First thing, said.', 0, 1500))!;
+    const next = present(apply(live('AI', 'Second', 4000)), 'entry');
+    const late = present(apply(final('AI', 'First thing, said.', 0, 1500)), 'entry');
     expect(late.id).to.not.equal(next.id);
-    expect(apply(final('AI', 'Second thing.', 4000, 5000))!.id).to.equal(next.id);
+    expect(apply(final('AI', 'Second thing.', 4000, 5000))?.id).to.equal(next.id);
     expect(t.entries.map((e) => [e.speaker, e.text, e.final])).to.deep.equal([
       ['AI', 'First thing, said.', true],
       ['HUMAN', '(caller spoke, 1.0 s)', true],
@@ -246,20 +258,23 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents, throug
     ]);
     // A FINAL whose LIVE never came, earlier than everything, goes first.
     apply(final('HUMAN', '(caller spoke, 0.2 s)', -500, -300));
-    expect(t.entries[0]!.text).to.equal('(caller spoke, 0.2 s)');
+    expect(t.entries[0]?.text).to.equal('(caller spoke, 0.2 s)');
     expect(new Set(t.entries.map((e) => e.id)).size).to.equal(t.size);
   });
 
   it('the same utterance from lk.transcription and from the live events is one entry, whichever comes first', () => {
     const { t, apply } = feed();
-    const segment = t.applySegment({ segmentId: 'seg-1', speaker: 'AI', text: 'Hello, how', final: false })!;
-    expect(apply(live('AI', 'Hello, how can', 0))!.id).to.equal(segment.id);
+    const segment = present(
+      t.applySegment({ segmentId: 'seg-1', speaker: 'AI', text: 'Hello, how', final: false }),
+      'entry',
+    );
+    expect(apply(live('AI', 'Hello, how can', 0))?.id).to.equal(segment.id);
     t.applySegment({ segmentId: 'seg-1', speaker: 'AI', text: 'Hello, how can I help?', final: true });
     expect(apply(live('AI', 'Hello, how can I', 0))).to.equal(null, 'a LIVE event does not reopen the final line');
     apply(final('AI', 'Hello, how can I help?', 0, 2000));
     // The other way round: the event first, then the room's segments.
-    const event = apply(live('HUMAN', '(caller', 3000))!;
-    expect(t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke', final: false })!.id).to.equal(
+    const event = present(apply(live('HUMAN', '(caller', 3000)), 'entry');
+    expect(t.applySegment({ segmentId: 'seg-2', speaker: 'HUMAN', text: '(caller spoke', final: false })?.id).to.equal(
       event.id,
     );
     apply(final('HUMAN', '(caller spoke, 1.1 s)', 3000, 4100));
@@ -274,8 +289,8 @@ describe('Transcript: the service live events (watchLiveTranscriptEvents, throug
 
   it('polled lines bind to the entries the live events made', () => {
     const { t, apply } = feed();
-    const a = apply(final('AI', 'Hello.', 100, 900))!;
-    const h = apply(final('HUMAN', '(caller spoke, 1.0 s)', 1500, 2500))!;
+    const a = present(apply(final('AI', 'Hello.', 100, 900)), 'entry');
+    const h = present(apply(final('HUMAN', '(caller spoke, 1.0 s)', 1500, 2500)), 'entry');
     expect(
       t.mergeService([
         { speaker: 'AI', text: 'Hello.', startTimeMs: 100, endTimeMs: 900 },

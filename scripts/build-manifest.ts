@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CALL_EVENT_CLASSES } from '../src/call/events.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ELEMENT_SOURCE = 'src/element/voice-agent-call.ts';
@@ -86,16 +87,9 @@ export interface Manifest {
 const distPath = (path: string): string => path.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js');
 const isInternal = (name: string | undefined): boolean => name !== undefined && name.startsWith('_');
 
-/** `call-ended` → `CallEndedEvent`, read from the event classes themselves. */
-function eventClasses(): Map<string, string> {
-  const source = readFileSync(`${ROOT}src/call/events.ts`, 'utf8');
-  const classes = new Map<string, string>();
-  for (const [, className, eventName] of source.matchAll(
-    /export class (\w+) extends Event \{\s*static readonly eventName = '([\w-]+)'/g,
-  )) {
-    if (className && eventName) classes.set(eventName, className);
-  }
-  return classes;
+/** `call-ended` → `CallEndedEvent`, from the event classes themselves. */
+export function eventClasses(): Map<string, string> {
+  return new Map(Object.entries(CALL_EVENT_CLASSES).map(([name, eventClass]) => [name, eventClass.name]));
 }
 
 function runAnalyzer(): Manifest {

@@ -22,6 +22,7 @@ export {
   CallStateEvent,
   CallTranscriptEvent,
 } from './call/events.js';
+export type { CallErrorCode, CompanionErrorCode } from './call/error-codes.js';
 export { loadCallApi } from './element/call-loader.js';
 export type { CallApi } from './element/call-loader.js';
 export { builtInStrings, resolveStrings } from './element/languages.js';

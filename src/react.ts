@@ -5,24 +5,25 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { TAG_NAME, VoiceAgentCall as VoiceAgentCallElement } from './define.js';
-import type {
-  CallConnectedEvent,
-  CallEndedEvent,
-  CallErrorEvent,
-  CallMuteEvent,
-  CallStateEvent,
-  CallTranscriptEvent,
-} from './call/events.js';
+import { PUBLIC_CALL_EVENTS, type PublicCallEventName } from './call/event-names.js';
+import type { PublicCallEvents } from './call/events.js';
 
-/** React prop name → DOM event name, each with its event class for the handler's type. */
-export const voiceAgentCallEvents = {
-  onCallState: 'call-state' as EventName<CallStateEvent>,
-  onCallConnected: 'call-connected' as EventName<CallConnectedEvent>,
-  onCallTranscript: 'call-transcript' as EventName<CallTranscriptEvent>,
-  onCallMute: 'call-mute' as EventName<CallMuteEvent>,
-  onCallError: 'call-error' as EventName<CallErrorEvent>,
-  onCallEnded: 'call-ended' as EventName<CallEndedEvent>,
-};
+/** `call-ended` → `CallEnded`. */
+type PascalCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<S>;
+
+/** The React prop of an element event: `call-ended` → `onCallEnded`. */
+export type EventPropName<N extends string> = `on${PascalCase<N>}`;
+
+function eventPropName<N extends string>(name: N): EventPropName<N> {
+  return `on${name.replace(/(?:^|-)(\w)/g, (_match, letter: string) => letter.toUpperCase())}` as EventPropName<N>;
+}
+
+/** React prop name → DOM event name, each with its event class for the handler's type; one per public event. */
+export const voiceAgentCallEvents = Object.fromEntries(
+  PUBLIC_CALL_EVENTS.map((name) => [eventPropName(name), name]),
+) as { [K in PublicCallEventName as EventPropName<K>]: EventName<PublicCallEvents[K]> };
 
 /**
  * `<VoiceAgentCall endpoint="/api/voice-call" agent="default" onCallEnded={…} />`. Attributes and
@@ -48,3 +49,4 @@ export type {
   CallTranscriptEvent,
 } from './call/events.js';
 export type { CallResult, CallState, EndReason, TranscriptEntry } from './call/types.js';
+export type { CallErrorCode } from './call/error-codes.js';

@@ -9,14 +9,7 @@
 //   import 'voice-agent-call/vue'; // (types) once, anywhere in the app
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { VoiceAgentCall } from './element/voice-agent-call.js';
-import type {
-  CallConnectedEvent,
-  CallEndedEvent,
-  CallErrorEvent,
-  CallMuteEvent,
-  CallStateEvent,
-  CallTranscriptEvent,
-} from './call/events.js';
+import type { PublicCallEvents } from './call/events.js';
 
 export const VOICE_AGENT_CALL_TAG = 'voice-agent-call';
 
@@ -25,15 +18,8 @@ export function isVoiceAgentCallTag(tag: string): boolean {
   return tag === VOICE_AGENT_CALL_TAG;
 }
 
-/** The element's events, by DOM name. */
-export interface VoiceAgentCallEvents {
-  'call-state': CallStateEvent;
-  'call-connected': CallConnectedEvent;
-  'call-transcript': CallTranscriptEvent;
-  'call-mute': CallMuteEvent;
-  'call-error': CallErrorEvent;
-  'call-ended': CallEndedEvent;
-}
+/** The element's events, by DOM name (the public events of event-names.ts). */
+export type VoiceAgentCallEvents = PublicCallEvents;
 
 /** What a template may set on the element: its attributes and writable properties. */
 export type VoiceAgentCallTemplateProps = Partial<

@@ -1,8 +1,24 @@
-// CallSession: one visitor's calls, framework-free. An explicit state machine (states.ts) drives
-// microphone -> dial -> token -> media -> agent, and every way a call can end leads through one
-// guarded `#end`, so each call that left `idle` fires exactly one `call-ended`.
+// CallSession: one visitor's calls, framework-free. Each call is in one `phase` (states.ts), from
+// which the public `state` derives; its steps run microphone -> dial -> token -> media -> agent,
+// and every way it can end is a row of `ENDINGS` (endings.ts) that the one guarded `#end`
+// follows, so each call that left `idle` fires exactly one `call-ended`.
+import { AgentAudio } from './agent-audio.js';
+import { callOptions, type CallOptions } from './call-options.js';
+import { missingCapabilities } from './capabilities.js';
 import { CompanionClient, isTerminal, type DialHandle, type DialRecord } from './companion-client.js';
-import { CallError, CompanionError } from './errors.js';
+import { pollDial, readRecord } from './dial-record.js';
+import {
+  callResult,
+  endReasonFromResult,
+  microphoneEnding,
+  planEnd,
+  settle,
+  type EndDetail,
+  type Ending,
+  type PlannedEnd,
+} from './endings.js';
+import { setupFailure, type ReportedError } from './error-codes.js';
+import { CallError } from './errors.js';
 import {
   AgentSpeakingEvent,
   AudioBlockedEvent,
@@ -12,8 +28,10 @@ import {
   CallMuteEvent,
   CallStateEvent,
   CallTranscriptEvent,
-  type CallSessionEvents,
+  CallEventTarget,
 } from './events.js';
+import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
+import { joinMedia } from './join-media.js';
 import type {
   MediaCallbacks,
   MediaConnection,
@@ -21,18 +39,14 @@ import type {
   ServiceSession,
   ServiceSessionCallbacks,
 } from './media/livekit-media.js';
-import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
-import { missingCapabilities } from './capabilities.js';
 import { loadMedia, type MediaModule } from './media-loader.js';
-import { isLive, transition } from './states.js';
+import { isEnding, isLive, isReleased, stateOf, transition, type CallPhase } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
 import type {
-  CallErrorInfo,
   CallResult,
   CallSessionLike,
   CallSessionOptions,
   CallState,
-  EndReason,
   TranscriptEntry,
   VoiceLevels,
 } from './types.js';
@@ -40,78 +54,23 @@ import type {
 export { preloadMedia } from './media-loader.js';
 export { MICROPHONE_CONSTRAINTS, type CallHandover } from './gesture.js';
 
-const DEFAULTS = {
-  transcript: 'live',
-  agentTimeoutMs: 15000,
-  liveTranscriptGraceMs: 4000,
-  pollIntervalMs: 2000,
-  resultTimeoutMs: 5000,
-  requestTimeoutMs: 10000,
-} as const;
-
-/** How often the final dial record is read while it is not terminal yet. */
-const RESULT_POLL_MS = 300;
 /** How long a call whose dial the service reports over waits for the room to close it itself. */
 const ROOM_LEAVE_GRACE_MS = 300;
 
-/** The service's `systemResultType` as the visitor's `EndReason`. */
-export function endReasonFromResult(systemResultType: string | null | undefined, status?: string): EndReason {
-  switch (systemResultType) {
-    case 'AGENT_HANGUP':
-      return 'agent-hangup';
-    // For a browser call the counterparty is the visitor.
-    case 'USER_HANGUP':
-    case 'COUNTERPARTY_HANGUP':
-      return 'user-hangup';
-    case 'TIMEOUT':
-      return 'timeout';
-    case 'LONG_SILENCE_HANGUP':
-      return 'silence';
-    case 'TRANSFERRED':
-      return 'transferred';
-    case 'RATE_LIMITED':
-    case 'BUSY':
-      return 'busy';
-    case 'CANCELLED':
-      return 'cancelled';
-    // The agent never picked up: for a browser call that is the agent not joining.
-    case 'NO_ANSWER':
-      return 'agent-unavailable';
-    case 'FAILED':
-      return 'failed';
-    default:
-      break;
-  }
-  if (!systemResultType) {
-    if (status === 'busy') return 'busy';
-    if (status === 'canceled' || status === 'cancelled') return 'cancelled';
-    if (status === 'no-answer') return 'agent-unavailable';
-  }
-  return 'failed';
-}
-
-/** How a call ends. Every path into `#end` describes itself with one of these. */
-interface EndPlan {
-  /** The reason, unless `fromRecord` and the dial record is terminal. */
-  reason: EndReason;
-  /** A terminal dial record's `systemResultType` decides the reason. */
-  fromRecord?: boolean;
-  /** Hang the dial up (awaited) before leaving the room; otherwise only when it is not over after reading. */
-  hangupFirst?: boolean;
-  /** Read the dial record: until terminal (bounded by `resultTimeoutMs`), one read, or not at all. */
-  read: 'poll' | 'once' | 'none';
-  /** Reported as `call-error` and in `CallResult.error` when the reason stays `reason`. */
-  error?: CallErrorInfo & { recoverable: boolean };
-}
-
 /** Everything one call owns; a fresh one per `start()`, so a late result of an old call finds nothing. */
 interface ActiveCall {
+  /** Where the call is; `CallSession.state` is `stateOf(phase)`. */
+  phase: CallPhase;
+  /** How it ends, once it has begun to (the row of `ENDINGS` the first end path chose). */
+  end: PlannedEnd | null;
+  /** What `call-ended` carries, from the moment it is known (the getters then answer from it). */
+  result: CallResult | null;
   readonly controller: AbortController;
   readonly companion: CompanionClient;
-  readonly options: CallSessionOptions;
+  readonly options: CallOptions;
   readonly idempotencyKey: string;
   readonly transcript: Transcript;
-  readonly audio: HTMLAudioElement;
+  readonly audio: AgentAudio;
   /** Settles with the dial (or null) once `POST /dials` answered; null before it was sent. */
   dialRequest: Promise<DialHandle | null> | null;
   dial: DialHandle | null;
@@ -121,15 +80,11 @@ interface ActiveCall {
   media: MediaConnection | null;
   /** The service's session protocol (GraphQL), when the companion granted it. */
   service: ServiceSession | null;
-  /** A service stream (status or live transcript) is gone: the dial is polled once the call is up. */
-  needsPolling: boolean;
-  agentPresent: boolean;
+  /** The room said the agent is on the call (`onAgentJoined`); `in-call` needs it and the room. */
+  agentJoined: boolean;
+  /** Reading the dial for its transcript: not needed, wanted once the call is up (a service stream is gone), or running. */
+  poll: 'off' | 'wanted' | 'running';
   timers: Set<ReturnType<typeof setTimeout>>;
-  polling: boolean;
-  ending: boolean;
-  finished: boolean;
-  tornDown: boolean;
-  plan: EndPlan | null;
   /** `start()` resolves with it: the call is in `in-call`, or ended. */
   readonly started: Promise<void>;
   resolveStarted(): void;
@@ -138,44 +93,20 @@ interface ActiveCall {
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
+  let resolve: () => void = () => undefined;
   const promise = new Promise<void>((done) => {
     resolve = done;
   });
   return { promise, resolve };
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+function isOver(call: ActiveCall): boolean {
+  return isEnding(call.phase);
 }
 
-function microphoneReason(error: unknown): EndReason {
-  const name = error instanceof DOMException || error instanceof Error ? error.name : '';
-  return name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError'
-    ? 'microphone-denied'
-    : 'microphone-unavailable';
-}
-
-function errorInfo(error: unknown): CallErrorInfo & { recoverable: boolean } {
-  if (error instanceof CompanionError) {
-    const recoverable = error.status === 0 || error.status === 429 || error.status >= 500;
-    return { code: error.companionCode, message: error.message, recoverable };
-  }
-  if (error instanceof CallError) {
-    return { code: error.code.replace(/-/g, '_'), message: error.message, recoverable: true };
-  }
-  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error), recoverable: true };
+/** Read through a call so a check after an `await` is not narrowed away by one before it. */
+function hasEnded(call: ActiveCall): boolean {
+  return call.phase === 'ended';
 }
 
 /**
@@ -190,9 +121,8 @@ function errorInfo(error: unknown): CallErrorInfo & { recoverable: boolean } {
  * @fires call-state @fires call-connected @fires call-transcript @fires call-mute
  * @fires call-error @fires call-ended @fires agent-speaking @fires audio-blocked
  */
-export class CallSession extends EventTarget implements CallSessionLike {
+export class CallSession extends CallEventTarget implements CallSessionLike {
   #options: CallSessionOptions;
-  #state: CallState = 'idle';
   #call: ActiveCall | null = null;
   #muted = false;
   #connectedAt: number | null = null;
@@ -206,12 +136,12 @@ export class CallSession extends EventTarget implements CallSessionLike {
   }
 
   get state(): CallState {
-    return this.#state;
+    return this.#call ? stateOf(this.#call.phase) : 'idle';
   }
 
   get dialId(): string | null {
     const call = this.#call;
-    if (call && !call.finished) return call.dial?.dialId ?? null;
+    if (call && !call.result) return call.dial?.dialId ?? null;
     return this.#result?.dialId ?? null;
   }
 
@@ -221,7 +151,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
 
   get transcript(): TranscriptEntry[] {
     const call = this.#call;
-    if (call && !call.finished) return call.transcript.entries;
+    if (call && !call.result) return call.transcript.entries;
     return this.#result ? this.#result.transcript.map((entry) => ({ ...entry })) : [];
   }
 
@@ -256,7 +186,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
   /** The `<audio>` element playing the agent, while a call has one (for level meters). */
   get audioElement(): HTMLAudioElement | null {
     const call = this.#call;
-    return call && !call.tornDown ? call.audio : null;
+    return call && !isReleased(call.phase) ? call.audio.element : null;
   }
 
   configure(options: Partial<CallSessionOptions>): void {
@@ -270,7 +200,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
    */
   start(handover: CallHandover = {}): Promise<void> {
     const current = this.#call;
-    if (this.#state !== 'idle' && this.#state !== 'ended') return current ? current.started : Promise.resolve();
+    if (current && current.phase !== 'ended') return current.started;
 
     // What a call needs, before anything is spent: no microphone prompt and no dial in a browser
     // that could not hold the call. Otherwise permission first, inside the click: the microphone
@@ -279,22 +209,20 @@ export class CallSession extends EventTarget implements CallSessionLike {
     const microphone = missing.length > 0 ? null : (handover.microphone ?? requestMicrophone());
 
     const call = this.#newCall(handover.audio);
+    const previous = this.state;
+    transition(previous, 'starting');
     this.#call = call;
     this.#connectedAt = null;
     this.#setAudioBlocked(false);
-    this.#setState('starting');
+    this.#announce(previous);
     if (!microphone) {
       stopMicrophone(handover.microphone);
       const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
-      void this.#end(call, {
-        reason: 'unsupported-browser',
-        read: 'none',
-        error: { code: 'unsupported_browser', message, recoverable: false, missing },
-      });
+      void this.#end(call, 'unsupported-browser', { message, missing });
       return call.started;
     }
     // Also inside the click: an element that played from a gesture may play the agent later.
-    if (!handover.audio) unlockPlayback(call.audio);
+    if (!handover.audio) unlockPlayback(call.audio.element);
     window.addEventListener('pagehide', this.#onPageHide);
     // livekit-client loads while the microphone prompt and the dial are pending, not after.
     void this.#run(call, microphone, loadMedia());
@@ -303,9 +231,8 @@ export class CallSession extends EventTarget implements CallSessionLike {
 
   hangup(): Promise<void> {
     const call = this.#call;
-    if (!call || call.finished) return Promise.resolve();
-    if (call.ending) return call.ended;
-    return this.#end(call, { reason: 'user-hangup', hangupFirst: true, read: 'poll' });
+    if (!call) return Promise.resolve();
+    return this.#end(call, 'user-hangup');
   }
 
   /**
@@ -316,7 +243,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
     if (muted === this.#muted) return;
     this.#muted = muted;
     const call = this.#call;
-    if (call && !call.tornDown) {
+    if (call && !isReleased(call.phase)) {
       if (call.mic) call.mic.enabled = !muted;
       call.media?.setMuted(muted).catch(() => undefined);
     }
@@ -325,96 +252,41 @@ export class CallSession extends EventTarget implements CallSessionLike {
 
   async unlockAudio(): Promise<void> {
     const call = this.#call;
-    if (!call || call.tornDown) return;
-    await this.#play(call);
+    if (!call || isReleased(call.phase)) return;
+    await call.audio.resume();
   }
 
   abandon(reason: 'element-removed' | 'page-unload'): void {
     const call = this.#call;
-    if (!call || call.finished) return;
-    const planned = call.plan;
-    if (!call.ending) {
-      call.ending = true;
-      this.#setState('ending');
-    }
-    call.controller.abort();
-    if (!call.dialOver) {
-      const hangup = (dial: DialHandle) =>
-        reason === 'page-unload' ? call.companion.hangupBeacon(dial) : call.companion.hangupKeepalive(dial);
-      if (call.dial) hangup(call.dial);
-      else void call.dialRequest?.then((dial) => dial && hangup(dial));
-      call.dialOver = true;
-    }
-    void this.#teardown(call);
-    // A call already ending for a known reason keeps it; otherwise the abandon is the reason.
-    const endReason = planned && !planned.fromRecord ? planned.reason : reason;
-    this.#finish(call, this.#resultOf(call, endReason, null, planned?.error));
-  }
-
-  override addEventListener<K extends keyof CallSessionEvents>(
-    type: K,
-    listener: ((event: CallSessionEvents[K]) => void) | { handleEvent(event: CallSessionEvents[K]): void } | null,
-    options?: AddEventListenerOptions | boolean,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: AddEventListenerOptions | boolean,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: AddEventListenerOptions | boolean,
-  ): void {
-    super.addEventListener(type, listener, options);
-  }
-
-  override removeEventListener<K extends keyof CallSessionEvents>(
-    type: K,
-    listener: ((event: CallSessionEvents[K]) => void) | { handleEvent(event: CallSessionEvents[K]): void } | null,
-    options?: EventListenerOptions | boolean,
-  ): void;
-  override removeEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: EventListenerOptions | boolean,
-  ): void;
-  override removeEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: EventListenerOptions | boolean,
-  ): void {
-    super.removeEventListener(type, listener, options);
+    if (call) void this.#end(call, reason);
   }
 
   // ---- the call's steps ----
 
   #newCall(handedOver?: HTMLAudioElement): ActiveCall {
-    const options = { ...this.#options };
+    const options = callOptions(this.#options);
     const started = deferred();
     const ended = deferred();
-    const audio = handedOver ?? createAudio(options.audioContainer ?? document.body);
+    const element = handedOver ?? createAudio(options.audioContainer);
     return {
+      phase: 'starting',
+      end: null,
+      result: null,
       controller: new AbortController(),
-      companion: new CompanionClient(options.endpoint, options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
+      companion: new CompanionClient(options.endpoint, options.requestTimeoutMs),
       options,
       idempotencyKey: crypto.randomUUID(),
       transcript: new Transcript(),
-      audio,
+      audio: new AgentAudio(element, (blocked) => this.#setAudioBlocked(blocked)),
       dialRequest: null,
       dial: null,
       dialOver: false,
       mic: null,
       media: null,
       service: null,
-      needsPolling: false,
-      agentPresent: false,
+      agentJoined: false,
+      poll: 'off',
       timers: new Set(),
-      polling: false,
-      ending: false,
-      finished: false,
-      tornDown: false,
-      plan: null,
       started: started.promise,
       resolveStarted: started.resolve,
       ended: ended.promise,
@@ -428,27 +300,15 @@ export class CallSession extends EventTarget implements CallSessionLike {
     try {
       stream = await microphone;
     } catch (error) {
-      if (call.ending) return;
-      const reason = microphoneReason(error);
-      const message = error instanceof Error && error.message ? error.message : reason.replace('-', ' ');
-      await this.#end(call, {
-        reason,
-        read: 'none',
-        error: { code: reason.replace(/-/g, '_'), message, recoverable: reason === 'microphone-unavailable' },
-      });
+      const { ending, message } = microphoneEnding(error);
+      await this.#end(call, ending, { message });
       return;
     }
     const [mic, ...extra] = stream.getAudioTracks();
     for (const track of [...extra, ...stream.getVideoTracks()]) track.stop();
-    if (call.ending || !mic) {
+    if (isOver(call) || !mic) {
       mic?.stop();
-      if (!call.ending) {
-        await this.#end(call, {
-          reason: 'microphone-unavailable',
-          read: 'none',
-          error: { code: 'microphone_unavailable', message: 'no microphone track', recoverable: true },
-        });
-      }
+      await this.#end(call, 'microphone-unavailable', { message: 'no microphone track' });
       return;
     }
     call.mic = mic;
@@ -458,50 +318,38 @@ export class CallSession extends EventTarget implements CallSessionLike {
     try {
       // Not tied to the call's signal: once sent, a dial may exist, and only its answer lets us hang it up.
       const dialRequest = call.companion
-        .createDial(this.#dialBody(call), call.idempotencyKey, new AbortController().signal)
+        .createDial(
+          { agent: call.options.agent || undefined, inputs: call.options.inputs || undefined },
+          call.idempotencyKey,
+          new AbortController().signal,
+        )
         .then((created) => {
           call.dial = created;
           return created;
         });
       call.dialRequest = dialRequest.catch(() => null);
       const dial = await dialRequest;
-      if (call.ending) return;
+      if (isOver(call)) return;
       const token = await call.companion.token(dial, signal);
-      if (call.ending) return;
-      this.#setState('connecting');
-      const { connectMedia, openServiceSession } = await mediaModule.catch((error: unknown) => {
-        throw new CallError('media-failed', 'could not load the media library (livekit-client)', { cause: error });
+      if (isOver(call)) return;
+      this.#enter(call, 'connecting');
+      const module = await mediaModule.catch((error: unknown) => {
+        throw new CallError('media_failed', 'could not load the media library (livekit-client)', { cause: error });
       });
-      if (call.ending) return;
-      if (token.session) {
-        // Subscribed before joining the room, as the service's own client does; the service says
-        // GLOBAL_CALL_CONNECT once both hold, and only then is startDialSession sent.
-        const mode = call.options.transcript ?? DEFAULTS.transcript;
-        call.service = openServiceSession({
-          ...token.session,
-          dialId: dial.dialId,
-          transcript: mode === 'live',
-          requestTimeoutMs: call.options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-          callbacks: this.#serviceCallbacks(call),
-        });
-      }
-      const mediaOptions = {
-        serverUrl: token.serverUrl,
-        participantToken: token.participantToken,
+      if (isOver(call)) return;
+      const joining = joinMedia(module, {
+        token,
+        dialId: dial.dialId,
         microphone: mic,
         muted: this.#muted,
         signal,
-        callbacks: this.#mediaCallbacks(call),
-        ...(token.iceServers ? { iceServers: token.iceServers } : {}),
-      };
-      const { maxReconnectAttempts, mediaConnectTimeoutMs, debug } = call.options;
-      const media = await connectMedia({
-        ...mediaOptions,
-        debug: debug ?? false,
-        ...(maxReconnectAttempts === undefined ? {} : { maxReconnectAttempts }),
-        ...(mediaConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: mediaConnectTimeoutMs }),
+        options: call.options,
+        media: this.#mediaCallbacks(call),
+        service: this.#serviceCallbacks(call),
       });
-      if (call.ending) {
+      call.service = joining.service;
+      const media = await joining.media;
+      if (isOver(call)) {
         void media.disconnect();
         return;
       }
@@ -509,291 +357,208 @@ export class CallSession extends EventTarget implements CallSessionLike {
       call.service?.roomJoined();
       // A mute while the room was connecting changed only the raw track.
       await media.setMuted(this.#muted);
-      if (call.ending) return;
+      if (isOver(call)) return;
       // The agent gets `agentTimeoutMs` from the room being up. Joining the room has
       // livekit-client's own timeouts (a failed join ends as setup-failed / media_failed), so the
       // two never race to name the end.
-      this.#startTimer(call, call.options.agentTimeoutMs ?? DEFAULTS.agentTimeoutMs, () =>
-        this.#end(call, { reason: 'agent-unavailable', hangupFirst: true, read: 'poll' }),
-      );
+      this.#startTimer(call, call.options.agentTimeoutMs, () => this.#end(call, 'agent-timeout'));
       this.#maybeConnected(call);
     } catch (error) {
-      if (call.ending) return;
-      const info = errorInfo(error);
-      const busy = error instanceof CompanionError && error.status === 429;
-      await this.#end(call, {
-        reason: busy ? 'busy' : 'setup-failed',
-        // A dial that is already over (e.g. the service at capacity) says why in its record.
-        fromRecord: true,
-        read: 'once',
-        error: info,
-      });
+      if (isOver(call)) return;
+      await this.#end(call, 'setup-failed', setupFailure(error));
     }
   }
 
-  #dialBody(call: ActiveCall): { agent?: string; inputs?: Record<string, string> } {
-    const body: { agent?: string; inputs?: Record<string, string> } = {};
-    if (call.options.agent) body.agent = call.options.agent;
-    if (call.options.inputs) body.inputs = call.options.inputs;
-    return body;
+  /** Runs `handle` only while `call` is the current call and has not begun to end. */
+  #whileLive<A extends unknown[]>(call: ActiveCall, handle: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      if (this.#call === call && !isOver(call)) handle(...args);
+    };
   }
 
   #mediaCallbacks(call: ActiveCall): MediaCallbacks {
-    const current = () => this.#call === call && !call.ending;
+    const live = <A extends unknown[]>(handle: (...args: A) => void) => this.#whileLive(call, handle);
     return {
-      onAgentJoined: () => {
-        if (!current()) return;
-        call.agentPresent = true;
+      onAgentJoined: live(() => {
+        call.agentJoined = true;
         this.#maybeConnected(call);
-      },
-      onAgentLeft: () => {
-        if (!current()) return;
-        call.agentPresent = false;
-        void this.#end(call, { reason: 'agent-hangup', fromRecord: true, read: 'poll' });
-      },
-      onAgentAudio: (track) => {
-        if (!current()) return;
-        call.audio.srcObject = track ? new MediaStream([track]) : null;
-        if (track) void this.#play(call);
-      },
-      onAgentSpeaking: (speaking) => {
-        if (current()) this.#setAgentSpeaking(speaking);
-      },
-      onReconnecting: () => {
-        if (current() && this.#state === 'in-call') this.#setState('reconnecting');
-      },
-      onReconnected: () => {
-        if (current() && this.#state === 'reconnecting') this.#setState('in-call');
-      },
-      onDisconnected: (cause: MediaDisconnectCause, detail: string) => {
-        if (!current() || cause === 'client') return;
-        // Still joining: the join itself fails next, and ends the call as setup-failed media_failed.
-        if (!call.media) return;
+      }),
+      onAgentLeft: live(() => void this.#end(call, 'agent-left')),
+      onAgentAudio: live((track: MediaStreamTrack | null) => call.audio.play(track)),
+      onAgentSpeaking: live((speaking: boolean) => this.#setAgentSpeaking(speaking)),
+      onReconnecting: live(() => {
+        if (call.phase === 'in-call') this.#enter(call, 'reconnecting');
+      }),
+      onReconnected: live(() => {
+        if (call.phase === 'reconnecting') this.#enter(call, 'in-call');
+      }),
+      onDisconnected: live((cause: MediaDisconnectCause, detail: string) => {
+        // We left ourselves; or still joining: the join itself fails next, as setup-failed media_failed.
+        if (cause === 'client' || !call.media) return;
         if (cause === 'server') {
-          void this.#end(call, { reason: 'failed', fromRecord: true, read: 'poll' });
-        } else if (this.#connectedAt === null) {
-          // Lost before the call was up: a dial the service already ended says why (e.g. busy).
-          void this.#end(call, {
-            reason: 'network-lost',
-            fromRecord: true,
-            read: 'once',
-            error: { code: 'network_lost', message: `the media connection was lost (${detail})`, recoverable: true },
-          });
-        } else {
-          void this.#end(call, {
-            reason: 'network-lost',
-            hangupFirst: true,
-            read: 'poll',
-            error: { code: 'network_lost', message: `the media connection was lost (${detail})`, recoverable: true },
-          });
+          void this.#end(call, 'room-closed');
+          return;
         }
-      },
-      onTranscript: (segment: LiveSegment) => {
-        if (!current() || call.options.transcript === 'off') return;
-        const changed = call.transcript.applySegment(segment);
-        if (changed) this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
-      },
+        // Lost before the call was up: a dial the service already ended says why (e.g. busy).
+        const ending = this.#connectedAt === null ? 'network-lost-joining' : 'network-lost';
+        void this.#end(call, ending, { message: `the media connection was lost (${detail})` });
+      }),
+      onTranscript: live((segment: LiveSegment) => {
+        if (call.options.transcript !== 'off') this.#applySegment(call, segment);
+      }),
     };
   }
 
   #serviceCallbacks(call: ActiveCall): ServiceSessionCallbacks {
-    const current = () => this.#call === call && !call.ending;
+    const live = <A extends unknown[]>(handle: (...args: A) => void) => this.#whileLive(call, handle);
     return {
-      onDialEnded: (status, systemResultType) => {
-        if (!current()) return;
-        const end = () =>
-          void this.#end(call, {
-            reason: endReasonFromResult(systemResultType, status),
-            fromRecord: true,
-            read: 'poll',
-          });
+      onDialEnded: live((status: string, systemResultType: string | null) => {
+        const end = () => void this.#end(call, 'dial-ended', { reason: endReasonFromResult(systemResultType, status) });
         // The service's status (GraphQL) can outrun the room's own LeaveRequest (the signal socket):
         // while the room is up it gets a moment to close the call itself, so the room goes away as
         // it says rather than by our leaving. Its leave ends the call first and clears this timer.
         if (call.media) this.#startTimer(call, ROOM_LEAVE_GRACE_MS, end);
         else end();
-      },
-      onStartFailed: (detail) => {
-        if (!current()) return;
-        // Without startDialSession the agent never starts: the call was never set up, whether or
-        // not an agent is already in the room. A silent call helps nobody.
-        void this.#end(call, {
-          reason: 'setup-failed',
-          hangupFirst: true,
-          read: 'poll',
-          error: {
-            code: 'session_start_failed',
-            message: `the calling service did not start the call (${detail})`,
-            recoverable: true,
-          },
-        });
-      },
-      onTranscript: (segment) => {
-        if (!current()) return;
-        const changed = call.transcript.applySegment(segment);
-        if (changed) this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
-      },
-      onTranscriptLost: () => this.#needPolling(call),
-      onStatusLost: () => this.#needPolling(call),
+      }),
+      // Without startDialSession the agent never starts: the call was never set up, whether or
+      // not an agent is already in the room. A silent call helps nobody.
+      onStartFailed: live((detail: string) => {
+        const message = `the calling service did not start the call (${detail})`;
+        void this.#end(call, 'session-start-failed', { message });
+      }),
+      onTranscript: live((segment: LiveSegment) => this.#applySegment(call, segment)),
+      onTranscriptLost: live(() => this.#needPolling(call)),
+      onStatusLost: live(() => this.#needPolling(call)),
     };
+  }
+
+  #applySegment(call: ActiveCall, segment: LiveSegment): void {
+    const changed = call.transcript.applySegment(segment);
+    if (changed) this.#transcribed(call, changed);
+  }
+
+  #transcribed(call: ActiveCall, changed: TranscriptEntry): void {
+    this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
   }
 
   /** A service stream is gone: the companion's dial record takes over (transcript and end), now or once in the call. */
   #needPolling(call: ActiveCall): void {
-    if (this.#call !== call || call.ending) return;
-    call.needsPolling = true;
-    if (this.#connectedAt !== null) void this.#pollTranscript(call);
+    if (call.poll === 'off') call.poll = 'wanted';
+    if (this.#connectedAt !== null) this.#pollTranscript(call);
   }
 
   /** `in-call` once the room is connected and the agent is in it, whichever came last. */
   #maybeConnected(call: ActiveCall): void {
-    if (this.#call !== call || call.ending || this.#state !== 'connecting') return;
-    if (!call.media || !call.agentPresent || !call.dial) return;
+    if (this.#call !== call || call.phase !== 'connecting') return;
+    if (!call.media || !call.agentJoined || !call.dial) return;
     this.#clearTimers(call);
     this.#connectedAt = Date.now();
-    this.#setState('in-call');
+    this.#enter(call, 'in-call');
     this.#emit(new CallConnectedEvent({ dialId: call.dial.dialId }));
     call.resolveStarted();
-    const mode = call.options.transcript ?? DEFAULTS.transcript;
-    if (mode === 'poll' || call.needsPolling) {
-      void this.#pollTranscript(call);
+    const mode = call.options.transcript;
+    if (mode === 'poll' || call.poll === 'wanted') {
+      this.#pollTranscript(call);
     } else if (mode === 'live') {
-      this.#startTimer(call, call.options.liveTranscriptGraceMs ?? DEFAULTS.liveTranscriptGraceMs, () => {
-        if (!call.transcript.hasLiveSegments) void this.#pollTranscript(call);
+      this.#startTimer(call, call.options.liveTranscriptGraceMs, () => {
+        if (!call.transcript.hasLiveSegments) this.#pollTranscript(call);
       });
     }
   }
 
   /** Reads the dial every `pollIntervalMs` and merges its transcript; a terminal dial ends the call. */
-  async #pollTranscript(call: ActiveCall): Promise<void> {
+  #pollTranscript(call: ActiveCall): void {
     const dial = call.dial;
-    if (call.polling || !dial) return;
-    call.polling = true;
-    const { signal } = call.controller;
-    const interval = call.options.pollIntervalMs ?? DEFAULTS.pollIntervalMs;
-    while (!call.ending) {
-      try {
-        const record = await call.companion.readDial(dial, signal);
-        if (call.ending) return;
-        const changedEntries = call.transcript.mergeService(record.transcript);
-        if (call.options.transcript !== 'off') {
-          for (const changed of changedEntries)
-            this.#emit(new CallTranscriptEvent({ entries: call.transcript.entries, changed }));
-        }
-        if (isTerminal(record)) {
-          void this.#end(call, { reason: 'failed', fromRecord: true, read: 'poll' });
-          return;
-        }
-      } catch {
-        if (call.ending) return;
-      }
-      try {
-        await delay(interval, signal);
-      } catch {
-        return;
-      }
-    }
+    if (call.poll === 'running' || !dial) return;
+    call.poll = 'running';
+    void pollDial(call.companion, dial, call.options.pollIntervalMs, call.controller.signal, (record) => {
+      const changedEntries = call.transcript.mergeService(record.transcript);
+      if (call.options.transcript !== 'off') for (const changed of changedEntries) this.#transcribed(call, changed);
+      if (!isTerminal(record)) return false;
+      void this.#end(call, 'dial-ended');
+      return true;
+    });
   }
 
+  // ---- the one end path ----
+
   /**
-   * The one way a call ends. Guarded: a second path finds `ending` set and waits for the first.
-   * Order: state `ending`, steps aborted, dial hung up (when asked first), room left and
-   * everything torn down, dial record read, then `ended` and one `call-ended`.
+   * The one way a call ends, following its row of `ENDINGS`. Guarded: a second path finds the
+   * call ending and waits for the first, except one that cannot wait (the element left, the page
+   * is going away), which finishes the call at once. Order: `ending`, steps aborted, the dial hung
+   * up (when first), room left and everything released, dial record read, then `ended` and one
+   * `call-ended`.
    */
-  async #end(call: ActiveCall, plan: EndPlan): Promise<void> {
-    if (call.ending) return call.ended;
-    call.ending = true;
-    call.plan = plan;
-    this.#setState('ending');
+  async #end(call: ActiveCall, ending: Ending, detail?: EndDetail): Promise<void> {
+    if (hasEnded(call)) return call.ended;
+    const planned = planEnd(ending, detail);
+    const { steps } = planned;
+    const earlier = call.end;
+    if (earlier && !steps.now) return call.ended;
+    if (!earlier) {
+      call.end = planned;
+      this.#enter(call, 'ending');
+    }
     call.controller.abort();
     this.#clearTimers(call);
 
+    if (steps.now) {
+      this.#hangupNow(call, steps.now);
+      void this.#release(call);
+      // A call already ending for a known reason keeps it; otherwise leaving is the reason.
+      const reason = earlier && !earlier.steps.fromRecord ? earlier.reason : planned.reason;
+      this.#finish(call, reason, null, earlier?.error);
+      return call.ended;
+    }
+
     const dial = call.dial ?? (call.dialRequest ? await call.dialRequest : null);
-    if (call.finished) return call.ended;
-    const requestTimeoutMs = call.options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-    if (plan.hangupFirst && dial && !call.dialOver) {
+    if (hasEnded(call)) return call.ended;
+    if (steps.hangupFirst && dial && !call.dialOver) {
       try {
-        await call.companion.hangup(dial, AbortSignal.timeout(requestTimeoutMs));
+        await call.companion.hangup(dial, AbortSignal.timeout(call.options.requestTimeoutMs));
         call.dialOver = true;
       } catch {
         // Read below; a dial still live afterwards gets a keepalive hangup.
       }
     }
-    await this.#teardown(call);
-    if (call.finished) return call.ended;
+    await this.#release(call);
+    if (hasEnded(call)) return call.ended;
 
     let record: DialRecord | null = null;
-    if (dial && plan.read !== 'none') record = await this.#readRecord(call, dial, plan.read);
-    if (call.finished) return call.ended;
-    if (record && isTerminal(record)) call.dialOver = true;
-    if (dial && !call.dialOver) {
-      call.companion.hangupKeepalive(dial);
-      call.dialOver = true;
+    if (dial && steps.read !== 'none') {
+      const timeoutMs = call.options.resultTimeoutMs;
+      record = await readRecord(call.companion, dial, steps.read, timeoutMs, () => hasEnded(call));
     }
-    // A join that failed after the room saw us leave reads USER_HANGUP; the visitor did not hang up.
-    const ownLeave = plan.reason === 'setup-failed' && record?.systemResultType === 'USER_HANGUP';
-    const fromRecord = plan.fromRecord && record && isTerminal(record) && !ownLeave;
-    const reason = fromRecord ? endReasonFromResult(record!.systemResultType, record!.status) : plan.reason;
-    const error = reason === plan.reason ? plan.error : undefined;
+    if (hasEnded(call)) return call.ended;
+    if (record && isTerminal(record)) call.dialOver = true;
+    if (dial && !call.dialOver) this.#hangupNow(call, 'keepalive');
+    const { reason, error } = settle(planned, record);
     if (error) this.#emit(new CallErrorEvent(error));
-    this.#finish(call, this.#resultOf(call, reason, record, error));
+    this.#finish(call, reason, record, error);
     return call.ended;
   }
 
-  async #readRecord(call: ActiveCall, dial: DialHandle, mode: 'poll' | 'once'): Promise<DialRecord | null> {
-    const timeoutMs = call.options.resultTimeoutMs ?? DEFAULTS.resultTimeoutMs;
-    const signal = AbortSignal.timeout(timeoutMs);
-    const deadline = Date.now() + timeoutMs;
-    let record: DialRecord | null = null;
-    for (;;) {
-      try {
-        record = await call.companion.readDial(dial, signal);
-      } catch {
-        if (signal.aborted) break;
-      }
-      if (call.finished || mode === 'once' || (record && isTerminal(record))) break;
-      if (Date.now() + RESULT_POLL_MS >= deadline) break;
-      try {
-        await delay(RESULT_POLL_MS, signal);
-      } catch {
-        break;
-      }
-    }
-    return record;
+  /** Hangs the dial up without waiting: a keepalive request or a beacon, which outlive the element or the page. */
+  #hangupNow(call: ActiveCall, how: 'keepalive' | 'beacon'): void {
+    if (call.dialOver) return;
+    call.dialOver = true;
+    const hangup = (dial: DialHandle) =>
+      how === 'beacon' ? call.companion.hangupBeacon(dial) : call.companion.hangupKeepalive(dial);
+    if (call.dial) hangup(call.dial);
+    else void call.dialRequest?.then((dial) => dial && hangup(dial));
   }
 
-  #resultOf(
-    call: ActiveCall,
-    reason: EndReason,
-    record: DialRecord | null,
-    error: CallErrorInfo | undefined,
-  ): CallResult {
-    const result: CallResult = {
+  #finish(call: ActiveCall, reason: CallResult['reason'], record: DialRecord | null, error?: ReportedError): void {
+    if (call.result) return;
+    const result = callResult({
       dialId: call.dial?.dialId ?? null,
       reason,
       transcript: call.transcript.result(record?.transcript),
-    };
-    if (record) {
-      result.status = record.status;
-      result.systemResultType = record.systemResultType;
-      result.durationSeconds = record.durationSeconds;
-      result.aiDurationSeconds = record.aiDurationSeconds;
-      result.startedAt = record.startedAt;
-      result.endedAt = record.endedAt;
-      result.aiResult = record.aiResult ?? null;
-    }
-    if (error) {
-      result.error = { code: error.code, message: error.message };
-      if (error.missing) result.error.missing = [...error.missing];
-    }
-    const nonSpeechLines = call.service?.nonSpeechLines;
-    if (nonSpeechLines?.length) result.nonSpeechLines = nonSpeechLines;
-    return result;
-  }
-
-  #finish(call: ActiveCall, result: CallResult): void {
-    if (call.finished) return;
-    call.finished = true;
+      record,
+      error,
+      nonSpeechLines: call.service?.nonSpeechLines,
+    });
+    call.result = result;
     this.#result = result;
     // A mute belongs to its call: "Call again" must not start muted with nothing saying so (with
     // an agent that hangs up after silence, the next call would end "after silence"). A mute set
@@ -802,16 +567,16 @@ export class CallSession extends EventTarget implements CallSessionLike {
       this.#muted = false;
       this.#emit(new CallMuteEvent({ muted: false }));
     }
-    this.#setState('ended');
+    this.#enter(call, 'ended');
     this.#emit(new CallEndedEvent(result));
     call.resolveStarted();
     call.resolveEnded();
   }
 
-  /** Removes everything the call added: listeners, timers, microphone, audio element, room. */
-  #teardown(call: ActiveCall): Promise<void> {
-    if (call.tornDown) return Promise.resolve();
-    call.tornDown = true;
+  /** Lets go of everything the call added: listeners, timers, microphone, audio element, room. */
+  #release(call: ActiveCall): Promise<void> {
+    if (isReleased(call.phase)) return Promise.resolve();
+    this.#enter(call, 'released');
     this.#clearTimers(call);
     window.removeEventListener('pagehide', this.#onPageHide);
     call.service?.close();
@@ -819,9 +584,7 @@ export class CallSession extends EventTarget implements CallSessionLike {
       call.mic.removeEventListener('ended', this.#onMicrophoneEnded);
       call.mic.stop();
     }
-    call.audio.pause();
-    call.audio.srcObject = null;
-    call.audio.remove();
+    call.audio.release();
     this.#setAgentSpeaking(false);
     this.#setAudioBlocked(false);
     const media = call.media;
@@ -829,24 +592,12 @@ export class CallSession extends EventTarget implements CallSessionLike {
     return media ? media.disconnect().catch(() => undefined) : Promise.resolve();
   }
 
-  // ---- audio ----
-
-  async #play(call: ActiveCall): Promise<void> {
-    try {
-      await call.audio.play();
-      if (this.#call === call && !call.tornDown) this.#setAudioBlocked(false);
-    } catch (error) {
-      if (this.#call !== call || call.tornDown) return;
-      if (error instanceof DOMException && error.name === 'NotAllowedError') this.#setAudioBlocked(true);
-    }
-  }
-
   // ---- small helpers ----
 
   #startTimer(call: ActiveCall, ms: number, run: () => void): void {
     const timer = setTimeout(() => {
       call.timers.delete(timer);
-      if (this.#call === call && !call.ending) run();
+      if (this.#call === call && !isOver(call)) run();
     }, ms);
     call.timers.add(timer);
   }
@@ -856,10 +607,17 @@ export class CallSession extends EventTarget implements CallSessionLike {
     call.timers.clear();
   }
 
-  #setState(to: CallState): void {
-    const previous = this.#state;
-    this.#state = transition(previous, to);
-    this.#emit(new CallStateEvent({ state: to, previous }));
+  /** Moves the call to `phase`; a change of the public state is checked against the transition table and announced. */
+  #enter(call: ActiveCall, phase: CallPhase): void {
+    const previous = this.state;
+    if (stateOf(phase) !== previous) transition(previous, stateOf(phase));
+    call.phase = phase;
+    this.#announce(previous);
+  }
+
+  #announce(previous: CallState): void {
+    const state = this.state;
+    if (state !== previous) this.#emit(new CallStateEvent({ state, previous }));
   }
 
   #setAgentSpeaking(speaking: boolean): void {
@@ -879,21 +637,14 @@ export class CallSession extends EventTarget implements CallSessionLike {
   }
 
   readonly #onPageHide = (event: PageTransitionEvent): void => {
-    if (!event.persisted && this.#call && isLive(this.#state)) this.abandon('page-unload');
+    if (!event.persisted && this.#call && isLive(this.state)) this.abandon('page-unload');
   };
 
   readonly #onMicrophoneEnded = (): void => {
     const call = this.#call;
-    if (!call || call.ending) return;
-    void this.#end(call, {
-      reason: 'microphone-unavailable',
-      hangupFirst: true,
-      read: 'poll',
-      error: {
-        code: 'microphone_unavailable',
-        message: 'the microphone stopped (unplugged or taken by another app)',
-        recoverable: true,
-      },
+    if (!call || isOver(call)) return;
+    void this.#end(call, 'microphone-lost', {
+      message: 'the microphone stopped (unplugged or taken by another app)',
     });
   };
 }

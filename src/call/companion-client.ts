@@ -1,12 +1,12 @@
 // The companion endpoint's routes (README: "Routes and rules"), as the browser calls them. Every request has
 // a timeout and follows the call's AbortSignal; errors are `CompanionError`s.
+import type { CallErrorCode, CompanionErrorCode } from './error-codes.js';
 import { CompanionError, abortError } from './errors.js';
 import type { ServiceLine } from './transcript.js';
 
 export interface DialHandle {
   dialId: string;
   handle: string;
-  expiresAt?: string;
 }
 
 /** What the browser needs to run the service's session protocol itself (GraphQL, with the dial token). */
@@ -54,6 +54,16 @@ export function isTerminal(record: Pick<DialRecord, 'status'>): boolean {
   return TERMINAL_STATUSES.has(record.status);
 }
 
+/** The route of one dial: `/dials/:id` and below. */
+function dialPath(dial: DialHandle, route: '' | '/token' | '/hangup'): string {
+  return `/dials/${encodeURIComponent(dial.dialId)}${route}`;
+}
+
+/** A dial's routes are authorised by its handle. */
+function bearer(dial: DialHandle): Record<string, string> {
+  return { authorization: `Bearer ${dial.handle}` };
+}
+
 /** Statuses worth one more attempt at creating a dial (with the same idempotency key). */
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
@@ -92,34 +102,24 @@ export class CompanionClient {
         error instanceof CompanionError &&
         error.code !== 'aborted' &&
         (error.status === 0
-          ? error.code === 'network-error' || error.code === 'request-timeout'
+          ? error.code === 'network_error' || error.code === 'request_timeout'
           : RETRYABLE_STATUSES.has(error.status));
       if (!retryable) throw error;
       answer = await send();
     }
     const dial = answer as Partial<DialHandle> | null;
     if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
-      throw new CompanionError(
-        'invalid-response',
-        'invalid_response',
-        'the companion answered POST /dials without dialId and handle',
-      );
+      throw new CompanionError('invalid_response', 'the companion answered POST /dials without dialId and handle');
     }
-    const result: DialHandle = { dialId: dial.dialId, handle: dial.handle };
-    if (typeof dial.expiresAt === 'string') result.expiresAt = dial.expiresAt;
-    return result;
+    return { dialId: dial.dialId, handle: dial.handle };
   }
 
   /** `POST /dials/:id/token`: the media server URL and this visitor's participant token, and the session grant. */
   async token(dial: DialHandle, signal: AbortSignal): Promise<MediaToken> {
-    const answer = (await this.#request(`/dials/${encodeURIComponent(dial.dialId)}/token`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${dial.handle}` },
-      signal,
-    })) as (Partial<MediaToken> & Partial<ServiceSessionGrant> & { iceServers?: unknown }) | null;
+    const answer = (await this.#onDial(dial, '/token', 'POST', signal)) as
+      (Partial<MediaToken> & Partial<ServiceSessionGrant> & { iceServers?: unknown }) | null;
     if (!answer || typeof answer.serverUrl !== 'string' || typeof answer.participantToken !== 'string') {
       throw new CompanionError(
-        'invalid-response',
         'invalid_response',
         'the companion answered the token request without serverUrl and participantToken',
       );
@@ -143,17 +143,9 @@ export class CompanionClient {
 
   /** `GET /dials/:id`: the dial record (status, result, transcript). */
   async readDial(dial: DialHandle, signal: AbortSignal): Promise<DialRecord> {
-    const answer = (await this.#request(`/dials/${encodeURIComponent(dial.dialId)}`, {
-      method: 'GET',
-      headers: { authorization: `Bearer ${dial.handle}` },
-      signal,
-    })) as Partial<DialRecord> | null;
+    const answer = (await this.#onDial(dial, '', 'GET', signal)) as Partial<DialRecord> | null;
     if (!answer || typeof answer.status !== 'string') {
-      throw new CompanionError(
-        'invalid-response',
-        'invalid_response',
-        'the companion answered the dial read without a status',
-      );
+      throw new CompanionError('invalid_response', 'the companion answered the dial read without a status');
     }
     return {
       dialId: typeof answer.dialId === 'string' ? answer.dialId : dial.dialId,
@@ -170,20 +162,14 @@ export class CompanionClient {
 
   /** `POST /dials/:id/hangup`, awaited. */
   async hangup(dial: DialHandle, signal: AbortSignal): Promise<void> {
-    await this.#request(`/dials/${encodeURIComponent(dial.dialId)}/hangup`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${dial.handle}` },
-      signal,
-    });
+    await this.#onDial(dial, '/hangup', 'POST', signal);
   }
 
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */
   hangupKeepalive(dial: DialHandle): void {
-    fetch(this.#url(`/dials/${encodeURIComponent(dial.dialId)}/hangup`), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${dial.handle}` },
-      keepalive: true,
-    }).catch(() => undefined);
+    fetch(this.#url(dialPath(dial, '/hangup')), { method: 'POST', headers: bearer(dial), keepalive: true }).catch(
+      () => undefined,
+    );
   }
 
   /**
@@ -191,10 +177,15 @@ export class CompanionClient {
    * body, which the companion accepts. Falls back to a keepalive fetch when the beacon is refused.
    */
   hangupBeacon(dial: DialHandle): void {
-    const url = this.#url(`/dials/${encodeURIComponent(dial.dialId)}/hangup`);
+    const url = this.#url(dialPath(dial, '/hangup'));
     const body = new Blob([JSON.stringify({ handle: dial.handle })], { type: 'application/json' });
     const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, body);
     if (!queued) this.hangupKeepalive(dial);
+  }
+
+  /** A request on one dial's route, with its handle. */
+  #onDial(dial: DialHandle, route: '' | '/token' | '/hangup', method: string, signal: AbortSignal): Promise<unknown> {
+    return this.#request(dialPath(dial, route), { method, headers: bearer(dial), signal });
   }
 
   #url(path: string): string {
@@ -218,49 +209,37 @@ export class CompanionClient {
     } catch (error) {
       if (signal.aborted || timeout.aborted) throw this.#failure(path, error, signal, timeout);
       if (response.ok) {
-        throw new CompanionError(
-          'invalid-response',
-          'invalid_response',
-          `the companion answered ${path} with a body that is not JSON`,
-          {
-            status: response.status,
-            cause: error,
-          },
-        );
+        throw new CompanionError('invalid_response', `the companion answered ${path} with a body that is not JSON`, {
+          status: response.status,
+          cause: error,
+        });
       }
     }
     if (signal.aborted) throw abortError(signal);
     if (!response.ok) {
       const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-      const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
       const message =
         typeof error?.message === 'string'
           ? error.message
           : `the companion answered ${path} with HTTP ${response.status}`;
-      const retryAfter = Number(response.headers.get('retry-after'));
-      throw new CompanionError('companion-error', code, message, {
-        status: response.status,
-        retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
-      });
+      // The companion's codes are its contract (CompanionErrorCode); passed on as it sent them.
+      const code: CallErrorCode =
+        typeof error?.code === 'string' ? (error.code as CompanionErrorCode) : `http_${response.status}`;
+      throw new CompanionError(code, message, { status: response.status });
     }
     return body;
   }
 
   #failure(path: string, error: unknown, signal: AbortSignal, timeout: AbortSignal): CompanionError {
     if (signal.aborted)
-      return new CompanionError('aborted', 'aborted', 'the call ended before the companion answered', { cause: error });
+      return new CompanionError('aborted', 'the call ended before the companion answered', { cause: error });
     if (timeout.aborted) {
       return new CompanionError(
-        'request-timeout',
         'request_timeout',
         `the companion did not answer ${path} within ${this.requestTimeoutMs} ms`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
-    return new CompanionError('network-error', 'network_error', `the companion could not be reached (${path})`, {
-      cause: error,
-    });
+    return new CompanionError('network_error', `the companion could not be reached (${path})`, { cause: error });
   }
 }

@@ -1,50 +1,35 @@
 // Typed errors of a call. The `code` says what happened; `message` is for people and logs.
+import type { CallErrorCode } from './error-codes.js';
 import type { CallState } from './types.js';
 
-/** Why a call step failed, before it is mapped to an `EndReason`. */
-export type CallErrorCode =
-  | 'microphone-denied'
-  | 'microphone-unavailable'
-  | 'companion-error'
-  | 'network-error'
-  | 'request-timeout'
-  | 'invalid-response'
-  | 'media-failed'
-  | 'aborted';
-
+/**
+ * A call step failed. `code` is the one `call-error` reports (error-codes.ts), or `aborted`: the
+ * step's call ended first, so nobody hears of it.
+ */
 export class CallError extends Error {
   override readonly name: string = 'CallError';
-  readonly code: CallErrorCode;
+  readonly code: CallErrorCode | 'aborted';
 
-  constructor(code: CallErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: CallErrorCode | 'aborted', message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }
 }
 
 /**
- * The companion answered with an error (`{ error: { code, message } }`), or could not be reached.
- * `companionCode` is the companion's own code (`rate_limited`, `upstream_error`, …) or, when there
- * was no answer, `network_error` / `request_timeout` / `invalid_response`.
+ * The companion answered with an error (`{ error: { code, message } }`), or could not be reached:
+ * `code` is the companion's own code (`rate_limited`, `upstream_error`, …), `http_<status>` for an
+ * error answer without a code it is known to send, or, when there was no usable answer,
+ * `network_error` / `request_timeout` / `invalid_response`.
  */
 export class CompanionError extends CallError {
   override readonly name: string = 'CompanionError';
   /** HTTP status, or 0 when there was no answer. */
   readonly status: number;
-  readonly companionCode: string;
-  /** Seconds from `Retry-After`, when the companion sent one. */
-  readonly retryAfterSeconds: number | null;
 
-  constructor(
-    code: CallErrorCode,
-    companionCode: string,
-    message: string,
-    init: { status?: number; retryAfterSeconds?: number | null; cause?: unknown } = {},
-  ) {
+  constructor(code: CallErrorCode | 'aborted', message: string, init: { status?: number; cause?: unknown } = {}) {
     super(code, message, { cause: init.cause });
-    this.companionCode = companionCode;
     this.status = init.status ?? 0;
-    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
   }
 }
 

@@ -1,113 +1,103 @@
-// Typed events of a call. `CallSession` dispatches them on itself; the element re-dispatches new
-// instances on itself. All bubble and cross shadow boundaries, as a page listening on `document` expects.
+// Typed events of a call, one class per name of `CALL_EVENTS` (event-names.ts), each made by
+// `callEventClass` from its name and `CallSessionEventMap` detail. `CallSession` dispatches them on
+// itself; the element re-dispatches new instances on itself. All bubble and cross shadow
+// boundaries, as a page listening on `document` expects.
+import type { CallEventName, PublicCallEventName } from './event-names.js';
 import type { CallSessionEventMap } from './types.js';
 
 const init: EventInit = { bubbles: true, composed: true };
 
+/** An event of a call: its DOM name as `eventName`, its detail as `detail`. */
+export interface CallEvent<K extends CallEventName> extends Event {
+  readonly detail: CallSessionEventMap[K];
+}
+
+export interface CallEventClass<K extends CallEventName> {
+  readonly eventName: K;
+  readonly prototype: CallEvent<K>;
+  new (detail: CallSessionEventMap[K]): CallEvent<K>;
+}
+
+function callEventClass<K extends CallEventName>(name: K): CallEventClass<K> {
+  return class extends Event {
+    static readonly eventName = name;
+    readonly detail: CallSessionEventMap[K];
+    constructor(detail: CallSessionEventMap[K]) {
+      super(name, init);
+      this.detail = detail;
+    }
+  };
+}
+
 /** `call-state`: the call moved to `detail.state` from `detail.previous`. */
-export class CallStateEvent extends Event {
-  static readonly eventName = 'call-state';
-  readonly detail: CallSessionEventMap['call-state'];
-  constructor(detail: CallSessionEventMap['call-state']) {
-    super(CallStateEvent.eventName, init);
-    this.detail = detail;
-  }
-}
-
+export class CallStateEvent extends callEventClass('call-state') {}
 /** `call-connected`: the media is connected and the agent is in the room. */
-export class CallConnectedEvent extends Event {
-  static readonly eventName = 'call-connected';
-  readonly detail: CallSessionEventMap['call-connected'];
-  constructor(detail: CallSessionEventMap['call-connected']) {
-    super(CallConnectedEvent.eventName, init);
-    this.detail = detail;
-  }
-}
-
+export class CallConnectedEvent extends callEventClass('call-connected') {}
 /** `call-transcript`: an entry was added or changed (`detail.changed`); `detail.entries` is the whole transcript. */
-export class CallTranscriptEvent extends Event {
-  static readonly eventName = 'call-transcript';
-  readonly detail: CallSessionEventMap['call-transcript'];
-  constructor(detail: CallSessionEventMap['call-transcript']) {
-    super(CallTranscriptEvent.eventName, init);
-    this.detail = detail;
-  }
-}
-
+export class CallTranscriptEvent extends callEventClass('call-transcript') {}
 /** `call-mute`: the microphone was muted or unmuted. */
-export class CallMuteEvent extends Event {
-  static readonly eventName = 'call-mute';
-  readonly detail: CallSessionEventMap['call-mute'];
-  constructor(detail: CallSessionEventMap['call-mute']) {
-    super(CallMuteEvent.eventName, init);
-    this.detail = detail;
-  }
-}
-
+export class CallMuteEvent extends callEventClass('call-mute') {}
 /** `call-error`: something failed; `recoverable` says whether starting a new call may help. */
-export class CallErrorEvent extends Event {
-  static readonly eventName = 'call-error';
-  readonly detail: CallSessionEventMap['call-error'];
-  constructor(detail: CallSessionEventMap['call-error']) {
-    super(CallErrorEvent.eventName, init);
-    this.detail = detail;
-  }
-}
-
+export class CallErrorEvent extends callEventClass('call-error') {}
 /** `call-ended`: the call is over; exactly once for every call that left `idle`. */
-export class CallEndedEvent extends Event {
-  static readonly eventName = 'call-ended';
-  readonly detail: CallSessionEventMap['call-ended'];
-  constructor(detail: CallSessionEventMap['call-ended']) {
-    super(CallEndedEvent.eventName, init);
-    this.detail = detail;
-  }
-}
-
+export class CallEndedEvent extends callEventClass('call-ended') {}
 /** Internal (element UI): the agent started or stopped speaking. */
-export class AgentSpeakingEvent extends Event {
-  static readonly eventName = 'agent-speaking';
-  readonly detail: CallSessionEventMap['agent-speaking'];
-  constructor(detail: CallSessionEventMap['agent-speaking']) {
-    super(AgentSpeakingEvent.eventName, init);
-    this.detail = detail;
-  }
-}
-
+export class AgentSpeakingEvent extends callEventClass('agent-speaking') {}
 /** Internal (element UI): the browser blocked the agent's audio; `unlockAudio()` from a click fixes it. */
-export class AudioBlockedEvent extends Event {
-  static readonly eventName = 'audio-blocked';
-  readonly detail: CallSessionEventMap['audio-blocked'];
-  constructor(detail: CallSessionEventMap['audio-blocked']) {
-    super(AudioBlockedEvent.eventName, init);
-    this.detail = detail;
-  }
-}
+export class AudioBlockedEvent extends callEventClass('audio-blocked') {}
+
+/** The class of each event; the compiler wants one for every name of `CALL_EVENTS`, and no other. */
+export const CALL_EVENT_CLASSES = {
+  'call-state': CallStateEvent,
+  'call-connected': CallConnectedEvent,
+  'call-transcript': CallTranscriptEvent,
+  'call-mute': CallMuteEvent,
+  'call-error': CallErrorEvent,
+  'call-ended': CallEndedEvent,
+  'agent-speaking': AgentSpeakingEvent,
+  'audio-blocked': AudioBlockedEvent,
+} as const satisfies { [K in CallEventName]: CallEventClass<K> };
 
 /** The event class `CallSession` dispatches for each name. */
-export interface CallSessionEvents {
-  'call-state': CallStateEvent;
-  'call-connected': CallConnectedEvent;
-  'call-transcript': CallTranscriptEvent;
-  'call-mute': CallMuteEvent;
-  'call-error': CallErrorEvent;
-  'call-ended': CallEndedEvent;
-  'agent-speaking': AgentSpeakingEvent;
-  'audio-blocked': AudioBlockedEvent;
-}
+export type CallSessionEvents = { [K in CallEventName]: InstanceType<(typeof CALL_EVENT_CLASSES)[K]> };
 
 /** The public events, as they reach an element, the document and the window (they bubble and are composed). */
-interface PublicCallEvents {
-  'call-state': CallStateEvent;
-  'call-connected': CallConnectedEvent;
-  'call-transcript': CallTranscriptEvent;
-  'call-mute': CallMuteEvent;
-  'call-error': CallErrorEvent;
-  'call-ended': CallEndedEvent;
+export type PublicCallEvents = Pick<CallSessionEvents, PublicCallEventName>;
+
+/** A new event of `name` carrying `detail` (the element re-dispatches the session's events with it). */
+export function createCallEvent<K extends CallEventName>(name: K, detail: CallSessionEventMap[K]): CallEvent<K> {
+  const classes: { [N in CallEventName]: CallEventClass<N> } = CALL_EVENT_CLASSES;
+  return new classes[name](detail);
 }
 
+/** A listener of one of a call's events, typed by its class. */
+type CallListener<K extends CallEventName> =
+  ((event: CallSessionEvents[K]) => void) | { handleEvent(event: CallSessionEvents[K]): void } | null;
+type Listener = EventListenerOrEventListenerObject | null;
+
+/** An `EventTarget` whose listeners are typed by the events of a call (`CallSession` is one). */
+export class CallEventTarget extends EventTarget {
+  override addEventListener<K extends CallEventName>(type: K, listener: CallListener<K>, options?: AddOptions): void;
+  override addEventListener(type: string, listener: Listener, options?: AddOptions): void;
+  override addEventListener(type: string, listener: Listener, options?: AddOptions): void {
+    super.addEventListener(type, listener, options);
+  }
+
+  override removeEventListener<K extends CallEventName>(type: K, listener: CallListener<K>, options?: Options): void;
+  override removeEventListener(type: string, listener: Listener, options?: Options): void;
+  override removeEventListener(type: string, listener: Listener, options?: Options): void {
+    super.removeEventListener(type, listener, options);
+  }
+}
+
+type AddOptions = AddEventListenerOptions | boolean;
+type Options = EventListenerOptions | boolean;
+
+// Global event maps can only be extended by interface merging; the members come from `PublicCallEvents`.
+/* eslint-disable @typescript-eslint/no-empty-object-type */
 declare global {
   interface HTMLElementEventMap extends PublicCallEvents {}
   interface DocumentEventMap extends PublicCallEvents {}
   interface WindowEventMap extends PublicCallEvents {}
 }
+/* eslint-enable @typescript-eslint/no-empty-object-type */

@@ -29,3 +29,24 @@ export function transition(from: CallState, to: CallState): CallState {
 export function isLive(state: CallState): boolean {
   return LIVE_STATES.includes(state);
 }
+
+/**
+ * Where one call is: the public states from `starting` on, with `ending` in two steps: `ending`
+ * (hanging up, the room still up) and `released` (microphone, audio and room let go; the dial's
+ * record is being read). `CallSession.state` is `stateOf` its call's phase, `idle` before the first.
+ */
+export type CallPhase = Exclude<CallState, 'idle'> | 'released';
+
+export function stateOf(phase: CallPhase): CallState {
+  return phase === 'released' ? 'ending' : phase;
+}
+
+/** The call has begun to end: no step of it runs any more. */
+export function isEnding(phase: CallPhase): boolean {
+  return phase === 'ending' || isReleased(phase);
+}
+
+/** The call let go of its microphone, audio element and room. */
+export function isReleased(phase: CallPhase): boolean {
+  return phase === 'released' || phase === 'ended';
+}

@@ -1,5 +1,6 @@
 // Public types of a call (README: "Types"). A change here is a change to the public API.
 import type { CallCapability } from './capabilities.js';
+import type { CallErrorCode } from './error-codes.js';
 
 export type CallState = 'idle' | 'starting' | 'connecting' | 'in-call' | 'reconnecting' | 'ending' | 'ended';
 
@@ -48,7 +49,8 @@ export interface NonSpeechLine {
 }
 
 export interface CallErrorInfo {
-  code: string;
+  /** What failed (README "Error codes"). */
+  code: CallErrorCode;
   message: string;
   /** With `unsupported_browser`: what the browser lacks. */
   missing?: CallCapability[];
@@ -117,13 +119,16 @@ export interface CallSessionOptions {
   debug?: boolean;
 }
 
-/** Events `CallSession` emits (an `EventTarget`); the element re-dispatches them on itself. */
+/**
+ * The detail of each event `CallSession` emits (an `EventTarget`); event-names.ts lists which of
+ * them the element re-dispatches on itself.
+ */
 export interface CallSessionEventMap {
   'call-state': { state: CallState; previous: CallState };
   'call-connected': { dialId: string };
   'call-transcript': { entries: TranscriptEntry[]; changed: TranscriptEntry };
   'call-mute': { muted: boolean };
-  'call-error': { code: string; message: string; recoverable: boolean; missing?: CallCapability[] };
+  'call-error': CallErrorInfo & { recoverable: boolean };
   'call-ended': CallResult;
   /** Not a public element event: the agent is speaking or not (lk.agent.state or audio level). */
   'agent-speaking': { speaking: boolean };

@@ -2,38 +2,9 @@
 // element is in the document, re-dispatches the public events on the element, keeps the call
 // timer ticking while a call is up, and ends the call when the element leaves the document for good.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import {
-  CallConnectedEvent,
-  CallEndedEvent,
-  CallErrorEvent,
-  CallMuteEvent,
-  CallStateEvent,
-  CallTranscriptEvent,
-} from '../call/events.js';
+import { CALL_EVENT_NAMES as SESSION_EVENTS, isPublicCallEvent } from '../call/event-names.js';
+import { createCallEvent, type CallStateEvent } from '../call/events.js';
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
-
-type PublicEventName = 'call-state' | 'call-connected' | 'call-transcript' | 'call-mute' | 'call-error' | 'call-ended';
-
-/** New, host-owned instances of the public events (same class, same `detail`). */
-const republish: { [K in PublicEventName]: (detail: CallSessionEventMap[K]) => Event } = {
-  'call-state': (detail) => new CallStateEvent(detail),
-  'call-connected': (detail) => new CallConnectedEvent(detail),
-  'call-transcript': (detail) => new CallTranscriptEvent(detail),
-  'call-mute': (detail) => new CallMuteEvent(detail),
-  'call-error': (detail) => new CallErrorEvent(detail),
-  'call-ended': (detail) => new CallEndedEvent(detail),
-};
-
-const SESSION_EVENTS: ReadonlyArray<keyof CallSessionEventMap> = [
-  'call-state',
-  'call-connected',
-  'call-transcript',
-  'call-mute',
-  'call-error',
-  'call-ended',
-  'agent-speaking',
-  'audio-blocked',
-];
 
 /** States in which a call is up: the timer ticks, the element must not drop the call silently. */
 const TICKING: ReadonlySet<CallState> = new Set<CallState>(['in-call', 'reconnecting']);
@@ -139,10 +110,11 @@ export class CallController implements ReactiveController {
     }
     this._hooks.onSessionEvent?.(type, event);
     this._host.requestUpdate();
-    if (type in republish) {
-      const name = type as PublicEventName;
-      const detail = (event as Event & { detail: CallSessionEventMap[typeof name] }).detail;
-      this._host.dispatchEvent((republish[name] as (d: typeof detail) => Event)(detail));
+    // New, host-owned instances of the public events (same class, same `detail`).
+    if (isPublicCallEvent(type)) {
+      this._host.dispatchEvent(
+        createCallEvent(type, (event as Event & { detail: CallSessionEventMap[typeof type] }).detail),
+      );
     }
     if (type === 'call-ended' && this._detachAfterEnd && !this._connected) {
       this._detachAfterEnd = false;

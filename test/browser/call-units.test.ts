@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { endReasonFromResult } from '../../src/call/call-session.js';
 import { IllegalTransitionError } from '../../src/call/errors.js';
+import { endReasonFromResult } from '../../src/call/endings.js';
 import { CallEndedEvent, CallStateEvent } from '../../src/call/events.js';
 import { TRANSITIONS, canTransition, transition } from '../../src/call/states.js';
 import { LiveEventSegments, type ServiceTranscriptEvent } from '../../src/call/media/live-events.js';

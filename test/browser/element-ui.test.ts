@@ -253,7 +253,9 @@ describe('<voice-agent-call> events', () => {
       s.go('in-call');
       s.say({ id: 'a1', speaker: 'AI', text: 'Hello', final: true });
       s.setMuted(true);
-      s.dispatchEvent(new CallErrorEvent({ code: 'transcript_fallback', message: 'polling', recoverable: true }));
+      s.dispatchEvent(
+        new CallErrorEvent({ code: 'network_lost', message: 'the media connection was lost', recoverable: true }),
+      );
       s.speaking(true);
       s.blockAudio();
       s.end('agent-hangup');

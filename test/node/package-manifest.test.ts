@@ -12,6 +12,8 @@ import {
   replaceReadmeSection,
   type Manifest,
 } from '../../scripts/build-manifest.js';
+import { PUBLIC_CALL_EVENTS } from '../../src/call/event-names.js';
+import { CALL_EVENT_CLASSES } from '../../src/call/events.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -52,16 +54,10 @@ test('the manifest documents every attribute, event, method and styling hook of 
     assert.ok(names(element.attributes).includes(attribute), `attribute ${attribute}`);
   }
   assert.ok(!names(element.attributes).some((name) => name.startsWith('_')), 'no internal state as attributes');
+  // The public events of src/call/event-names.ts, each typed by its class.
   assert.deepEqual(
     (element.events ?? []).map((event) => [event.name, event.type?.text]),
-    [
-      ['call-state', 'CallStateEvent'],
-      ['call-connected', 'CallConnectedEvent'],
-      ['call-transcript', 'CallTranscriptEvent'],
-      ['call-mute', 'CallMuteEvent'],
-      ['call-error', 'CallErrorEvent'],
-      ['call-ended', 'CallEndedEvent'],
-    ],
+    PUBLIC_CALL_EVENTS.map((name) => [name, CALL_EVENT_CLASSES[name].name]),
   );
   const members = element.members ?? [];
   for (const method of ['start', 'hangup', 'setMuted', 'getTranscript']) {

@@ -62,7 +62,6 @@ export interface MediaOptions {
 }
 
 export interface MediaConnection {
-  readonly agentPresent: boolean;
   /** How loud the agent and the visitor are now (0…1); cheap, for one read per animation frame. */
   levels(): VoiceLevels;
   setMuted(muted: boolean): Promise<void>;
@@ -137,10 +136,6 @@ class LivekitMedia implements MediaConnection {
     this.#localTrack = new LocalAudioTrack(options.microphone, undefined, true);
   }
 
-  get agentPresent(): boolean {
-    return this.#agent !== null && this.#agentAnnounced;
-  }
-
   async connect(): Promise<void> {
     const { signal } = this.#options;
     const room = this.#room;
@@ -180,7 +175,7 @@ class LivekitMedia implements MediaConnection {
       await this.disconnect();
       if (signal.aborted) throw abortError(signal);
       throw new CallError(
-        'media-failed',
+        'media_failed',
         `could not join the media session: ${error instanceof Error ? error.message : String(error)}`,
         {
           cause: error,

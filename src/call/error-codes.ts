@@ -1,0 +1,69 @@
+// The codes a `call-error` (and `CallResult.error`) carries, and what the widget makes of a failed
+// setup step. Browser code never imports src/server, so the companion's codes are listed here;
+// test/node/call-error-codes.test.ts holds the list to the companion's own. README: "Error codes".
+import { CallError, CompanionError } from './errors.js';
+import type { CallErrorInfo } from './types.js';
+
+/** The companion refused the request (4xx): the call ends `setup-failed`, and another call will not help. */
+export type CompanionRefusalCode =
+  | 'duplicate_request'
+  | 'host_not_allowed'
+  | 'invalid_handle'
+  | 'invalid_request'
+  | 'method_not_allowed'
+  | 'not_found'
+  | 'origin_not_allowed'
+  | 'payload_too_large';
+
+/** The companion or the service failed (5xx): the call ends `setup-failed`, and another call may help. */
+export type CompanionFailureCode =
+  'internal_error' | 'unsupported_media_provider' | 'upstream_error' | 'upstream_timeout';
+
+/**
+ * The companion's error codes (`{ error: { code, message } }`; README "Error codes" has the status
+ * each comes with), by what they mean for the call; `rate_limited` (429) ends it `busy`, and a
+ * later call may get through. The widget passes each on unchanged as its own code (an error answer
+ * without a code becomes `http_<status>`); the answer's status decides the outcome (`setupFailure`).
+ */
+export type CompanionErrorCode = CompanionRefusalCode | 'rate_limited' | CompanionFailureCode;
+
+/** The codes the widget itself reports (README "Error codes" says when). */
+export type WidgetErrorCode =
+  | 'unsupported_browser'
+  | 'microphone_denied'
+  | 'microphone_unavailable'
+  | 'network_error'
+  | 'request_timeout'
+  | 'invalid_response'
+  | `http_${number}`
+  | 'media_failed'
+  | 'session_start_failed'
+  | 'network_lost'
+  | 'load_failed';
+
+/**
+ * Every code of `call-error`'s `detail.code` and `CallResult.error.code`. (`internal_error` is
+ * also the widget's own code for a failure it did not foresee: a bug.)
+ */
+export type CallErrorCode = WidgetErrorCode | CompanionErrorCode;
+
+/** `call-error`'s detail: what failed, and whether starting a new call may help. */
+export type ReportedError = CallErrorInfo & { recoverable: boolean };
+
+/**
+ * A setup step (dial, token, media) failed: what `call-error` says, and how the call ends. An
+ * answer's HTTP status decides (no answer counts as 0, worth another call); anything that is not
+ * a `CallError` is a bug, reported as `internal_error`.
+ */
+export function setupFailure(error: unknown): { reason: 'busy' | 'setup-failed'; error: ReportedError } {
+  if (!(error instanceof CallError) || error.code === 'aborted') {
+    const message = error instanceof Error ? error.message : String(error);
+    return { reason: 'setup-failed', error: { code: 'internal_error', message, recoverable: true } };
+  }
+  const status = error instanceof CompanionError ? error.status : 0;
+  const recoverable = status === 0 || status === 429 || status >= 500;
+  return {
+    reason: status === 429 ? 'busy' : 'setup-failed',
+    error: { code: error.code, message: error.message, recoverable },
+  };
+}

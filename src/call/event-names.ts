@@ -1,0 +1,36 @@
+// The names of a call's events, declared once: `CALL_EVENTS` names each event `CallSession`
+// dispatches and says whether the element re-dispatches it; `CallSessionEventMap` (types.ts) gives
+// its detail, and the compiler holds the two to the same names. The event classes (events.ts),
+// `CallSession`'s listener typing, the element's re-dispatch, the React and Vue wrappers and the
+// manifest derive from them; test/node/call-events.test.ts fails when the element's `@fires` tags
+// drift. Names only: code the element's idle entry loads may import this without the event classes.
+import type { CallSessionEventMap } from './types.js';
+
+/** Every event of a call: `public` ones reach the page on the element, `internal` ones only its UI. */
+export const CALL_EVENTS = {
+  'call-state': 'public',
+  'call-connected': 'public',
+  'call-transcript': 'public',
+  'call-mute': 'public',
+  'call-error': 'public',
+  'call-ended': 'public',
+  'agent-speaking': 'internal',
+  'audio-blocked': 'internal',
+} as const satisfies Record<keyof CallSessionEventMap, 'public' | 'internal'>;
+
+export type CallEventName = keyof typeof CALL_EVENTS;
+export type PublicCallEventName = {
+  [K in CallEventName]: (typeof CALL_EVENTS)[K] extends 'public' ? K : never;
+}[CallEventName];
+
+export function isCallEvent(name: string): name is CallEventName {
+  return Object.hasOwn(CALL_EVENTS, name);
+}
+
+export function isPublicCallEvent(name: string): name is PublicCallEventName {
+  return isCallEvent(name) && CALL_EVENTS[name] === 'public';
+}
+
+/** Every event name, in declaration order (the order the docs list them). */
+export const CALL_EVENT_NAMES: readonly CallEventName[] = Object.keys(CALL_EVENTS).filter(isCallEvent);
+export const PUBLIC_CALL_EVENTS: readonly PublicCallEventName[] = CALL_EVENT_NAMES.filter(isPublicCallEvent);

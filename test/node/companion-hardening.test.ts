@@ -17,7 +17,7 @@ import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromE
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
-import { ServiceError } from '../../src/server/service-client.js';
+import { ServiceError } from '../../src/api/service-error.js';
 import {
   API_KEY,
   BASE,

@@ -7,7 +7,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { VoiceAgentApi } from '../../src/api/client.js';
 import type { CreateAgentInput, Dial, SystemResultType } from '../../src/api/types/index.js';
 import type { ServiceError } from '../../src/api/service-error.js';
-import { eventually, rejectsWith, startApi } from './api-client-support.js';
+import { defined, eventually, rejectsWith, startApi } from './api-client-support.js';
 
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,
@@ -103,7 +103,7 @@ describe('issue 14: seed fidelity', () => {
       2000,
       'the run completed',
     );
-    const result = completed.results!.find((item) => item.evalRecordId === record.id)!;
+    const result = defined(defined(completed.results).find((item) => item.evalRecordId === record.id));
     assert.equal(result.numAlerts, 1);
     for (let round = 0; round < 2; round++) {
       const rerun = await api.evals.rerunResult(result.id);
@@ -118,11 +118,11 @@ describe('issue 14: seed fidelity', () => {
           [1, false],
         ],
       );
-      assert.match(rerun.results[1]!.reason, /busy/);
+      assert.match(defined(rerun.results[1]).reason, /busy/);
     }
     const after = await api.evals.getRun(run.id);
     assert.ok(
-      after.results!.some((item) => item.id === result.id),
+      defined(after.results).some((item) => item.id === result.id),
       'the re-judged result kept its id in the run',
     );
   });
@@ -188,7 +188,7 @@ describe('issue 14: seed fidelity', () => {
         ],
       },
     });
-    const flow = (await api.versionedPrompts.get(agent.id, prompt.id)).flowDefinition!;
+    const flow = defined((await api.versionedPrompts.get(agent.id, prompt.id)).flowDefinition);
     assert.equal(flow.openingLineType, 'INBOUND_OUTBOUND');
     assert.deepEqual(
       flow.nodes.map((node) => node.outputSchema),
@@ -255,7 +255,7 @@ describe('issue 14: seed fidelity', () => {
         toNumber: '+15550142003',
         fromNumberPoolId: pool.id,
         aiVoiceId: 'emu-voice-espeak-de',
-        versionedModelId: agent.defaultVersionedPromptId!,
+        versionedModelId: defined(agent.defaultVersionedPromptId),
         callAgentExtractorId: extractor.id,
       });
       const dial = await api.dials.get(good.dialId);
@@ -285,17 +285,20 @@ describe('issue 14: seed fidelity', () => {
         },
       });
       const dial: Dial = await api.dials.get(created.dialId);
-      assert.equal(dial.agent!.id, agent.id);
-      assert.equal(dial.agent!.defaultVoiceId, 'emu-voice-espeak-de');
+      assert.equal(defined(dial.agent).id, agent.id);
+      assert.equal(defined(dial.agent).defaultVoiceId, 'emu-voice-espeak-de');
       assert.equal(dial.voiceId, 'emu-voice-espeak-de');
-      assert.equal(dial.agent!.language, 'de');
-      assert.equal(dial.agent!.maxDurationSeconds, 120);
-      assert.deepEqual(dial.agent!.metadata, { campaign: 'spring' });
-      assert.equal(dial.agent!.utteranceDetectorConfig!.sensitivity, 'FAST');
-      assert.deepEqual(dial.agent!.silenceHangupConfiguration, { type: 'WHOLE_CALL', silenceDurationSeconds: 9 });
-      assert.equal(dial.agent!.timeoutMessage, 'Zeit ist um.');
-      assert.notEqual(dial.agent!.defaultVersionedPromptId, agent.defaultVersionedPromptId);
-      assert.equal(dial.versionedPromptId, dial.agent!.defaultVersionedPromptId);
+      assert.equal(defined(dial.agent).language, 'de');
+      assert.equal(defined(dial.agent).maxDurationSeconds, 120);
+      assert.deepEqual(defined(dial.agent).metadata, { campaign: 'spring' });
+      assert.equal(defined(defined(dial.agent).utteranceDetectorConfig).sensitivity, 'FAST');
+      assert.deepEqual(defined(dial.agent).silenceHangupConfiguration, {
+        type: 'WHOLE_CALL',
+        silenceDurationSeconds: 9,
+      });
+      assert.equal(defined(dial.agent).timeoutMessage, 'Zeit ist um.');
+      assert.notEqual(defined(dial.agent).defaultVersionedPromptId, agent.defaultVersionedPromptId);
+      assert.equal(dial.versionedPromptId, defined(dial.agent).defaultVersionedPromptId);
       assert.deepEqual(await api.agents.get(agent.id), agent, 'the agent itself is unchanged');
       await api.dials.hangup(created.dialId);
 
@@ -438,7 +441,7 @@ describe('issue 14: seed fidelity', () => {
 
     test('cursors are opaque, and a cursor from one listing is refused by another with a clear 400', async () => {
       const agents = await api.agents.list({ limit: 2 });
-      const cursor = agents.cursor!;
+      const cursor = defined(agents.cursor);
       assert.ok(!/^\d+$/.test(cursor) && !cursor.includes('"'), 'not a bare offset');
       assert.equal((await api.agents.list({ limit: 2, cursor })).data.length, 2);
       const elsewhere = await rejectsWith(api.models.list({ cursor }), 'bad_request', 400);

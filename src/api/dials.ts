@@ -26,7 +26,22 @@ const BROWSER_DIAL_TOKEN = 'GraphQL BrowserDialToken';
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const dialPath = (dialId: string) => `/dials/${encodeURIComponent(dialId)}`;
+/** A call on one dial without a body: `what` names it without the id. */
+function dialCall(
+  transport: DialTransport,
+  method: 'GET' | 'POST',
+  dialId: string,
+  action: '' | '/token' | '/hangup',
+  what: string,
+  options: CallOptions,
+): Promise<unknown> {
+  return requestService(transport, {
+    method,
+    path: `/dials/${encodeURIComponent(dialId)}${action}`,
+    what,
+    signal: options.signal,
+  });
+}
 
 /** `POST /dials`. */
 export async function createDial(
@@ -63,12 +78,7 @@ export async function getDialToken(
   dialId: string,
   options: CallOptions = {},
 ): Promise<DialTokenOutput> {
-  const answer = await requestService(transport, {
-    method: 'POST',
-    path: `${dialPath(dialId)}/token`,
-    what: 'POST /dials/:id/token',
-    signal: options.signal,
-  });
+  const answer = await dialCall(transport, 'POST', dialId, '/token', 'POST /dials/:id/token', options);
   if (!isObject(answer) || typeof answer.dialToken !== 'string' || !answer.dialToken)
     throw invalidResponse('POST /dials/:id/token');
   return { dialToken: answer.dialToken };
@@ -125,12 +135,7 @@ export async function getDial(
   dialId: string,
   options: CallOptions = {},
 ): Promise<ServiceDial> {
-  const answer = await requestService(transport, {
-    method: 'GET',
-    path: dialPath(dialId),
-    what: 'GET /dials/:id',
-    signal: options.signal,
-  });
+  const answer = await dialCall(transport, 'GET', dialId, '', 'GET /dials/:id', options);
   if (!isObject(answer) || typeof answer.status !== 'string') throw invalidResponse('GET /dials/:id');
   // The parsed answer is this call's own: completed in place rather than copied.
   if (typeof answer.id !== 'string') answer.id = dialId;
@@ -143,12 +148,7 @@ export async function hangupDial(
   dialId: string,
   options: CallOptions = {},
 ): Promise<{ success: boolean }> {
-  const answer = await requestService(transport, {
-    method: 'POST',
-    path: `${dialPath(dialId)}/hangup`,
-    what: 'POST /dials/:id/hangup',
-    signal: options.signal,
-  });
+  const answer = await dialCall(transport, 'POST', dialId, '/hangup', 'POST /dials/:id/hangup', options);
   return { success: isObject(answer) ? answer.success !== false : true };
 }
 

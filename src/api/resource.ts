@@ -84,3 +84,76 @@ export class ResourceClient {
     return { ...page, cursor: page.cursor ?? null };
   }
 }
+
+/** A resource whose items live at `{path}/{id}`: create, get and update them. */
+export abstract class ItemResource<Item, CreateInput, UpdateInput> extends Resource {
+  /** The collection's path, e.g. `/agents`. */
+  protected abstract readonly path: string;
+
+  /** `POST {path}`. */
+  create(input: CreateInput, options?: RequestOptions): Promise<Item> {
+    return this.client.call('POST', this.path, { body: input }, options);
+  }
+
+  /** `GET {path}/{id}`. */
+  get(id: string, options?: RequestOptions): Promise<Item> {
+    return this.client.call('GET', `${this.path}/${segment(id)}`, {}, options);
+  }
+
+  /** `PUT {path}/{id}`. */
+  update(id: string, input: UpdateInput, options?: RequestOptions): Promise<Item> {
+    return this.client.call('PUT', `${this.path}/${segment(id)}`, { body: input }, options);
+  }
+}
+
+/** …listed page by page (`GET {path}` → `{ data, cursor }`). */
+export abstract class ListedResource<
+  Item,
+  CreateInput,
+  UpdateInput,
+  List extends ListOptions = ListOptions,
+> extends ItemResource<Item, CreateInput, UpdateInput> {
+  /** `GET {path}`: one page; `paginate` walks them all. */
+  list(list?: List, options?: RequestOptions): Promise<Page<Item>> {
+    return this.client.page(this.path, list ?? {}, options);
+  }
+}
+
+/** …and deleted (`DELETE {path}/{id}` answers the deleted item). */
+export abstract class CrudResource<
+  Item,
+  CreateInput,
+  UpdateInput,
+  List extends ListOptions = ListOptions,
+> extends ListedResource<Item, CreateInput, UpdateInput, List> {
+  /** `DELETE {path}/{id}`: irreversible; answers the deleted item. */
+  delete(id: string, options?: RequestOptions): Promise<Item> {
+    return this.client.call('DELETE', `${this.path}/${segment(id)}`, {}, options);
+  }
+}
+
+/** `/agents/{agentId}/{part}`. */
+export function partPath(agentId: string, part: string): string {
+  return `/agents/${segment(agentId)}/${part}`;
+}
+
+/** A part of an agent at `/agents/{agentId}/{part}/{id}`: create, get and update it. */
+export abstract class AgentPartResource<Item, CreateInput, UpdateInput> extends Resource {
+  /** The part's path segment, e.g. `extractors`. */
+  protected abstract readonly part: string;
+
+  /** `POST /agents/{agentId}/{part}`. */
+  create(agentId: string, input: CreateInput, options?: RequestOptions): Promise<Item> {
+    return this.client.call('POST', partPath(agentId, this.part), { body: input }, options);
+  }
+
+  /** `GET /agents/{agentId}/{part}/{id}`. */
+  get(agentId: string, id: string, options?: RequestOptions): Promise<Item> {
+    return this.client.call('GET', `${partPath(agentId, this.part)}/${segment(id)}`, {}, options);
+  }
+
+  /** `PUT /agents/{agentId}/{part}/{id}`. */
+  update(agentId: string, id: string, input: UpdateInput, options?: RequestOptions): Promise<Item> {
+    return this.client.call('PUT', `${partPath(agentId, this.part)}/${segment(id)}`, { body: input }, options);
+  }
+}

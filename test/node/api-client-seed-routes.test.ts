@@ -199,12 +199,18 @@ function methodName(operation: Operation): string {
   return name;
 }
 
+/** The methods of an object, its own class's and those it inherits, `constructor` left out. */
+function methodsOf(resource: object): string[] {
+  const names = new Set<string>();
+  for (let proto = Object.getPrototypeOf(resource); proto !== Object.prototype; proto = Object.getPrototypeOf(proto))
+    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
+  return [...names];
+}
+
 /** Every method of every resource group of a client, as `group.method`. */
 function clientMethods(api: VoiceAgentApi): string[] {
   return Object.entries(api).flatMap(([group, resource]: [string, object]) =>
-    Object.getOwnPropertyNames(Object.getPrototypeOf(resource))
-      .filter((name) => name !== 'constructor')
-      .map((name) => `${group}.${name}`),
+    methodsOf(resource).map((name) => `${group}.${name}`),
   );
 }
 

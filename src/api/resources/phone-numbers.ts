@@ -1,6 +1,6 @@
-// `api.phoneNumbers`: /phone_numbers.
-import { Resource, segment, type RequestOptions } from '../resource.js';
-import type { ListOptions, Page } from '../types/pagination.js';
+// `api.phoneNumbers`: /phone_numbers. `create` purchases a searched number, imports a SIP number
+// or creates a SIP username; `update` links an agent (`agentId: ''` unlinks); `delete` releases.
+import { CrudResource, type RequestOptions } from '../resource.js';
 import type {
   CreatePhoneNumberInput,
   PhoneNumber,
@@ -9,31 +9,8 @@ import type {
   UpdatePhoneNumberInput,
 } from '../types/phone-numbers.js';
 
-export class PhoneNumbersResource extends Resource {
-  /** `GET /phone_numbers`. */
-  list(list: ListOptions = {}, options?: RequestOptions): Promise<Page<PhoneNumber>> {
-    return this.client.page('/phone_numbers', list, options);
-  }
-
-  /** `POST /phone_numbers`: purchase a searched number, import a SIP number, or create a SIP username. */
-  create(input: CreatePhoneNumberInput, options?: RequestOptions): Promise<PhoneNumber> {
-    return this.client.call('POST', '/phone_numbers', { body: input }, options);
-  }
-
-  /** `GET /phone_numbers/{id}`. */
-  get(numberId: string, options?: RequestOptions): Promise<PhoneNumber> {
-    return this.client.call('GET', `/phone_numbers/${segment(numberId)}`, {}, options);
-  }
-
-  /** `PUT /phone_numbers/{id}`: link an agent (`agentId: ''` unlinks). */
-  update(numberId: string, input: UpdatePhoneNumberInput, options?: RequestOptions): Promise<PhoneNumber> {
-    return this.client.call('PUT', `/phone_numbers/${segment(numberId)}`, { body: input }, options);
-  }
-
-  /** `DELETE /phone_numbers/{id}`: answers the released number. */
-  delete(numberId: string, options?: RequestOptions): Promise<PhoneNumber> {
-    return this.client.call('DELETE', `/phone_numbers/${segment(numberId)}`, {}, options);
-  }
+export class PhoneNumbersResource extends CrudResource<PhoneNumber, CreatePhoneNumberInput, UpdatePhoneNumberInput> {
+  protected readonly path = '/phone_numbers';
 
   /** `POST /phone_numbers/search`: numbers available to purchase. */
   search(input: PhoneNumberSearchInput, options?: RequestOptions): Promise<PhoneNumberCandidate[]> {

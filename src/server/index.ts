@@ -20,7 +20,7 @@ export { companionConfigFromEnv, configWarnings, ConfigError, listenOptionsFromE
 export type { Environment, ListenEnvironment } from './env.js';
 export { consoleLogger, createBufferedLogger, silentLogger } from './log.js';
 export type { BufferedLogger, CompanionLogEntry, CompanionLogger } from './log.js';
-export type { CompanionErrorCode } from './errors.js';
+export type { CompanionErrorBody, CompanionErrorCode } from './errors.js';
 // The service API client's home is `voice-agent-call/api`; its names stay importable from here.
 export { ServiceError, VoiceAgentApi, paginate } from '../api/index.js';
 export type * from '../api/index.js';

@@ -2,6 +2,7 @@
 // Messages are the companion's own words; an upstream body or an exception's text never reaches them.
 import type { CompanionAnswer } from './exchange.js';
 
+/** The `code` of every error answer (README: "Error codes: the companion and the service"). */
 export type CompanionErrorCode =
   | 'invalid_request'
   | 'invalid_handle'
@@ -18,6 +19,7 @@ export type CompanionErrorCode =
   | 'internal_error'
   | 'client_closed';
 
+/** Each code's HTTP status. */
 export const STATUS_OF: Record<CompanionErrorCode, number> = {
   invalid_request: 400,
   invalid_handle: 401,
@@ -72,10 +74,12 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
   };
 }
 
-export function errorAnswer(error: HttpError, headers: Record<string, string> = {}): CompanionAnswer {
-  return jsonAnswer(
-    error.status,
-    { error: { code: error.code, message: error.message } },
-    { ...headers, ...error.headers },
-  );
+/** The body of every error answer. */
+export interface CompanionErrorBody {
+  error: { code: CompanionErrorCode; message: string };
+}
+
+export function errorAnswer(error: HttpError, headers: Readonly<Record<string, string>> = {}): CompanionAnswer {
+  const body: CompanionErrorBody = { error: { code: error.code, message: error.message } };
+  return jsonAnswer(error.status, body, { ...headers, ...error.headers });
 }

@@ -3,6 +3,7 @@
 // node.ts makes the same shape straight from an IncomingMessage, so on Node no Request, Headers,
 // follow-up AbortSignal, Response or response body stream is built per request (together they
 // were a fifth of the companion's CPU per read under load). Web APIs only.
+import { joinChunks } from '../api/body.js';
 
 /** A request as the handler's core sees it. */
 export interface CompanionRequest {
@@ -47,17 +48,6 @@ async function readStream(body: ReadableStream<Uint8Array> | null, maxBytes: num
     chunks.push(value);
   }
   return joinChunks(chunks, size);
-}
-
-/** `chunks` as one array of `size` bytes (their total length). */
-export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 export function fromFetchRequest(request: Request): CompanionRequest {

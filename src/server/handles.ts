@@ -51,10 +51,10 @@ export function createHandleSigner(secret: string): HandleSigner {
 
   async function read(handle: string, dialId: string, nowMs: number): Promise<HandleClaims | null> {
     if (typeof handle !== 'string' || handle.length > MAX_HANDLE_LENGTH) return null;
-    const parts = handle.split('.');
-    if (parts.length !== 2) return null;
-    const payload = base64UrlDecode(parts[0]!);
-    const signature = base64UrlDecode(parts[1]!);
+    const [encodedPayload, encodedSignature, extra] = handle.split('.');
+    if (encodedPayload === undefined || encodedSignature === undefined || extra !== undefined) return null;
+    const payload = base64UrlDecode(encodedPayload);
+    const signature = base64UrlDecode(encodedSignature);
     if (!payload || !signature || signature.length !== 32) return null;
     if (!(await crypto.subtle.verify('HMAC', await key, signature, payload))) return null;
     let claims: unknown;

@@ -4,18 +4,8 @@ export { createCompanionHandler } from './handler.js';
 export type { CompanionConfig, CompanionHandler, CompanionRequestContext } from './handler.js';
 export { createNodeListener, listen } from './node.js';
 export type { CompanionServer, NodeListenerOptions, NodeServerLimits } from './node.js';
-export { createServiceClient, ServiceError } from './service-client.js';
-export type {
-  CallOptions,
-  CreateDialInput,
-  CreateDialOutput,
-  DialTokenOutput,
-  ServiceClient,
-  ServiceClientOptions,
-  ServiceDial,
-  ServiceErrorCode,
-  ServiceTranscriptLine,
-} from './service-client.js';
+export { createServiceClient } from './service-client.js';
+export type { ServiceClient } from './service-client.js';
 export { createMemoryRateLimiter, createRedisRateLimiters } from './rate-limit.js';
 export type {
   CompanionRateLimiters,
@@ -30,9 +20,7 @@ export { companionConfigFromEnv, configWarnings, ConfigError, listenOptionsFromE
 export type { Environment, ListenEnvironment } from './env.js';
 export { consoleLogger, createBufferedLogger, silentLogger } from './log.js';
 export type { BufferedLogger, CompanionLogEntry, CompanionLogger } from './log.js';
-export type { CompanionErrorCode } from './errors.js';
-export { VoiceAgentApi } from './api/client.js';
-export type { RequestOptions, VoiceAgentApiOptions } from './api/client.js';
-export { paginate } from './api/paginate.js';
-export type { PaginateOptions } from './api/paginate.js';
-export type * from './api/types.js';
+export type { CompanionErrorBody, CompanionErrorCode } from './errors.js';
+// The service API client's home is `voice-agent-call/api`; its names stay importable from here.
+export { ServiceError, VoiceAgentApi, paginate } from '../api/index.js';
+export type * from '../api/index.js';

@@ -1,6 +1,7 @@
 // One JSON line per request (and per warning). The default writes to stderr through
 // `console.error`, which exists in Node, Workers, Deno and Bun. Entries never carry the API key,
 // the secret, a handle or an upstream body: only what is listed here.
+import type { CompanionErrorCode } from './errors.js';
 
 export interface CompanionLogEntry {
   time: string;
@@ -11,8 +12,8 @@ export interface CompanionLogEntry {
   status?: number;
   durationMs?: number;
   dialId?: string;
-  /** Error code of the answer, when it was an error. */
-  code?: string;
+  /** Error code of the answer, when it was an error; or the rate limiter's store going away. */
+  code?: CompanionErrorCode | 'rate_limit_store_unreachable';
   /** Why an error happened, in the companion's own words (never an upstream body). */
   reason?: string;
   message?: string;

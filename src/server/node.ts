@@ -7,7 +7,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { addressKey } from './checks.js';
-import { HttpError, errorAnswer } from './errors.js';
+import { HttpError, errorAnswer, type CompanionErrorCode } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { traitsOf } from './handler.js';
 import type { CompanionHandler, HandlerTraits } from './handler.js';
@@ -97,7 +97,7 @@ function adapterEntry(
   started: number,
   level: CompanionLogEntry['level'],
   status: number,
-  code: string,
+  code: CompanionErrorCode,
   reason: string,
 ): CompanionLogEntry {
   return {

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Emulator } from '../../src/emulator/index.js';
-import type { VoiceAgentApi } from '../../src/server/api/client.js';
-import { paginate } from '../../src/server/api/paginate.js';
-import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/server/api/types.js';
-import { collect, rejectsWith, startApi } from './api-client-support.js';
+import type { VoiceAgentApi } from '../../src/api/client.js';
+import { paginate } from '../../src/api/paginate.js';
+import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/api/types/index.js';
+import { collect, defined, rejectsWith, startApi } from './api-client-support.js';
 
 const SCENARIOS = [
   'emu-demo',
@@ -57,12 +57,12 @@ const flow: FlowDefinitionInput = {
 const flowAnswered: FlowDefinition = {
   nodes: [
     {
-      ...flow.nodes[0]!,
+      ...defined(flow.nodes[0]),
       outputSchema: null,
       transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask', arrayConditionType: null }],
     },
     {
-      ...flow.nodes[1]!,
+      ...defined(flow.nodes[1]),
       outputSchema: null,
       transitionRules: [
         { conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start', arrayConditionType: null },
@@ -82,17 +82,17 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
 
   describe('agents', () => {
     test('lists the scenario agents in a {data, cursor} envelope; a walk with limit 2 sees each once', async () => {
-      const first = await api.listAgents();
+      const first = await api.agents.list();
       assert.deepEqual(Object.keys(first).sort(), ['cursor', 'data']);
       assert.deepEqual(
         first.data.map((agent) => agent.id),
         SCENARIOS,
       );
       assert.equal(first.cursor, null);
-      const pageOfTwo = await api.listAgents({ limit: 2 });
+      const pageOfTwo = await api.agents.list({ limit: 2 });
       assert.equal(pageOfTwo.data.length, 2);
       assert.equal(typeof pageOfTwo.cursor, 'string');
-      const walked = await collect(paginate((options, call) => api.listAgents(options, call), { limit: 2 }));
+      const walked = await collect(paginate((options, call) => api.agents.list(options, call), { limit: 2 }));
       assert.deepEqual(
         walked.map((agent) => agent.id),
         SCENARIOS,
@@ -100,7 +100,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
     });
 
     test('create, get, update and delete; DELETE answers the deleted agent and later reads are 404', async () => {
-      const created = await api.createAgent(
+      const created = await api.agents.create(
         newAgent('Support line', {
           metadata: { team: 'support' },
           language: 'de',
@@ -123,14 +123,14 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         { functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride: { started: ['Checking.'] } },
       ]);
       assert.equal(typeof created.defaultExtractorId, 'string');
-      assert.deepEqual(await api.getAgent(created.id), created);
+      assert.deepEqual(await api.agents.get(created.id), created);
       assert.ok(
-        (await collect(paginate((o, c) => api.listAgents(o, c), { limit: 4 }))).some(
+        (await collect(paginate((o, c) => api.agents.list(o, c), { limit: 4 }))).some(
           (agent) => agent.id === created.id,
         ),
       );
 
-      const updated = await api.updateAgent(created.id, {
+      const updated = await api.agents.update(created.id, {
         name: 'Support line 2',
         maxDurationSeconds: 600,
         callAgentExtractorId: '',
@@ -140,44 +140,44 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.equal(updated.defaultExtractorId, null);
       assert.equal(updated.language, 'de');
 
-      const deleted = await api.deleteAgent(created.id);
+      const deleted = await api.agents.delete(created.id);
       assert.equal(deleted.id, created.id);
       assert.equal(deleted.name, 'Support line 2');
-      await rejectsWith(api.getAgent(created.id), 'not_found', 404);
-      await rejectsWith(api.deleteAgent(created.id), 'not_found', 404);
-      await rejectsWith(api.updateAgent(created.id, { name: 'x' }), 'not_found', 404);
+      await rejectsWith(api.agents.get(created.id), 'not_found', 404);
+      await rejectsWith(api.agents.delete(created.id), 'not_found', 404);
+      await rejectsWith(api.agents.update(created.id, { name: 'x' }), 'not_found', 404);
     });
 
     test('a created agent is dialable, behaves like emu-demo, or like the scenario its metadata names', async () => {
-      const plain = await api.createAgent(newAgent('Plain'));
-      const quick = await api.createAgent(newAgent('Quick', { metadata: { scenario: 'emu-quick' } }));
-      const busy = await api.createAgent(newAgent('Busy', { metadata: { scenario: 'emu-busy' } }));
-      const plainDial = await api.createDial({ callAgentId: plain.id, browserCall: true });
-      const quickDial = await api.createDial({ callAgentId: quick.id, browserCall: true });
+      const plain = await api.agents.create(newAgent('Plain'));
+      const quick = await api.agents.create(newAgent('Quick', { metadata: { scenario: 'emu-quick' } }));
+      const busy = await api.agents.create(newAgent('Busy', { metadata: { scenario: 'emu-busy' } }));
+      const plainDial = await api.dials.create({ callAgentId: plain.id, browserCall: true });
+      const quickDial = await api.dials.create({ callAgentId: quick.id, browserCall: true });
       assert.equal(emu.control.sessionForRoom(`dial-${plainDial.dialId}`)?.scenario, 'emu-demo');
       assert.equal(emu.control.sessionForRoom(`dial-${quickDial.dialId}`)?.scenario, 'emu-quick');
-      const record = await api.getDial(plainDial.dialId);
+      const record = await api.dials.get(plainDial.dialId);
       assert.equal(record.status, 'queued');
       assert.equal(record.agent?.id, plain.id);
       assert.equal(record.versionedPromptId, plain.defaultVersionedPromptId);
-      const busyDial = await api.createDial({ callAgentId: busy.id, browserCall: true });
-      const busyRecord = await api.getDial(busyDial.dialId);
+      const busyDial = await api.dials.create({ callAgentId: busy.id, browserCall: true });
+      const busyRecord = await api.dials.get(busyDial.dialId);
       assert.equal(busyRecord.status, 'failed');
       assert.equal(busyRecord.systemResultType, 'RATE_LIMITED');
-      await api.hangupDial(plainDial.dialId);
-      await api.hangupDial(quickDial.dialId);
+      await api.dials.hangup(plainDial.dialId);
+      await api.dials.hangup(quickDial.dialId);
     });
 
     test('a deleted agent can no longer be dialled (422); scenario agents cannot be deleted (422)', async () => {
-      const agent = await api.createAgent(newAgent('Short-lived'));
-      await api.deleteAgent(agent.id);
-      await rejectsWith(api.createDial({ callAgentId: agent.id, browserCall: true }), 'unprocessable', 422);
-      await rejectsWith(api.deleteAgent('emu-demo'), 'unprocessable', 422);
-      assert.equal((await api.getAgent('emu-demo')).id, 'emu-demo');
+      const agent = await api.agents.create(newAgent('Short-lived'));
+      await api.agents.delete(agent.id);
+      await rejectsWith(api.dials.create({ callAgentId: agent.id, browserCall: true }), 'unprocessable', 422);
+      await rejectsWith(api.agents.delete('emu-demo'), 'unprocessable', 422);
+      assert.equal((await api.agents.get('emu-demo')).id, 'emu-demo');
     });
 
     test('invalid agents: wrong types or missing fields 400, unusable values 422', async () => {
-      const bad = (body: unknown) => api.createAgent(body as CreateAgentInput);
+      const bad = (body: unknown) => api.agents.create(body as CreateAgentInput);
       await rejectsWith(
         bad({ defaultVoiceId: 'emu-voice-tone', defaultVersionedPrompt: newAgent('x').defaultVersionedPrompt }),
         'bad_request',
@@ -205,23 +205,23 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         422,
       );
       await rejectsWith(
-        api.updateAgent('emu-demo', { defaultVersionedPromptId: 'not-a-prompt' }),
+        api.agents.update('emu-demo', { defaultVersionedPromptId: 'not-a-prompt' }),
         'unprocessable',
         422,
       );
       await rejectsWith(
-        api.updateAgent('emu-demo', { callAgentExtractorId: 'not-an-extractor' }),
+        api.agents.update('emu-demo', { callAgentExtractorId: 'not-an-extractor' }),
         'unprocessable',
         422,
       );
-      await rejectsWith(api.getAgent('no-such-agent'), 'not_found', 404);
+      await rejectsWith(api.agents.get('no-such-agent'), 'not_found', 404);
     });
   });
 
   describe('versioned prompts', () => {
     test('STANDARD and CUSTOM_FLOW prompts: create, get, update, list with a cursor walk; the agent can switch to one', async () => {
-      const agent = await api.createAgent(newAgent('Prompted'));
-      const standard = await api.createVersionedPrompt(agent.id, {
+      const agent = await api.agents.create(newAgent('Prompted'));
+      const standard = await api.versionedPrompts.create(agent.id, {
         aiModelId: 'emu-model-large',
         agentType: 'STANDARD',
         name: 'v2',
@@ -231,7 +231,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.equal(standard.agentType, 'STANDARD');
       assert.equal(standard.prompt, 'Hello {{name}}');
       assert.equal(standard.flowDefinition, null);
-      const flowPrompt = await api.createVersionedPrompt(agent.id, {
+      const flowPrompt = await api.versionedPrompts.create(agent.id, {
         aiModelId: 'emu-model-flow',
         agentType: 'CUSTOM_FLOW',
         name: 'flow',
@@ -239,30 +239,30 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       });
       assert.deepEqual(flowPrompt.flowDefinition, flowAnswered);
       assert.equal(flowPrompt.prompt, null);
-      assert.deepEqual(await api.getVersionedPrompt(agent.id, flowPrompt.id), flowPrompt);
-      const renamed = await api.updateVersionedPrompt(agent.id, standard.id, { name: 'v2.1' });
+      assert.deepEqual(await api.versionedPrompts.get(agent.id, flowPrompt.id), flowPrompt);
+      const renamed = await api.versionedPrompts.update(agent.id, standard.id, { name: 'v2.1' });
       assert.equal(renamed.name, 'v2.1');
       assert.equal(renamed.prompt, 'Hello {{name}}');
-      const listed = await api.listVersionedPrompts(agent.id, { limit: 2 });
+      const listed = await api.versionedPrompts.list(agent.id, { limit: 2 });
       assert.equal(listed.data.length, 2);
       assert.notEqual(listed.cursor, null);
-      const all = await collect(paginate((o, c) => api.listVersionedPrompts(agent.id, o, c), { limit: 1 }));
+      const all = await collect(paginate((o, c) => api.versionedPrompts.list(agent.id, o, c), { limit: 1 }));
       assert.deepEqual(
         all.map((prompt) => prompt.id),
         [agent.defaultVersionedPromptId, standard.id, flowPrompt.id],
       );
-      const switched = await api.updateAgent(agent.id, { defaultVersionedPromptId: flowPrompt.id });
+      const switched = await api.agents.update(agent.id, { defaultVersionedPromptId: flowPrompt.id });
       assert.equal(switched.defaultVersionedPromptId, flowPrompt.id);
     });
 
     test('prompt errors: CUSTOM_FLOW without a flow 422, unknown model option 422, wrong type 400, unknown ids 404', async () => {
       await rejectsWith(
-        api.createVersionedPrompt('emu-demo', { aiModelId: 'emu-model-small', agentType: 'CUSTOM_FLOW', name: 'f' }),
+        api.versionedPrompts.create('emu-demo', { aiModelId: 'emu-model-small', agentType: 'CUSTOM_FLOW', name: 'f' }),
         'unprocessable',
         422,
       );
       await rejectsWith(
-        api.createVersionedPrompt('emu-demo', {
+        api.versionedPrompts.create('emu-demo', {
           aiModelId: 'emu-model-small',
           agentType: 'STANDARD',
           name: 'p',
@@ -272,7 +272,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         422,
       );
       await rejectsWith(
-        api.createVersionedPrompt('emu-demo', {
+        api.versionedPrompts.create('emu-demo', {
           aiModelId: 'emu-model-small',
           agentType: 'SIMPLE' as 'STANDARD',
           name: 'p',
@@ -281,7 +281,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         422,
       );
       await rejectsWith(
-        api.createVersionedPrompt('emu-demo', {
+        api.versionedPrompts.create('emu-demo', {
           aiModelId: 'emu-model-small',
           agentType: 'STANDARD',
           name: 5 as unknown as string,
@@ -289,49 +289,49 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         'bad_request',
         400,
       );
-      await rejectsWith(api.getVersionedPrompt('emu-demo', 'nope'), 'not_found', 404);
-      await rejectsWith(api.listVersionedPrompts('no-agent'), 'not_found', 404);
-      await rejectsWith(api.listVersionedPrompts('emu-demo', { cursor: 'not-a-cursor' }), 'bad_request', 400);
+      await rejectsWith(api.versionedPrompts.get('emu-demo', 'nope'), 'not_found', 404);
+      await rejectsWith(api.versionedPrompts.list('no-agent'), 'not_found', 404);
+      await rejectsWith(api.versionedPrompts.list('emu-demo', { cursor: 'not-a-cursor' }), 'bad_request', 400);
     });
   });
 
   describe('extractors', () => {
     test('answer {extractors} without a cursor; create, get, update; the schema is held as text', async () => {
-      const quick = await api.listExtractors('emu-quick');
+      const quick = await api.extractors.list('emu-quick');
       assert.deepEqual(Object.keys(quick), ['extractors']);
       assert.equal(quick.extractors[0]?.id, 'emu-quick-extractor');
-      assert.deepEqual((await api.listExtractors('emu-demo')).extractors, []);
+      assert.deepEqual((await api.extractors.list('emu-demo')).extractors, []);
       const schema = JSON.stringify({
         type: 'object',
         properties: { sentiment: { type: 'string', enum: ['good', 'bad'] } },
       });
-      const created = await api.createExtractor('emu-demo', { name: 'Sentiment', extractorFieldsJsonSchema: schema });
+      const created = await api.extractors.create('emu-demo', { name: 'Sentiment', extractorFieldsJsonSchema: schema });
       assert.equal(created.extractorFieldsJsonSchema, schema);
-      assert.deepEqual(await api.getExtractor('emu-demo', created.id), created);
-      const updated = await api.updateExtractor('emu-demo', created.id, { name: 'Mood' });
+      assert.deepEqual(await api.extractors.get('emu-demo', created.id), created);
+      const updated = await api.extractors.update('emu-demo', created.id, { name: 'Mood' });
       assert.deepEqual(updated, { ...created, name: 'Mood' });
-      assert.deepEqual((await api.listExtractors('emu-demo')).extractors, [updated]);
+      assert.deepEqual((await api.extractors.list('emu-demo')).extractors, [updated]);
       await rejectsWith(
-        api.createExtractor('emu-demo', { name: 'Broken', extractorFieldsJsonSchema: '{not json' }),
+        api.extractors.create('emu-demo', { name: 'Broken', extractorFieldsJsonSchema: '{not json' }),
         'unprocessable',
         422,
       );
       await rejectsWith(
-        api.createExtractor('emu-demo', {
+        api.extractors.create('emu-demo', {
           name: 'Object',
           extractorFieldsJsonSchema: { type: 'object' } as unknown as string,
         }),
         'bad_request',
         400,
       );
-      await rejectsWith(api.getExtractor('emu-demo', 'nope'), 'not_found', 404);
-      await rejectsWith(api.updateExtractor('no-agent', created.id, { name: 'x' }), 'not_found', 404);
+      await rejectsWith(api.extractors.get('emu-demo', 'nope'), 'not_found', 404);
+      await rejectsWith(api.extractors.update('no-agent', created.id, { name: 'x' }), 'not_found', 404);
     });
   });
 
   describe('models, voices, functions', () => {
     test('models: {data, cursor}, each with its options; walked one at a time', async () => {
-      const models = await api.listModels();
+      const models = await api.models.list();
       assert.deepEqual(Object.keys(models).sort(), ['cursor', 'data']);
       assert.ok(models.data.length >= 3);
       for (const model of models.data) {
@@ -339,41 +339,41 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         for (const option of model.modelOptions) assert.ok(['STRING', 'INT', 'FLOAT'].includes(option.valueType));
       }
       assert.deepEqual(
-        (await collect(paginate((o, c) => api.listModels(o, c), { limit: 1 }))).map((model) => model.id),
+        (await collect(paginate((o, c) => api.models.list(o, c), { limit: 1 }))).map((model) => model.id),
         models.data.map((model) => model.id),
       );
-      await rejectsWith(api.listModels({ limit: 0 }), 'bad_request', 400);
+      await rejectsWith(api.models.list({ limit: 0 }), 'bad_request', 400);
     });
 
     test('voices: the envelope is {voices, cursor}; name and voiceType filter; the walk follows the voices key', async () => {
-      const all = await api.listVoices();
+      const all = await api.voices.list();
       assert.deepEqual(Object.keys(all).sort(), ['cursor', 'voices']);
       assert.ok(all.voices.some((voice) => voice.id === 'emu-voice-espeak-en'));
-      const espeak = await api.listVoices({ name: 'espeak' });
+      const espeak = await api.voices.list({ name: 'espeak' });
       assert.ok(espeak.voices.length >= 3);
       assert.ok(espeak.voices.every((voice) => voice.name.toLowerCase().includes('espeak')));
-      const cloned = await api.listVoices({ voiceType: 'CLONED' });
+      const cloned = await api.voices.list({ voiceType: 'CLONED' });
       assert.deepEqual(
         cloned.voices.map((voice) => voice.voiceType),
         ['CLONED'],
       );
-      const walked = await collect(paginate((o, c) => api.listVoices(o, c), { limit: 2 }, { name: 'espeak' }));
+      const walked = await collect(paginate((o, c) => api.voices.list(o, c), { limit: 2 }, { name: 'espeak' }));
       assert.deepEqual(walked, espeak.voices);
-      const firstPage = await api.listVoices({ limit: 2 });
+      const firstPage = await api.voices.list({ limit: 2 });
       assert.equal(firstPage.voices.length, 2);
       assert.notEqual(firstPage.cursor, null);
     });
 
     test('functions: list with displayName and limit, create, get, update, delete (unlinking it from agents)', async () => {
-      const listed = await api.listFunctions({ limit: 2 });
+      const listed = await api.functions.list({ limit: 2 });
       assert.equal(listed.data.length, 2);
       assert.notEqual(listed.cursor, null);
-      const byName = await api.listFunctions({ displayName: 'Transfer to front desk' });
+      const byName = await api.functions.list({ displayName: 'Transfer to front desk' });
       assert.deepEqual(
         byName.data.map((fn) => fn.id),
         ['emu-function-transfer'],
       );
-      const created = await api.createFunction({
+      const created = await api.functions.create({
         name: 'transfer_to_billing',
         displayName: 'Transfer to billing',
         description: 'Billing questions',
@@ -382,29 +382,29 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
         lifecycleMessages: { started: ['Transferring.'] },
       });
       assert.equal(created.displayName, 'Transfer to billing');
-      assert.deepEqual(await api.getFunction(created.id), created);
-      const updated = await api.updateFunction(created.id, { description: 'Billing and invoices' });
+      assert.deepEqual(await api.functions.get(created.id), created);
+      const updated = await api.functions.update(created.id, { description: 'Billing and invoices' });
       assert.equal(updated.description, 'Billing and invoices');
       assert.equal(updated.type, 'transfer');
-      const agent = await api.createAgent(
+      const agent = await api.agents.create(
         newAgent('Linked', { linkedFunctionDefinitionInputs: [{ functionDefinitionId: created.id }] }),
       );
       assert.equal(agent.linkedFunctionDefinitions?.length, 1);
-      const deleted = await api.deleteFunction(created.id);
+      const deleted = await api.functions.delete(created.id);
       assert.equal(deleted.id, created.id);
-      assert.deepEqual((await api.getAgent(agent.id)).linkedFunctionDefinitions, []);
-      await rejectsWith(api.getFunction(created.id), 'not_found', 404);
-      const all = await collect(paginate((o, c) => api.listFunctions(o, c), { limit: 1 }));
+      assert.deepEqual((await api.agents.get(agent.id)).linkedFunctionDefinitions, []);
+      await rejectsWith(api.functions.get(created.id), 'not_found', 404);
+      const all = await collect(paginate((o, c) => api.functions.list(o, c), { limit: 1 }));
       assert.ok(!all.some((fn) => fn.id === created.id));
-      await rejectsWith(api.createFunction({ name: 'x', description: 'y', type: 'transfer' }), 'unprocessable', 422);
+      await rejectsWith(api.functions.create({ name: 'x', description: 'y', type: 'transfer' }), 'unprocessable', 422);
       await rejectsWith(
-        api.createFunction({ name: 'x', description: 'y', type: 'transfer', allowedNumbers: [{ number: '555' }] }),
+        api.functions.create({ name: 'x', description: 'y', type: 'transfer', allowedNumbers: [{ number: '555' }] }),
         'unprocessable',
         422,
       );
-      await rejectsWith(api.createFunction({ name: 'x', type: 'api' } as never), 'bad_request', 400);
+      await rejectsWith(api.functions.create({ name: 'x', type: 'api' } as never), 'bad_request', 400);
       await rejectsWith(
-        api.createFunction({ name: 'x', description: 'y', type: 'webhook' as 'api' }),
+        api.functions.create({ name: 'x', description: 'y', type: 'webhook' as 'api' }),
         'unprocessable',
         422,
       );

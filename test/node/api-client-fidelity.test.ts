@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Emulator } from '../../src/emulator/index.js';
-import { VoiceAgentApi } from '../../src/server/api/client.js';
-import type { CreateAgentInput, Dial, SystemResultType } from '../../src/server/api/types.js';
-import type { ServiceError } from '../../src/server/service-client.js';
-import { eventually, rejectsWith, startApi } from './api-client-support.js';
+import { VoiceAgentApi } from '../../src/api/client.js';
+import type { CreateAgentInput, Dial, SystemResultType } from '../../src/api/types/index.js';
+import type { ServiceError } from '../../src/api/service-error.js';
+import { defined, eventually, rejectsWith, startApi } from './api-client-support.js';
 
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,
@@ -35,14 +35,14 @@ describe('issue 14: seed fidelity', () => {
   let fromNumberId: string;
   before(async () => {
     ({ emu, api } = await startApi());
-    fromNumberId = (await api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142000' } })).id;
+    fromNumberId = (await api.phoneNumbers.create({ type: 'purchase', purchase: { number: '+15550142000' } })).id;
   });
   after(() => emu.close());
 
   const ended = (client: VoiceAgentApi, dialId: string, ms = 4000) =>
     eventually(
       async () => {
-        const dial = await client.getDial(dialId);
+        const dial = await client.dials.get(dialId);
         return ['completed', 'failed', 'canceled', 'busy', 'no-answer'].includes(dial.status) ? dial : undefined;
       },
       ms,
@@ -50,17 +50,20 @@ describe('issue 14: seed fidelity', () => {
     );
 
   test('1. dial tasks live at POST /tasks, /tasks/{taskId}/attempt and /tasks/{taskId}/complete', async () => {
-    const task = await api.createDialTask({
+    const task = await api.dialTasks.create({
       callAgentId: 'emu-quick',
       inputData: { order: 'o-7' },
       keyInputs: ['order'],
     });
     assert.equal(task.status, 'PENDING');
-    const attempt = await api.createTaskAttempt(task.id, { fromPhoneNumberId: fromNumberId, toNumber: '+15550142001' });
+    const attempt = await api.dialTasks.createAttempt(task.id, {
+      fromPhoneNumberId: fromNumberId,
+      toNumber: '+15550142001',
+    });
     assert.deepEqual(Object.keys(attempt).sort(), ['dialId', 'dialToken', 'sessionId', 'telephonyProvider']);
     const dial = await ended(api, attempt.dialId);
     assert.equal(dial.dialTaskId, task.id);
-    const done = await api.markTaskComplete(task.id, { dialId: attempt.dialId });
+    const done = await api.dialTasks.complete(task.id, { dialId: attempt.dialId });
     assert.deepEqual([done.status, done.completedDialId], ['COMPLETED', attempt.dialId]);
     // The old convention is gone from the emulator.
     const old = await fetch(`${emu.apiUrl}/dial_tasks`, {
@@ -72,38 +75,38 @@ describe('issue 14: seed fidelity', () => {
   });
 
   test('2. DELETE /eval_configs/{id}/records/{recordId} answers {id}; only under its own config', async () => {
-    const config = await api.createEvalConfig({ name: 'Deletes' });
-    const other = await api.createEvalConfig({ name: 'Other' });
-    const record = await api.createEvalRecord(config.id, { recordType: 'PROMPT', name: 'To delete' });
-    await rejectsWith(api.deleteEvalRecord(other.id, record.id), 'not_found', 404);
-    assert.deepEqual(await api.deleteEvalRecord(config.id, record.id), { id: record.id });
-    assert.deepEqual((await api.listEvalRecords(config.id)).data, []);
-    await rejectsWith(api.deleteEvalRecord(config.id, record.id), 'not_found', 404);
-    await rejectsWith(api.deleteEvalRecord('no-config', record.id), 'not_found', 404);
+    const config = await api.evals.createConfig({ name: 'Deletes' });
+    const other = await api.evals.createConfig({ name: 'Other' });
+    const record = await api.evals.createRecord(config.id, { recordType: 'PROMPT', name: 'To delete' });
+    await rejectsWith(api.evals.deleteRecord(other.id, record.id), 'not_found', 404);
+    assert.deepEqual(await api.evals.deleteRecord(config.id, record.id), { id: record.id });
+    assert.deepEqual((await api.evals.listRecords(config.id)).data, []);
+    await rejectsWith(api.evals.deleteRecord(config.id, record.id), 'not_found', 404);
+    await rejectsWith(api.evals.deleteRecord('no-config', record.id), 'not_found', 404);
   });
 
   test('3. a rerun answers {numAlerts, results: [{index, accurate, modelOutput, reason}]} and can be re-judged again under its id', async () => {
-    const config = await api.createEvalConfig({ name: 'Rerun twice' });
-    const busy = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550140486', fromNumberId });
+    const config = await api.evals.createConfig({ name: 'Rerun twice' });
+    const busy = await api.dials.create({ callAgentId: 'emu-demo', toNumber: '+15550140486', fromNumberId });
     await ended(api, busy.dialId);
-    const record = await api.createEvalRecord(config.id, {
+    const record = await api.evals.createRecord(config.id, {
       recordType: 'DIAL',
       dialId: busy.dialId,
       name: 'Busy line',
     });
-    const run = await api.runEval(config.id, { callAgentId: 'emu-demo' });
+    const run = await api.evals.run(config.id, { callAgentId: 'emu-demo' });
     const completed = await eventually(
       async () => {
-        const current = await api.getEvalRun(run.id);
+        const current = await api.evals.getRun(run.id);
         return current.status === 'COMPLETED' ? current : undefined;
       },
       2000,
       'the run completed',
     );
-    const result = completed.results!.find((item) => item.evalRecordId === record.id)!;
+    const result = defined(defined(completed.results).find((item) => item.evalRecordId === record.id));
     assert.equal(result.numAlerts, 1);
     for (let round = 0; round < 2; round++) {
-      const rerun = await api.rerunEvalResult(result.id);
+      const rerun = await api.evals.rerunResult(result.id);
       assert.deepEqual(Object.keys(rerun).sort(), ['numAlerts', 'results']);
       assert.equal(rerun.numAlerts, 1);
       for (const item of rerun.results)
@@ -115,11 +118,11 @@ describe('issue 14: seed fidelity', () => {
           [1, false],
         ],
       );
-      assert.match(rerun.results[1]!.reason, /busy/);
+      assert.match(defined(rerun.results[1]).reason, /busy/);
     }
-    const after = await api.getEvalRun(run.id);
+    const after = await api.evals.getRun(run.id);
     assert.ok(
-      after.results!.some((item) => item.id === result.id),
+      defined(after.results).some((item) => item.id === result.id),
       'the re-judged result kept its id in the run',
     );
   });
@@ -132,7 +135,7 @@ describe('issue 14: seed fidelity', () => {
       waiting: ['Still checking.'],
       awaitSpeech: ['Go ahead.'],
     };
-    const agent = await api.createAgent(
+    const agent = await api.agents.create(
       newAgent('Seed fields', {
         voicemailConfig,
         ivrSilenceHangupConfiguration,
@@ -140,7 +143,7 @@ describe('issue 14: seed fidelity', () => {
         linkedFunctionDefinitionInputs: [{ functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride }],
       }),
     );
-    for (const read of [agent, await api.getAgent(agent.id)]) {
+    for (const read of [agent, await api.agents.get(agent.id)]) {
       assert.deepEqual(read.voicemailConfig, voicemailConfig);
       assert.deepEqual(read.ivrSilenceHangupConfiguration, ivrSilenceHangupConfiguration);
       assert.equal(read.timeoutMessage, 'We are out of time, goodbye.');
@@ -148,16 +151,16 @@ describe('issue 14: seed fidelity', () => {
         { functionDefinitionId: 'emu-function-lookup', lifecycleMessagesOverride },
       ]);
     }
-    const updated = await api.updateAgent(agent.id, { voicemailConfig: null, timeoutMessage: 'Time is up.' });
+    const updated = await api.agents.update(agent.id, { voicemailConfig: null, timeoutMessage: 'Time is up.' });
     assert.equal(updated.voicemailConfig, null);
     assert.equal(updated.timeoutMessage, 'Time is up.');
     assert.deepEqual(updated.ivrSilenceHangupConfiguration, ivrSilenceHangupConfiguration);
-    await rejectsWith(api.updateAgent(agent.id, { voicemailConfig: 'on' as never }), 'bad_request', 400);
+    await rejectsWith(api.agents.update(agent.id, { voicemailConfig: 'on' as never }), 'bad_request', 400);
   });
 
   test('5. flow responses carry openingLineType, outputSchema, conditionType and arrayConditionType; requests may leave them out', async () => {
-    const agent = await api.createAgent(newAgent('Flow fields'));
-    const prompt = await api.createVersionedPrompt(agent.id, {
+    const agent = await api.agents.create(newAgent('Flow fields'));
+    const prompt = await api.versionedPrompts.create(agent.id, {
       aiModelId: 'emu-model-flow',
       agentType: 'CUSTOM_FLOW',
       name: 'flow',
@@ -185,7 +188,7 @@ describe('issue 14: seed fidelity', () => {
         ],
       },
     });
-    const flow = (await api.getVersionedPrompt(agent.id, prompt.id)).flowDefinition!;
+    const flow = defined((await api.versionedPrompts.get(agent.id, prompt.id)).flowDefinition);
     assert.equal(flow.openingLineType, 'INBOUND_OUTBOUND');
     assert.deepEqual(
       flow.nodes.map((node) => node.outputSchema),
@@ -204,16 +207,16 @@ describe('issue 14: seed fidelity', () => {
 
   test('6. GET /functions?displayName= is an exact match', async () => {
     assert.deepEqual(
-      (await api.listFunctions({ displayName: 'Transfer to front desk' })).data.map((fn) => fn.id),
+      (await api.functions.list({ displayName: 'Transfer to front desk' })).data.map((fn) => fn.id),
       ['emu-function-transfer'],
     );
-    assert.deepEqual((await api.listFunctions({ displayName: 'front desk' })).data, []);
-    assert.deepEqual((await api.listFunctions({ displayName: 'transfer to front desk' })).data, []);
+    assert.deepEqual((await api.functions.list({ displayName: 'front desk' })).data, []);
+    assert.deepEqual((await api.functions.list({ displayName: 'transfer to front desk' })).data, []);
   });
 
   describe('7. POST /dials', () => {
     test('an id that names nothing answers 422 naming the field', async () => {
-      const agent = await api.createAgent(newAgent('Id checks'));
+      const agent = await api.agents.create(newAgent('Id checks'));
       const cases: [string, Record<string, unknown>][] = [
         ['callAgentId', { callAgentId: 'no-such-agent', browserCall: true }],
         ['fromNumberId', { callAgentId: agent.id, toNumber: '+15550142002', fromNumberId: 'no-such-number' }],
@@ -226,7 +229,7 @@ describe('issue 14: seed fidelity', () => {
         ],
       ];
       for (const [field, body] of cases) {
-        const error = await rejectsWith(api.createDial(body as never), 'unprocessable', 422);
+        const error = await rejectsWith(api.dials.create(body as never), 'unprocessable', 422);
         assert.equal(error.status, 422, field);
       }
       // The dial client keeps no error body; the field is named in the service's answer.
@@ -242,27 +245,27 @@ describe('issue 14: seed fidelity', () => {
         assert.ok(answer.error.message.startsWith(field), answer.error.message);
       }
       // The same ids, when they name something, are accepted.
-      const pool = await api.createPhoneNumberPool({ name: 'Outbound', phoneNumberIds: [fromNumberId] });
-      const extractor = await api.createExtractor(agent.id, {
+      const pool = await api.phoneNumberPools.create({ name: 'Outbound', phoneNumberIds: [fromNumberId] });
+      const extractor = await api.extractors.create(agent.id, {
         name: 'x',
         extractorFieldsJsonSchema: '{"type":"object"}',
       });
-      const good = await api.createDial({
+      const good = await api.dials.create({
         callAgentId: agent.id,
         toNumber: '+15550142003',
         fromNumberPoolId: pool.id,
         aiVoiceId: 'emu-voice-espeak-de',
-        versionedModelId: agent.defaultVersionedPromptId!,
+        versionedModelId: defined(agent.defaultVersionedPromptId),
         callAgentExtractorId: extractor.id,
       });
-      const dial = await api.getDial(good.dialId);
+      const dial = await api.dials.get(good.dialId);
       assert.equal(dial.voiceId, 'emu-voice-espeak-de');
-      await api.hangupDial(good.dialId);
+      await api.dials.hangup(good.dialId);
     });
 
     test("agentOverrides are applied to the dial's agent record, not to the agent", async () => {
-      const agent = await api.createAgent(newAgent('Overridden'));
-      const created = await api.createDial({
+      const agent = await api.agents.create(newAgent('Overridden'));
+      const created = await api.dials.create({
         callAgentId: agent.id,
         browserCall: true,
         agentOverrides: {
@@ -281,28 +284,31 @@ describe('issue 14: seed fidelity', () => {
           },
         },
       });
-      const dial: Dial = await api.getDial(created.dialId);
-      assert.equal(dial.agent!.id, agent.id);
-      assert.equal(dial.agent!.defaultVoiceId, 'emu-voice-espeak-de');
+      const dial: Dial = await api.dials.get(created.dialId);
+      assert.equal(defined(dial.agent).id, agent.id);
+      assert.equal(defined(dial.agent).defaultVoiceId, 'emu-voice-espeak-de');
       assert.equal(dial.voiceId, 'emu-voice-espeak-de');
-      assert.equal(dial.agent!.language, 'de');
-      assert.equal(dial.agent!.maxDurationSeconds, 120);
-      assert.deepEqual(dial.agent!.metadata, { campaign: 'spring' });
-      assert.equal(dial.agent!.utteranceDetectorConfig!.sensitivity, 'FAST');
-      assert.deepEqual(dial.agent!.silenceHangupConfiguration, { type: 'WHOLE_CALL', silenceDurationSeconds: 9 });
-      assert.equal(dial.agent!.timeoutMessage, 'Zeit ist um.');
-      assert.notEqual(dial.agent!.defaultVersionedPromptId, agent.defaultVersionedPromptId);
-      assert.equal(dial.versionedPromptId, dial.agent!.defaultVersionedPromptId);
-      assert.deepEqual(await api.getAgent(agent.id), agent, 'the agent itself is unchanged');
-      await api.hangupDial(created.dialId);
+      assert.equal(defined(dial.agent).language, 'de');
+      assert.equal(defined(dial.agent).maxDurationSeconds, 120);
+      assert.deepEqual(defined(dial.agent).metadata, { campaign: 'spring' });
+      assert.equal(defined(defined(dial.agent).utteranceDetectorConfig).sensitivity, 'FAST');
+      assert.deepEqual(defined(dial.agent).silenceHangupConfiguration, {
+        type: 'WHOLE_CALL',
+        silenceDurationSeconds: 9,
+      });
+      assert.equal(defined(dial.agent).timeoutMessage, 'Zeit ist um.');
+      assert.notEqual(defined(dial.agent).defaultVersionedPromptId, agent.defaultVersionedPromptId);
+      assert.equal(dial.versionedPromptId, defined(dial.agent).defaultVersionedPromptId);
+      assert.deepEqual(await api.agents.get(agent.id), agent, 'the agent itself is unchanged');
+      await api.dials.hangup(created.dialId);
 
       // An override's scenario drives the dial like any agent's.
-      const busy = await api.createDial({
+      const busy = await api.dials.create({
         callAgentId: agent.id,
         browserCall: true,
         agentOverrides: { metadata: { scenario: 'emu-busy' } },
       });
-      assert.equal((await api.getDial(busy.dialId)).systemResultType, 'RATE_LIMITED');
+      assert.equal((await api.dials.get(busy.dialId)).systemResultType, 'RATE_LIMITED');
 
       for (const [field, agentOverrides] of [
         ['agentOverrides.defaultVoiceId', { defaultVoiceId: 'no-such-voice' }],
@@ -321,7 +327,7 @@ describe('issue 14: seed fidelity', () => {
         assert.equal(((await response.json()) as { error: { field: string } }).error.field, field);
       }
       await rejectsWith(
-        api.createDial({ callAgentId: agent.id, browserCall: true, agentOverrides: { language: 7 as never } }),
+        api.dials.create({ callAgentId: agent.id, browserCall: true, agentOverrides: { language: 7 as never } }),
         'bad_request',
         400,
       );
@@ -356,14 +362,14 @@ describe('issue 14: seed fidelity', () => {
     };
 
     test('a phone dial to a busy line ends busy / BUSY without being answered', async () => {
-      const created = await api.createDial({ callAgentId: 'emu-demo', toNumber: '+15550160486', fromNumberId });
+      const created = await api.dials.create({ callAgentId: 'emu-demo', toNumber: '+15550160486', fromNumberId });
       const dial = await ended(api, created.dialId);
       assert.deepEqual(
         [dial.status, dial.systemResultType, dial.startedAt, dial.durationSeconds],
         ['busy', 'BUSY', null, 0],
       );
-      assert.deepEqual(await api.hangupDial(created.dialId), { success: true });
-      assert.equal((await api.getDial(created.dialId)).status, 'busy', 'a busy dial is terminal');
+      assert.deepEqual(await api.dials.hangup(created.dialId), { success: true });
+      assert.equal((await api.dials.get(created.dialId)).status, 'busy', 'a busy dial is terminal');
     });
 
     test('every systemResultType the seed lists is produced by a scenario or phone-number rule', async () => {
@@ -373,25 +379,26 @@ describe('issue 14: seed fidelity', () => {
       const ringing = await startApi({ phoneRingMs: 60_000 });
       try {
         const numbers = {
-          slow: (await slow.api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142999' } })).id,
-          ringing: (await ringing.api.createPhoneNumber({ type: 'purchase', purchase: { number: '+15550142998' } })).id,
+          slow: (await slow.api.phoneNumbers.create({ type: 'purchase', purchase: { number: '+15550142999' } })).id,
+          ringing: (await ringing.api.phoneNumbers.create({ type: 'purchase', purchase: { number: '+15550142998' } }))
+            .id,
         };
         const runs = Object.entries(producers).map(async ([expected, how]) => {
           const client = how.on ? { slow, ringing }[how.on].api : api;
-          const created = await client.createDial({
+          const created = await client.dials.create({
             callAgentId: how.agent ?? 'emu-demo',
             toNumber: how.toNumber,
             fromNumberId: how.on ? numbers[how.on] : fromNumberId,
             ...(how.timeoutMinutes ? { timeoutMinutes: how.timeoutMinutes } : {}),
           });
-          if (how.hangup === 'before-answer') await client.hangupDial(created.dialId);
+          if (how.hangup === 'before-answer') await client.dials.hangup(created.dialId);
           if (how.hangup === 'in-progress') {
             await eventually(
-              async () => ((await client.getDial(created.dialId)).status === 'in-progress' ? true : undefined),
+              async () => ((await client.dials.get(created.dialId)).status === 'in-progress' ? true : undefined),
               3000,
               'answered',
             );
-            await client.hangupDial(created.dialId);
+            await client.dials.hangup(created.dialId);
           }
           const dial = await ended(client, created.dialId, 6000);
           assert.deepEqual([dial.status, dial.systemResultType], [how.status, expected], how.toNumber);
@@ -420,12 +427,12 @@ describe('issue 14: seed fidelity', () => {
       const { api: many, emu: manyEmu } = await startApi();
       try {
         for (let index = 0; index < 103; index++)
-          await many.createFunction({ name: `f${index}`, description: 'bulk', type: 'api' });
-        assert.equal((await many.listFunctions()).data.length, 100);
-        const capped = await many.listFunctions({ limit: 1000 });
+          await many.functions.create({ name: `f${index}`, description: 'bulk', type: 'api' });
+        assert.equal((await many.functions.list()).data.length, 100);
+        const capped = await many.functions.list({ limit: 1000 });
         assert.equal(capped.data.length, 100);
         assert.notEqual(capped.cursor, null);
-        const rest = await many.listFunctions({ limit: 1000, cursor: capped.cursor });
+        const rest = await many.functions.list({ limit: 1000, cursor: capped.cursor });
         assert.deepEqual([rest.data.length, rest.cursor], [106 - 100, null]);
       } finally {
         await manyEmu.close();
@@ -433,48 +440,48 @@ describe('issue 14: seed fidelity', () => {
     });
 
     test('cursors are opaque, and a cursor from one listing is refused by another with a clear 400', async () => {
-      const agents = await api.listAgents({ limit: 2 });
-      const cursor = agents.cursor!;
+      const agents = await api.agents.list({ limit: 2 });
+      const cursor = defined(agents.cursor);
       assert.ok(!/^\d+$/.test(cursor) && !cursor.includes('"'), 'not a bare offset');
-      assert.equal((await api.listAgents({ limit: 2, cursor })).data.length, 2);
-      const elsewhere = await rejectsWith(api.listModels({ cursor }), 'bad_request', 400);
+      assert.equal((await api.agents.list({ limit: 2, cursor })).data.length, 2);
+      const elsewhere = await rejectsWith(api.models.list({ cursor }), 'bad_request', 400);
       assert.match(errorBody(elsewhere).message, /another listing \(GET \/agents\)/);
-      await rejectsWith(api.listVersionedPrompts('emu-demo', { cursor }), 'bad_request', 400);
+      await rejectsWith(api.versionedPrompts.list('emu-demo', { cursor }), 'bad_request', 400);
       // The same path with other filters is another listing too.
-      const filtered = await api.listVoices({ limit: 1, name: 'espeak' });
-      await rejectsWith(api.listVoices({ limit: 1, name: 'tone', cursor: filtered.cursor }), 'bad_request', 400);
+      const filtered = await api.voices.list({ limit: 1, name: 'espeak' });
+      await rejectsWith(api.voices.list({ limit: 1, name: 'tone', cursor: filtered.cursor }), 'bad_request', 400);
       // Tampered, or issued by another emulator process's listing of the same path: refused.
       const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`;
-      const forged = await rejectsWith(api.listAgents({ cursor: tampered }), 'bad_request', 400);
+      const forged = await rejectsWith(api.agents.list({ cursor: tampered }), 'bad_request', 400);
       assert.match(errorBody(forged).message, /not one this API issued/);
-      await rejectsWith(api.listAgents({ cursor: '2' }), 'bad_request', 400);
+      await rejectsWith(api.agents.list({ cursor: '2' }), 'bad_request', 400);
     });
   });
 
   describe('10. idempotency modes', () => {
     test('replay (default): a reused key with the same body gets the first dial; another body a 409 naming it', async () => {
-      const first = await api.createDial(
+      const first = await api.dials.create(
         { callAgentId: 'emu-demo', browserCall: true },
         { idempotencyKey: 'fidelity-replay' },
       );
-      const again = await api.createDial(
+      const again = await api.dials.create(
         { callAgentId: 'emu-demo', browserCall: true },
         { idempotencyKey: 'fidelity-replay' },
       );
       assert.equal(again.dialId, first.dialId);
       const conflict = await rejectsWith(
-        api.createDial({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'fidelity-replay' }),
+        api.dials.create({ callAgentId: 'emu-quick', browserCall: true }, { idempotencyKey: 'fidelity-replay' }),
         'conflict',
         409,
       );
       assert.deepEqual(conflict.conflictingDial, { dialId: first.dialId, sessionId: first.sessionId });
-      await api.hangupDial(first.dialId);
+      await api.dials.hangup(first.dialId);
     });
 
     test('strict: every reuse of a key answers 409 naming the first dial (dialId and sessionId)', async () => {
       const strict = await startApi({ idempotency: 'strict' });
       try {
-        const first = await strict.api.createDial(
+        const first = await strict.api.dials.create(
           { callAgentId: 'emu-demo', browserCall: true },
           { idempotencyKey: 'fidelity-strict' },
         );
@@ -483,19 +490,19 @@ describe('issue 14: seed fidelity', () => {
           { callAgentId: 'emu-quick', browserCall: true },
         ]) {
           const conflict = await rejectsWith(
-            strict.api.createDial(body, { idempotencyKey: 'fidelity-strict' }),
+            strict.api.dials.create(body, { idempotencyKey: 'fidelity-strict' }),
             'conflict',
             409,
           );
           assert.deepEqual(conflict.conflictingDial, { dialId: first.dialId, sessionId: first.sessionId });
         }
-        const other = await strict.api.createDial(
+        const other = await strict.api.dials.create(
           { callAgentId: 'emu-demo', browserCall: true },
           { idempotencyKey: 'fidelity-strict-2' },
         );
         assert.notEqual(other.dialId, first.dialId);
         const plain = new VoiceAgentApi({ baseUrl: strict.emu.apiUrl, apiKey: strict.emu.apiKey });
-        const listed = await plain.getDial(first.dialId);
+        const listed = await plain.dials.get(first.dialId);
         assert.equal(listed.status, 'queued', 'the 409s created no dial and touched none');
       } finally {
         await strict.emu.close();

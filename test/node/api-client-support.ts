@@ -2,8 +2,10 @@
 // and helpers to assert typed errors and to poll for an eventual state.
 import assert from 'node:assert/strict';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { VoiceAgentApi } from '../../src/server/api/client.js';
-import { ServiceError, type ServiceErrorCode } from '../../src/server/service-client.js';
+import { VoiceAgentApi } from '../../src/api/client.js';
+import { ServiceError, type ServiceErrorCode } from '../../src/api/service-error.js';
+
+export { defined } from './companion-support.js';
 
 export const API_KEY = 'api-client-test-key-5c4b3a';
 

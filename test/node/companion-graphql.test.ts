@@ -8,14 +8,15 @@ import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import {
   API_KEY,
-  SECRET,
-  UPSTREAM_MARKER,
   bearer,
   body,
   createDial,
+  defined,
   expectError,
   guard,
   post,
+  SECRET,
+  UPSTREAM_MARKER,
 } from './companion-support.js';
 
 type GraphqlBehaviour =
@@ -121,7 +122,7 @@ describe('companion token step against a fake service over HTTP', () => {
       sessionId: `session-${dial.dialId}`,
       iceServers: [{ urls: 'stun:stun.service.example:3478' }],
     });
-    const sent = service.queries.at(-1)!;
+    const sent = defined(service.queries.at(-1));
     assert.equal(sent.authorization, `Bearer dt-${dial.dialId}`);
     assert.equal(sent.body.operationName, 'BrowserDialToken');
   });
@@ -141,14 +142,17 @@ describe('companion token step against a fake service over HTTP', () => {
     const { response } = await token();
     assert.ok(!(await response.clone().text()).includes(UPSTREAM_MARKER));
     await expectError(response, 502, 'upstream_error');
-    assert.match(logs.at(-1)!.reason ?? '', new RegExp(`not authorised for this dial session ${UPSTREAM_MARKER}`));
+    assert.match(
+      defined(logs.at(-1)).reason ?? '',
+      new RegExp(`not authorised for this dial session ${UPSTREAM_MARKER}`),
+    );
   });
 
   test('the GraphQL endpoint answering HTTP 401 → 502 upstream_error', async () => {
     service.graphql = { kind: 'status', status: 401 };
     const { response } = await token();
     await expectError(response, 502, 'upstream_error');
-    assert.match(logs.at(-1)!.reason ?? '', /browserDialToken: unauthorized/);
+    assert.match(defined(logs.at(-1)).reason ?? '', /browserDialToken: unauthorized/);
   });
 
   test('the GraphQL endpoint silent → 504 upstream_timeout', async () => {
@@ -178,6 +182,6 @@ describe('companion token step against a fake service over HTTP', () => {
       502,
       'upstream_error',
     );
-    assert.match(logs.at(-1)!.reason ?? '', /network_error.*VOICE_AGENT_GRAPHQL_URL/);
+    assert.match(defined(logs.at(-1)).reason ?? '', /network_error.*VOICE_AGENT_GRAPHQL_URL/);
   });
 });

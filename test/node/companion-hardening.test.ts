@@ -17,18 +17,19 @@ import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromE
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
-import { ServiceError } from '../../src/server/service-client.js';
+import { ServiceError } from '../../src/api/service-error.js';
 import {
   API_KEY,
   BASE,
-  SECRET,
   bearer,
   body,
   createDial,
+  defined,
   expectError,
   get,
   makeCompanion,
   post,
+  SECRET,
 } from './companion-support.js';
 
 const SITE = 'https://site.example';
@@ -384,7 +385,7 @@ describe('10. service values are checked before they are passed on', () => {
     assert.ok(!('handle' in answer));
     const hangups = service.callsTo('POST', /\/hangup$/);
     assert.equal(hangups.length, 1);
-    assert.equal(hangups[0]!.path, `/dials/${encodeURIComponent(badId)}/hangup`);
+    assert.equal(defined(hangups[0]).path, `/dials/${encodeURIComponent(badId)}/hangup`);
     assert.match(logs.at(-1)?.reason ?? '', /dial id/);
   });
 });
@@ -528,7 +529,7 @@ describe('11. weak configuration is refused at startup', () => {
 describe('12. a visitor leaving mid-create', () => {
   test('is logged at info as client_closed (499), not as an error-level 502', async () => {
     const logs: CompanionLogEntry[] = [];
-    let sent!: () => void;
+    let sent: () => void = () => {};
     const reachedService = new Promise<void>((resolve) => (sent = resolve));
     const never = () => Promise.reject(new Error('not used'));
     const handler = createCompanionHandler({
@@ -620,7 +621,7 @@ describe('2 and 11. through the CLI', () => {
       ];
       const results = await Promise.all(cases.map(([overrides]) => runCli(overrides)));
       results.forEach((result, index) => {
-        const [overrides, message] = cases[index]!;
+        const [overrides, message] = defined(cases[index]);
         assert.equal(result.ready, false, JSON.stringify(overrides));
         assert.equal(result.code, 1, JSON.stringify(overrides));
         assert.match(result.stderr, message);
@@ -654,7 +655,7 @@ describe('2 and 11. through the CLI', () => {
         .map((line) => JSON.parse(line) as CompanionLogEntry)
         .filter((entry) => entry.level === 'warn');
       assert.equal(warnings.length, 1);
-      assert.match(warnings[0]!.message ?? '', /HOST=0\.0\.0\.0 without COMPANION_PUBLIC_ORIGIN/);
+      assert.match(defined(warnings[0]).message ?? '', /HOST=0\.0\.0\.0 without COMPANION_PUBLIC_ORIGIN/);
     },
   );
 });

@@ -13,8 +13,8 @@ import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import { listen } from '../../src/server/node.js';
 import type { CompanionServer, NodeServerLimits } from '../../src/server/node.js';
-import { ServiceError } from '../../src/server/service-client.js';
-import { readCappedBody } from '../../src/server/service-request.js';
+import { ServiceError } from '../../src/api/service-error.js';
+import { readCappedBody } from '../../src/api/body.js';
 import { API_KEY, FakeService, SECRET } from './companion-support.js';
 
 interface Started {

@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { createCompanionHandler } from '../../src/server/handler.js';
 import { listen } from '../../src/server/node.js';
 import type { CompanionServer } from '../../src/server/node.js';
-import { ServiceError, createServiceClient } from '../../src/server/service-client.js';
+import { ServiceError } from '../../src/api/service-error.js';
+import { createServiceClient } from '../../src/server/service-client.js';
 import { API_KEY, SECRET, UPSTREAM_MARKER, guard } from './companion-support.js';
 
 // Long enough that a loaded 2-core CI machine answers an error in time; "slow" never answers.

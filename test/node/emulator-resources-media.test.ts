@@ -10,7 +10,7 @@ import { JoinRequest, LeaveRequest, SignalRequest, SignalResponse } from '@livek
 import WebSocket from 'ws';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { encodeJoinRequest } from '../../src/emulator/room/protocol/join-request.js';
-import { VoiceAgentApi } from '../../src/server/api/client.js';
+import { VoiceAgentApi } from '../../src/api/client.js';
 import { livekitCredentials } from '../support/media-credentials.js';
 
 /** Joins the dial's room and answers the identities of the other participants it is told about, within `ms`. */
@@ -53,7 +53,7 @@ describe('API-created agents in the media room', () => {
   after(() => emu.close());
 
   const create = (name: string, metadata: Record<string, unknown>) =>
-    api.createAgent({
+    api.agents.create({
       name,
       defaultVoiceId: 'emu-voice-espeak-en',
       defaultVersionedPrompt: { aiModelId: 'emu-model-small', agentType: 'STANDARD', name: 'v1', prompt: 'Hi' },
@@ -62,13 +62,13 @@ describe('API-created agents in the media room', () => {
 
   test('an agent naming emu-no-agent: the room opens, the caller is in progress, no agent ever joins; leaving ends USER_HANGUP', async () => {
     const absent = await create('Absent agent', { scenario: 'emu-no-agent', team: 'sales' });
-    const dial = await api.createDial({ callAgentId: absent.id, browserCall: true });
-    const dialToken = (await api.getDialToken(dial.dialId)).dialToken;
-    assert.equal((await api.getDial(dial.dialId)).status, 'ringing');
+    const dial = await api.dials.create({ callAgentId: absent.id, browserCall: true });
+    const dialToken = (await api.dials.token(dial.dialId)).dialToken;
+    assert.equal((await api.dials.get(dial.dialId)).status, 'ringing');
     const { token } = await livekitCredentials(emu.graphqlUrl, dialToken, dial.sessionId);
     const room = await othersInRoom(emu, token, 1200);
     assert.equal(room.identities.size, 0, `no agent joins, got ${room.names.join(', ')}`);
-    const ended = await api.getDial(dial.dialId);
+    const ended = await api.dials.get(dial.dialId);
     assert.deepEqual([ended.status, ended.systemResultType], ['completed', 'USER_HANGUP']);
     assert.equal(ended.agent?.id, absent.id);
     assert.notEqual(ended.startedAt, null);
@@ -76,8 +76,8 @@ describe('API-created agents in the media room', () => {
 
   test('an agent naming emu-busy never gets a room: the dial fails RATE_LIMITED and its token is refused (409)', async () => {
     const busy = await create('Busy agent', { scenario: 'emu-busy' });
-    const dial = await api.createDial({ callAgentId: busy.id, browserCall: true });
-    await assert.rejects(api.getDialToken(dial.dialId), (error: { status?: number }) => error.status === 409);
-    assert.equal((await api.getDial(dial.dialId)).systemResultType, 'RATE_LIMITED');
+    const dial = await api.dials.create({ callAgentId: busy.id, browserCall: true });
+    await assert.rejects(api.dials.token(dial.dialId), (error: { status?: number }) => error.status === 409);
+    assert.equal((await api.dials.get(dial.dialId)).systemResultType, 'RATE_LIMITED');
   });
 });

@@ -39,7 +39,7 @@ const moduleSubpaths = Object.entries(pkg.exports).filter(([, target]) => typeof
 test('every module subpath lists its types first and both files exist', () => {
   requireBuild();
   const subpaths = moduleSubpaths.map(([subpath]) => subpath);
-  for (const required of ['.', './define', './react', './vue', './server', './emulator']) {
+  for (const required of ['.', './define', './react', './vue', './server', './emulator', './api']) {
     assert.ok(subpaths.includes(required), `exports has ${required}`);
   }
   for (const [subpath, target] of moduleSubpaths) {
@@ -58,6 +58,7 @@ const EXPECTED_EXPORTS: Record<string, string[]> = {
   './vue': ['isVoiceAgentCallTag', 'VOICE_AGENT_CALL_TAG'],
   './server': ['createCompanionHandler', 'createNodeListener', 'listen'],
   './emulator': ['startEmulator'],
+  './api': ['VoiceAgentApi', 'ServiceError', 'paginate'],
 };
 
 for (const [subpath] of moduleSubpaths) {
@@ -74,6 +75,24 @@ for (const [subpath] of moduleSubpaths) {
     for (const name of EXPECTED_EXPORTS[subpath] ?? []) assert.ok(keys.includes(name), `${specifier} exports ${name}`);
   });
 }
+
+test("'voice-agent-call/api' is the client; '/server' re-exports the same classes, not copies", async () => {
+  requireBuild();
+  const { stdout } = await inFreshNode(`
+    const api = await import('voice-agent-call/api');
+    const server = await import('voice-agent-call/server');
+    const client = new api.VoiceAgentApi({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' });
+    console.log(JSON.stringify({
+      same: api.VoiceAgentApi === server.VoiceAgentApi && api.ServiceError === server.ServiceError && api.paginate === server.paginate,
+      groups: Object.keys(client),
+      create: typeof client.dials.create,
+    }));
+  `);
+  const { same, groups, create } = JSON.parse(stdout) as { same: boolean; groups: string[]; create: string };
+  assert.equal(same, true);
+  assert.ok(groups.includes('dials') && groups.includes('agents') && groups.includes('batchDialJobs'), groups.join());
+  assert.equal(create, 'function');
+});
 
 test("'voice-agent-call' registers nothing; '/define' registers the tag once and a second time only warns", async () => {
   requireBuild();
@@ -137,6 +156,9 @@ test('the published files: dist (with the CDN build and the manifest), bins, sou
     'dist/index.d.ts',
     'dist/react.js',
     'dist/vue.d.ts',
+    'dist/api/index.js',
+    'dist/api/index.d.ts',
+    'dist/server/index.js',
     'dist/cdn/voice-agent-call.js',
     'dist/custom-elements.json',
     'bin/voice-agent-emulator.js',

@@ -101,7 +101,29 @@ const handler: (request: Request) => Promise<Response> = createCompanionHandler(
 export const server = createServer(createNodeListener(handler));
 `;
 
-test('a browser app and a server type-check against the published .d.ts files (skipLibCheck off)', async () => {
+/** A script (no Node types: the client is Web APIs only) using the service API client, grouped by resource. */
+const API_CLIENT = `
+import { VoiceAgentApi, ServiceError, paginate, type Agent, type ServiceErrorCode } from 'voice-agent-call/api';
+
+const api = new VoiceAgentApi({ baseUrl: 'https://api.example.com/api', apiKey: 'key' });
+export async function names(): Promise<string[]> {
+  const names: string[] = [];
+  for await (const agent of paginate((options, call) => api.agents.list(options, call))) names.push((agent satisfies Agent).name);
+  return names;
+}
+export async function dial(): Promise<string> {
+  try {
+    return (await api.dials.create({ callAgentId: 'agent', browserCall: true })).dialId;
+  } catch (error) {
+    const code: ServiceErrorCode | null = error instanceof ServiceError ? error.code : null;
+    return String(code);
+  }
+}
+// @ts-expect-error the flat methods became groups (api.agents.list)
+export const old = api.listAgents;
+`;
+
+test('a browser app, a server and an API client script type-check against the published .d.ts files (skipLibCheck off)', async () => {
   const { execFile } = await import('node:child_process');
   const { mkdirSync, writeFileSync, existsSync } = await import('node:fs');
   const { fileURLToPath } = await import('node:url');
@@ -115,6 +137,7 @@ test('a browser app and a server type-check against the published .d.ts files (s
   for (const [name, source, types] of [
     ['browser-app', CONSUMER, []],
     ['server', SERVER, ['node']],
+    ['api-client', API_CLIENT, []],
   ] as const) {
     writeFileSync(`${dir}${name}.ts`, source);
     writeFileSync(

@@ -1,7 +1,8 @@
 // Walks any cursor listing: asks for the first page, then hands each page's `cursor` back
 // verbatim until it is null. Works for `{data, cursor}` pages and the voices' `{voices, cursor}`.
-import { ServiceError } from '../service-client.js';
-import type { ListOptions, Page, VoicePage } from './types.js';
+import { ServiceError } from './service-error.js';
+import type { ListOptions, Page } from './types/pagination.js';
+import type { VoicePage } from './types/voices.js';
 
 export interface PaginateOptions {
   /** Page size asked for (the service's default is 100). */
@@ -17,7 +18,7 @@ type Lister<T, O extends ListOptions> = (
 
 /**
  * Every item of a cursor listing, page by page, e.g.
- * `for await (const agent of paginate((o, c) => api.listAgents(o, c))) …`.
+ * `for await (const agent of paginate((o, c) => api.agents.list(o, c))) …`.
  * `filters` are the listing's other query options (a voice `name`, a job `status`, …).
  */
 export async function* paginate<T, O extends ListOptions = ListOptions>(

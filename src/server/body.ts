@@ -1,0 +1,86 @@
+// What the companion reads from request bodies: bytes up to the limit as UTF-8 text, JSON, the
+// create's `{ agent?, inputs? }` checked against the config, and the handle a `sendBeacon`
+// hang-up carries. Every refusal is an `HttpError` (400 or 413). Web APIs only.
+import type { CompanionSettings } from './config.js';
+import { HttpError } from './errors.js';
+import type { CompanionRequest } from './exchange.js';
+
+const BODY_FIELDS = new Set(['agent', 'inputs']);
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The body as text: at most `maxBodyBytes` (413 past it, declared or streamed), UTF-8 (400 otherwise). */
+export async function readBody(request: CompanionRequest, maxBodyBytes: number): Promise<string> {
+  const declared = Number(request.header('content-length'));
+  if (Number.isFinite(declared) && declared > maxBodyBytes)
+    throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
+  const bytes = await request.readBody(maxBodyBytes);
+  if (bytes === null) throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError('invalid_request', 'the request body is not UTF-8');
+  }
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError('invalid_request', 'the request body is not valid JSON');
+  }
+}
+
+/** What a create asks for, checked: the agent id its name maps to and the allowed inputs. */
+export interface DialRequest {
+  callAgentId: string;
+  callAgentInput: Record<string, string>;
+}
+
+type DialRequestSettings = Pick<CompanionSettings, 'agents' | 'allowedInputs' | 'maxInputLength' | 'maxBodyBytes'>;
+
+/**
+ * `POST /dials`'s body: JSON `{ agent?, inputs? }` (or none). Unknown fields and agents are
+ * refused; `inputs` keys off the allow-list are dropped, allowed ones must be short strings.
+ */
+export async function readDialRequest(request: CompanionRequest, settings: DialRequestSettings): Promise<DialRequest> {
+  const text = await readBody(request, settings.maxBodyBytes);
+  const contentType = request.header('content-type');
+  if (text.trim() !== '' && (contentType === null || !JSON_TYPE.test(contentType))) {
+    throw new HttpError('invalid_request', 'send the body as application/json');
+  }
+  const body = text.trim() === '' ? {} : parseJson(text);
+  if (!isPlainObject(body)) throw new HttpError('invalid_request', 'the body must be a JSON object');
+  const unknownField = Object.keys(body).find((field) => !BODY_FIELDS.has(field));
+  if (unknownField !== undefined)
+    throw new HttpError('invalid_request', 'the body may only have the fields agent and inputs');
+  const agentName = body.agent ?? 'default';
+  if (typeof agentName !== 'string') throw new HttpError('invalid_request', 'agent must be a string');
+  const callAgentId = Object.hasOwn(settings.agents, agentName) ? settings.agents[agentName] : undefined;
+  if (callAgentId === undefined) throw new HttpError('invalid_request', 'unknown agent');
+  const inputs = body.inputs ?? {};
+  if (!isPlainObject(inputs)) throw new HttpError('invalid_request', 'inputs must be an object of strings');
+  const callAgentInput: Record<string, string> = {};
+  for (const key of settings.allowedInputs) {
+    if (!Object.hasOwn(inputs, key)) continue;
+    const value = inputs[key];
+    if (typeof value !== 'string') throw new HttpError('invalid_request', `inputs.${key} must be a string`);
+    if (value.length > settings.maxInputLength)
+      throw new HttpError('invalid_request', `inputs.${key} is longer than ${settings.maxInputLength} characters`);
+    callAgentInput[key] = value;
+  }
+  return { callAgentId, callAgentInput };
+}
+
+/**
+ * The handle of a hang-up sent without an `Authorization` header: `navigator.sendBeacon` cannot
+ * set headers, so it comes in the body (JSON, text/plain or a typed Blob). Undefined when absent.
+ */
+export async function readBeaconHandle(request: CompanionRequest, maxBodyBytes: number): Promise<string | undefined> {
+  const text = await readBody(request, maxBodyBytes);
+  if (text.trim() === '') return undefined;
+  const body = parseJson(text);
+  return isPlainObject(body) && typeof body.handle === 'string' ? body.handle : undefined;
+}

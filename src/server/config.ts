@@ -1,0 +1,237 @@
+// The companion's configuration: what `createCompanionHandler` takes (`CompanionConfig`) and what
+// it makes of it once (`CompanionSettings`): defaults filled in, weak values refused with a
+// TypeError naming the setting, the service client, handle signer and rate limiters made.
+import { defaultGraphqlUrl } from '../api/transport.js';
+import { mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
+import { createHandleSigner, randomSecret, type HandleSigner } from './handles.js';
+import { consoleLogger, silentLogger, type CompanionLogger } from './log.js';
+import { createMemoryRateLimiter, type RateLimiter } from './rate-limit.js';
+import { createServiceClient, type ServiceClient } from './service-client.js';
+import { cacheVerifications } from './verify-cache.js';
+
+export interface CompanionConfig {
+  /** The service's API key. Never leaves the server. */
+  apiKey: string;
+  /** The service's API base URL (the emulator's `apiUrl` in development). */
+  baseUrl: string;
+  /** Agent name → agent id. The element's `agent` attribute picks a name; no name means `default`. */
+  agents?: Record<string, string>;
+  /** Shorthand for `agents.default`. */
+  agentId?: string;
+  /** The service's GraphQL endpoint. Default: the origin of `baseUrl` + `/query`. */
+  graphqlUrl?: string;
+  /** Replaces the media server `url` that `browserDialToken` answers (e.g. a media proxy you run). */
+  mediaUrl?: string;
+  /** Handle signing key, at least 32 characters. Required unless `dev` is true. */
+  secret?: string;
+  /** Development mode: without a `secret`, a random one is made (handles die with the process). */
+  dev?: boolean;
+  /** Origins allowed to call cross-origin (CORS). Same-origin requests need no entry. `*` is refused. */
+  allowedOrigins?: string[];
+  /**
+   * The origin(s) visitors reach this endpoint on, e.g. `https://shop.example`. When set, only these
+   * hosts are served (plus IP literals and loopback names) and a page on one of them is same-origin,
+   * whatever scheme the request arrived with (TLS ended at a proxy). Without it, a request's own
+   * origin comes from its URL (or, with `trustProxy`, `X-Forwarded-Proto`/`X-Forwarded-Host`), and
+   * over plain http only IP literals and loopback names are served (DNS rebinding).
+   */
+  publicOrigin?: string | string[];
+  /** Keys of `inputs` that reach the service as `callAgentInput`; others are dropped. */
+  allowedInputs?: string[];
+  /** Longest input value, default 500 characters. */
+  maxInputLength?: number;
+  /** `timeoutMinutes` sent with every dial: the call's time cap. Default 10. */
+  timeoutMinutes?: number;
+  /** How long a handle outlives the dial's time cap, default 900 s (to read the result). */
+  handleMarginSeconds?: number;
+  /**
+   * Path the routes live under, e.g. `/api/voice-call`. Without it, routes match the path's tail
+   * (`…/dials`, `…/dials/:id/token`), so the handler works under any prefix.
+   */
+  basePath?: string;
+  /** Request body limit, default 16 KiB. */
+  maxBodyBytes?: number;
+  /** Timeout of each call to the service, default 10 000 ms. */
+  upstreamTimeoutMs?: number;
+  /**
+   * Requests allowed per window (default one minute). Dial creations per client address (default 10)
+   * and in total (default 100); token, read and hang-up calls per dial (default 60: a call polls its
+   * dial every 2 s and asks for 1-3 tokens, about 34 a minute); token and read calls per client
+   * address (default 300: ten calls at once from one address). IPv6 addresses count by their /64.
+   */
+  rateLimit?: { perAddress?: number; total?: number; windowMs?: number; perDial?: number; readsPerAddress?: number };
+  /** Replace the in-memory limiters, e.g. with a Redis-backed `RateLimiter` shared by instances. */
+  rateLimiters?: {
+    perAddress?: RateLimiter;
+    total?: RateLimiter;
+    perDial?: RateLimiter;
+    readsPerAddress?: RateLimiter;
+  };
+  /**
+   * Behind a proxy you run: the client address from the last `X-Forwarded-For` hop, the request's
+   * scheme and host from the last `X-Forwarded-Proto` / `X-Forwarded-Host`. Never without a proxy that
+   * sets these itself: clients could then choose their own address.
+   */
+  trustProxy?: boolean;
+  /** Replaces fetch for calls to the service. */
+  fetch?: typeof fetch;
+  /** Replaces the service client entirely (then `apiKey`/`baseUrl` are not used for calls). */
+  serviceClient?: ServiceClient;
+  /** Receives one entry per request; `false` silences. Default: JSON lines on stderr. */
+  logger?: CompanionLogger | false;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/** The config as the handler uses it, made once by `resolveConfig`. */
+export interface CompanionSettings {
+  log: CompanionLogger;
+  now: () => number;
+  /** Agent name → agent id (no prototype: `toString` is no agent). */
+  agents: Readonly<Record<string, string>>;
+  signingSecret: string;
+  signer: HandleSigner;
+  service: ServiceClient;
+  /** True when `service` is the handler's own client (see `HandlerTraits.signalPerConnection`). */
+  ownServiceClient: boolean;
+  graphqlUrl: string;
+  mediaUrl: string | undefined;
+  /** Origins that may call cross-origin: the configured ones and every public origin. */
+  allowedOrigins: ReadonlySet<string>;
+  publicOrigins: readonly string[];
+  /** A public origin's host → that origin. */
+  publicOriginOfHost: ReadonlyMap<string, string>;
+  allowedInputs: ReadonlySet<string>;
+  maxInputLength: number;
+  timeoutMinutes: number;
+  handleLifetimeMs: number;
+  maxBodyBytes: number;
+  limiters: { perAddress: RateLimiter; total: RateLimiter; perDial: RateLimiter; readsPerAddress: RateLimiter };
+  /** `/api/voice-call` (no trailing slash), or null to match the path's tail. */
+  basePath: string | null;
+  trustProxy: boolean;
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+/** Logs a warning; a broken logger must not break the answer. */
+export function warn(settings: Pick<CompanionSettings, 'log' | 'now'>, message: string, dialId?: string): void {
+  try {
+    settings.log({
+      time: new Date(settings.now()).toISOString(),
+      level: 'warn',
+      message,
+      ...(dialId !== undefined ? { dialId } : {}),
+    });
+  } catch {
+    // A broken logger must not break the answer.
+  }
+}
+
+export function resolveConfig(config: CompanionConfig): CompanionSettings {
+  const log: CompanionLogger = config.logger === false ? silentLogger : (config.logger ?? consoleLogger);
+  const now = config.now ?? Date.now;
+  const agents: Record<string, string> = Object.assign(
+    Object.create(null) as Record<string, string>,
+    config.agentId ? { default: config.agentId } : {},
+    config.agents,
+  );
+  if (Object.keys(agents).length === 0)
+    throw new TypeError('createCompanionHandler: configure at least one agent (agentId or agents)');
+  let secret = config.secret;
+  if (!secret) {
+    if (!config.dev)
+      throw new TypeError('createCompanionHandler: a secret (COMPANION_SECRET) is required outside dev mode');
+    secret = randomSecret();
+    log({
+      time: new Date(now()).toISOString(),
+      level: 'warn',
+      message:
+        'dev mode: no secret configured, signing handles with a random one; handles stop working when the process restarts',
+    });
+  } else {
+    const problem = secretProblem(secret, config.apiKey, MIN_SECRET_LENGTH);
+    if (problem) throw new TypeError(`createCompanionHandler: ${problem}`);
+  }
+  if (!config.serviceClient) {
+    const problem = serviceUrlProblem(config.baseUrl);
+    if (problem && 'fatal' in problem)
+      throw new TypeError(`createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.fatal}`);
+    if (problem && !config.dev)
+      throw new TypeError(
+        `createCompanionHandler: the service base URL (VOICE_AGENT_BASE_URL) ${problem.insecure} (allowed only in dev mode)`,
+      );
+    if (problem) warn({ log, now }, `dev mode: the service base URL (VOICE_AGENT_BASE_URL) ${problem.insecure}`);
+  }
+  if (config.mediaUrl !== undefined) {
+    const problem = mediaUrlProblem(config.mediaUrl);
+    if (problem) throw new TypeError(`createCompanionHandler: the media URL (VOICE_AGENT_MEDIA_URL) ${problem}`);
+  }
+  let graphqlUrl: string;
+  try {
+    graphqlUrl = config.graphqlUrl ? new URL(config.graphqlUrl).href : defaultGraphqlUrl(config.baseUrl);
+  } catch {
+    throw new TypeError(
+      'createCompanionHandler: graphqlUrl (VOICE_AGENT_GRAPHQL_URL), or else baseUrl, must be an absolute URL',
+    );
+  }
+  const service =
+    config.serviceClient ??
+    createServiceClient({
+      baseUrl: config.baseUrl,
+      graphqlUrl,
+      apiKey: config.apiKey,
+      timeoutMs: config.upstreamTimeoutMs ?? 10_000,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+    });
+  const allowedOrigins = new Set(
+    (config.allowedOrigins ?? [])
+      .filter((origin) => origin.trim() !== '')
+      .map((origin) => normalizeOrigin(origin, 'createCompanionHandler: allowedOrigins (COMPANION_ALLOWED_ORIGINS)')),
+  );
+  const publicOrigins = (
+    config.publicOrigin === undefined
+      ? []
+      : Array.isArray(config.publicOrigin)
+        ? config.publicOrigin
+        : [config.publicOrigin]
+  )
+    .filter((origin) => origin.trim() !== '')
+    .map((origin) => normalizeOrigin(origin, 'createCompanionHandler: publicOrigin (COMPANION_PUBLIC_ORIGIN)'));
+  // A page on any public origin may call: across them (www. and bare domain) it is CORS.
+  for (const origin of publicOrigins) allowedOrigins.add(origin);
+  const timeoutMinutes = config.timeoutMinutes ?? 10;
+  // The service reads a missing or zero cap as "no limit": every dial gets a real one.
+  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1)
+    throw new TypeError('createCompanionHandler: timeoutMinutes must be a whole number ≥ 1');
+  const windowMs = config.rateLimit?.windowMs ?? 60_000;
+  const limiter = (name: keyof CompanionSettings['limiters'], limit: number): RateLimiter =>
+    config.rateLimiters?.[name] ?? createMemoryRateLimiter({ limit: config.rateLimit?.[name] ?? limit, windowMs, now });
+  return {
+    log,
+    now,
+    agents,
+    signingSecret: secret,
+    signer: cacheVerifications(createHandleSigner(secret)),
+    service,
+    ownServiceClient: !config.serviceClient,
+    graphqlUrl,
+    mediaUrl: config.mediaUrl,
+    allowedOrigins,
+    publicOrigins,
+    publicOriginOfHost: new Map(publicOrigins.map((origin) => [new URL(origin).host, origin])),
+    allowedInputs: new Set(config.allowedInputs ?? []),
+    maxInputLength: config.maxInputLength ?? 500,
+    timeoutMinutes,
+    handleLifetimeMs: (timeoutMinutes * 60 + (config.handleMarginSeconds ?? 900)) * 1000,
+    maxBodyBytes: config.maxBodyBytes ?? 16 * 1024,
+    limiters: {
+      perAddress: limiter('perAddress', 10),
+      total: limiter('total', 100),
+      perDial: limiter('perDial', 60),
+      readsPerAddress: limiter('readsPerAddress', 300),
+    },
+    basePath: config.basePath ? '/' + config.basePath.replace(/^\/+|\/+$/g, '') : null,
+    trustProxy: config.trustProxy === true,
+  };
+}

@@ -1,0 +1,264 @@
+// What each route does once the handler has matched it and checked host and origin: create a dial
+// (and sign its handle), give a dial's tokens, read it, hang it up. Each answers JSON or throws an
+// `HttpError`; a failed service call is answered through upstream-errors.ts.
+import { ServiceError } from '../api/service-error.js';
+import type { ServiceDial } from '../api/types/dials.js';
+import { readBeaconHandle, readDialRequest } from './body.js';
+import { isDialId, mediaUrlProblem } from './checks.js';
+import { warn, type CompanionSettings } from './config.js';
+import { HttpError, jsonAnswer } from './errors.js';
+import type { CompanionAnswer, CompanionRequest } from './exchange.js';
+import { hmacBase64Url, type HandleClaims } from './handles.js';
+import { parseIceConfig, type IceServer } from './ice-config.js';
+import type { RateLimiter } from './rate-limit.js';
+import { graphqlFailure, upstreamFailure } from './upstream-errors.js';
+
+/** One request on its way through the handler, and what its log line says of it. */
+export interface Exchange {
+  request: CompanionRequest;
+  address: string;
+  /** The address as rate limits count it (IPv6 by /64). */
+  addressKey: string;
+  dialId?: string;
+  /** Logged with a successful answer that needs explaining. */
+  reason?: string;
+}
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:+/=-]{1,255}$/;
+
+/** Counts the request against each limiter in turn; the first that refuses answers 429. */
+async function limit(message: string, checks: ReadonlyArray<readonly [RateLimiter, string, string]>): Promise<void> {
+  for (const [limiter, key, name] of checks) {
+    const verdict = await limiter.take(key);
+    if (!verdict.allowed) {
+      throw new HttpError('rate_limited', message, {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
+        reason: `${name} limit`,
+      });
+    }
+  }
+}
+
+/** Token, read and hang-up: counted per dial, and token and read per client address too. */
+async function limitDialCall(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+  route: 'token' | 'read' | 'hangup',
+): Promise<void> {
+  const { perDial, readsPerAddress } = settings.limiters;
+  await limit('too many requests for this call; try again later', [
+    [perDial, dialId, 'per-dial'],
+    ...(route === 'hangup' ? [] : ([[readsPerAddress, exchange.addressKey, 'reads-per-address']] as const)),
+  ]);
+}
+
+/** The claims of the request's handle (Bearer header, else `bodyHandle`) if it is valid for `dialId`; else 401. */
+async function authorize(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+  bodyHandle?: string,
+): Promise<HandleClaims> {
+  const header = exchange.request.header('authorization');
+  let handle = bodyHandle;
+  if (header !== null) {
+    const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
+    handle = match?.[1];
+  }
+  const claims = handle ? await settings.signer.read(handle, dialId, settings.now()) : null;
+  if (!claims) throw new HttpError('invalid_handle', 'the handle is missing, malformed, expired or for another dial');
+  return claims;
+}
+
+/** `POST /dials`: a browser dial for the mapped agent, and a handle for it. */
+export async function createDial(settings: CompanionSettings, exchange: Exchange): Promise<CompanionAnswer> {
+  const { request } = exchange;
+  const { service, signingSecret } = settings;
+  const { callAgentId, callAgentInput } = await readDialRequest(request, settings);
+  const idempotencyKey = request.header('idempotency-key');
+  if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+    throw new HttpError('invalid_request', 'Idempotency-Key must be 1-255 characters of A-Z a-z 0-9 . _ : + / = -');
+  }
+
+  await limit('too many calls started; try again later', [
+    [settings.limiters.perAddress, exchange.addressKey, 'per-address'],
+    [settings.limiters.total, 'total', 'total'],
+  ]);
+
+  let created: { dialId: string; sessionId: string };
+  try {
+    created = await service.createDial(
+      { callAgentId, browserCall: true, callAgentInput, timeoutMinutes: settings.timeoutMinutes },
+      {
+        signal: request.signal,
+        // Scoped to the client address, so one visitor cannot replay another visitor's dial by reusing its key.
+        ...(idempotencyKey !== null
+          ? {
+              idempotencyKey: await hmacBase64Url(signingSecret, `idempotency\n${exchange.address}\n${idempotencyKey}`),
+            }
+          : {}),
+      },
+    );
+  } catch (error) {
+    // The key is scoped to this client address (HMAC above), so the dial a 409 names is this
+    // visitor's own earlier attempt, e.g. one whose answer was lost: adopt it. A service that
+    // answers a reused key with a 409 instead of a replay then works like one that replays.
+    const named =
+      error instanceof ServiceError && error.code === 'conflict' && idempotencyKey !== null
+        ? error.conflictingDial
+        : null;
+    if (!named?.sessionId) throw upstreamFailure(error, 'create');
+    created = { dialId: named.dialId, sessionId: named.sessionId };
+    exchange.reason = "adopted the dial named by the service's 409 (idempotency key already in use)";
+  }
+  if (!isDialId(created.dialId)) {
+    // No handle is signed for an id the companion's own routes refuse: the visitor could never
+    // hang that dial up. Cancel it instead of leaving it to run to its time cap.
+    await service.hangupDial(created.dialId).catch(() => {});
+    throw new HttpError('upstream_error', 'the calling service could not handle the request', {
+      reason: 'the service answered POST /dials with a dial id the companion cannot route; the dial was hung up',
+    });
+  }
+  exchange.dialId = created.dialId;
+  const expiresAtMs = settings.now() + settings.handleLifetimeMs;
+  const handle = await settings.signer.sign(created.dialId, expiresAtMs, created.sessionId || undefined);
+  return jsonAnswer(200, {
+    dialId: created.dialId,
+    handle,
+    expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
+  });
+}
+
+/**
+ * `POST /dials/:id/token`. REST `POST /dials/{id}/token` (API key) gives a dial token; the GraphQL
+ * mutation `browserDialToken`, authorised by it, gives the media credentials. The browser gets
+ * both: the media credentials to join the room, and the dial token, GraphQL URL and session id for
+ * the session protocol it runs itself (connectSession, startDialSession, the live transcript).
+ */
+export async function token(settings: CompanionSettings, exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
+  const claims = await authorize(settings, exchange, dialId);
+  const sessionId = claims.sessionId;
+  if (!sessionId) {
+    throw new HttpError('invalid_handle', 'this handle predates the session protocol; start a new call', {
+      reason: 'handle without a session id',
+    });
+  }
+  await limitDialCall(settings, exchange, dialId, 'token');
+  const { service } = settings;
+  let dialToken: string;
+  try {
+    dialToken = (await service.getDialToken(dialId, { signal: exchange.request.signal })).dialToken;
+  } catch (error) {
+    throw upstreamFailure(error, 'token');
+  }
+  let media;
+  try {
+    media = await service.browserDialToken(dialToken, sessionId, { signal: exchange.request.signal });
+  } catch (error) {
+    throw graphqlFailure(error);
+  }
+  if (media.telephonyProvider !== 'livekit') {
+    const provider = JSON.stringify(media.telephonyProvider.slice(0, 40));
+    throw new HttpError(
+      'unsupported_media_provider',
+      `the calling service offers this call over ${provider}; this widget supports only "livekit"`,
+      {
+        reason: `browserDialToken answered telephonyProvider ${provider}`,
+      },
+    );
+  }
+  const serverUrl = settings.mediaUrl ?? media.url;
+  if (!serverUrl) {
+    throw new HttpError('upstream_error', 'the media server is not known', {
+      reason: 'browserDialToken sent no url and VOICE_AGENT_MEDIA_URL (mediaUrl) is not configured',
+    });
+  }
+  const problem = mediaUrlProblem(serverUrl);
+  if (problem)
+    throw new HttpError('upstream_error', 'the media server is not known', {
+      reason: `the service's media url ${problem}`,
+    });
+  let iceServers: IceServer[] | null = null;
+  try {
+    iceServers = parseIceConfig(media.iceConfig);
+  } catch (error) {
+    warn(
+      settings,
+      `${error instanceof Error ? error.message : 'iceConfig unreadable'}; joining with the browser's default ICE servers`,
+      dialId,
+    );
+  }
+  return jsonAnswer(200, {
+    serverUrl,
+    participantToken: media.token,
+    dialToken,
+    graphqlUrl: settings.graphqlUrl,
+    sessionId,
+    ...(iceServers ? { iceServers } : {}),
+  });
+}
+
+/** `GET /dials/:id`: the dial as visitors see it. */
+export async function read(settings: CompanionSettings, exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
+  await authorize(settings, exchange, dialId);
+  await limitDialCall(settings, exchange, dialId, 'read');
+  let dial: ServiceDial;
+  try {
+    dial = await settings.service.getDial(dialId, { signal: exchange.request.signal });
+  } catch (error) {
+    throw upstreamFailure(error, 'read');
+  }
+  return jsonAnswer(200, publicDial(dialId, dial));
+}
+
+/** `POST /dials/:id/hangup`, with the handle in the header or (from `sendBeacon`) the body. */
+export async function hangup(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+): Promise<CompanionAnswer> {
+  const bodyHandle =
+    exchange.request.header('authorization') === null
+      ? await readBeaconHandle(exchange.request, settings.maxBodyBytes)
+      : undefined;
+  await authorize(settings, exchange, dialId, bodyHandle);
+  await limitDialCall(settings, exchange, dialId, 'hangup');
+  let answer;
+  try {
+    answer = await settings.service.hangupDial(dialId, { signal: exchange.request.signal });
+  } catch (error) {
+    throw upstreamFailure(error, 'hangup');
+  }
+  return jsonAnswer(200, { success: answer.success });
+}
+
+const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** The dial as visitors see it: status, result, times and transcript — nothing else of the record. */
+function publicDial(dialId: string, dial: ServiceDial) {
+  const transcript = (Array.isArray(dial.transcript) ? dial.transcript : [])
+    .filter(
+      (line) =>
+        typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.speaker === 'string',
+    )
+    .map((line) => ({
+      text: line.text,
+      speaker: line.speaker,
+      startTimeMs: numberOrNull(line.startTimeMs),
+      endTimeMs: numberOrNull(line.endTimeMs),
+    }));
+  const answer: Record<string, unknown> = {
+    dialId,
+    status: dial.status,
+    systemResultType: stringOrNull(dial.systemResultType),
+    durationSeconds: numberOrNull(dial.durationSeconds),
+    aiDurationSeconds: numberOrNull(dial.aiDurationSeconds),
+    startedAt: stringOrNull(dial.startedAt),
+    endedAt: stringOrNull(dial.endedAt),
+    transcript,
+  };
+  if (dial.aiResult !== undefined && dial.aiResult !== null) answer.aiResult = dial.aiResult;
+  return answer;
+}

@@ -3,8 +3,8 @@
 // media session through these commands and listens for dials that end elsewhere.
 
 // The dial statuses and result types are the API client's own: the emulator answers what it reads.
-import type { DialStatus, SystemResultType } from '../server/api/types.js';
-export type { DialStatus, SystemResultType } from '../server/api/types.js';
+import type { DialStatus, SystemResultType } from '../api/types/index.js';
+export type { DialStatus, SystemResultType } from '../api/types/index.js';
 
 /** One line of a dial's transcript, times relative to the dial's `startedAt`. */
 export interface TranscriptLine {

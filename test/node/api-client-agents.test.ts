@@ -6,7 +6,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import type { VoiceAgentApi } from '../../src/api/client.js';
 import { paginate } from '../../src/api/paginate.js';
 import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/api/types/index.js';
-import { collect, defined, rejectsWith, startApi } from './api-client-support.js';
+import { collect, present, rejectsWith, startApi } from './api-client-support.js';
 
 const SCENARIOS = [
   'emu-demo',
@@ -57,12 +57,12 @@ const flow: FlowDefinitionInput = {
 const flowAnswered: FlowDefinition = {
   nodes: [
     {
-      ...defined(flow.nodes[0]),
+      ...present(flow.nodes[0]),
       outputSchema: null,
       transitionRules: [{ conditionType: 'always', transitionNodeId: 'ask', arrayConditionType: null }],
     },
     {
-      ...defined(flow.nodes[1]),
+      ...present(flow.nodes[1]),
       outputSchema: null,
       transitionRules: [
         { conditionType: 'equal', field: 'answer', value: 'yes', transitionNodeId: 'start', arrayConditionType: null },

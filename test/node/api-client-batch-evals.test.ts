@@ -7,7 +7,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import type { VoiceAgentApi } from '../../src/api/client.js';
 import { paginate } from '../../src/api/paginate.js';
 import type { BatchDialJob, CreateBatchDialJobInput } from '../../src/api/types/index.js';
-import { collect, defined, eventually, rejectsWith, startApi } from './api-client-support.js';
+import { collect, present, eventually, rejectsWith, startApi } from './api-client-support.js';
 
 const rows = (count: number, start = 100): CreateBatchDialJobInput['rows'] =>
   Array.from({ length: count }, (_, index) => ({
@@ -38,7 +38,7 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       assert.deepEqual(Object.keys(queue).sort(), ['cursor', 'data']);
       assert.equal(queue.data.length, 2);
       assert.deepEqual(queue.data[0], {
-        ...defined(queue.data[0]),
+        ...present(queue.data[0]),
         toNumber: '+1555010100',
         batchDialJobId: job.id,
         inputs: { row: '0' },
@@ -174,10 +174,10 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
         'the run completed',
       );
       assert.deepEqual(completed.aggregateResult, { numFailing: 1, numPassing: 2 });
-      const failing = defined(defined(completed.results).find((result) => !result.passed));
+      const failing = present(present(completed.results).find((result) => !result.passed));
       assert.equal(failing.evalRecordId, bad.id);
       assert.equal(failing.numAlerts, 1);
-      assert.ok(defined(completed.results).some((result) => result.evalRecordId === good.id && result.passed));
+      assert.ok(present(completed.results).some((result) => result.evalRecordId === good.id && result.passed));
       const runs = await api.evals.listRuns(config.id);
       assert.deepEqual(
         runs.data.map((item) => [item.id, item.status]),
@@ -207,7 +207,7 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
         const current = await api.evals.getRun(run.id);
         return current.status === 'COMPLETED' ? current : undefined;
       }, 2000);
-      const failing = defined(defined(completed.results).find((result) => result.evalRecordId === record.id));
+      const failing = present(present(completed.results).find((result) => result.evalRecordId === record.id));
       const rerun = await api.evals.rerunResult(failing.id);
       assert.deepEqual(Object.keys(rerun).sort(), ['numAlerts', 'results']);
       assert.equal(rerun.numAlerts, 1);

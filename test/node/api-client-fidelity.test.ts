@@ -7,7 +7,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { VoiceAgentApi } from '../../src/api/client.js';
 import type { CreateAgentInput, Dial, SystemResultType } from '../../src/api/types/index.js';
 import type { ServiceError } from '../../src/api/service-error.js';
-import { defined, eventually, rejectsWith, startApi } from './api-client-support.js';
+import { present, eventually, rejectsWith, startApi } from './api-client-support.js';
 
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,
@@ -103,7 +103,7 @@ describe('issue 14: seed fidelity', () => {
       2000,
       'the run completed',
     );
-    const result = defined(defined(completed.results).find((item) => item.evalRecordId === record.id));
+    const result = present(present(completed.results).find((item) => item.evalRecordId === record.id));
     assert.equal(result.numAlerts, 1);
     for (let round = 0; round < 2; round++) {
       const rerun = await api.evals.rerunResult(result.id);
@@ -118,11 +118,11 @@ describe('issue 14: seed fidelity', () => {
           [1, false],
         ],
       );
-      assert.match(defined(rerun.results[1]).reason, /busy/);
+      assert.match(present(rerun.results[1]).reason, /busy/);
     }
     const after = await api.evals.getRun(run.id);
     assert.ok(
-      defined(after.results).some((item) => item.id === result.id),
+      present(after.results).some((item) => item.id === result.id),
       'the re-judged result kept its id in the run',
     );
   });
@@ -188,7 +188,7 @@ describe('issue 14: seed fidelity', () => {
         ],
       },
     });
-    const flow = defined((await api.versionedPrompts.get(agent.id, prompt.id)).flowDefinition);
+    const flow = present((await api.versionedPrompts.get(agent.id, prompt.id)).flowDefinition);
     assert.equal(flow.openingLineType, 'INBOUND_OUTBOUND');
     assert.deepEqual(
       flow.nodes.map((node) => node.outputSchema),
@@ -255,7 +255,7 @@ describe('issue 14: seed fidelity', () => {
         toNumber: '+15550142003',
         fromNumberPoolId: pool.id,
         aiVoiceId: 'emu-voice-espeak-de',
-        versionedModelId: defined(agent.defaultVersionedPromptId),
+        versionedModelId: present(agent.defaultVersionedPromptId),
         callAgentExtractorId: extractor.id,
       });
       const dial = await api.dials.get(good.dialId);
@@ -285,20 +285,20 @@ describe('issue 14: seed fidelity', () => {
         },
       });
       const dial: Dial = await api.dials.get(created.dialId);
-      assert.equal(defined(dial.agent).id, agent.id);
-      assert.equal(defined(dial.agent).defaultVoiceId, 'emu-voice-espeak-de');
+      assert.equal(present(dial.agent).id, agent.id);
+      assert.equal(present(dial.agent).defaultVoiceId, 'emu-voice-espeak-de');
       assert.equal(dial.voiceId, 'emu-voice-espeak-de');
-      assert.equal(defined(dial.agent).language, 'de');
-      assert.equal(defined(dial.agent).maxDurationSeconds, 120);
-      assert.deepEqual(defined(dial.agent).metadata, { campaign: 'spring' });
-      assert.equal(defined(defined(dial.agent).utteranceDetectorConfig).sensitivity, 'FAST');
-      assert.deepEqual(defined(dial.agent).silenceHangupConfiguration, {
+      assert.equal(present(dial.agent).language, 'de');
+      assert.equal(present(dial.agent).maxDurationSeconds, 120);
+      assert.deepEqual(present(dial.agent).metadata, { campaign: 'spring' });
+      assert.equal(present(present(dial.agent).utteranceDetectorConfig).sensitivity, 'FAST');
+      assert.deepEqual(present(dial.agent).silenceHangupConfiguration, {
         type: 'WHOLE_CALL',
         silenceDurationSeconds: 9,
       });
-      assert.equal(defined(dial.agent).timeoutMessage, 'Zeit ist um.');
-      assert.notEqual(defined(dial.agent).defaultVersionedPromptId, agent.defaultVersionedPromptId);
-      assert.equal(dial.versionedPromptId, defined(dial.agent).defaultVersionedPromptId);
+      assert.equal(present(dial.agent).timeoutMessage, 'Zeit ist um.');
+      assert.notEqual(present(dial.agent).defaultVersionedPromptId, agent.defaultVersionedPromptId);
+      assert.equal(dial.versionedPromptId, present(dial.agent).defaultVersionedPromptId);
       assert.deepEqual(await api.agents.get(agent.id), agent, 'the agent itself is unchanged');
       await api.dials.hangup(created.dialId);
 
@@ -441,7 +441,7 @@ describe('issue 14: seed fidelity', () => {
 
     test('cursors are opaque, and a cursor from one listing is refused by another with a clear 400', async () => {
       const agents = await api.agents.list({ limit: 2 });
-      const cursor = defined(agents.cursor);
+      const cursor = present(agents.cursor);
       assert.ok(!/^\d+$/.test(cursor) && !cursor.includes('"'), 'not a bare offset');
       assert.equal((await api.agents.list({ limit: 2, cursor })).data.length, 2);
       const elsewhere = await rejectsWith(api.models.list({ cursor }), 'bad_request', 400);

@@ -6,7 +6,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import type { VoiceAgentApi } from '../../src/api/client.js';
 import { paginate } from '../../src/api/paginate.js';
 import type { CreatePhoneNumberInput, Dial } from '../../src/api/types/index.js';
-import { collect, defined, eventually, rejectsWith, startApi } from './api-client-support.js';
+import { collect, present, eventually, rejectsWith, startApi } from './api-client-support.js';
 
 describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
   let emu: Emulator;
@@ -19,7 +19,7 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
   /** A number of this workspace to call from (an id that names nothing is refused). */
   const outbound = async (client: VoiceAgentApi = api): Promise<string> => {
     const [candidate] = await client.phoneNumbers.search({ prefix: '650', limit: 1 });
-    return (await client.phoneNumbers.create({ type: 'purchase', purchase: { number: defined(candidate).number } })).id;
+    return (await client.phoneNumbers.create({ type: 'purchase', purchase: { number: present(candidate).number } })).id;
   };
 
   const statusOf = async (dialId: string, wanted: string): Promise<Dial | undefined> => {
@@ -34,14 +34,14 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
       for (const { number } of candidates) assert.match(number, /^\+1415\d{7}$/);
       assert.equal((await api.phoneNumbers.search({ prefix: '415' })).length, 5);
       const uk = await api.phoneNumbers.search({ prefix: '20', country: 'GB', limit: 1 });
-      assert.match(defined(uk[0]).number, /^\+4420\d+$/);
+      assert.match(present(uk[0]).number, /^\+4420\d+$/);
       const bought = await api.phoneNumbers.create({
         type: 'purchase',
-        purchase: { number: defined(candidates[0]).number },
+        purchase: { number: present(candidates[0]).number },
       });
       assert.deepEqual(
         { ...bought, id: 'x' },
-        { id: 'x', number: defined(candidates[0]).number, type: 'PSTN', agentId: null },
+        { id: 'x', number: present(candidates[0]).number, type: 'PSTN', agentId: null },
       );
       const again = await api.phoneNumbers.search({ prefix: '415', limit: 3 });
       assert.ok(!again.some(({ number }) => number === bought.number));

@@ -5,7 +5,7 @@ import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/em
 import { VoiceAgentApi } from '../../src/api/client.js';
 import { ServiceError, type ServiceErrorCode } from '../../src/api/service-error.js';
 
-export { defined } from './companion-support.js';
+export { present } from '../support/present.js';
 
 export const API_KEY = 'api-client-test-key-5c4b3a';
 

@@ -9,7 +9,7 @@ import { createCompanionHandler } from '../../src/server/handler.js';
 import { listen } from '../../src/server/node.js';
 import type { CompanionServer } from '../../src/server/node.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
-import { defined, SECRET } from './companion-support.js';
+import { present, SECRET } from './companion-support.js';
 
 const EMULATOR_KEY = 'emu-key-DO-NOT-LEAK-0a1b2c3d';
 const SITE = 'https://shop.example';
@@ -221,7 +221,7 @@ describe('companion + emulator over HTTP', () => {
     });
     assert.equal(token.status, 409);
     assert.equal((token.json.error as { code: string }).code, 'duplicate_request');
-    const entry = defined(logs.findLast((line) => line.dialId === dialId && line.route === 'POST /dials/:id/token'));
+    const entry = present(logs.findLast((line) => line.dialId === dialId && line.route === 'POST /dials/:id/token'));
     assert.match(entry.reason ?? '', /^conflict: the service answered POST \/dials\/:id\/token/);
   });
 
@@ -409,7 +409,7 @@ describe('voice-agent-companion CLI', () => {
       assert.equal(await exited, 0);
       assert.deepEqual(stdoutLines, [], 'stdout carries only the ready line');
       const logLines = stderr.trim().split('\n');
-      const entry = JSON.parse(defined(logLines.at(-1))) as CompanionLogEntry;
+      const entry = JSON.parse(present(logLines.at(-1))) as CompanionLogEntry;
       assert.equal(entry.route, 'POST /dials');
       assert.equal(entry.status, 200);
       assert.ok(!stderr.includes(EMULATOR_KEY) && !stderr.includes(SECRET));

@@ -1,7 +1,7 @@
 // Abuse: a seeded fuzzer of malformed requests, and a burst of concurrent creates.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { body, createDial, defined, makeCompanion, ORIGIN, prng } from './companion-support.js';
+import { body, createDial, present, makeCompanion, ORIGIN, prng } from './companion-support.js';
 
 const METHODS = [
   'POST',
@@ -87,7 +87,7 @@ test('2,000+ seeded malformed requests: no crash, no 5xx, every answer JSON with
   const { handler, service } = makeCompanion({ rateLimit: { perAddress: 1000, total: 1000 } });
   const real = await createDial(handler);
   const random = prng(20261122);
-  const pick = <T>(items: readonly T[]): T => defined(items[Math.floor(random() * items.length)]);
+  const pick = <T>(items: readonly T[]): T => present(items[Math.floor(random() * items.length)]);
   const statuses = new Map<number, number>();
   const REQUESTS = 2400;
   for (let i = 0; i < REQUESTS; i++) {

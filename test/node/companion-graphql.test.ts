@@ -11,7 +11,7 @@ import {
   bearer,
   body,
   createDial,
-  defined,
+  present,
   expectError,
   guard,
   post,
@@ -122,7 +122,7 @@ describe('companion token step against a fake service over HTTP', () => {
       sessionId: `session-${dial.dialId}`,
       iceServers: [{ urls: 'stun:stun.service.example:3478' }],
     });
-    const sent = defined(service.queries.at(-1));
+    const sent = present(service.queries.at(-1));
     assert.equal(sent.authorization, `Bearer dt-${dial.dialId}`);
     assert.equal(sent.body.operationName, 'BrowserDialToken');
   });
@@ -143,7 +143,7 @@ describe('companion token step against a fake service over HTTP', () => {
     assert.ok(!(await response.clone().text()).includes(UPSTREAM_MARKER));
     await expectError(response, 502, 'upstream_error');
     assert.match(
-      defined(logs.at(-1)).reason ?? '',
+      present(logs.at(-1)).reason ?? '',
       new RegExp(`not authorised for this dial session ${UPSTREAM_MARKER}`),
     );
   });
@@ -152,7 +152,7 @@ describe('companion token step against a fake service over HTTP', () => {
     service.graphql = { kind: 'status', status: 401 };
     const { response } = await token();
     await expectError(response, 502, 'upstream_error');
-    assert.match(defined(logs.at(-1)).reason ?? '', /browserDialToken: unauthorized/);
+    assert.match(present(logs.at(-1)).reason ?? '', /browserDialToken: unauthorized/);
   });
 
   test('the GraphQL endpoint silent → 504 upstream_timeout', async () => {
@@ -182,6 +182,6 @@ describe('companion token step against a fake service over HTTP', () => {
       502,
       'upstream_error',
     );
-    assert.match(defined(logs.at(-1)).reason ?? '', /network_error.*VOICE_AGENT_GRAPHQL_URL/);
+    assert.match(present(logs.at(-1)).reason ?? '', /network_error.*VOICE_AGENT_GRAPHQL_URL/);
   });
 });

@@ -10,7 +10,7 @@ import {
   bearer,
   body,
   createDial,
-  defined,
+  present,
   expectError,
   get,
   guard,
@@ -45,7 +45,7 @@ describe('POST /dials', () => {
     const { handler, service } = makeCompanion();
     const response = await handler(new Request(BASE + '/dials', { method: 'POST' }), { clientAddress: '203.0.113.7' });
     assert.equal(response.status, 200);
-    assert.equal((defined(service.calls[0]).body as { callAgentId: string }).callAgentId, 'agent-default');
+    assert.equal((present(service.calls[0]).body as { callAgentId: string }).callAgentId, 'agent-default');
   });
 
   test('agentId is shorthand for the default agent', async () => {
@@ -59,7 +59,7 @@ describe('POST /dials', () => {
       logger: false,
     });
     await createDial(guard(handler));
-    assert.equal((defined(service.calls[0]).body as { callAgentId: string }).callAgentId, 'agent-x');
+    assert.equal((present(service.calls[0]).body as { callAgentId: string }).callAgentId, 'agent-x');
   });
 
   for (const [what, payload] of [
@@ -87,7 +87,7 @@ describe('POST /dials', () => {
   test('a value of exactly the limit passes; non-allowed keys of any type are dropped', async () => {
     const { handler, service } = makeCompanion();
     await createDial(handler, { body: { inputs: { name: 'x'.repeat(500), other: { deep: true } } } });
-    assert.deepEqual((defined(service.calls[0]).body as { callAgentInput: unknown }).callAgentInput, {
+    assert.deepEqual((present(service.calls[0]).body as { callAgentInput: unknown }).callAgentInput, {
       name: 'x'.repeat(500),
     });
   });
@@ -168,7 +168,7 @@ describe('POST /dials/:id/token', () => {
       sessionId: `session-${dial.dialId}`,
     });
     const [rest] = service.callsTo('POST', /\/token$/);
-    assert.equal(defined(rest).headers.get('authorization'), `Bearer ${API_KEY}`);
+    assert.equal(present(rest).headers.get('authorization'), `Bearer ${API_KEY}`);
     const [graphql] = service.callsTo('POST', /^\/query$/);
     assert.ok(graphql, 'browserDialToken was sent to the origin of the base URL + /query');
     assert.equal(
@@ -204,7 +204,7 @@ describe('POST /dials/:id/token', () => {
     without.service.tokenUrl = undefined;
     const other = await createDial(without.handler);
     await expectError(await tokenOf(without.handler, other), 502, 'upstream_error');
-    const entry = defined(without.logs.at(-1));
+    const entry = present(without.logs.at(-1));
     assert.equal(entry.status, 502);
     assert.match(entry.reason ?? '', /VOICE_AGENT_MEDIA_URL/);
   });
@@ -220,7 +220,7 @@ describe('POST /dials/:id/token', () => {
     assert.equal(error.code, 'unsupported_media_provider');
     assert.match(error.message, /"vonage"/);
     assert.ok(!('participantToken' in answer) && !('dialToken' in answer), 'no credentials with the error');
-    assert.equal(defined(logs.at(-1)).code, 'unsupported_media_provider');
+    assert.equal(present(logs.at(-1)).code, 'unsupported_media_provider');
   });
 
   test("GraphQL errors are 502 upstream_error: the service's message is logged, not answered", async () => {
@@ -230,7 +230,7 @@ describe('POST /dials/:id/token', () => {
     const response = await tokenOf(handler, dial);
     assert.ok(!(await response.clone().text()).includes(UPSTREAM_MARKER));
     await expectError(response, 502, 'upstream_error');
-    const entry = defined(logs.at(-1));
+    const entry = present(logs.at(-1));
     assert.match(entry.reason ?? '', /browserDialToken: graphql_error/);
     assert.ok(
       (entry.reason ?? '').includes(`dial session is not browser-enabled ${UPSTREAM_MARKER}`),
@@ -258,7 +258,7 @@ describe('POST /dials/:id/token', () => {
       assert.ok(!(await response.clone().text()).includes(UPSTREAM_MARKER));
       await expectError(response, status, code);
       assert.equal(service.callsTo('POST', /\/token$/).length, 1);
-      assert.match(defined(logs.at(-1)).reason ?? '', /^browserDialToken: /);
+      assert.match(present(logs.at(-1)).reason ?? '', /^browserDialToken: /);
     });
   }
 
@@ -310,7 +310,7 @@ describe('GET /dials/:id', () => {
   test('answers the public fields only: no agent config, inputs or recordings', async () => {
     const { handler, service } = makeCompanion();
     const dial = await createDial(handler, { body: { inputs: { name: 'Ada' } } });
-    Object.assign(defined(service.dials.get(dial.dialId)), {
+    Object.assign(present(service.dials.get(dial.dialId)), {
       status: 'completed',
       systemResultType: 'AGENT_HANGUP',
       durationSeconds: 12,
@@ -353,7 +353,7 @@ describe('POST /dials/:id/hangup', () => {
     const dial = await createDial(handler);
     const response = await handler(post(`/dials/${dial.dialId}/hangup`, undefined, bearer(dial.handle)));
     assert.deepEqual(await body(response), { success: true });
-    assert.equal(defined(service.dials.get(dial.dialId)).status, 'canceled');
+    assert.equal(present(service.dials.get(dial.dialId)).status, 'canceled');
   });
 
   for (const [what, make] of [

@@ -24,7 +24,7 @@ import {
   bearer,
   body,
   createDial,
-  defined,
+  present,
   expectError,
   get,
   makeCompanion,
@@ -385,7 +385,7 @@ describe('10. service values are checked before they are passed on', () => {
     assert.ok(!('handle' in answer));
     const hangups = service.callsTo('POST', /\/hangup$/);
     assert.equal(hangups.length, 1);
-    assert.equal(defined(hangups[0]).path, `/dials/${encodeURIComponent(badId)}/hangup`);
+    assert.equal(present(hangups[0]).path, `/dials/${encodeURIComponent(badId)}/hangup`);
     assert.match(logs.at(-1)?.reason ?? '', /dial id/);
   });
 });
@@ -621,7 +621,7 @@ describe('2 and 11. through the CLI', () => {
       ];
       const results = await Promise.all(cases.map(([overrides]) => runCli(overrides)));
       results.forEach((result, index) => {
-        const [overrides, message] = defined(cases[index]);
+        const [overrides, message] = present(cases[index]);
         assert.equal(result.ready, false, JSON.stringify(overrides));
         assert.equal(result.code, 1, JSON.stringify(overrides));
         assert.match(result.stderr, message);
@@ -655,7 +655,7 @@ describe('2 and 11. through the CLI', () => {
         .map((line) => JSON.parse(line) as CompanionLogEntry)
         .filter((entry) => entry.level === 'warn');
       assert.equal(warnings.length, 1);
-      assert.match(defined(warnings[0]).message ?? '', /HOST=0\.0\.0\.0 without COMPANION_PUBLIC_ORIGIN/);
+      assert.match(present(warnings[0]).message ?? '', /HOST=0\.0\.0\.0 without COMPANION_PUBLIC_ORIGIN/);
     },
   );
 });

@@ -9,7 +9,7 @@ import { createCompanionHandler } from '../../src/server/handler.js';
 import { createHandleSigner } from '../../src/server/handles.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import type { CompanionHandler } from '../../src/server/index.js';
-import { body, createDial, defined, expectError, get, ORIGIN, post, SECRET } from './companion-support.js';
+import { body, createDial, present, expectError, get, ORIGIN, post, SECRET } from './companion-support.js';
 
 const VISITOR = { clientAddress: '203.0.113.7' };
 const OTHER_VISITOR = { clientAddress: '198.51.100.9' };
@@ -53,8 +53,8 @@ for (const mode of ['replay', 'strict'] as const satisfies readonly IdempotencyM
       assert.equal((await body(read)).dialId, first.dialId);
       const createLogs = logs.filter((entry) => entry.method === 'POST' && entry.status === 200);
       if (mode === 'strict')
-        assert.match(defined(createLogs.at(-1)).reason ?? '', /adopted the dial named by the service's 409/);
-      else assert.equal(defined(createLogs.at(-1)).reason, undefined);
+        assert.match(present(createLogs.at(-1)).reason ?? '', /adopted the dial named by the service's 409/);
+      else assert.equal(present(createLogs.at(-1)).reason, undefined);
     });
 
     test('another visitor with the same key gets a dial of its own', async () => {

@@ -6,7 +6,7 @@ import { ConfigError, companionConfigFromEnv } from '../../src/server/env.js';
 import { base64UrlDecode, base64UrlEncode, createHandleSigner } from '../../src/server/handles.js';
 import { targetOf } from '../../src/server/node.js';
 import { createMemoryRateLimiter } from '../../src/server/rate-limit.js';
-import { defined } from './companion-support.js';
+import { present } from './companion-support.js';
 
 describe('handles', () => {
   const signer = createHandleSigner('a-secret-that-is-long-enough-for-tests');
@@ -57,10 +57,10 @@ describe('handles', () => {
     const handle = await signer.sign('dial-1', now + 60_000);
     const [payload, signature] = handle.split('.') as [string, string];
     // 32 bytes are 43 characters; the last one carries 4 bits and 2 unused ones.
-    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(defined(signature.at(-1)));
-    const sibling = defined('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[last ^ 1]);
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(present(signature.at(-1)));
+    const sibling = present('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[last ^ 1]);
     const respelled = `${payload}.${signature.slice(0, -1)}${sibling}`;
-    assert.equal(base64UrlDecode(defined(respelled.split('.')[1])), null);
+    assert.equal(base64UrlDecode(present(respelled.split('.')[1])), null);
     assert.equal(await signer.verify(handle, 'dial-1', now), true);
     assert.equal(await signer.verify(respelled, 'dial-1', now), false);
   });

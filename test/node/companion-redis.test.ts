@@ -10,7 +10,7 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import { createRedisRateLimiters } from '../../src/server/rate-limit.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { defined, SECRET } from './companion-support.js';
+import { present, SECRET } from './companion-support.js';
 
 interface CompanionProcess {
   url: string;
@@ -39,7 +39,7 @@ async function startCompanion(emulator: Emulator, env: Record<string, string>): 
   const waiting: Array<{ match: (entry: CompanionLogEntry) => boolean; resolve: (entry: CompanionLogEntry) => void }> =
     [];
   let stderr = '';
-  createInterface({ input: defined(child.stderr) }).on('line', (line) => {
+  createInterface({ input: present(child.stderr) }).on('line', (line) => {
     stderr += line + '\n';
     let entry: CompanionLogEntry;
     try {
@@ -57,7 +57,7 @@ async function startCompanion(emulator: Emulator, env: Record<string, string>): 
     const onExit = (code: number | null) =>
       reject(new Error(`the companion exited (${code}) before it was ready: ${stderr}`));
     child.once('exit', onExit);
-    createInterface({ input: defined(child.stdout) }).once('line', (line) => {
+    createInterface({ input: present(child.stdout) }).once('line', (line) => {
       child.off('exit', onExit);
       resolve(JSON.parse(line) as { url: string });
     });
@@ -108,18 +108,18 @@ describe('rate limits shared through Redis', () => {
       COMPANION_RATE_LIMIT_TOTAL: '5',
     };
     const [a, b] = await Promise.all([startCompanion(emulator, env), startCompanion(emulator, env)]);
-    companions.push(defined(a), defined(b));
+    companions.push(present(a), present(b));
 
     // One address, one process after the other: its limit of 2 holds across both.
-    assert.equal((await createDial(defined(a), '198.51.100.9')).status, 200);
-    assert.equal((await createDial(defined(b), '198.51.100.9')).status, 200);
-    assert.equal((await createDial(defined(a), '198.51.100.9')).status, 429);
+    assert.equal((await createDial(present(a), '198.51.100.9')).status, 200);
+    assert.equal((await createDial(present(b), '198.51.100.9')).status, 200);
+    assert.equal((await createDial(present(a), '198.51.100.9')).status, 429);
     // Then 12 creations at once, 4 from each of three more addresses, alternating between the two
     // processes: each address may pass 2 (6 in all), and the total of 5, 2 of them used, cuts that to 3.
     const addresses = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
     const attempts = Array.from({ length: 12 }, (_, i) => ({
-      companion: i % 2 === 0 ? defined(a) : defined(b),
-      address: defined(addresses[i % 3]),
+      companion: i % 2 === 0 ? present(a) : present(b),
+      address: present(addresses[i % 3]),
     }));
     const answers = await Promise.all(
       attempts.map(async ({ companion, address }) => ({ address, response: await createDial(companion, address) })),
@@ -132,8 +132,8 @@ describe('rate limits shared through Redis', () => {
       assert.equal(response.status, 429);
       assert.ok(Number(response.headers.get('retry-after')) >= 1);
     }
-    const dial = (await defined(created[0]).response.json()) as { dialId: string; handle: string };
-    const instance = defined(created[0]).response.url.startsWith(defined(a).url) ? defined(a) : defined(b);
+    const dial = (await present(created[0]).response.json()) as { dialId: string; handle: string };
+    const instance = present(created[0]).response.url.startsWith(present(a).url) ? present(a) : present(b);
 
     // Redis dies mid-test: the default is to fail closed, with one clear log line; the process lives on.
     await redis.stop();
@@ -142,7 +142,7 @@ describe('rate limits shared through Redis', () => {
     assert.equal(refused.headers.get('retry-after'), '10');
     const line = await instance.logged((entry) => entry.code === 'rate_limit_store_unreachable');
     assert.equal(line.level, 'error');
-    assert.match(defined(line.message), /unreachable: failing closed/);
+    assert.match(present(line.message), /unreachable: failing closed/);
     assert.ok(!JSON.stringify(line).includes(redis.url), 'the Redis URL (it may hold a password) is not logged');
     assert.equal(instance.child.exitCode, null);
     const token = await fetch(`${instance.url}/dials/${dial.dialId}/token`, {
@@ -168,7 +168,7 @@ describe('rate limits shared through Redis', () => {
       'the per-address limit still holds inside the instance',
     );
     assert.match(
-      defined((await open.logged((entry) => entry.code === 'rate_limit_store_unreachable')).message),
+      present((await open.logged((entry) => entry.code === 'rate_limit_store_unreachable')).message),
       /failing open/,
     );
     assert.equal(open.child.exitCode, null);
@@ -195,7 +195,7 @@ describe('rate limits shared through Redis', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
-      defined(child.stderr).on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      present(child.stderr).on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const [code] = (await once(child, 'exit')) as [number | null];
       assert.equal(code, 1);
       assert.match(stderr, message);

@@ -5,11 +5,9 @@ import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig, CompanionHandler, CompanionRequestContext } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 
-/** `value`, asserted present: a test's check where a non-null assertion would only hope. */
-export function defined<T>(value: T | null | undefined, what = 'the value'): T {
-  assert.ok(value !== undefined && value !== null, `${what} is missing`);
-  return value;
-}
+import { present } from '../support/present.js';
+
+export { present };
 
 export const API_KEY = 'sk-test-api-key-DO-NOT-LEAK-4242';
 export const SECRET = 'companion-test-secret-0123456789-abcdef';
@@ -90,7 +88,7 @@ export class FakeService {
       return json(200, { dialToken: `token-for-${id}`, sessionId: `session-${id}`, dialId: id });
     }
     if ((match = /^\/dials\/([^/]+)(\/token|\/hangup)?$/.exec(path))) {
-      const dial = this.dials.get(decodeURIComponent(defined(match[1])));
+      const dial = this.dials.get(decodeURIComponent(present(match[1])));
       if (!dial) return json(404, { error: { code: 'not_found', message: UPSTREAM_MARKER } });
       if (request.method === 'POST' && match[2] === '/token') return json(200, { dialToken: `token-for-${dial.id}` });
       if (request.method === 'POST' && match[2] === '/hangup') {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createHandleSigner, type HandleSigner } from '../../src/server/handles.js';
 import { cacheVerifications } from '../../src/server/verify-cache.js';
-import { defined } from './companion-support.js';
+import { present } from './companion-support.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -57,11 +57,11 @@ describe('verification cache', () => {
     const { signer, checks } = counting();
     const cached = cacheVerifications(signer, { maxEntries: 2 });
     const handles = await Promise.all(['a', 'b', 'c'].map((id) => cached.sign(id, T0 + 3_600_000)));
-    for (const [i, id] of ['a', 'b', 'c'].entries()) await cached.verify(defined(handles[i]), id, T0);
+    for (const [i, id] of ['a', 'b', 'c'].entries()) await cached.verify(present(handles[i]), id, T0);
     assert.equal(checks(), 6);
-    await cached.verify(defined(handles[2]), 'c', T0);
+    await cached.verify(present(handles[2]), 'c', T0);
     assert.equal(checks(), 6, 'the newest is remembered');
-    await cached.verify(defined(handles[0]), 'a', T0);
+    await cached.verify(present(handles[0]), 'a', T0);
     assert.equal(checks(), 8, 'the oldest was forgotten');
   });
 });

@@ -1,7 +1,7 @@
 // A test's `value!` with the check written: the value, or an Error naming what was missing, so a
 // test fails where the thing it needs is absent rather than on a property of undefined.
 
-export function present<T>(value: T | null | undefined, what: string): T {
+export function present<T>(value: T | null | undefined, what = 'the value'): T {
   if (value === null || value === undefined) throw new Error(`expected ${what}, got ${value}`);
   return value;
 }

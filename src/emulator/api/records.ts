@@ -26,11 +26,11 @@ import type {
   PhoneNumber,
   PhoneNumberPool,
   VersionedPrompt,
-} from '../../server/api/types.js';
+} from '../../api/types/index.js';
 import type {
   CreateDialOutput as ClientCreateDialOutput,
   DialTokenOutput as ClientDialTokenOutput,
-} from '../../server/service-client.js';
+} from '../../api/types/index.js';
 import type { DialStatus, SystemResultType } from '../seam.js';
 
 /** `Record`, which must be assignable to the client's `Client`: a record that stops fitting fails to compile here. */

@@ -1,7 +1,7 @@
 // Agents, their versioned prompts and their extractors. An agent created here is dialable at
 // once; `metadata.scenario` naming a scenario agent id picks its behaviour (default `emu-demo`).
 // A dial's `agentOverrides` go through the same checks (`agentWithOverrides`).
-import type { ExtractorList } from '../../../server/api/types.js';
+import type { ExtractorList } from '../../../api/types/index.js';
 import { newAgentRecord, SCENARIO_AGENT_IDS } from '../agents.js';
 import { badRequest, unprocessable } from '../errors.js';
 import { page } from '../pagination.js';

@@ -1,5 +1,5 @@
 // The read-mostly catalogue: models, voices (filtered by name and type) and functions.
-import type { VoicePage } from '../../../server/api/types.js';
+import type { VoicePage } from '../../../api/types/index.js';
 import { unprocessable } from '../errors.js';
 import { page, paginate } from '../pagination.js';
 import type { FunctionRecord } from '../records.js';

@@ -4,7 +4,7 @@
 // `POST /tasks/{taskId}/complete`; their bodies follow the service's GraphQL twins
 // (CreateDialTaskInput, CreateTaskAttemptInput, MarkTaskCompleteInput). `GET /tasks/{taskId}`
 // is the emulator's own addition (the seed lists no read).
-import type { TaskAttemptOutput } from '../../../server/api/types.js';
+import type { TaskAttemptOutput } from '../../../api/types/index.js';
 import type { DialInput } from '../dial-input.js';
 import { isTerminal } from '../dial-lifecycle.js';
 import { badRequest, unprocessable } from '../errors.js';

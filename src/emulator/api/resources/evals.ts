@@ -6,7 +6,7 @@
 // (inaccurate when it ended failed, busy or no-answer, or is gone). `numAlerts` counts the
 // inaccurate items. A rerun re-judges a result in place, under the same id.
 // `GET /eval_runs/{id}` is the emulator's own (the seed shows no path to read one run).
-import type { RerunEvalResultOutput } from '../../../server/api/types.js';
+import type { RerunEvalResultOutput } from '../../../api/types/index.js';
 import { notFound, unprocessable } from '../errors.js';
 import { page } from '../pagination.js';
 import type {

@@ -1,7 +1,7 @@
 // Phone numbers (search, create three ways, the deprecated purchase, link to an agent) and
 // phone number pools. Pools are not in the seed's REST docs: `/phone_number_pools` is the
 // emulator's convention, and it answers its listing as a bare array.
-import type { PhoneNumberCandidate } from '../../../server/api/types.js';
+import type { PhoneNumberCandidate } from '../../../api/types/index.js';
 import { badRequest, unprocessable } from '../errors.js';
 import { page } from '../pagination.js';
 import type { PhoneNumberPoolRecord, PhoneNumberRecord } from '../records.js';

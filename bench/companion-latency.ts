@@ -5,13 +5,10 @@
 import { startEmulator } from '../src/emulator/index.js';
 import { createCompanionHandler } from '../src/server/handler.js';
 import { listen } from '../src/server/node.js';
+import { percentile } from './lib/stats.js';
 
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 100;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function measure(label: string, url: string, headers: Record<string, string>) {
   const once = async () => {
@@ -24,7 +21,6 @@ async function measure(label: string, url: string, headers: Record<string, strin
   for (let i = 0; i < WARMUP; i++) await once();
   const samples: number[] = [];
   for (let i = 0; i < N; i++) samples.push(await once());
-  samples.sort((a, b) => a - b);
   return {
     label,
     p50: percentile(samples, 50),

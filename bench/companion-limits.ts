@@ -8,6 +8,7 @@ import { createMemoryRateLimiter, createRedisRateLimiters, type RateLimiter } fr
 import { startRedisServer } from '../test/support/redis-server.js';
 import { alternating, type Target } from './companion-load.js';
 import type { RefTree } from './lib/git-ref.js';
+import { nth } from './lib/nth.js';
 import { companionEnv, startChild, stopChild, type Child, type EmulatorReady } from './lib/services.js';
 import { fixed, percentile, table, type BenchSection } from './lib/stats.js';
 
@@ -52,17 +53,20 @@ export async function companionLimits(
 
   // 1. The in-memory limiter's cost per take().
   const old = options.before
-    ? (
-        (await import(join(options.before.root, 'src/server/rate-limit.ts'))) as {
-          createMemoryRateLimiter: MakeLimiter;
-        }
-      ).createMemoryRateLimiter
+    ? {
+        commit: options.before.commit,
+        make: (
+          (await import(join(options.before.root, 'src/server/rate-limit.ts'))) as {
+            createMemoryRateLimiter: MakeLimiter;
+          }
+        ).createMemoryRateLimiter,
+      }
     : null;
   const costRows: string[][] = [];
   let newAt100k = 0;
   for (const keys of [1_000, 10_000, 100_000]) {
     const fresh = await costPerTake(createMemoryRateLimiter, keys);
-    const previous = old ? await costPerTake(old, keys) : null;
+    const previous = old ? await costPerTake(old.make, keys) : null;
     if (keys === 100_000) newAt100k = fresh.us;
     costRows.push([
       keys.toLocaleString('en-US'),
@@ -78,14 +82,10 @@ export async function companionLimits(
     verdict: '—',
   });
   parts.push(
-    `**The in-memory limiter's cost per \`take()\`** (in the benchmark process): the keys are made live first (one take each, within one window), then takes on those keys, each its own await, for up to 20,000 takes or 400 ms; µs per take (mean).${old ? ` "Before" is the hand-written limiter of commit ${options.before!.commit} (it scanned every key on each take past 10,000 keys), measured in the same run.` : ' Before this version (hand-written limiter), issue 15 measured 0.5 ms per take at 50k keys and 2 ms at 100k; not re-measured here (run with BENCH_COMPARE_REF=<ref> for a side-by-side).'}`,
+    `**The in-memory limiter's cost per \`take()\`** (in the benchmark process): the keys are made live first (one take each, within one window), then takes on those keys, each its own await, for up to 20,000 takes or 400 ms; µs per take (mean).${old ? ` "Before" is the hand-written limiter of commit ${old.commit} (it scanned every key on each take past 10,000 keys), measured in the same run.` : ' Before this version (hand-written limiter), issue 15 measured 0.5 ms per take at 50k keys and 2 ms at 100k; not re-measured here (run with BENCH_COMPARE_REF=<ref> for a side-by-side).'}`,
     '',
     table(
-      [
-        'live keys',
-        ...(old ? [`before (${options.before!.commit}), µs/take`] : []),
-        'now (rate-limiter-flexible), µs/take',
-      ],
+      ['live keys', ...(old ? [`before (${old.commit}), µs/take`] : []), 'now (rate-limiter-flexible), µs/take'],
       costRows,
     ),
   );
@@ -111,7 +111,7 @@ export async function companionLimits(
     const emulator = await start<EmulatorReady>('src/emulator/cli.ts', {});
     const env = companionEnv(emulator.ready, 'http://127.0.0.1');
     const memory = await start<{ url: string }>('src/server/cli.ts', env);
-    const shared = [
+    const [onRedis, alsoOnRedis] = [
       await start<{ url: string }>('src/server/cli.ts', { ...env, COMPANION_REDIS_URL: redis.url }),
       await start<{ url: string }>('src/server/cli.ts', { ...env, COMPANION_REDIS_URL: redis.url }),
     ];
@@ -122,12 +122,14 @@ export async function companionLimits(
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
-    const [viaMemory, viaRedis] = await alternating(
-      [create('memory', memory.ready.url), create('redis', shared[0]!.ready.url)],
+    const samples = await alternating(
+      [create('memory', memory.ready.url), create('redis', onRedis.ready.url)],
       sequential,
       20,
     );
-    const added = percentile(viaRedis!, 50) - percentile(viaMemory!, 50);
+    const viaMemory = nth(samples, 0, 'the in-memory companion samples');
+    const viaRedis = nth(samples, 1, 'the Redis companion samples');
+    const added = percentile(viaRedis, 50) - percentile(viaMemory, 50);
     headline.push({
       id: 'redis-added',
       metric: 'Redis limiter adds to POST /dials, p50',
@@ -152,10 +154,10 @@ export async function companionLimits(
           ],
           [
             'POST /dials through the companion, ms',
-            fixed(percentile(viaMemory!, 50), 3),
-            fixed(percentile(viaMemory!, 99), 3),
-            fixed(percentile(viaRedis!, 50), 3),
-            fixed(percentile(viaRedis!, 99), 3),
+            fixed(percentile(viaMemory, 50), 3),
+            fixed(percentile(viaMemory, 99), 3),
+            fixed(percentile(viaRedis, 50), 3),
+            fixed(percentile(viaRedis, 99), 3),
             fixed(added, 3),
           ],
         ],
@@ -175,8 +177,8 @@ export async function companionLimits(
     const rows: string[][] = [];
     for (const [label, urls] of [
       ['one companion, in-memory limiter', [memory.ready.url]],
-      ['one companion, Redis limiter', [shared[0]!.ready.url]],
-      ['two companions, one Redis (5 connections each)', shared.map((child) => child.ready.url)],
+      ['one companion, Redis limiter', [onRedis.ready.url]],
+      ['two companions, one Redis (5 connections each)', [onRedis.ready.url, alsoOnRedis.ready.url]],
     ] as const) {
       const results = await Promise.all(urls.map((url) => hammer(url, 10 / urls.length)));
       rows.push([

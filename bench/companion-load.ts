@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RefTree } from './lib/git-ref.js';
+import { nth } from './lib/nth.js';
 import { companionEnv, startChild, stopChild, type Child, type EmulatorReady } from './lib/services.js';
 import { fixed, percentile, table, type BenchSection } from './lib/stats.js';
 
@@ -36,11 +37,11 @@ export async function once(target: Target): Promise<number> {
 /** `count` requests to each target, one target after the other, so noise from the neighbours lands on all of them. */
 export async function alternating(targets: readonly Target[], count: number, warmup = 100): Promise<number[][]> {
   for (let i = 0; i < warmup; i++) for (const target of targets) await once(target);
-  const samples = targets.map((): number[] => []);
+  const runs = targets.map((target): { target: Target; times: number[] } => ({ target, times: [] }));
   for (let i = 0; i < count; i++) {
-    for (let t = 0; t < targets.length; t++) samples[t]!.push(await once(targets[t]!));
+    for (const { target, times } of runs) times.push(await once(target));
   }
-  return samples;
+  return runs.map(({ times }) => times);
 }
 
 /** CPU time (user + system) a process has used so far, in ms; Linux only (/proc), NaN elsewhere. */
@@ -68,10 +69,9 @@ export interface LoadResult {
 
 /** autocannon against each target in turn, `rounds` times, so a slow patch of the shared machine hits every target. */
 async function load(targets: readonly Target[], seconds: number, rounds: number): Promise<LoadResult[]> {
-  const results = targets.map(() => ({ cpuUs: 0, rps: 0, p50: 0, p99: 0, failures: 0 }));
+  const results = targets.map((target) => ({ target, sum: { cpuUs: 0, rps: 0, p50: 0, p99: 0, failures: 0 } }));
   for (let round = 0; round < rounds; round++) {
-    for (let t = 0; t < targets.length; t++) {
-      const target = targets[t]!;
+    for (const { target, sum } of results) {
       const cpuBefore = cpuMs(target.pid);
       const result = await autocannon({
         url: target.url,
@@ -81,7 +81,6 @@ async function load(targets: readonly Target[], seconds: number, rounds: number)
         duration: seconds,
         ...(target.body !== undefined ? { body: target.body } : {}),
       });
-      const sum = results[t]!;
       sum.cpuUs += ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total / rounds;
       sum.rps += result.requests.average / rounds;
       sum.p50 += result.latency.p50 / rounds;
@@ -89,14 +88,16 @@ async function load(targets: readonly Target[], seconds: number, rounds: number)
       sum.failures += result.non2xx + result.errors + result.timeouts;
     }
   }
-  return results;
+  return results.map(({ sum }) => sum);
 }
 
 const BEARER = 'bare-proxy-bearer-0123456789';
 
 /** The dial's session id, from the handle's payload (`{"v":1,"d":…,"s":…}`), for the bare proxy's token route. */
 function sessionOf(handle: string): string {
-  const claims = JSON.parse(Buffer.from(handle.split('.')[0]!, 'base64url').toString('utf8')) as { s?: string };
+  const [payload] = handle.split('.');
+  if (!payload) throw new Error('the handle has no payload before its first dot');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s?: string };
   if (!claims.s) throw new Error('the handle names no session');
   return claims.s;
 }
@@ -178,10 +179,10 @@ export async function companionLoad(
           method: route.method,
           headers: { authorization: `Bearer ${BEARER}`, 'x-session-id': sessionOf(dial.handle) },
         },
-        ...(before && beforeDial
+        ...(options.before && before && beforeDial
           ? [
               {
-                label: `companion before (${options.before!.commit})`,
+                label: `companion before (${options.before.commit})`,
                 pid: before.child.pid,
                 url: before.ready.url + route.path(beforeDial.dialId),
                 method: route.method,
@@ -198,12 +199,15 @@ export async function companionLoad(
         },
       ];
       const samples = await alternating(targets, count);
-      const direct50 = percentile(samples[0]!, 50);
-      const direct99 = percentile(samples[0]!, 99);
-      const added = targets.map((_, t) => percentile(samples[t]!, 50) - percentile(samples[route.reference]!, 50));
+      const direct = nth(samples, 0, "the emulator's samples");
+      const direct50 = percentile(direct, 50);
+      const direct99 = percentile(direct, 99);
+      const reference50 = percentile(nth(samples, route.reference, "the reference target's samples"), 50);
+      const added = samples.map((times) => percentile(times, 50) - reference50);
       targets.forEach((target, t) => {
-        const p50 = percentile(samples[t]!, 50);
-        const p99 = percentile(samples[t]!, 99);
+        const times = nth(samples, t, `the samples of ${target.label}`);
+        const p50 = percentile(times, 50);
+        const p99 = percentile(times, 99);
         sequentialRows.push([
           `${route.name}, ${target.label}`,
           fixed(p50, 3),
@@ -213,10 +217,9 @@ export async function companionLoad(
         ]);
       });
       const results = await load(targets, seconds, rounds);
-      const bareRps = results[1]!.rps;
-      const bareCpu = results[1]!.cpuUs;
+      const { rps: bareRps, cpuUs: bareCpu } = nth(results, 1, "the bare proxy's load result");
       targets.forEach((target, t) => {
-        const result = results[t]!;
+        const result = nth(results, t, `the load result of ${target.label}`);
         loadRows.push([
           `${route.name}, ${target.label}`,
           fixed(result.rps, 0),
@@ -228,27 +231,30 @@ export async function companionLoad(
           String(result.failures),
         ]);
       });
-      const companionAdded = added.at(-1)!;
-      const ratio = results.at(-1)!.rps / bareRps;
+      const companionAdded = nth(added, -1, "the companion's added p50");
+      const companionResult = nth(results, -1, "the companion's load result");
+      const ratio = companionResult.rps / bareRps;
+      const beforeResult = before ? nth(results, 2, "the companion before's load result") : null;
+      const beforeAdded = before ? nth(added, 2, "the companion before's added p50") : Number.NaN;
       const was = (value: number, digits: number, unit = '') =>
         before ? ` (before: ${fixed(value, digits)}${unit})` : '';
       headline.push({
         id: `companion-ratio-${route.id}`,
         metric: `companion ÷ bare proxy, req/s (${route.name})`,
-        measured: `${fixed(ratio, 2)}; by CPU per request ${fixed(bareCpu / results.at(-1)!.cpuUs, 2)}${before ? ` (before: ${fixed(results[2]!.rps / bareRps, 2)}; ${fixed(bareCpu / results[2]!.cpuUs, 2)})` : ''}`,
+        measured: `${fixed(ratio, 2)}; by CPU per request ${fixed(bareCpu / companionResult.cpuUs, 2)}${beforeResult ? ` (before: ${fixed(beforeResult.rps / bareRps, 2)}; ${fixed(bareCpu / beforeResult.cpuUs, 2)})` : ''}`,
         target: '≥ 0.8',
         verdict: ratio >= 0.8 ? 'met' : `missed by ${fixed(0.8 - ratio, 2)}`,
       });
       headline.push({
         id: `companion-${route.id}`,
         metric: `companion adds, p50 (${route.name}, over ${route.over})`,
-        measured: `${fixed(companionAdded, 3)} ms${was(added[2]!, 3, ' ms')}`,
+        measured: `${fixed(companionAdded, 3)} ms${was(beforeAdded, 3, ' ms')}`,
         target: '≤ 0.5 ms',
         verdict: companionAdded <= 0.5 ? 'met' : `missed by ${fixed(companionAdded - 0.5, 3)} ms`,
       });
     }
     const markdown = [
-      `Every target runs as its own Node process on loopback: the emulator (CLI), the bare proxy (\`bench/bare-proxy.ts\`: Node \`http\` + one undici Pool, checks a fixed bearer and relays the answer, nothing else; on the token route it makes the same two service calls as the companion, the REST dial token then the GraphQL \`browserDialToken\`, and relays the GraphQL answer), ${before ? `the companion at commit ${options.before!.commit} (before), ` : ''}and the companion (CLI, this tree). Same emulator, same dial, same run. Every request carries the same handle, as a visitor's polling does: after its first check the companion trusts it from its verification cache (a handle's first request pays a WebCrypto HMAC).`,
+      `Every target runs as its own Node process on loopback: the emulator (CLI), the bare proxy (\`bench/bare-proxy.ts\`: Node \`http\` + one undici Pool, checks a fixed bearer and relays the answer, nothing else; on the token route it makes the same two service calls as the companion, the REST dial token then the GraphQL \`browserDialToken\`, and relays the GraphQL answer), ${options.before ? `the companion at commit ${options.before.commit} (before), ` : ''}and the companion (CLI, this tree). Same emulator, same dial, same run. Every request carries the same handle, as a visitor's polling does: after its first check the companion trusts it from its verification cache (a handle's first request pays a WebCrypto HMAC).`,
       '',
       `Sequential: ${count} requests per target after 100 warm-up, the targets alternating one request at a time; times in ms (performance.now() in the client). "Added" is the target's minus the emulator's (one REST call, so on the token route it includes the GraphQL call the companion and the bare proxy make; the headline counts the companion's added time there over the bare proxy).`,
       '',

@@ -14,14 +14,7 @@ export type {
 } from './element/voice-agent-call.js';
 export { CallSession, preloadMedia } from './call/call-session.js';
 export type { CallHandover } from './call/gesture.js';
-export {
-  CallConnectedEvent,
-  CallEndedEvent,
-  CallErrorEvent,
-  CallMuteEvent,
-  CallStateEvent,
-  CallTranscriptEvent,
-} from './call/events.js';
+export * from './call/public-events.js';
 export type { CallErrorCode, CompanionErrorCode } from './call/error-codes.js';
 export { loadCallApi } from './element/call-loader.js';
 export type { CallApi } from './element/call-loader.js';

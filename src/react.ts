@@ -40,13 +40,6 @@ export const VoiceAgentCall = createComponent({
 
 export type VoiceAgentCallProps = React.ComponentProps<typeof VoiceAgentCall>;
 export type { VoiceAgentCallElement };
-export type {
-  CallConnectedEvent,
-  CallEndedEvent,
-  CallErrorEvent,
-  CallMuteEvent,
-  CallStateEvent,
-  CallTranscriptEvent,
-} from './call/events.js';
+export type * from './call/public-events.js';
 export type { CallResult, CallState, EndReason, TranscriptEntry } from './call/types.js';
 export type { CallErrorCode } from './call/error-codes.js';

@@ -10,6 +10,7 @@ import { CALL_EVENT_NAMES, CALL_EVENTS, PUBLIC_CALL_EVENTS, isPublicCallEvent } 
 import { CALL_EVENT_CLASSES, createCallEvent } from '../../src/call/events.js';
 import type { CallSessionEventMap } from '../../src/call/types.js';
 import * as api from '../../src/index.js';
+import * as publicEvents from '../../src/call/public-events.js';
 import { voiceAgentCallEvents } from '../../src/react.js';
 import { eventClasses } from '../../scripts/build-manifest.js';
 
@@ -86,11 +87,15 @@ test('the manifest names each event by its class', () => {
   );
 });
 
-test('the package exports the class of every public event', () => {
+test('the package exports the class of every public event, and public-events.ts lists exactly those', () => {
   for (const name of PUBLIC_CALL_EVENTS) {
     const eventClass = CALL_EVENT_CLASSES[name];
     assert.equal((api as Record<string, unknown>)[eventClass.name], eventClass, `${eventClass.name} is exported`);
   }
+  assert.deepEqual(
+    Object.keys(publicEvents).sort(),
+    PUBLIC_CALL_EVENTS.map((name) => CALL_EVENT_CLASSES[name].name).sort(),
+  );
 });
 
 test('the React component has one on… prop per public event, named after it', () => {

@@ -1,0 +1,10 @@
+// The public event classes, listed once for the places that hand them to a page: the package
+// entry (index.ts), the React entry's types (react.ts) and `loadCallApi()` (element/in-call.ts).
+export {
+  CallStateEvent,
+  CallConnectedEvent,
+  CallTranscriptEvent,
+  CallMuteEvent,
+  CallErrorEvent,
+  CallEndedEvent,
+} from './events.js';

@@ -2,25 +2,11 @@
 // models, voices and functions — shapes, envelopes, pagination walks and error statuses.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Emulator } from '../../src/emulator/index.js';
+import { SCENARIO_AGENT_IDS, type Emulator } from '../../src/emulator/index.js';
 import type { VoiceAgentApi } from '../../src/api/client.js';
 import { paginate } from '../../src/api/paginate.js';
 import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/api/types/index.js';
 import { collect, present, rejectsWith, startApi } from './api-client-support.js';
-
-const SCENARIOS = [
-  'emu-demo',
-  'emu-quick',
-  'emu-silent-user',
-  'emu-drop',
-  'emu-no-agent',
-  'emu-busy',
-  'emu-agent-leaves',
-  'emu-server-leave',
-  'emu-blip',
-  'emu-vonage',
-  'emu-graphql-transcript',
-];
 
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,
@@ -86,7 +72,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       assert.deepEqual(Object.keys(first).sort(), ['cursor', 'data']);
       assert.deepEqual(
         first.data.map((agent) => agent.id),
-        SCENARIOS,
+        [...SCENARIO_AGENT_IDS],
       );
       assert.equal(first.cursor, null);
       const pageOfTwo = await api.agents.list({ limit: 2 });
@@ -95,7 +81,7 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
       const walked = await collect(paginate((options, call) => api.agents.list(options, call), { limit: 2 }));
       assert.deepEqual(
         walked.map((agent) => agent.id),
-        SCENARIOS,
+        [...SCENARIO_AGENT_IDS],
       );
     });
 
@@ -256,39 +242,18 @@ describe('VoiceAgentApi: agents, prompts, extractors, catalogue', () => {
     });
 
     test('prompt errors: CUSTOM_FLOW without a flow 422, unknown model option 422, wrong type 400, unknown ids 404', async () => {
-      await rejectsWith(
-        api.versionedPrompts.create('emu-demo', { aiModelId: 'emu-model-small', agentType: 'CUSTOM_FLOW', name: 'f' }),
-        'unprocessable',
-        422,
-      );
-      await rejectsWith(
+      // A prompt of emu-demo on the small model, with `fields` added (or wrongly typed).
+      const create = (fields: Record<string, unknown>) =>
         api.versionedPrompts.create('emu-demo', {
           aiModelId: 'emu-model-small',
           agentType: 'STANDARD',
           name: 'p',
-          modelOptionValues: [{ optionId: 'max-tokens', value: '9' }],
-        }),
-        'unprocessable',
-        422,
-      );
-      await rejectsWith(
-        api.versionedPrompts.create('emu-demo', {
-          aiModelId: 'emu-model-small',
-          agentType: 'SIMPLE' as 'STANDARD',
-          name: 'p',
-        }),
-        'unprocessable',
-        422,
-      );
-      await rejectsWith(
-        api.versionedPrompts.create('emu-demo', {
-          aiModelId: 'emu-model-small',
-          agentType: 'STANDARD',
-          name: 5 as unknown as string,
-        }),
-        'bad_request',
-        400,
-      );
+          ...fields,
+        } as Parameters<VoiceAgentApi['versionedPrompts']['create']>[1]);
+      await rejectsWith(create({ agentType: 'CUSTOM_FLOW', name: 'f' }), 'unprocessable', 422);
+      await rejectsWith(create({ modelOptionValues: [{ optionId: 'max-tokens', value: '9' }] }), 'unprocessable', 422);
+      await rejectsWith(create({ agentType: 'SIMPLE' }), 'unprocessable', 422);
+      await rejectsWith(create({ name: 5 }), 'bad_request', 400);
       await rejectsWith(api.versionedPrompts.get('emu-demo', 'nope'), 'not_found', 404);
       await rejectsWith(api.versionedPrompts.list('no-agent'), 'not_found', 404);
       await rejectsWith(api.versionedPrompts.list('emu-demo', { cursor: 'not-a-cursor' }), 'bad_request', 400);

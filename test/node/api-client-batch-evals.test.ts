@@ -7,7 +7,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import type { VoiceAgentApi } from '../../src/api/client.js';
 import { paginate } from '../../src/api/paginate.js';
 import type { BatchDialJob, CreateBatchDialJobInput } from '../../src/api/types/index.js';
-import { collect, present, eventually, rejectsWith, startApi } from './api-client-support.js';
+import { collect, present, eventually, reaches, rejectsWith, startApi } from './api-client-support.js';
 
 const rows = (count: number, start = 100): CreateBatchDialJobInput['rows'] =>
   Array.from({ length: count }, (_, index) => ({
@@ -72,14 +72,7 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       assert.equal((await api.batchDialJobs.listQueue(job.id)).data.length, 3);
       assert.equal((await api.batchDialJobs.get(job.id)).status, 'PAUSED');
       assert.equal((await api.batchDialJobs.setPaused(job.id, false)).status, 'ACTIVE');
-      const done = await eventually(
-        async () => {
-          const current = await api.batchDialJobs.get(job.id);
-          return current.status === 'COMPLETE' ? current : undefined;
-        },
-        6000,
-        'the job completed',
-      );
+      const done = await reaches(() => api.batchDialJobs.get(job.id), 'COMPLETE', 6000, 'the job completed');
       assert.equal(done.status, 'COMPLETE');
       const dials = await collect(paginate((o, c) => api.batchDialJobs.listDials(job.id, o, c), { limit: 2 }));
       assert.equal(dials.length, 5);
@@ -165,14 +158,7 @@ describe('VoiceAgentApi: batch dial jobs and evaluations', () => {
       });
       const run = await api.evals.run(config.id, { callAgentId: 'emu-demo' });
       assert.equal(run.status, 'PENDING');
-      const completed = await eventually(
-        async () => {
-          const current = await api.evals.getRun(run.id);
-          return current.status === 'COMPLETED' ? current : undefined;
-        },
-        2000,
-        'the run completed',
-      );
+      const completed = await reaches(() => api.evals.getRun(run.id), 'COMPLETED', 2000, 'the run completed');
       assert.deepEqual(completed.aggregateResult, { numFailing: 1, numPassing: 2 });
       const failing = present(present(completed.results).find((result) => !result.passed));
       assert.equal(failing.evalRecordId, bad.id);

@@ -7,7 +7,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { VoiceAgentApi } from '../../src/api/client.js';
 import type { CreateAgentInput, Dial, SystemResultType } from '../../src/api/types/index.js';
 import type { ServiceError } from '../../src/api/service-error.js';
-import { present, eventually, rejectsWith, startApi } from './api-client-support.js';
+import { present, eventually, reaches, rejectsWith, startApi } from './api-client-support.js';
 
 const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
   name,
@@ -95,14 +95,7 @@ describe('issue 14: seed fidelity', () => {
       name: 'Busy line',
     });
     const run = await api.evals.run(config.id, { callAgentId: 'emu-demo' });
-    const completed = await eventually(
-      async () => {
-        const current = await api.evals.getRun(run.id);
-        return current.status === 'COMPLETED' ? current : undefined;
-      },
-      2000,
-      'the run completed',
-    );
+    const completed = await reaches(() => api.evals.getRun(run.id), 'COMPLETED', 2000, 'the run completed');
     const result = present(present(completed.results).find((item) => item.evalRecordId === record.id));
     assert.equal(result.numAlerts, 1);
     for (let round = 0; round < 2; round++) {

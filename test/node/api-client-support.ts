@@ -54,6 +54,23 @@ export async function eventually<T>(
   }
 }
 
+/** Reads a record until its `status` is `status` (or fails after `ms`), and answers it then. */
+export function reaches<T extends { status: string }>(
+  read: () => Promise<T>,
+  status: T['status'],
+  ms: number,
+  what: string,
+): Promise<T> {
+  return eventually(
+    async () => {
+      const current = await read();
+      return current.status === status ? current : undefined;
+    },
+    ms,
+    what,
+  );
+}
+
 export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
   for await (const item of items) all.push(item);

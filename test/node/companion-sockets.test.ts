@@ -351,37 +351,16 @@ describe('9. answers from the service are size-capped', () => {
     };
   }
 
-  test(
-    'an endless dial record is cut off after the cap: 502, and the service stops sending',
-    { timeout: 30_000 },
-    async (t) => {
-      const upstream = await hugeService(false);
-      const { companion, port, logs } = await start({
-        baseUrl: upstream.url,
-        fetch: globalThis.fetch,
-        upstreamTimeoutMs: 20_000,
-      });
-      try {
-        const created = await send(port, 'POST', '/dials', {}, '{}');
-        const handle = created.json.handle as string;
-        const answer = await send(port, 'GET', '/dials/d-1', { authorization: `Bearer ${handle}` });
-        assert.equal(answer.status, 502);
-        assert.equal((answer.json.error as { code: string }).code, 'upstream_error');
-        assert.match(logs.at(-1)?.reason ?? '', /larger than 2097152 bytes/);
-        await upstream.closed;
-        t.diagnostic(
-          `the service had written ${(upstream.sent() / 1024 / 1024).toFixed(1)} MiB of 200 MiB when the companion closed the connection`,
-        );
-        assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
-      } finally {
-        await companion.close();
-        await upstream.stop();
-      }
-    },
-  );
-
-  test('a declared Content-Length over the cap is refused without reading it', { timeout: 30_000 }, async () => {
-    const upstream = await hugeService(true);
+  /** A dial created and read through a companion in front of `hugeService(declared)`; `check` sees the read while both run. */
+  async function readHugeRecord(
+    declared: boolean,
+    check: (read: {
+      answer: Awaited<ReturnType<typeof send>>;
+      reason: string;
+      upstream: Awaited<ReturnType<typeof hugeService>>;
+    }) => Promise<void>,
+  ): Promise<void> {
+    const upstream = await hugeService(declared);
     const { companion, port, logs } = await start({
       baseUrl: upstream.url,
       fetch: globalThis.fetch,
@@ -392,15 +371,37 @@ describe('9. answers from the service are size-capped', () => {
       const answer = await send(port, 'GET', '/dials/d-1', {
         authorization: `Bearer ${created.json.handle as string}`,
       });
-      assert.equal(answer.status, 502);
-      assert.match(logs.at(-1)?.reason ?? '', /larger than 2097152 bytes/);
-      await upstream.closed;
-      assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
+      await check({ answer, reason: logs.at(-1)?.reason ?? '', upstream });
     } finally {
       await companion.close();
       await upstream.stop();
     }
-  });
+  }
+
+  test(
+    'an endless dial record is cut off after the cap: 502, and the service stops sending',
+    { timeout: 30_000 },
+    (t) =>
+      readHugeRecord(false, async ({ answer, reason, upstream }) => {
+        assert.equal(answer.status, 502);
+        assert.equal((answer.json.error as { code: string }).code, 'upstream_error');
+        assert.match(reason, /larger than 2097152 bytes/);
+        await upstream.closed;
+        t.diagnostic(
+          `the service had written ${(upstream.sent() / 1024 / 1024).toFixed(1)} MiB of 200 MiB when the companion closed the connection`,
+        );
+        assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
+      }),
+  );
+
+  test('a declared Content-Length over the cap is refused without reading it', { timeout: 30_000 }, () =>
+    readHugeRecord(true, async ({ answer, reason, upstream }) => {
+      assert.equal(answer.status, 502);
+      assert.match(reason, /larger than 2097152 bytes/);
+      await upstream.closed;
+      assert.ok(upstream.sent() < 50 * 1024 * 1024, `${upstream.sent()} bytes sent`);
+    }),
+  );
 });
 
 describe('9. readCappedBody, for fetch and Node stream bodies alike', () => {

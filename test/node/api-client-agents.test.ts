@@ -6,19 +6,7 @@ import { SCENARIO_AGENT_IDS, type Emulator } from '../../src/emulator/index.js';
 import type { VoiceAgentApi } from '../../src/api/client.js';
 import { paginate } from '../../src/api/paginate.js';
 import type { CreateAgentInput, FlowDefinition, FlowDefinitionInput } from '../../src/api/types/index.js';
-import { collect, present, rejectsWith, startApi } from './api-client-support.js';
-
-const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
-  name,
-  defaultVoiceId: 'emu-voice-espeak-en',
-  defaultVersionedPrompt: {
-    aiModelId: 'emu-model-small',
-    agentType: 'STANDARD',
-    name: `${name} v1`,
-    prompt: 'Be brief.',
-  },
-  ...extra,
-});
+import { collect, present, rejectsWith, startApi, newAgent } from './api-client-support.js';
 
 const flow: FlowDefinitionInput = {
   nodes: [

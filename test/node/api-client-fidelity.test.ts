@@ -5,21 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Emulator } from '../../src/emulator/index.js';
 import { VoiceAgentApi } from '../../src/api/client.js';
-import type { CreateAgentInput, Dial, SystemResultType } from '../../src/api/types/index.js';
+import type { Dial, SystemResultType } from '../../src/api/types/index.js';
 import type { ServiceError } from '../../src/api/service-error.js';
-import { present, eventually, reaches, rejectsWith, startApi } from './api-client-support.js';
-
-const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
-  name,
-  defaultVoiceId: 'emu-voice-espeak-en',
-  defaultVersionedPrompt: {
-    aiModelId: 'emu-model-small',
-    agentType: 'STANDARD',
-    name: `${name} v1`,
-    prompt: 'Be brief.',
-  },
-  ...extra,
-});
+import { present, eventually, reaches, rejectsWith, startApi, newAgent } from './api-client-support.js';
 
 /** The service's error body, kept on `cause` by VoiceAgentApi. */
 const errorBody = (error: ServiceError) =>

@@ -1,5 +1,6 @@
 // Shared by the api-client tests: an in-process emulator with short timings, a client for it,
 // and helpers to assert typed errors and to poll for an eventual state.
+import type { CreateAgentInput } from '../../src/api/types/index.js';
 import assert from 'node:assert/strict';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { VoiceAgentApi } from '../../src/api/client.js';
@@ -76,3 +77,16 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) all.push(item);
   return all;
 }
+
+/** A new agent's input: espeak voice, a short STANDARD prompt on the small model; `extra` replaces fields. */
+export const newAgent = (name: string, extra: Partial<CreateAgentInput> = {}): CreateAgentInput => ({
+  name,
+  defaultVoiceId: 'emu-voice-espeak-en',
+  defaultVersionedPrompt: {
+    aiModelId: 'emu-model-small',
+    agentType: 'STANDARD',
+    name: `${name} v1`,
+    prompt: 'Be brief.',
+  },
+  ...extra,
+});

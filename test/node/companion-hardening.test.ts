@@ -17,7 +17,6 @@ import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromE
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
-import { ServiceError } from '../../src/api/service-error.js';
 import {
   API_KEY,
   BASE,
@@ -30,6 +29,7 @@ import {
   makeCompanion,
   post,
   SECRET,
+  companionWithHangingCreate,
 } from './companion-support.js';
 
 const SITE = 'https://site.example';
@@ -528,33 +528,7 @@ describe('11. weak configuration is refused at startup', () => {
 
 describe('12. a visitor leaving mid-create', () => {
   test('is logged at info as client_closed (499), not as an error-level 502', async () => {
-    const logs: CompanionLogEntry[] = [];
-    let sent: () => void = () => {};
-    const reachedService = new Promise<void>((resolve) => (sent = resolve));
-    const never = () => Promise.reject(new Error('not used'));
-    const handler = createCompanionHandler({
-      apiKey: API_KEY,
-      baseUrl: 'https://service.example/api',
-      agentId: 'a',
-      secret: SECRET,
-      logger: (entry) => logs.push(entry),
-      serviceClient: {
-        // What the real client does when the visitor's signal fires mid-call.
-        createDial: (_input, options) =>
-          new Promise((_, reject) => {
-            sent();
-            options?.signal?.addEventListener(
-              'abort',
-              () => reject(new ServiceError('aborted', 'POST /dials was aborted')),
-              { once: true },
-            );
-          }),
-        getDialToken: never,
-        getDial: never,
-        hangupDial: never,
-        browserDialToken: never,
-      },
-    });
+    const { handler, logs, reached: reachedService } = companionWithHangingCreate();
     const leaving = new AbortController();
     const pending = handler(new Request(BASE + '/dials', { method: 'POST', signal: leaving.signal }), {
       clientAddress: '10.0.0.1',

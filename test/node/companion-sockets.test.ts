@@ -13,9 +13,8 @@ import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import { listen } from '../../src/server/node.js';
 import type { CompanionServer, NodeServerLimits } from '../../src/server/node.js';
-import { ServiceError } from '../../src/api/service-error.js';
 import { readCappedBody } from '../../src/api/body.js';
-import { API_KEY, FakeService, SECRET } from './companion-support.js';
+import { API_KEY, companionWithHangingCreate, FakeService, SECRET } from './companion-support.js';
 
 interface Started {
   companion: CompanionServer;
@@ -432,34 +431,7 @@ describe('9. readCappedBody, for fetch and Node stream bodies alike', () => {
 
 describe('12. a visitor closing the connection', () => {
   test('mid-create is logged at info as client_closed, not as an error-level 502', { timeout: 20_000 }, async () => {
-    let reached!: () => void;
-    const reachedService = new Promise<void>((resolve) => (reached = resolve));
-    let logged!: () => void;
-    const entryWritten = new Promise<void>((resolve) => (logged = resolve));
-    const never = () => Promise.reject(new Error('not used'));
-    const logs: CompanionLogEntry[] = [];
-    const handler = createCompanionHandler({
-      apiKey: API_KEY,
-      baseUrl: 'https://service.example/api',
-      agentId: 'a',
-      secret: SECRET,
-      logger: (entry) => (logs.push(entry), logged()),
-      serviceClient: {
-        createDial: (_input, options) =>
-          new Promise((_, reject) => {
-            reached();
-            options?.signal?.addEventListener(
-              'abort',
-              () => reject(new ServiceError('aborted', 'POST /dials was aborted')),
-              { once: true },
-            );
-          }),
-        getDialToken: never,
-        getDial: never,
-        hangupDial: never,
-        browserDialToken: never,
-      },
-    });
+    const { handler, logs, reached: reachedService, logged: entryWritten } = companionWithHangingCreate();
     const companion = await listen(handler, { port: 0 });
     try {
       const port = (companion.server.address() as AddressInfo).port;

@@ -1,6 +1,7 @@
 // Shared by the companion tests: a fake calling service behind an injected `fetch`, and a guard
 // that checks no answer ever carries the API key or the handle secret.
 import assert from 'node:assert/strict';
+import { ServiceError } from '../../src/api/service-error.js';
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig, CompanionHandler, CompanionRequestContext } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
@@ -227,4 +228,46 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * A companion whose service never answers POST /dials: the call fails only when the visitor's
+ * signal aborts it, as the real client's does. `reached` settles once the call is made; every
+ * log entry goes to `logs`, and `logged` settles on the first.
+ */
+export function companionWithHangingCreate(): {
+  handler: CompanionHandler;
+  logs: CompanionLogEntry[];
+  reached: Promise<void>;
+  logged: Promise<void>;
+} {
+  const logs: CompanionLogEntry[] = [];
+  let onReached = () => {};
+  let onLogged = () => {};
+  const reached = new Promise<void>((resolve) => (onReached = resolve));
+  const logged = new Promise<void>((resolve) => (onLogged = resolve));
+  const never = () => Promise.reject(new Error('not used'));
+  const handler = createCompanionHandler({
+    apiKey: API_KEY,
+    baseUrl: 'https://service.example/api',
+    agentId: 'a',
+    secret: SECRET,
+    logger: (entry) => (logs.push(entry), onLogged()),
+    serviceClient: {
+      createDial: (_input, options) =>
+        new Promise((_, reject) => {
+          onReached();
+          options?.signal?.addEventListener(
+            'abort',
+            () => reject(new ServiceError('aborted', 'POST /dials was aborted')),
+            { once: true },
+          );
+        }),
+      getDialToken: never,
+      getDial: never,
+      hangupDial: never,
+      browserDialToken: never,
+    },
+  });
+  return { handler, logs, reached, logged };
 }

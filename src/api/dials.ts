@@ -162,9 +162,9 @@ function withoutBody(error: unknown): unknown {
   let conflictingDial: ConflictingDial | null = null;
   if (error.code === 'conflict') {
     const body = (error.cause as { body?: unknown } | undefined)?.body;
-    for (const place of [body, (body as { error?: unknown } | null | undefined)?.error]) {
-      if (typeof place !== 'object' || place === null) continue;
-      const { dialId, sessionId } = place as { dialId?: unknown; sessionId?: unknown };
+    for (const place of [body, isObject(body) ? body.error : undefined]) {
+      if (!isObject(place)) continue;
+      const { dialId, sessionId } = place;
       if (typeof dialId === 'string' && dialId !== '') {
         conflictingDial = { dialId, sessionId: typeof sessionId === 'string' && sessionId !== '' ? sessionId : null };
         break;

@@ -2,7 +2,7 @@
 // setup step. Browser code never imports src/server, so the companion's codes are listed here;
 // test/node/call-error-codes.test.ts holds the list to the companion's own. README: "Error codes".
 import { CallError, CompanionError } from './errors.js';
-import type { CallErrorInfo } from './types.js';
+import type { CallSessionEventMap } from './types.js';
 
 /** The companion refused the request (4xx): the call ends `setup-failed`, and another call will not help. */
 export type CompanionRefusalCode =
@@ -48,7 +48,7 @@ export type WidgetErrorCode =
 export type CallErrorCode = WidgetErrorCode | CompanionErrorCode;
 
 /** `call-error`'s detail: what failed, and whether starting a new call may help. */
-export type ReportedError = CallErrorInfo & { recoverable: boolean };
+export type ReportedError = CallSessionEventMap['call-error'];
 
 /**
  * A setup step (dial, token, media) failed: what `call-error` says, and how the call ends. An

@@ -1,15 +1,13 @@
 // What the companion reads from request bodies: bytes up to the limit as UTF-8 text, JSON, the
 // create's `{ agent?, inputs? }` checked against the config, and the handle a `sendBeacon`
 // hang-up carries. Every refusal is an `HttpError` (400 or 413). Web APIs only.
+import { isPlainObject } from './checks.js';
 import type { CompanionSettings } from './config.js';
 import { HttpError } from './errors.js';
 import type { CompanionRequest } from './exchange.js';
 
 const BODY_FIELDS = new Set(['agent', 'inputs']);
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
-
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The body as text: at most `maxBodyBytes` (413 past it, declared or streamed), UTF-8 (400 otherwise). */
 export async function readBody(request: CompanionRequest, maxBodyBytes: number): Promise<string> {

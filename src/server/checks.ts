@@ -3,6 +3,10 @@
 // they run wherever the handler runs.
 import ipaddr from 'ipaddr.js';
 
+/** A JSON object (not null, not an array). */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** The dial ids the companion routes and signs handles for. */
 const DIAL_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 

@@ -1,6 +1,7 @@
 // `browserDialToken`'s `iceConfig` is a String in the service's schema with no documented format
 // (its own browser client never reads it for LiveKit). Read defensively: a JSON list of
 // RTCIceServer-shaped entries, or an object holding one as `iceServers`; anything else is ignored.
+import { isPlainObject } from './checks.js';
 
 /** An RTCIceServer as the browser's RTCPeerConnection takes it. */
 export interface IceServer {
@@ -12,11 +13,8 @@ export interface IceServer {
 const ICE_URL = /^(stun|stuns|turn|turns):\S+$/i;
 const MAX_SERVERS = 16;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function iceServer(entry: unknown): IceServer | null {
-  if (!isObject(entry)) return null;
+  if (!isPlainObject(entry)) return null;
   const { urls, username, credential } = entry;
   const list = typeof urls === 'string' ? [urls] : Array.isArray(urls) ? urls : null;
   if (!list || list.length === 0 || !list.every((url) => typeof url === 'string' && ICE_URL.test(url))) return null;
@@ -40,7 +38,7 @@ export function parseIceConfig(iceConfig: string | null): IceServer[] | null {
   }
   const list = Array.isArray(parsed)
     ? parsed
-    : isObject(parsed) && Array.isArray(parsed.iceServers)
+    : isPlainObject(parsed) && Array.isArray(parsed.iceServers)
       ? parsed.iceServers
       : null;
   if (!list) throw new TypeError('iceConfig is neither a list of ICE servers nor an object with iceServers');

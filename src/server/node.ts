@@ -129,19 +129,32 @@ async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer |
 
 const SAFE_HOST = /^[A-Za-z0-9.:[\]-]+$/;
 /**
+ * What stands for a Host header URL cannot take (`rebind_x.attacker.example`, a `/`): a name under
+ * `.invalid` (RFC 6761), never served over http, so the Host allow-list refuses it. Reading it as
+ * `localhost` made such a request same-origin with a loopback page.
+ */
+const UNPARSABLE_HOST = 'unparsable-host.invalid';
+/**
  * A path `URL` keeps as it is: only characters it never encodes or rewrites (no `%`, `\`, `?` or
  * `#`), not starting with `//` (a scheme-relative URL), and no `.` or `..` segment (checked apart).
  */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
-/** Where a request was sent: `new URL(req.url, "http://" + Host)`, or `http://localhost/` when that fails. */
+/** The Host header as URL would take it: `localhost` when there is none (HTTP/1.0), UNPARSABLE_HOST when unsafe. */
+function hostHeaderOf(req: IncomingMessage): string {
+  const host = req.headers.host;
+  if (host === undefined || host === '') return 'localhost';
+  return SAFE_HOST.test(host) ? host : UNPARSABLE_HOST;
+}
+
+/** Where a request was sent: `new URL(req.url, "http://" + Host)`, the path `/` when that fails. */
 function urlOf(req: IncomingMessage): URL {
-  const host = req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost';
+  const host = normalizedHost(hostHeaderOf(req)) ?? UNPARSABLE_HOST;
   try {
     return new URL(req.url ?? '/', `http://${host}`);
   } catch {
-    return new URL('http://localhost/');
+    return new URL(`http://${host}/`);
   }
 }
 
@@ -166,8 +179,8 @@ function normalizedHost(host: string): string | null {
 export function targetOf(req: IncomingMessage): { pathname: string; host: string; protocol: string } {
   const path = req.url ?? '/';
   if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) {
-    const host = normalizedHost(req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost');
-    if (host !== null) return { pathname: path, host, protocol: 'http:' };
+    const host = normalizedHost(hostHeaderOf(req)) ?? UNPARSABLE_HOST;
+    return { pathname: path, host, protocol: 'http:' };
   }
   const url = urlOf(req);
   return { pathname: url.pathname, host: url.host, protocol: url.protocol };

@@ -274,6 +274,20 @@ describe('1 and 7. Host and origin over the Node adapter', () => {
     }
   });
 
+  test('an unparsable Host (issue 30, 2) is refused, not read as localhost', async () => {
+    const { companion, port, service } = await start();
+    try {
+      for (const host of [`rebind_x.attacker.example:${port}`, `rebind.attacker.example/x:${port}`, 'a b']) {
+        const answer = await send(port, 'POST', '/api/voice-call/dials', { host }, '{}');
+        assert.equal(answer.status, 403, host);
+        assert.equal((answer.json.error as { code: string }).code, 'host_not_allowed', host);
+      }
+      assert.equal(service.calls.length, 0, 'no dial was created');
+    } finally {
+      await companion.close();
+    }
+  });
+
   test('a same-origin page on https behind a TLS proxy: with publicOrigin, or trusted X-Forwarded-Proto', async () => {
     const page = { host: 'site.example', origin: 'https://site.example' };
     const bare = await start();

@@ -84,6 +84,9 @@ export interface DialState {
   aiPaused: boolean;
 }
 
+/** The longest delay setTimeout keeps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
 
 /**
@@ -368,10 +371,15 @@ export class DialLifecycle implements DialControl {
 
   private schedule(dial: DialState, ms: number, step: () => void): void {
     this.disarm(dial);
-    dial.timer = setTimeout(() => {
-      dial.timer = null;
-      step();
-    }, ms);
+    // setTimeout fires at once for anything past 2^31-1 ms: a longer wait (only a very long
+    // `minuteMs`) is cut to the longest it can keep.
+    dial.timer = setTimeout(
+      () => {
+        dial.timer = null;
+        step();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     dial.timer.unref();
   }
 

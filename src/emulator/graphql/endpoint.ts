@@ -19,6 +19,7 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { verifyDialToken, type DialTokenKeys } from '../dial-token.js';
+import { readCappedBody } from '../request-body.js';
 import {
   createSchema,
   type GraphqlContext,
@@ -96,24 +97,28 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
   async function answerHttp(
     request: IncomingMessage,
   ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
-    if (request.method === 'OPTIONS') {
-      request.resume();
-      return { status: 204, body: undefined };
-    }
     if (request.method !== 'POST') {
-      request.resume();
+      // A preflight or a GET has no body to read: at most a small one is drained, unkept.
+      const { drained } = await readCappedBody(request, 0, options.maxBodyBytes);
+      const close: Record<string, string> = drained ? {} : { connection: 'close' };
+      if (request.method === 'OPTIONS') return { status: 204, body: undefined, headers: close };
       return {
         status: 405,
         body: errors('the GraphQL endpoint takes POST (subscriptions: graphql-transport-ws over WebSocket)'),
-        headers: { allow: 'POST, OPTIONS' },
+        headers: { allow: 'POST, OPTIONS', ...close },
       };
     }
-    const read = await readBody(request, options.maxBodyBytes);
-    if (read === 'too large')
-      return { status: 413, body: errors(`the body is larger than ${options.maxBodyBytes} bytes`) };
+    // A declared body past the limit is refused unread; a streamed one is read no further than it.
+    const read = await readCappedBody(request, options.maxBodyBytes);
+    if (read.body === null)
+      return {
+        status: 413,
+        body: errors(`the body is larger than ${options.maxBodyBytes} bytes`),
+        headers: read.drained ? {} : { connection: 'close' },
+      };
     let params: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
-      params = JSON.parse(read.toString('utf8')) as typeof params;
+      params = JSON.parse(read.body.toString('utf8')) as typeof params;
     } catch {
       return { status: 400, body: errors('the body is not valid JSON') };
     }
@@ -228,16 +233,6 @@ function errors(
   code?: GraphqlErrorCode,
 ): { errors: { message: string; extensions?: { code: GraphqlErrorCode } }[] } {
   return { errors: [code === undefined ? { message } : { message, extensions: { code } }] };
-}
-
-async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= maxBytes) chunks.push(chunk);
-  }
-  return size > maxBytes ? 'too large' : Buffer.concat(chunks);
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -10,7 +10,6 @@ import {
   GraphQLError,
   execute,
   getOperationAST,
-  parse,
   validate,
   type DocumentNode,
   type ExecutionResult,
@@ -20,6 +19,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { verifyDialToken, type DialTokenKeys } from '../dial-token.js';
 import { readCappedBody } from '../request-body.js';
+import { MAX_SUBSCRIPTIONS_PER_SOCKET, parseBounded } from './limits.js';
 import {
   createSchema,
   type GraphqlContext,
@@ -133,7 +133,7 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
 
     let document: DocumentNode;
     try {
-      document = parse(params.query);
+      document = parseBounded(params.query);
     } catch (error) {
       return {
         status: 200,
@@ -184,12 +184,32 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
         if (!principal) throw new Error('an operation before the connection was accepted');
         return { principal };
       },
-      onSubscribe(ctx, _id, payload) {
-        try {
-          logOperation('ws', parse(payload.query), payload.operationName, ctx.extra.principal);
-        } catch {
-          // graphql-ws answers the syntax error itself.
+      // Parsed within DOCUMENT_LIMITS and validated here, so graphql-ws runs what was checked.
+      onSubscribe(ctx, id, payload) {
+        // graphql-ws has already registered this one.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
+          options.log(`graphql ws subscription ${id} refused: over ${MAX_SUBSCRIPTIONS_PER_SOCKET} on one connection`);
+          return [
+            new GraphQLError(
+              `at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions are served on one connection; complete one first`,
+            ),
+          ];
         }
+        let document: DocumentNode;
+        try {
+          document = parseBounded(payload.query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('syntax error')];
+        }
+        logOperation('ws', document, payload.operationName, ctx.extra.principal);
+        const invalid = validate(schema, document);
+        if (invalid.length > 0) return invalid;
+        return {
+          schema,
+          document,
+          operationName: payload.operationName ?? undefined,
+          variableValues: payload.variables ?? undefined,
+        };
       },
     },
     wss,

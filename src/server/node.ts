@@ -32,7 +32,12 @@ export interface NodeServerLimits {
   requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, default 5 000 ms. */
   keepAliveTimeoutMs?: number;
-  /** Open connections at most; past it new ones are closed at once. Default 1 000. */
+  /**
+   * Open connections at most, default 1 000. Near it, a new connection is taken and the oldest
+   * connection that has no request under way (its headers not yet complete, or idle between
+   * keep-alive requests) is closed to make room, so slow headers cannot keep a visitor out; only
+   * when every connection holds a request under way are new ones closed at once.
+   */
   maxConnections?: number;
   /**
    * Open connections per client address (IPv6 by /64) at most, default 64; 0 turns it off. Off by
@@ -395,7 +400,7 @@ export async function listen(
   );
   server.keepAliveTimeout = keepAliveTimeout;
   server.maxConnections = maxConnections;
-  if (perAddress > 0) capConnectionsPerAddress(server, perAddress);
+  manageConnections(server, maxConnections, perAddress);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -417,21 +422,56 @@ export async function listen(
   };
 }
 
-/** Closes a new connection at once when its address (IPv6 by /64) already holds `limit` open ones. */
-function capConnectionsPerAddress(server: Server, limit: number): void {
-  const open = new Map<string, number>();
+/**
+ * The connection caps. Per address (IPv6 by /64, 0: off): a new connection from an address that
+ * already holds `perAddress` open ones is closed at once. In all: Node closes a new connection at
+ * once when `maxConnections` are open, so one before that, each new connection makes room by
+ * closing the oldest connection with no request under way: one whose headers are not complete
+ * yet, or one idle between keep-alive requests (nginx frees its idle keep-alive connections this
+ * way). A visitor who sends a whole request promptly is always admitted; a connection that sends
+ * its headers slowly, from however many addresses, gives way. Only connections that each hold a
+ * request under way fill the cap.
+ */
+function manageConnections(server: Server, maxConnections: number, perAddress: number): void {
+  const perKey = new Map<string, number>();
+  /** Every open connection, oldest (or longest idle) first, with its requests under way. */
+  const open = new Map<Socket, { busy: number }>();
   server.on('connection', (socket: Socket) => {
-    const key = addressKey(socket.remoteAddress ?? 'unknown');
-    const count = open.get(key) ?? 0;
-    if (count >= limit) {
-      socket.destroy();
-      return;
+    if (perAddress > 0) {
+      const key = addressKey(socket.remoteAddress ?? 'unknown');
+      const count = perKey.get(key) ?? 0;
+      if (count >= perAddress) {
+        socket.destroy();
+        return;
+      }
+      perKey.set(key, count + 1);
+      socket.once('close', () => {
+        const left = (perKey.get(key) ?? 1) - 1;
+        if (left === 0) perKey.delete(key);
+        else perKey.set(key, left);
+      });
     }
-    open.set(key, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left === 0) open.delete(key);
-      else open.set(key, left);
+    open.set(socket, { busy: 0 });
+    socket.once('close', () => open.delete(socket));
+    if (open.size >= maxConnections) {
+      for (const [candidate, state] of open) {
+        if (state.busy > 0 || candidate === socket) continue;
+        candidate.destroy();
+        open.delete(candidate);
+        break;
+      }
+    }
+  });
+  // Headers complete: the connection has a request under way until its answer is sent.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as Socket;
+    const state = open.get(socket);
+    if (!state) return;
+    state.busy += 1;
+    res.once('close', () => {
+      state.busy -= 1;
+      // Idle again (keep-alive): the newest idle one, so the last to give way.
+      if (state.busy === 0 && open.delete(socket) && !socket.destroyed) open.set(socket, state);
     });
   });
 }

@@ -9,6 +9,12 @@ import { createMemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { createServiceClient, type ServiceClient } from './service-client.js';
 import { cacheVerifications } from './verify-cache.js';
 
+/**
+ * The longest call cap the companion sends (a day). A browser call longer than that is a mistake,
+ * and past about 35 791 minutes a timer in the emulator overflowed and ended the call at once.
+ */
+export const MAX_TIMEOUT_MINUTES = 1440;
+
 export interface CompanionConfig {
   /** The service's API key. Never leaves the server. */
   apiKey: string;
@@ -40,7 +46,7 @@ export interface CompanionConfig {
   allowedInputs?: string[];
   /** Longest input value, default 500 characters. */
   maxInputLength?: number;
-  /** `timeoutMinutes` sent with every dial: the call's time cap. Default 10. */
+  /** `timeoutMinutes` sent with every dial: the call's time cap, 1 to 1440 (a day). Default 10. */
   timeoutMinutes?: number;
   /** How long a handle outlives the dial's time cap, default 900 s (to read the result). */
   handleMarginSeconds?: number;
@@ -202,8 +208,10 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
   for (const origin of publicOrigins) allowedOrigins.add(origin);
   const timeoutMinutes = config.timeoutMinutes ?? 10;
   // The service reads a missing or zero cap as "no limit": every dial gets a real one.
-  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1)
-    throw new TypeError('createCompanionHandler: timeoutMinutes must be a whole number ≥ 1');
+  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1 || timeoutMinutes > MAX_TIMEOUT_MINUTES)
+    throw new TypeError(
+      `createCompanionHandler: timeoutMinutes must be a whole number from 1 to ${MAX_TIMEOUT_MINUTES}`,
+    );
   const windowMs = config.rateLimit?.windowMs ?? 60_000;
   const limiter = (name: keyof CompanionSettings['limiters'], limit: number): RateLimiter =>
     config.rateLimiters?.[name] ?? createMemoryRateLimiter({ limit: config.rateLimit?.[name] ?? limit, windowMs, now });

@@ -33,7 +33,8 @@ async function limit(message: string, checks: ReadonlyArray<readonly [RateLimite
     if (!verdict.allowed) {
       throw new HttpError('rate_limited', message, {
         headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
-        reason: `${name} limit`,
+        // An outage must not read as an attack: say which it was.
+        reason: verdict.storeUnreachable ? 'rate limit store unreachable (failing closed)' : `${name} limit`,
       });
     }
   }

@@ -10,6 +10,8 @@ export interface RateLimitResult {
   allowed: boolean;
   /** When refused: seconds until a request with this key may succeed again (≥ 1). */
   retryAfterSeconds: number;
+  /** Refused because the shared store could not be asked (failing closed), not because the key is over its limit. */
+  storeUnreachable?: boolean;
 }
 
 export interface RateLimiter {
@@ -139,8 +141,8 @@ export const DEFAULT_RATE_LIMITS = {
   windowMs: 60_000,
 } as const;
 
-/** Retry-After sent while the store is unreachable and limits fail closed. */
-const STORE_DOWN_RETRY_SECONDS = 10;
+/** The answer while the store is unreachable and limits fail closed: Retry-After 10 s. */
+const STORE_DOWN: RateLimitResult = Object.freeze({ allowed: false, retryAfterSeconds: 10, storeUnreachable: true });
 
 /**
  * Rate limiters counted in Redis, so every instance of the companion shares one count per key.
@@ -213,7 +215,7 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
             return refused(rejection.msBeforeNext);
           }
           noteFailure(rejection instanceof Error ? rejection : new Error(String(rejection)));
-          if (!failOpen) return { allowed: false, retryAfterSeconds: STORE_DOWN_RETRY_SECONDS };
+          if (!failOpen) return STORE_DOWN;
           fallback ??= createMemoryRateLimiter({ limit, windowMs });
           return fallback.take(key);
         }

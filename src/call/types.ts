@@ -206,4 +206,9 @@ export interface CallSessionLike extends EventTarget {
   abandon(reason: 'element-removed' | 'page-unload'): void;
   /** Options can change between calls (e.g. attributes). */
   configure(options: Partial<CallSessionOptions>): void;
+  /**
+   * Sends the visitor's rating of the last ended call to the companion (the element's
+   * `feedback="server"`). Optional for other implementations: without it nothing is sent.
+   */
+  sendFeedback?(feedback: { rating: CallRating; comment?: string }): Promise<void>;
 }

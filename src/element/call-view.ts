@@ -21,6 +21,7 @@ import { CallController } from './call-controller.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ConsentGate } from './consent-gate.js';
+import { FeedbackPrompt } from './feedback-prompt.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
@@ -84,6 +85,8 @@ export class CallView implements ReactiveController {
   readonly call: CallController;
   /** The `consent` gate before a call. */
   readonly consent: ConsentGate;
+  /** The `feedback` rating after a call. */
+  private readonly _feedback: FeedbackPrompt;
   private readonly _host: CallViewHost;
   private readonly _hooks: CallViewHooks;
   private _styled = false;
@@ -109,6 +112,7 @@ export class CallView implements ReactiveController {
       endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
     });
     this.consent = new ConsentGate(host);
+    this._feedback = new FeedbackPrompt(host, () => this.call.session);
     new VoicePresence(host, () => this.call.session);
   }
 
@@ -166,7 +170,10 @@ export class CallView implements ReactiveController {
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
       this._connectedMuted = this._host.muted;
     }
-    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') this._follow.reset();
+    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
+      this._follow.reset();
+      this._feedback.reset();
+    }
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
@@ -272,7 +279,9 @@ export class CallView implements ReactiveController {
     if (this.state === 'in-call') return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
-    return error ? `${this._summary(s)}. ${error.title}. ${error.help}` : this._summary(s);
+    return error
+      ? `${this._summary(s)}. ${error.title}. ${error.help}`
+      : this._feedback.announcement(s, this._summary(s));
   }
 
   /** The call button's label after a call. */
@@ -326,7 +335,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
+    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>${this._feedback.render(s)}` : nothing}`;
   }
 
   /**

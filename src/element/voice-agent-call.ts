@@ -65,6 +65,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
  * @attr consent - A disclosure the visitor must agree to before each call (e.g. that calls are recorded): the call button first shows it with "Agree and call" and "Cancel"; nothing is asked of the browser and no dial is created before "Agree". The `consent` slot takes rich content (links) instead. Asked once per page.
  * @attr consent-storage - Where an agreement is remembered beyond the page: `session` (sessionStorage) or `local` (localStorage), under a key holding a hash of the disclosure, so a changed text asks again. Unset (default): nothing is written.
+ * @attr feedback - Ask for a rating after a call that connected: the ended card asks "How was this call?" with thumbs up and down, then an optional comment (at most 500 characters) with "Send" and "Skip"; fires `call-feedback`. `feedback="server"` also posts it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle, one rating per dial), where the site's `onFeedback` hook receives it.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
@@ -74,6 +75,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
  * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed.
  * @fires call-consent - `{ accepted, at }`: the visitor agreed to the consent gate ("Agree and call") or cancelled it; `at` is an ISO time.
+ * @fires call-feedback - `{ dialId, rating, comment? }`: the visitor rated the call (`rating` `up` or `down`), after "Send" or "Skip".
  *
  * @slot title - Replaces the title text in the header.
  * @slot logo - Replaces the avatar's default sound-bars glyph (e.g. an `<img>`).
@@ -107,6 +109,12 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart consent - The consent gate's disclosure (its label and the `consent` text or slot), shown instead of the idle hint.
  * @csspart consent-agree - "Agree and call".
  * @csspart consent-cancel - "Cancel": back to idle, nothing asked for.
+ * @csspart feedback - The rating after the call: the question and thumbs, then the comment, then the thanks.
+ * @csspart feedback-up - Thumbs up (`aria-pressed="true"` once chosen).
+ * @csspart feedback-down - Thumbs down (`aria-pressed="true"` once chosen).
+ * @csspart feedback-comment - The optional comment (a textarea, at most 500 characters).
+ * @csspart feedback-send - "Send": the rating with the comment.
+ * @csspart feedback-skip - "Skip": the rating without a comment.
  *
  * @cssprop [--vac-accent=#4f46e5] - Accent: call button, visitor bubbles, focus rings.
  * @cssprop [--vac-accent-text=#ffffff] - Text on the accent colour.

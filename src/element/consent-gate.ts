@@ -226,7 +226,10 @@ export class ConsentGate implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    this.cancel(false);
+    // A move (remove and insert in one task, as frameworks re-parent) keeps the gate; a removal cancels it.
+    setTimeout(() => {
+      if (!this._host.isConnected) this.cancel(false);
+    }, 0);
   }
 
   /** What the live region says while the gate shows: its label and the disclosure. */

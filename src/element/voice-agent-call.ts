@@ -338,8 +338,13 @@ export class VoiceAgentCall extends LitElement {
     // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
     // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
     // browser has WebRTC without AudioContext and WebSocket.
-    // With a consent gate nothing is asked for before "Agree", whose click then starts the call.
-    const able = own && !this.#consent() && 'RTCPeerConnection' in globalThis;
+    // With a consent gate (consent-gate.ts, in the call chunk) nothing is asked for before
+    // "Agree", whose click then starts the call.
+    const able =
+      own &&
+      !this.hasAttribute('consent') &&
+      !this.querySelector('[slot=consent]') &&
+      'RTCPeerConnection' in globalThis;
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
@@ -370,11 +375,6 @@ export class VoiceAgentCall extends LitElement {
     await started;
   }
 
-  /** Whether the page asks for consent before a call (the gate itself is in the call chunk). */
-  #consent(): boolean {
-    return this.hasAttribute('consent') || !!this.querySelector('[slot=consent]');
-  }
-
   #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
     const session = this.#session(module);
     if (this.#layout === 'floating') this.open = true;
@@ -382,7 +382,8 @@ export class VoiceAgentCall extends LitElement {
       if (RESTING.has(session.state)) session.configure(this.#sessionOptions());
       return handover ? (session as CallSession).start(handover) : session.start();
     };
-    return this._view ? this._view.consent.ask(start) : start();
+    // #session made the view.
+    return (this._view as CallView).consent.ask(start);
   }
 
   #session(module: CallModule): CallSessionLike {

@@ -259,6 +259,19 @@ describe('<voice-agent-call consent>', () => {
     fake().end('user-hangup');
   });
 
+  it('dark theme, inline and floating: the gate is axe-clean', async () => {
+    for (const layout of ['inline', 'floating']) {
+      const el = await fixture<VoiceAgentCall>(
+        html`<voice-agent-call endpoint="/api" theme="dark" layout=${layout} consent=${freshText()}></voice-agent-call>`,
+      );
+      void el.start();
+      await el.updateComplete;
+      expect(findPart(el, 'consent'), layout).to.not.equal(null);
+      expect(await axeViolations(el), layout).to.deep.equal([]);
+      part(el, 'consent-cancel').click();
+    }
+  });
+
   it('Arabic: the gate in Arabic, right to left, axe-clean', async () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/api" lang="ar" consent="تُسجَّل المكالمات لتحسين خدمتنا."></voice-agent-call>`,

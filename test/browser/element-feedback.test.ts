@@ -138,6 +138,22 @@ describe('<voice-agent-call feedback>', () => {
     expect(findPart(busy, 'feedback')).to.equal(null);
   });
 
+  it('dark theme: axe-clean at every step (question, comment, thanks)', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api" feedback theme="dark"></voice-agent-call>`,
+    );
+    (await inCall(el)).end('agent-hangup');
+    await el.updateComplete;
+    expect(await axeViolations(el), 'question').to.deep.equal([]);
+    part(el, 'feedback-up').click();
+    await el.updateComplete;
+    expect(await axeViolations(el), 'comment').to.deep.equal([]);
+    part(el, 'feedback-skip').click();
+    await el.updateComplete;
+    expect(text(el, 'feedback')).to.equal('Thanks for your feedback.');
+    expect(await axeViolations(el), 'thanks').to.deep.equal([]);
+  });
+
   it('Arabic: the rating in Arabic; axe-clean', async () => {
     const el = await ratedCard('', 'ar');
     expect(text(el, 'feedback')).to.contain('كيف كانت المكالمة؟');

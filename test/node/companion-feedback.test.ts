@@ -128,6 +128,21 @@ describe('POST /dials/:id/feedback', () => {
     );
   });
 
+  test('a shared store that cannot answer is a 429 with Retry-After, not a 409: nothing says the dial was rated', async () => {
+    const received: CompanionFeedback[] = [];
+    const { handler } = makeCompanion({
+      onFeedback: (feedback) => void received.push(feedback),
+      rateLimiters: {
+        feedbackPerDial: { take: async () => ({ allowed: false, retryAfterSeconds: 10, storeUnavailable: true }) },
+      },
+    });
+    const { dialId, handle } = await createDial(handler);
+    const response = await handler(post(`/dials/${dialId}/feedback`, { rating: 'up' }, bearer(handle)));
+    assert.equal(response.headers.get('retry-after'), '10');
+    await expectError(response, 429, 'rate_limited');
+    assert.equal(received.length, 0);
+  });
+
   test('only POST (and a CORS preflight); onFeedback must be a function', async () => {
     const { handler } = makeCompanion();
     const { dialId, handle } = await createDial(handler);

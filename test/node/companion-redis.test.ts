@@ -287,6 +287,23 @@ describe('createRedisRateLimiters', () => {
     }
   });
 
+  test('a store it cannot reach refuses a rating as unavailable (fail closed), not as already given', async () => {
+    const gone = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    gone.on('error', () => {});
+    try {
+      const limiters = createRedisRateLimiters(gone, { keyPrefix: `gone-${Date.now()}` });
+      const verdict = await limiters.feedbackPerDial.take('dial-1');
+      assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 10, storeUnavailable: true });
+    } finally {
+      gone.disconnect();
+    }
+  });
+
   test('refuses a window that Redis cannot expire by the second', () => {
     assert.throws(() => createRedisRateLimiters(client, { windowMs: 1500 }), RangeError);
     assert.throws(() => createRedisRateLimiters(client, { feedbackWindowMs: 500 }), RangeError);

@@ -48,11 +48,14 @@ export class FeedbackPrompt {
     );
   }
 
-  /** What the live region adds to the ended summary: the question, or the thanks (alone). */
+  /**
+   * What the live region says after the call: the summary and the question (unchanged while the
+   * comment is open, so nothing is read twice; the focused comment's label speaks for itself),
+   * then the thanks alone.
+   */
   announcement(s: VoiceAgentCallStrings, summary: string): string {
     if (!this.shown()) return summary;
-    if (this._step.name === 'done') return s.feedbackThanks;
-    return this._step.name === 'ask' ? `${summary}. ${s.feedbackQuestion}` : summary;
+    return this._step.name === 'done' ? s.feedbackThanks : `${summary}. ${s.feedbackQuestion}`;
   }
 
   private _rate(rating: CallRating): void {

@@ -71,6 +71,7 @@ describe('<voice-agent-call feedback>', () => {
     expect(part(el, 'feedback-down').getAttribute('aria-pressed')).to.equal('true');
     const comment = part<HTMLTextAreaElement>(el, 'feedback-comment');
     expect(focused(el)).to.equal(comment);
+    expect(announced(el), 'the live region does not read the summary again').to.contain('How was this call?');
     expect(comment.labels?.[0]?.textContent).to.equal('Anything to add? (optional)');
     expect(comment.maxLength).to.equal(500);
     expect(await axeViolations(el)).to.deep.equal([]);

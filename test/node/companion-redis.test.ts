@@ -208,6 +208,46 @@ describe('rate limits shared through Redis', () => {
   });
 });
 
+describe('one rating per dial across instances', () => {
+  let emulator: Emulator;
+  let redis: RedisServer;
+  const companions: CompanionProcess[] = [];
+  before(async () => {
+    emulator = await startEmulator({ logger: false });
+    redis = await startRedisServer();
+  });
+  after(async () => {
+    await Promise.all(companions.map((companion) => companion.stop()));
+    await redis.stop();
+    await emulator.close();
+  });
+
+  test('a dial rated through one process is a 409 through the other; without a hook each logs the rating, never the comment', async () => {
+    const env = { COMPANION_REDIS_URL: redis.url };
+    const [a, b] = await Promise.all([startCompanion(emulator, env), startCompanion(emulator, env)]);
+    companions.push(present(a), present(b));
+    const created = await createDial(present(a), '198.51.100.20');
+    assert.equal(created.status, 200);
+    const { dialId, handle } = (await created.json()) as { dialId: string; handle: string };
+    const rate = (companion: CompanionProcess, rating: string) =>
+      fetch(`${companion.url}/dials/${dialId}/feedback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${handle}` },
+        body: JSON.stringify({ rating, comment: 'COMMENT-NOT-FOR-LOGS-5521' }),
+      });
+    // At once through both: exactly one is taken.
+    const statuses = (await Promise.all([rate(present(a), 'up'), rate(present(b), 'down')])).map((r) => r.status);
+    assert.deepEqual([...statuses].sort(), [200, 409]);
+    assert.equal((await rate(present(b), 'up')).status, 409, 'and again later, through the other process');
+    const taken = statuses[0] === 200 ? present(a) : present(b);
+    const line = await taken.logged((entry) => entry.rating !== undefined);
+    assert.deepEqual([line.dialId, line.commented], [dialId, true]);
+    await present(b).logged((entry) => entry.route === 'POST /dials/:id/feedback' && entry.status === 409);
+    for (const companion of [present(a), present(b)])
+      assert.ok(!JSON.stringify(companion.logs).includes('COMMENT-NOT-FOR-LOGS'), 'no log line holds the comment');
+  });
+});
+
 describe('createRedisRateLimiters', () => {
   let redis: RedisServer;
   let client: Redis;
@@ -221,7 +261,7 @@ describe('createRedisRateLimiters', () => {
     await redis.stop();
   });
 
-  test('makes the four limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
+  test('makes the five limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
     const limiters = createRedisRateLimiters(client, {
       perAddress: 3,
       total: 4,
@@ -229,23 +269,49 @@ describe('createRedisRateLimiters', () => {
       readsPerAddress: 6,
       keyPrefix: `test-${Date.now()}`,
     });
-    assert.deepEqual(Object.keys(limiters).sort(), ['perAddress', 'perDial', 'readsPerAddress', 'total']);
+    assert.deepEqual(Object.keys(limiters).sort(), [
+      'feedbackPerDial',
+      'perAddress',
+      'perDial',
+      'readsPerAddress',
+      'total',
+    ]);
     for (const [name, limit] of [
       ['perAddress', 3],
       ['total', 4],
       ['perDial', 5],
       ['readsPerAddress', 6],
+      ['feedbackPerDial', 1],
     ] as const) {
       const verdicts = await Promise.all(Array.from({ length: 10 }, () => limiters[name].take('same-key')));
       assert.equal(verdicts.filter((verdict) => verdict.allowed).length, limit, name);
+      const window = name === 'feedbackPerDial' ? 86_400 : 60;
       for (const verdict of verdicts.filter((v) => !v.allowed))
-        assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= 60);
+        assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= window);
       assert.equal((await limiters[name].take('another-key')).allowed, true, `${name} counts per key`);
+    }
+  });
+
+  test('a store it cannot reach refuses a rating as unavailable (fail closed), not as already given', async () => {
+    const gone = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    gone.on('error', () => {});
+    try {
+      const limiters = createRedisRateLimiters(gone, { keyPrefix: `gone-${Date.now()}` });
+      const verdict = await limiters.feedbackPerDial.take('dial-1');
+      assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 10, storeUnreachable: true });
+    } finally {
+      gone.disconnect();
     }
   });
 
   test('refuses a window that Redis cannot expire by the second', () => {
     assert.throws(() => createRedisRateLimiters(client, { windowMs: 1500 }), RangeError);
+    assert.throws(() => createRedisRateLimiters(client, { feedbackWindowMs: 500 }), RangeError);
     assert.throws(() => createRedisRateLimiters(client, { onStoreError: 'sometimes' as 'open' }), TypeError);
   });
 });

@@ -592,6 +592,8 @@ export function describeRoom(client: RoomClient): void {
         expect((await pause(false)).errors).to.equal(undefined);
         const back = await eventually(() => call.finals(agentTrackSid)[1], 5000, "the agent's next line");
         expect(back.text).to.equal("I'm back.");
+        // The state and the line travel apart (signal and data channel): the state may come a little later.
+        await eventually(() => (call.agentStates.at(-1) === 'listening' ? true : undefined), 2000, 'listening again');
         expect(call.agentStates.slice(call.agentStates.lastIndexOf('idle'))).to.deep.equal([
           'idle',
           'speaking',
@@ -631,6 +633,61 @@ export function describeRoom(client: RoomClient): void {
         const record = await recordOnce(dialId, 'failed', 5000);
         expect(record.systemResultType).to.equal('FAILED');
         expect(record.transcript.map((line) => line.text)).to.deep.equal(['Hello, this line is about to drop.']);
+      });
+    });
+
+    describe('loopback room: the agent or the media server closing the room', () => {
+      it('emu-agent-leaves: the agent leaves without a goodbye; the room stays open and the dial fails', async () => {
+        const { dialId, call } = await joinedCall('emu-agent-leaves');
+        const agent = await eventually(() => call.agent, 3000, 'the agent');
+        const left = new Promise<void>((resolve) =>
+          call.room.on(RoomEvent.ParticipantDisconnected, (participant) => {
+            if (participant.identity === agent.identity) resolve();
+          }),
+        );
+        await eventually(() => call.finals(call.agentTrack?.sid)[0], 5000, 'the greeting');
+        await left;
+        expect(call.room.remoteParticipants.size).to.equal(0);
+        expect(call.room.state, 'no LeaveRequest: the caller is still in the room').to.equal('connected');
+        const record = await recordOnce(dialId, 'failed', 3000);
+        expect(record.systemResultType).to.equal('FAILED');
+        expect(record.transcript.map((line) => line.text)).to.deep.equal(['Hello, I have to go.']);
+      });
+
+      it('emu-server-leave: the media server closes the room, SERVER_SHUTDOWN, and the dial fails', async () => {
+        const { dialId, call } = await joinedCall('emu-server-leave');
+        await eventually(() => call.finals(call.agentTrack?.sid)[0], 5000, 'the greeting');
+        expect(await call.disconnected).to.equal(DisconnectReason.SERVER_SHUTDOWN);
+        const record = await recordOnce(dialId, 'failed', 3000);
+        expect(record.systemResultType).to.equal('FAILED');
+      });
+    });
+
+    describe('loopback room: emu-blip', () => {
+      it('the connection drops once; the client comes back (a full rejoin, same dial) and the agent says so', async () => {
+        const { dialId, call } = await joinedCall('emu-blip');
+        const firstTrack = (await eventually(() => call.agentTrack, 3000, 'the agent track')).sid;
+        await eventually(() => call.finals(firstTrack)[0], 5000, 'the greeting');
+        const back = await eventually(
+          () => call.finals().find((segment) => segment.text === 'Sorry, the line dropped. I am back.'),
+          15000,
+          "the agent's line after the rejoin",
+        );
+        expect(call.reconnecting, 'the client noticed the drop').to.equal(true);
+        expect(call.room.state).to.equal('connected');
+        expect(back.trackId, "a fresh agent participant's track").to.not.equal(firstTrack);
+        expect([...new Set(signalPaths)], 'the rejoin took the same signal path').to.deep.equal([
+          client.signalPath === 'v0' ? '/rtc' : '/rtc/v1',
+        ]);
+        await emu(`/dials/${dialId}/hangup`, { method: 'POST' });
+        expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
+        const record = await dialRecord(dialId);
+        expect([record.status, record.systemResultType]).to.deep.equal(['completed', 'USER_HANGUP']);
+        const texts = record.transcript.map((line) => line.text);
+        expect(texts.slice(0, 2)).to.deep.equal([
+          'Hello, this line will drop for a moment.',
+          'Sorry, the line dropped. I am back.',
+        ]);
       });
     });
 

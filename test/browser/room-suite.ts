@@ -99,7 +99,10 @@ export function describeRoom(client: RoomClient): void {
 
   const dialRecord = (dialId: string) => emu<DialRecord>(`/dials/${dialId}`);
 
-  /** The dial's record once its status reads `status`. */
+  /**
+   * The dial's record once its status reads `status`. The room records how it ended just after its
+   * LeaveRequest (README: "What the emulator invents"), so a caller told first may read it a moment early.
+   */
   const recordOnce = (dialId: string, status: string, timeoutMs: number) =>
     eventually(
       async () => {
@@ -379,7 +382,7 @@ export function describeRoom(client: RoomClient): void {
         ]);
         expect(call.agentStates).to.include.members(['listening', 'speaking']);
 
-        const record = await dialRecord(dialId);
+        const record = await recordOnce(dialId, 'completed', 3000);
         expect([record.status, record.systemResultType]).to.deep.equal(['completed', 'AGENT_HANGUP']);
         expect(record.aiResult?.['summary']).to.be.a('string');
         const aiLines = record.transcript.filter((line) => line.speaker === 'AI');
@@ -470,7 +473,7 @@ export function describeRoom(client: RoomClient): void {
             .map((event) => event.transcriptLine.text);
         await eventually(() => (finals().length >= 2 ? true : undefined), 3000, 'the goodbye over GraphQL');
         expect(finals()).to.deep.equal(['Hi, quick test call.', 'Thanks, goodbye!']);
-        const record = await dialRecord(dial.dialId);
+        const record = await recordOnce(dial.dialId, 'completed', 3000);
         expect([record.status, record.systemResultType]).to.deep.equal(['completed', 'AGENT_HANGUP']);
       });
     });
@@ -617,7 +620,7 @@ export function describeRoom(client: RoomClient): void {
         const mutedAt = performance.now();
         expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
         expect(performance.now() - mutedAt).to.be.within(2500, 9000);
-        const record = await dialRecord(dialId);
+        const record = await recordOnce(dialId, 'completed', 3000);
         expect([record.status, record.systemResultType]).to.deep.equal(['completed', 'LONG_SILENCE_HANGUP']);
         expect(record.transcript.at(-1)?.text).to.equal('I cannot hear you. Goodbye.');
       });

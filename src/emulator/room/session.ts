@@ -105,7 +105,10 @@ export class Session {
     this.#ws.on('error', this.#onSocketError);
     this.#unsubscribe = this.#host.control.onEnded(this.#onDialEnded);
     this.#enqueue(async () => {
-      if (this.#agent) for (const line of ALL_LINES) void speech(line); // warm the voice cache
+      if (this.#agent) {
+        // Warm the voice cache.
+        for (const line of [...ALL_LINES, ...(scenarioFor(this.dial.scenario).ownLines ?? [])]) void speech(line);
+      }
       const agent = this.#agent?.description;
       this.#peer = await Peer.create(
         {

@@ -1,7 +1,14 @@
-// Decodes the `join_request` query parameter that livekit-client (v1 signal path) sends on the
-// WebSocket upgrade: base64url(WrappedJoinRequest{ joinRequest: gzip?(JoinRequest), compression }).
+// The join as livekit-client sends it on the WebSocket upgrade. v1 (`/rtc/v1`): the `join_request`
+// query parameter, base64url(WrappedJoinRequest{ joinRequest: gzip?(JoinRequest), compression }).
+// v0 (`/rtc`): plain query parameters (`reconnect=1`, `sid`, `auto_subscribe`, `sdk`, …), no offer.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { JoinRequest, WrappedJoinRequest, WrappedJoinRequest_Compression } from '@livekit/protocol';
+import {
+  ClientInfo,
+  ConnectionSettings,
+  JoinRequest,
+  WrappedJoinRequest,
+  WrappedJoinRequest_Compression,
+} from '@livekit/protocol';
 
 export class JoinRequestError extends Error {
   override name = 'JoinRequestError';
@@ -43,4 +50,26 @@ export function encodeJoinRequest(request: JoinRequest, compression: 'gzip' | 'n
     compression: compression === 'gzip' ? WrappedJoinRequest_Compression.GZIP : WrappedJoinRequest_Compression.NONE,
   });
   return Buffer.from(wrapped.toBinary()).toString('base64url');
+}
+
+/**
+ * v0: the join livekit-client describes in the query of `/rtc` (what a LiveKit server reads from
+ * it), as the JoinRequest the v1 path would have carried, without a publisher offer.
+ */
+export function joinFromV0Query(query: URLSearchParams): JoinRequest {
+  const flag = (name: string) => query.get(name) === '1';
+  const protocol = Number(query.get('protocol') ?? '0');
+  return new JoinRequest({
+    clientInfo: new ClientInfo({
+      version: query.get('version') ?? '',
+      protocol: Number.isInteger(protocol) ? protocol : 0,
+      browser: query.get('browser') ?? '',
+    }),
+    connectionSettings: new ConnectionSettings({
+      autoSubscribe: query.get('auto_subscribe') !== '0',
+      adaptiveStream: flag('adaptive_stream'),
+    }),
+    reconnect: flag('reconnect'),
+    participantSid: query.get('sid') ?? '',
+  });
 }

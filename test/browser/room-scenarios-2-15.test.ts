@@ -1,6 +1,6 @@
-// The room suite (room-suite.ts) with livekit-client 2.15.16 (the devDependency livekit-client-2-15),
-// as it joins by default: on v0 (`/rtc`, two peer connections), as apps pinned to 2.15 (among them
-// the service's own published web client) do.
+// The room suite (room-suite.ts) with livekit-client 2.15.8 (the devDependency livekit-client-2-15),
+// which speaks only v0 (`/rtc`, two peer connections; it has no `singlePeerConnection` option), as
+// apps pinned to 2.15 (among them the service's own published web client) join.
 import * as livekit from 'livekit-client-2-15';
 import { describeRoom, type LivekitClient } from './room-suite.js';
 

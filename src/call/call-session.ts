@@ -5,7 +5,7 @@
 import { AgentAudio } from './agent-audio.js';
 import { callOptions, type CallOptions } from './call-options.js';
 import { missingCapabilities } from './capabilities.js';
-import { CompanionClient, isTerminal, type DialHandle, type DialRecord } from './companion-client.js';
+import { CompanionClient, isTerminal, type CreatedDial, type DialHandle, type DialRecord } from './companion-client.js';
 import { pollDial, readRecord } from './dial-record.js';
 import {
   callResult,
@@ -30,7 +30,14 @@ import {
   CallTranscriptEvent,
   CallEventTarget,
 } from './events.js';
-import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
+import {
+  createAudio,
+  microphoneGranted,
+  requestMicrophone,
+  stopMicrophone,
+  unlockPlayback,
+  type CallHandover,
+} from './gesture.js';
 import { joinMedia } from './join-media.js';
 import type {
   MediaCallbacks,
@@ -296,6 +303,11 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   async #run(call: ActiveCall, microphone: Promise<MediaStream>, mediaModule: Promise<MediaModule>): Promise<void> {
     const { signal } = call.controller;
+    // A visitor who granted the microphone before (a returning visitor) cannot refuse it now: the
+    // dial is created while getUserMedia resolves. Otherwise the microphone comes first, so no dial
+    // is ever created for a visitor who refuses.
+    let created: Promise<CreatedDial> | null = null;
+    if ((await microphoneGranted(microphone)) && !isOver(call)) created = this.#createDial(call);
     let stream: MediaStream;
     try {
       stream = await microphone;
@@ -316,21 +328,10 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     mic.addEventListener('ended', this.#onMicrophoneEnded);
 
     try {
-      // Not tied to the call's signal: once sent, a dial may exist, and only its answer lets us hang it up.
-      const dialRequest = call.companion
-        .createDial(
-          { agent: call.options.agent || undefined, inputs: call.options.inputs || undefined },
-          call.idempotencyKey,
-          new AbortController().signal,
-        )
-        .then((created) => {
-          call.dial = created;
-          return created;
-        });
-      call.dialRequest = dialRequest.catch(() => null);
-      const dial = await dialRequest;
+      const dial = await (created ?? this.#createDial(call));
       if (isOver(call)) return;
-      const token = await call.companion.token(dial, signal);
+      // The create's answer carries the media credentials; the token route only when it did not.
+      const token = dial.media ?? (await call.companion.token(dial, signal));
       if (isOver(call)) return;
       this.#enter(call, 'connecting');
       const module = await mediaModule.catch((error: unknown) => {
@@ -367,6 +368,23 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       if (isOver(call)) return;
       await this.#end(call, 'setup-failed', setupFailure(error));
     }
+  }
+
+  /** `POST /dials`, once per call; `call.dial` holds the dial (without its media credentials) as soon as it answers. */
+  #createDial(call: ActiveCall): Promise<CreatedDial> {
+    // Not tied to the call's signal: once sent, a dial may exist, and only its answer lets us hang it up.
+    const request = call.companion
+      .createDial(
+        { agent: call.options.agent || undefined, inputs: call.options.inputs || undefined },
+        call.idempotencyKey,
+        new AbortController().signal,
+      )
+      .then((created) => {
+        call.dial = { dialId: created.dialId, handle: created.handle };
+        return created;
+      });
+    call.dialRequest = request.catch(() => null);
+    return request;
   }
 
   /** Runs `handle` only while `call` is the current call and has not begun to end. */

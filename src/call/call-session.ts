@@ -30,15 +30,9 @@ import {
   CallTranscriptEvent,
   CallEventTarget,
 } from './events.js';
-import {
-  createAudio,
-  microphoneGranted,
-  requestMicrophone,
-  stopMicrophone,
-  unlockPlayback,
-  type CallHandover,
-} from './gesture.js';
+import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
 import { joinMedia } from './join-media.js';
+import { microphoneGranted } from './microphone-permission.js';
 import type {
   MediaCallbacks,
   MediaConnection,

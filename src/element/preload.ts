@@ -1,7 +1,10 @@
 // Loading the call ahead of the click (the `preload` attribute): the call chunk and the media
-// library (livekit-client) once, on intent (the element calls `intent` when the pointer enters or
-// focus reaches the call button or launcher), or with `preload="idle"` also in idle time a while
-// after the element is connected. In the idle entry.
+// library (livekit-client) once, on intent (the element calls `intent` when the pointer enters the
+// call button or launcher, a touch too, since Pointer Events fire pointerenter before a touch's
+// pointerdown, or focus reaches them; on a device without hover, also when the inline card comes
+// into view), or with `preload="idle"` also in idle time a while after the element is connected.
+// The call chunk, once in, warms the connection to a companion on another origin (preconnect.ts).
+// In the idle entry.
 import type { ReactiveController } from 'lit';
 import { loadCall } from './call-loader.js';
 import type { VoiceAgentCall, VoiceAgentCallPreload } from './voice-agent-call.js';
@@ -18,13 +21,19 @@ export class PreloadController implements ReactiveController {
     host.addController(this);
   }
 
+  /** Watches the inline card come into view, on a device without hover (a phone has no pointerenter before the tap). */
+  #inView?: IntersectionObserver;
+
   hostConnected(): void {
     if (this.#mode() === 'idle') this.#scheduleIdle();
+    if (matchMedia('(hover:none)').matches && this.#host.layout != 'floating')
+      (this.#inView = new IntersectionObserver(([entry]) => entry?.isIntersecting && this.#load())).observe(this.#host);
   }
 
   hostDisconnected(): void {
     this.#cancelIdle?.();
     this.#cancelIdle = null;
+    this.#inView?.disconnect();
   }
 
   /** The visitor shows intent: load now, unless `preload="none"`. */

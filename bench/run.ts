@@ -4,7 +4,8 @@
 // otherwise). Pick benchmarks by name: `npm run bench -- weight companion talk endurance`.
 // Knobs (environment): BENCH_CALLS (time-to-talk calls, default 20), BENCH_CYCLES (call cycles,
 // default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
-// BENCH_COMPARE_REF (a git ref whose companion runs side by side with this tree's).
+// BENCH_NET_CALLS (network time-to-talk calls per page and network, default 5), BENCH_COMPARE_REF (a
+// git ref whose companion, and for the network section its widget, run side by side with this tree's).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
@@ -17,6 +18,7 @@ import { checkoutRef } from './lib/git-ref.js';
 import { LOG_FILE, ROOT, startServices } from './lib/services.js';
 import { table, type BenchSection } from './lib/stats.js';
 import { pageWeight } from './page-weight.js';
+import { networkTalk } from './network-talk.js';
 import { timeToTalk } from './time-to-talk.js';
 
 const NAMESPACE_FLAG = 'VOICE_AGENT_BENCH_NETNS';
@@ -37,7 +39,7 @@ if (process.env[NAMESPACE_FLAG] !== '1') {
   process.exit(result.status ?? 1);
 }
 
-const ALL = ['weight', 'companion', 'talk', 'endurance'] as const;
+const ALL = ['weight', 'companion', 'talk', 'network', 'endurance'] as const;
 type Name = (typeof ALL)[number];
 const picked = process.argv.slice(2).filter((arg): arg is Name => (ALL as readonly string[]).includes(arg));
 const run: readonly Name[] = picked.length > 0 ? picked : ALL;
@@ -69,6 +71,18 @@ if (run.includes('companion')) {
     sections.push(await companionLoad({ before }));
     log('rate limits');
     sections.push(await companionLimits({ before }));
+  } finally {
+    before?.remove();
+  }
+}
+if (run.includes('network')) {
+  // BENCH_COMPARE_REF=<git ref>: that version's widget (its CDN build) and companion run side by side.
+  const before = process.env.BENCH_COMPARE_REF
+    ? checkoutRef(process.env.BENCH_COMPARE_REF, ['vite.cdn.config.ts', 'tsconfig.json'])
+    : undefined;
+  try {
+    log('time to talk on a real network');
+    sections.push(await networkTalk({ calls: envNumber('BENCH_NET_CALLS', 5), before }));
   } finally {
     before?.remove();
   }

@@ -106,15 +106,38 @@ async function proxy(req: IncomingMessage, res: ServerResponse, target: string):
   res.end(Buffer.from(await answer.arrayBuffer()));
 }
 
-/** Serves the repository's files (pages, dist/cdn, node_modules/livekit-client/dist) and proxies the companion. */
-function startStaticServer(companion: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+/**
+ * Serves the repository's files (pages, dist/cdn, node_modules/livekit-client/dist) and proxies the
+ * companion at /api/voice-call. `before`: another version's tree, whose `dist/` is served under
+ * /before/dist/ and whose companion under /api/voice-call-before.
+ */
+export function startStaticServer(
+  companion: () => string,
+  before?: { root: string; companion: () => string },
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname.startsWith('/api/voice-call/')) {
-      proxy(req, res, companion() + url.pathname.slice('/api/voice-call'.length) + url.search).catch(() => {
+    const route = before && url.pathname.startsWith('/api/voice-call-before/') ? '/api/voice-call-before' : null;
+    if (route || url.pathname.startsWith('/api/voice-call/')) {
+      const target = route && before ? before.companion() : companion();
+      const prefix = route ?? '/api/voice-call';
+      proxy(req, res, target + url.pathname.slice(prefix.length) + url.search).catch(() => {
         if (!res.headersSent) res.writeHead(502);
         res.end();
       });
+      return;
+    }
+    if (before && url.pathname.startsWith('/before/dist/')) {
+      const path = normalize(join(before.root, decodeURIComponent(url.pathname.slice('/before'.length))));
+      if (!path.startsWith(join(before.root, 'dist/')) || !existsSync(path) || !statSync(path).isFile()) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+        'cache-control': 'no-cache',
+      });
+      createReadStream(path).pipe(res);
       return;
     }
     const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));

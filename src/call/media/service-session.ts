@@ -82,6 +82,11 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
     lazyCloseTimeout: 0,
   });
 
+  // Warms a connection to the GraphQL origin for startDialSession (its socket is not the
+  // subscriptions' WebSocket), as livekit-client's prepareConnection does for the media server: a
+  // HEAD, a simple request, whose answer is not read.
+  fetch(options.graphqlUrl, { method: 'HEAD', mode: 'no-cors' }).catch(() => undefined);
+
   const start = (): void => {
     if (started || closed) return;
     started = true;

@@ -312,6 +312,9 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     }
     const [mic, ...extra] = stream.getAudioTracks();
     for (const track of [...extra, ...stream.getVideoTracks()]) track.stop();
+    // Chromium keeps the getUserMedia promise, and with it this stream, for the page's life: an
+    // empty stream keeps nothing of the call (its track, and the streams the track joins later).
+    for (const track of stream.getTracks()) stream.removeTrack(track);
     if (isOver(call) || !mic) {
       mic?.stop();
       await this.#end(call, 'microphone-unavailable', { message: 'no microphone track' });
@@ -527,7 +530,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     if (hasEnded(call)) return call.ended;
     if (steps.hangupFirst && dial && !call.dialOver) {
       try {
-        await call.companion.hangup(dial, AbortSignal.timeout(call.options.requestTimeoutMs));
+        // The companion client times the request out itself (requestTimeoutMs).
+        await call.companion.hangup(dial, new AbortController().signal);
         call.dialOver = true;
       } catch {
         // Read below; a dial still live afterwards gets a keepalive hangup.

@@ -8,14 +8,13 @@
 // the obvious order) and, with BENCH_COMPARE_REF, the widget and companion of that commit.
 // Browser round trips on the critical path are read from the times themselves: a run with only
 // the browser's legs delayed by d, against the run with none, is slower by (round trips × 2d).
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { instrumentedContext, launchChromium } from './lib/browser.js';
 import { startDelayProxy, targetOf, type DelayProxy } from './lib/delay-proxy.js';
 import type { RefTree } from './lib/git-ref.js';
 import {
-  ROOT,
+  buildCdn,
   companionEnv,
   startChild,
   startStaticServer,
@@ -96,22 +95,10 @@ async function handCall(page: Page): Promise<number> {
   return audio;
 }
 
-/** The before tree's CDN build (its own vite config), into its dist/cdn. */
-function buildBefore(before: RefTree): void {
-  execFileSync(
-    join(ROOT, 'node_modules/.bin/vite'),
-    ['build', '--config', 'vite.cdn.config.ts', '--logLevel', 'error'],
-    {
-      cwd: before.root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-}
-
 export async function networkTalk(options: { calls?: number; before?: RefTree } = {}): Promise<BenchSection> {
   const calls = options.calls ?? 5;
   const { before } = options;
-  if (before) buildBefore(before);
+  if (before) buildCdn(before);
   const kinds: Kind[] = ['hand', 'desktop', 'phone', ...(before ? (['before-desktop', 'before-phone'] as const) : [])];
 
   const closers: Array<() => Promise<void>> = [];

@@ -31,3 +31,6 @@ export function checkoutRef(ref: string, paths: string[] = []): RefTree {
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
   return { commit, root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
+
+/** What a side-by-side run takes from the commit besides src/ and package.json: the CDN build's config. */
+export const CDN_BUILD_PATHS = ['vite.cdn.config.ts', 'tsconfig.json'];

@@ -180,7 +180,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   },
   'ratio-again': {
     met: 'A second call in the same page is about as fast as the bare baseline or faster (warm connections and JIT).',
-    missed: 'A second call in the same page is slower than 1.3× the baseline.',
+    missed: 'A second call in the same page is slower than 0.8× the baseline.',
   },
   'ratio-issue': {
     met: 'The ratio the issue names, widget click → first agent audio over baseline (two round trips + Room.connect), is within 1.3.',

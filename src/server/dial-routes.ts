@@ -1,5 +1,5 @@
 // What each route does once the handler has matched it and checked host and origin: create a dial
-// (sign its handle and fetch its media credentials), give a dial's tokens again, read it, hang it up. Each answers JSON or throws an
+// (and sign its handle), give a dial's tokens, read it, hang it up. Each answers JSON or throws an
 // `HttpError`; a failed service call is answered through upstream-errors.ts.
 import { ServiceError } from '../api/service-error.js';
 import type { ServiceDial } from '../api/types/dials.js';

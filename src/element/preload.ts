@@ -21,19 +21,19 @@ export class PreloadController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Watches the inline card come into view, on a device without hover (a phone has no pointerenter before the tap). */
-  #inView?: IntersectionObserver;
-
   hostConnected(): void {
     if (this.#mode() === 'idle') this.#scheduleIdle();
+    // A phone has no pointerenter before the tap: the inline card coming into view is its intent.
+    // The observer ends itself once it has seen the card (or with the element, which it alone holds).
     if (matchMedia('(hover:none)').matches && this.#host.layout != 'floating')
-      (this.#inView = new IntersectionObserver(([entry]) => entry?.isIntersecting && this.#load())).observe(this.#host);
+      new IntersectionObserver(([entry], seen) => entry?.isIntersecting && (seen.disconnect(), this.#load())).observe(
+        this.#host,
+      );
   }
 
   hostDisconnected(): void {
     this.#cancelIdle?.();
     this.#cancelIdle = null;
-    this.#inView?.disconnect();
   }
 
   /** The visitor shows intent: load now, unless `preload="none"`. */

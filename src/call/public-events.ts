@@ -5,6 +5,9 @@ export {
   CallConnectedEvent,
   CallTranscriptEvent,
   CallMuteEvent,
+  CallHoldEvent,
+  CallDtmfEvent,
+  CallDeviceEvent,
   CallErrorEvent,
   CallEndedEvent,
 } from './events.js';

@@ -63,12 +63,17 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
  * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
+ * @attr controls - The in-call controls shown, a space-separated list of `mute`, `devices` (microphone and speaker), `keypad` (DTMF) and `hold` (pause the AI); default `mute devices`. Unknown tokens are ignored; hang-up always shows.
+ * @attr remember-devices - Boolean: keep the microphone and speaker the visitor chose in `localStorage` and use them in later calls. Off by default: nothing is stored. Read when a call starts.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
  * @fires call-connected - `{ dialId }`: media connected and the agent is in the room.
  * @fires call-transcript - `{ entries, changed }`: a transcript entry was added or changed.
  * @fires call-mute - `{ muted }`: the microphone was muted or unmuted.
+ * @fires call-hold - `{ held }`: the AI was paused (on hold) or resumed, through the service's `pauseAI`.
+ * @fires call-dtmf - `{ digit }`: one keypad digit (DTMF) was sent.
+ * @fires call-device - `{ kind, deviceId, label, fallback }`: the call moved to another microphone (`audioinput`) or speaker (`audiooutput`); `fallback` when the microphone in use went away and the call moved to the default one.
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
  * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`).
  *
@@ -100,6 +105,13 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.
  * @csspart mute-button - The mute toggle: "Mute", or "Unmute" while pressed (`aria-pressed="true"`, the microphone muted).
  * @csspart hangup-button - Hang up.
+ * @csspart hold-button - The hold toggle (`controls` has `hold`): "Hold", or "Resume" while pressed (`aria-pressed="true"`, the AI paused). Absent when the companion gave no service session.
+ * @csspart keypad-button - Opens and closes the keypad (`controls` has `keypad`; `aria-expanded`).
+ * @csspart keypad - The 12-key pad (0–9, `*`, `#`); each key sends one DTMF digit, and so does typing one while it is open. Escape closes it.
+ * @csspart keypad-key - Each key of the pad.
+ * @csspart devices-button - Opens and closes the microphone and speaker menu (`controls` has `devices`; `aria-expanded`).
+ * @csspart devices - The menu: the microphones, and the speakers where the browser can route audio (`setSinkId`). Escape closes it.
+ * @csspart device-notice - What changed on its own: the microphone in use went away and the call moved to another, or a choice could not be used.
  *
  * @cssprop [--vac-accent=#4f46e5] - Accent: call button, visitor bubbles, focus rings.
  * @cssprop [--vac-accent-text=#ffffff] - Text on the accent colour.
@@ -139,6 +151,7 @@ export class VoiceAgentCall extends LitElement {
     open: { type: Boolean, reflect: true },
     preload: { type: String },
     fallback: { type: String },
+    controls: { type: String },
     debug: { type: Boolean },
     inputs: { attribute: false },
     strings: { attribute: false },
@@ -184,6 +197,8 @@ export class VoiceAgentCall extends LitElement {
    * place voice calls: `tel:+15550100`, a page URL, `mailto:` or `sms:` (other schemes are ignored).
    */
   fallback?: string;
+  /** The in-call controls shown: a space-separated list of `mute`, `devices`, `keypad`, `hold` (default `mute devices`). */
+  controls?: string;
   /**
    * The media library's (livekit-client's) own console logs, at its `debug` level, from the next
    * call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and
@@ -220,6 +235,21 @@ export class VoiceAgentCall extends LitElement {
   /** Whether the microphone is muted. */
   get muted(): boolean {
     return this._view?.call.session?.muted ?? this.#pendingMuted ?? false;
+  }
+
+  /** Whether the call is on hold (the AI paused). */
+  get held(): boolean {
+    return this._view?.call.session?.held ?? false;
+  }
+
+  /** The microphone in use (or chosen for the next call); null: the browser's default. */
+  get microphoneId(): string | null {
+    return this._view?.call.session?.microphoneId ?? null;
+  }
+
+  /** The speaker the agent plays on (or chosen for the next call); null: the browser's default. */
+  get speakerId(): string | null {
+    return this._view?.call.session?.speakerId ?? null;
   }
 
   /** The transcript of the current or last call (a copy). */
@@ -259,6 +289,30 @@ export class VoiceAgentCall extends LitElement {
       (loaded) => this.#session(loaded),
       () => undefined,
     );
+  }
+
+  /** Puts the call on hold (pauses the AI through the service) or resumes it; rejects when there is no call to hold or the service refused (the toggle goes back, `call-error` `hold_failed`). Fires `call-hold`. */
+  setHeld(held: boolean): Promise<void> {
+    return this.#act((session) => session.setHeld?.(held));
+  }
+
+  /** Sends keypad digits (`0`-`9`, `*`, `#`) as DTMF, one `call-dtmf` each; anything else rejects with a `RangeError` and sends nothing. */
+  sendDigits(digits: string): Promise<void> {
+    return this.#act((session) => session.sendDigits?.(digits));
+  }
+
+  /** Moves the call (or the next one) to the microphone `deviceId` names, without a gap; fires `call-device`. */
+  setMicrophone(deviceId: string): Promise<void> {
+    return this.#act((session) => session.setMicrophone?.(deviceId));
+  }
+
+  /** Plays the agent (now and in later calls) on the speaker `deviceId` names, where the browser can; fires `call-device`. */
+  setSpeaker(deviceId: string): Promise<void> {
+    return this.#act((session) => session.setSpeaker?.(deviceId));
+  }
+
+  async #act(act: (session: CallSessionLike) => Promise<void> | undefined): Promise<void> {
+    await act(this.#session(await loadCall()));
   }
 
   /** A copy of the transcript of the current or last call, in order (the service's lines once the call has ended). */

@@ -125,6 +125,9 @@ test('the React component renders its tag on the server (SSR) with typed event p
     onCallConnected: 'call-connected',
     onCallTranscript: 'call-transcript',
     onCallMute: 'call-mute',
+    onCallHold: 'call-hold',
+    onCallDtmf: 'call-dtmf',
+    onCallDevice: 'call-device',
     onCallError: 'call-error',
     onCallEnded: 'call-ended',
   });

@@ -449,6 +449,42 @@ describe('loopback room: emu-demo', () => {
   });
 });
 
+describe('loopback room: emu-keypad', () => {
+  it('answers each keypad tone (publishDtmf) in its next line, live and in the record; broken tones are ignored', async () => {
+    const { dialId, call } = await joinedCall('emu-keypad');
+    const agentTrackSid = (await eventually(() => call.agentTrack, 3000, 'the agent track')).sid;
+    const aiFinals = () => call.finals(agentTrackSid).map((segment) => segment.text);
+    await eventually(() => aiFinals()[0], 6000, 'the greeting');
+    expect(aiFinals()).to.deep.equal(['Hello, this is the keypad agent. Please press a key on your keypad.']);
+
+    const keypad = call.room.localParticipant;
+    await keypad.publishDtmf(99, 'x'); // not a key: ignored (and logged)
+    await keypad.publishDtmf(5, '#'); // the code disagrees with the digit: ignored
+    await keypad.publishDtmf(2, '2');
+    await eventually(() => aiFinals()[1], 6000, 'the answer to 2');
+    await keypad.publishDtmf(11, '#');
+    await eventually(() => aiFinals()[2], 6000, 'the answer to #');
+    const said = [
+      'Hello, this is the keypad agent. Please press a key on your keypad.',
+      'You pressed 2.',
+      'You pressed pound.',
+    ];
+    expect(aiFinals()).to.deep.equal(said);
+    expect(call.agentStates).to.include.members(['listening', 'thinking', 'speaking']);
+    const graphqlFinals = () =>
+      call.transcriptEvents
+        .filter((event) => event.eventType === 'FINAL' && event.transcriptLine.role === 'AI')
+        .map((event) => event.transcriptLine.text);
+    await eventually(() => (graphqlFinals().length === 3 ? true : undefined), 3000, 'the answers over GraphQL');
+    expect(graphqlFinals()).to.deep.equal(said);
+
+    await emu(`/dials/${dialId}/hangup`, { method: 'POST' });
+    expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
+    const record = await dialRecord(dialId);
+    expect(record.transcript.map((line) => line.text)).to.deep.equal(said);
+  });
+});
+
 describe('loopback room: emu-silent-user', () => {
   it('hangs up LONG_SILENCE_HANGUP once the caller has been muted for 3 s', async () => {
     const { dialId, call } = await joinedCall('emu-silent-user');

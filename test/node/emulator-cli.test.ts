@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
+import { SCENARIO_AGENT_IDS } from '../../src/emulator/index.js';
 import { mediaCredentials } from '../support/media-credentials.js';
 
 const CLI = 'src/emulator/cli.ts';
@@ -61,7 +62,7 @@ describe('voice-agent-emulator CLI', () => {
         headers: { authorization: `Bearer ${running.ready.apiKey}` },
       });
       assert.equal(agents.status, 200);
-      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 11);
+      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, SCENARIO_AGENT_IDS.length);
       const created = await fetch(`${running.ready.apiUrl}/dials`, {
         method: 'POST',
         headers: { authorization: `Bearer ${running.ready.apiKey}` },

@@ -14,6 +14,7 @@ import {
   SessionDescription,
   SignalResponse,
   SignalTarget,
+  SipDTMF,
   TrackSource,
   TrackType,
 } from '@livekit/protocol';
@@ -35,7 +36,12 @@ import {
   trickle,
   type AgentDescription,
 } from '../../src/emulator/room/protocol/responses.js';
-import { growingPrefixes, transcriptionPackets } from '../../src/emulator/room/protocol/data-packets.js';
+import {
+  DTMF_CODES,
+  growingPrefixes,
+  readCallerPacket,
+  transcriptionPackets,
+} from '../../src/emulator/room/protocol/data-packets.js';
 import { firstRecvonlyAudioMid } from '../../src/emulator/room/media/peer.js';
 
 const agent: AgentDescription = {
@@ -244,6 +250,54 @@ describe('transcription text streams', () => {
       'Got it. Tell me',
       'Got it. Tell me more.',
     ]);
+  });
+});
+
+describe("the caller's keypad tones (sipDtmf)", () => {
+  /** What livekit-client's `publishDtmf(code, digit)` puts on the reliable channel. */
+  const dtmf = (code: number, digit: string) =>
+    new DataPacket({
+      kind: DataPacket_Kind.RELIABLE,
+      value: { case: 'sipDtmf', value: new SipDTMF({ code, digit }) },
+    }).toBinary();
+
+  test('every keypad key with its RFC 4733 code is a digit for the agent', () => {
+    assert.deepEqual(Object.keys(DTMF_CODES), [...'0123456789', '*', '#', 'A', 'B', 'C', 'D']);
+    for (const [digit, code] of Object.entries(DTMF_CODES)) {
+      assert.deepEqual(readCallerPacket(dtmf(code, digit)), { kind: 'keypad', digit });
+    }
+    assert.deepEqual(readCallerPacket(dtmf(10, '*')), { kind: 'keypad', digit: '*' });
+  });
+
+  test('a digit that is no key, or whose code disagrees, and bytes that are no DataPacket are invalid, with the reason', () => {
+    for (const [code, digit, reason] of [
+      [1, '12', /"12" is not 0-9/],
+      [0, '', /"" is not 0-9/],
+      [5, 'x', /"x" is not/],
+      [0, 'a', /"a" is not/],
+      [5, '#', /# came with code 5, not 11/],
+      [0, 'toString', /"toString" is not/],
+    ] as const) {
+      const read = readCallerPacket(dtmf(code, digit));
+      assert.equal(read.kind, 'invalid', `${code} ${digit}`);
+      assert.match(read.kind === 'invalid' ? read.reason : '', reason);
+    }
+    const garbage = readCallerPacket(new Uint8Array([0xff, 0xff, 0xff, 0x01]));
+    assert.deepEqual(garbage, { kind: 'invalid', reason: '4 bytes that are not a DataPacket' });
+  });
+
+  test('other DataPackets (chat, streams, user data) are not the keypad', () => {
+    const [header] = transcriptionPackets({
+      streamId: 'TS_9',
+      segmentId: 'SG_9',
+      trackSid: 'TR_a',
+      senderIdentity: 'caller',
+      text: 'hi',
+      final: true,
+      timestampMs: 0,
+    });
+    assert.deepEqual(readCallerPacket(header?.toBinary() ?? new Uint8Array()), { kind: 'other' });
+    assert.deepEqual(readCallerPacket(new Uint8Array()), { kind: 'other' }, 'an empty packet carries nothing');
   });
 });
 

@@ -45,6 +45,9 @@ export interface AgentSessionPort {
 
 export const AGENT_IDENTITY = 'agent';
 
+/** Keypad digits kept for the agent while it is busy (more are dropped). */
+const KEYS_KEPT = 16;
+
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
@@ -61,6 +64,10 @@ export class AgentParticipant implements AgentContext {
   #sessionStarted = false;
   /** Set while the agent listens; nobody listens while it talks. */
   #ear: ((turnStarted: boolean) => void) | undefined;
+  /** Keypad digits pressed while nobody waited for one, oldest first. */
+  readonly #keys: string[] = [];
+  /** Set while the script waits for a keypad digit. */
+  #keyWaiter: ((digit: string) => void) | undefined;
 
   constructor(port: AgentSessionPort) {
     this.#port = port;
@@ -124,6 +131,19 @@ export class AgentParticipant implements AgentContext {
     if (!this.#ear) return;
     const level = this.#port.micMuted() ? 0 : peak;
     this.#ear(this.#turns.frame(level, performance.now()) === 'started');
+  }
+
+  /**
+   * A keypad digit the caller pressed (a `sipDtmf` DataPacket). Before the session started the
+   * agent is not there to hear it; a few are kept while it is busy, the rest dropped.
+   */
+  keypad(digit: string): void {
+    if (!this.#sessionStarted || this.signal.aborted) return;
+    const waiter = this.#keyWaiter;
+    if (waiter) {
+      this.#keyWaiter = undefined;
+      waiter(digit);
+    } else if (this.#keys.length < KEYS_KEPT) this.#keys.push(digit);
   }
 
   // ---- AgentContext ----
@@ -192,6 +212,24 @@ export class AgentParticipant implements AgentContext {
         const silentMs = this.#turns.silentForMs(now);
         if (options.silenceMs !== undefined && silentMs >= options.silenceMs) settle({ kind: 'silence', silentMs });
       }, 50);
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  nextKey(): Promise<string> {
+    this.signal.throwIfAborted();
+    const queued = this.#keys.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    this.#setState('listening');
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        this.#keyWaiter = undefined;
+        reject(this.signal.reason instanceof Error ? this.signal.reason : new Error('aborted'));
+      };
+      this.#keyWaiter = (digit) => {
+        this.signal.removeEventListener('abort', onAbort);
+        resolve(digit);
+      };
       this.signal.addEventListener('abort', onAbort, { once: true });
     });
   }

@@ -9,6 +9,7 @@ import { speech } from '../agent/voice.js';
 import { AgentParticipant, newId, type AgentSessionPort } from './agent-participant.js';
 import type { RoomTimings } from './timings.js';
 import { Peer } from './media/peer.js';
+import { readCallerPacket } from './protocol/data-packets.js';
 import {
   DisconnectReason,
   answer,
@@ -92,6 +93,7 @@ export class Session {
           localCandidate: (candidate) => this.#send(trickle(candidate)),
           micFrame: (peak) => this.#agent?.micFrame(peak),
           reliableOpen: () => this.#agent?.start(),
+          data: (bytes) => this.#onData(bytes),
           connectionLost: () => this.#callerLeft(),
         },
       );
@@ -206,6 +208,18 @@ export class Session {
       default:
         // subscriptionPermission, trackSetting, syncState, …: nothing for a two-party room to do.
         return;
+    }
+  }
+
+  /** A DataPacket from the caller: keypad digits go to the agent, broken packets to the log. */
+  #onData(bytes: Uint8Array): void {
+    if (this.#ended) return;
+    const packet = readCallerPacket(bytes);
+    if (packet.kind === 'keypad') this.#agent?.keypad(packet.digit);
+    else if (packet.kind === 'invalid') {
+      process.stderr.write(
+        `voice-agent-emulator: room ${this.dial.roomName}: ignored a data packet: ${packet.reason}\n`,
+      );
     }
   }
 

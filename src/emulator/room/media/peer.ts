@@ -3,7 +3,7 @@
 //
 // One peer connection per session (livekit-client's v1 "single PC"): the browser offers, the room
 // answers; the agent's voice goes out on the first audio section the browser left recvonly, the
-// caller's microphone comes in through an RTCAudioSink, DataPackets go out on the browser's
+// caller's microphone comes in through an RTCAudioSink, DataPackets go both ways on the browser's
 // `_reliable` channel.
 import type { RTCAudioSink, RTCAudioSource } from '@roamhq/wrtc/types/nonstandard.js';
 import { explainMissingPeer } from '../../optional-peers.js';
@@ -32,6 +32,8 @@ export interface PeerEvents {
   micFrame(peak: number): void;
   /** The reliable data channel opened: queued DataPackets are on their way. */
   reliableOpen(): void;
+  /** A message the caller sent on its `_reliable` channel (a DataPacket, if it is well-formed). */
+  data(bytes: Uint8Array): void;
   /** ICE/DTLS gave up or the connection closed from the far side. */
   connectionLost(): void;
 }
@@ -196,6 +198,7 @@ export class Peer {
     if (this.#reliable) {
       this.#reliable.onopen = null;
       this.#reliable.onclose = null;
+      this.#reliable.onmessage = null;
     }
     for (const sink of this.#sinks) sink.stop();
     this.#agentTrack?.stop();
@@ -270,6 +273,14 @@ export class Peer {
     this.#reliable = channel;
     channel.onclose = () => {
       this.#farSideGone = true;
+    };
+    channel.onmessage = (message: MessageEvent) => {
+      if (this.#closed) return;
+      const payload: unknown = message.data;
+      if (payload instanceof ArrayBuffer) this.#events.data(new Uint8Array(payload));
+      else if (ArrayBuffer.isView(payload)) {
+        this.#events.data(new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength));
+      } else this.#events.data(new TextEncoder().encode(String(payload)));
     };
     const flush = () => {
       if (this.#closed || this.#farSideGone) return;

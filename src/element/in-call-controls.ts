@@ -189,7 +189,6 @@ export class InCallControls implements ReactiveController {
             part="keypad-key"
             type="button"
             data-key=${key}
-            aria-label=${key}
             @click=${() => this._send(key)}
           >
             <span class="digit">${key}</span><span class="letters" aria-hidden="true">${KEY_LETTERS[key] ?? '\u00a0'}</span>
@@ -262,20 +261,21 @@ export class InCallControls implements ReactiveController {
       return;
     }
     this._sheet = sheet;
-    if (sheet === 'devices') {
-      void this._refreshDevices();
-      this._listen();
-    } else {
-      this._stopListening();
-    }
+    if (sheet === 'devices') this._listen();
+    else this._stopListening();
     this._invalidate();
-    void this._host.updateComplete.then(() => {
-      const first =
-        sheet === 'keypad'
-          ? this._query<HTMLElement>('.keypad .key')
-          : (this._query<HTMLElement>('.devices input:checked') ?? this._query<HTMLElement>('.devices input'));
-      first?.focus();
-    });
+    // The menu's first render waits for the device list, so focus lands on the device in use.
+    const ready = sheet === 'devices' ? this._refreshDevices() : Promise.resolve();
+    void ready
+      .then(() => this._host.updateComplete)
+      .then(() => {
+        if (this._sheet !== sheet) return;
+        const first =
+          sheet === 'keypad'
+            ? this._query<HTMLElement>('.keypad .key')
+            : (this._query<HTMLElement>('.devices input:checked') ?? this._query<HTMLElement>('.devices input'));
+        first?.focus();
+      });
   }
 
   /** Closes the open sheet; `refocus`: its toggle gets focus back (Escape, or the toggle itself). */

@@ -269,11 +269,15 @@ const CELLS: Cell[] = [
   },
   // in-call
   {
-    fault: 'microphone revoked (track ended)',
+    fault: 'microphone revoked (track ended) and no other microphone to move to',
     state: 'in-call',
     run: async (s, h) => {
       const microphone = revocableMicrophoneFor(h);
       await inCall(s);
+      // The call moves to the default microphone when there is one (element-controls.test.ts);
+      // here there is none left.
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
       await microphone.revoke();
     },
     reason: 'microphone-unavailable',

@@ -142,32 +142,58 @@ describe('in-call controls end to end (companion + emulator)', function () {
     }
   });
 
-  it('hold: the toggle pauses the agent through pauseAI, the status says so, and the hold ends with the call', async () => {
+  it('hold: the toggle pauses the agent through pauseAI (its voice measured silent), resumes it, and ends with the call', async () => {
     const { el, seen } = await inCall('emu-demo');
-    const hold = part(el, 'hold-button');
-    expect(hold.getAttribute('aria-pressed')).to.equal('false');
-    expect(text(el, 'hold-button')).to.equal('Hold');
-    hold.click();
-    await until(() => seen.hold.length === 1, 5000, 'call-hold');
-    await el.updateComplete;
-    expect(seen.hold).to.deep.equal([true]);
-    expect(el.held).to.equal(true);
-    expect(text(el, 'status')).to.equal('On hold');
-    expect(part(el, 'hold-button').getAttribute('aria-pressed')).to.equal('true');
-    expect(text(el, 'hold-button')).to.equal('Resume');
-    expect(seen.errors).to.deep.equal([]);
-    await el.setHeld(false);
-    await el.updateComplete;
-    expect(el.held).to.equal(false);
-    expect(text(el, 'status')).to.not.equal('On hold');
-    await el.setHeld(true);
-    await el.hangup();
-    // The hold ends with the call, as a mute does.
-    expect(seen.hold).to.deep.equal([true, false, true, false]);
-    expect(el.held).to.equal(false);
-    let error: unknown = null;
-    await el.setHeld(true).catch((caught: unknown) => (error = caught));
-    expect((error as Error | null)?.message).to.contain('no call');
+    await until(() => agentStream(el) !== null, 5000, "the agent's track");
+    const meter = agentMeter(el);
+    try {
+      const hold = part(el, 'hold-button');
+      expect(hold.getAttribute('aria-pressed')).to.equal('false');
+      expect(text(el, 'hold-button')).to.equal('Hold');
+      await until(() => meter.peak() > 0.05, 10000, "the agent's greeting, audible");
+
+      const heldAt = performance.now();
+      hold.click();
+      await until(() => seen.hold.length === 1, 5000, 'call-hold');
+      await el.updateComplete;
+      expect(seen.hold).to.deep.equal([true]);
+      expect(el.held).to.equal(true);
+      expect(text(el, 'status')).to.equal('On hold');
+      expect(part(el, 'hold-button').getAttribute('aria-pressed')).to.equal('true');
+      expect(text(el, 'hold-button')).to.equal('Resume');
+      // The agent's voice, every 10 ms for 1.5 s from the click: silent from the last loud moment on.
+      let lastLoudAt = heldAt;
+      for (const end = heldAt + 1500; performance.now() < end;) {
+        if (meter.peak() >= 0.01) lastLoudAt = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(lastLoudAt - heldAt, 'the agent stops within a second of the click').to.be.lessThan(1000);
+      let loudest = 0;
+      for (const end = performance.now() + 2000; performance.now() < end;) {
+        loudest = Math.max(loudest, meter.peak());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(loudest, 'silent while on hold').to.be.lessThan(0.01);
+      expect(seen.errors).to.deep.equal([]);
+
+      part(el, 'hold-button').click();
+      await until(() => agentLines(el).includes("I'm back."), 10000, 'the agent\'s "I\'m back."');
+      await until(() => meter.peak() > 0.05, 5000, 'the agent audible again');
+      expect(el.held).to.equal(false);
+      expect(text(el, 'status')).to.not.equal('On hold');
+
+      await el.setHeld(true);
+      await el.hangup();
+      // The hold ends with the call, as a mute does.
+      expect(seen.hold).to.deep.equal([true, false, true, false]);
+      expect(el.held).to.equal(false);
+      let error: unknown = null;
+      await el.setHeld(true).catch((caught: unknown) => (error = caught));
+      expect((error as Error | null)?.message).to.contain('no call');
+    } finally {
+      await meter.close();
+      await hangUp(el);
+    }
   });
 
   it('hold: a refused pauseAI puts the toggle back and fires a recoverable hold_failed; the call goes on', async () => {
@@ -393,6 +419,34 @@ describe('in-call controls end to end (companion + emulator)', function () {
     }
   });
 });
+
+/**
+ * The agent's voice as the visitor hears it: the peak of the last ~10 ms of the track the element
+ * plays (a Web Audio analyser; the element's own meter smooths over frames).
+ */
+function agentMeter(el: VoiceAgentCall): { peak(): number; close(): Promise<void> } {
+  const stream = present(agentStream(el), "the agent's track");
+  const context = new AudioContext();
+  const analyser = context.createAnalyser();
+  analyser.fftSize = 512;
+  context.createMediaStreamSource(stream).connect(analyser);
+  const samples = new Float32Array(analyser.fftSize);
+  return {
+    peak() {
+      analyser.getFloatTimeDomainData(samples);
+      let peak = 0;
+      for (const sample of samples) peak = Math.max(peak, Math.abs(sample));
+      return peak;
+    },
+    close: () => context.close(),
+  };
+}
+
+/** What the element's agent `<audio>` plays, once it has the agent's track. */
+function agentStream(el: VoiceAgentCall): MediaStream | null {
+  const stream = shadow(el).querySelector<HTMLAudioElement>('audio[data-voice-agent-audio]')?.srcObject;
+  return stream instanceof MediaStream && stream.getAudioTracks().length > 0 ? stream : null;
+}
 
 /** How many final caller turns the transcript has. */
 function humanLines(el: VoiceAgentCall): number {

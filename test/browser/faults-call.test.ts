@@ -74,6 +74,15 @@ function revocableMicrophoneFor(harness: Harness): { revoke(): Promise<void> } {
   };
 }
 
+/**
+ * From now on the browser has no microphone to give: a call whose microphone ends then has none to
+ * move to, and ends (one that has one moves to it: element-controls.test.ts).
+ */
+function noOtherMicrophone(): void {
+  navigator.mediaDevices.getUserMedia = () =>
+    Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+}
+
 /** ICE can never complete: every peer connection may only use relay candidates, and there is no relay. */
 function blockIce(): () => void {
   const Real = window.RTCPeerConnection;
@@ -274,10 +283,7 @@ const CELLS: Cell[] = [
     run: async (s, h) => {
       const microphone = revocableMicrophoneFor(h);
       await inCall(s);
-      // The call moves to the default microphone when there is one (element-controls.test.ts);
-      // here there is none left.
-      navigator.mediaDevices.getUserMedia = () =>
-        Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+      noOtherMicrophone();
       await microphone.revoke();
     },
     reason: 'microphone-unavailable',
@@ -362,13 +368,14 @@ const CELLS: Cell[] = [
     dials: 1,
   },
   {
-    fault: 'microphone revoked',
+    fault: 'microphone revoked and no other microphone to move to',
     state: 'reconnecting',
     run: async (s, h) => {
       const microphone = revocableMicrophoneFor(h);
       await inCall(s);
       reconnecting(s);
       s.setMuted(true);
+      noOtherMicrophone();
       await microphone.revoke();
     },
     reason: 'microphone-unavailable',

@@ -17,7 +17,7 @@ import {
   type RemoteTrack,
 } from 'livekit-client';
 import { median } from '../../bench/lib/stats.js';
-import { OPERATIONS, livekitCredentials, startDialSession } from '../support/media-credentials.js';
+import { OPERATIONS, graphql, livekitCredentials, startDialSession } from '../support/media-credentials.js';
 import { present } from '../support/present.js';
 
 interface DialRecord {
@@ -217,6 +217,29 @@ class Call {
     return { bytesReceived, audioLevel };
   }
 
+  #meter: { context: AudioContext; analyser: AnalyserNode; samples: Float32Array<ArrayBuffer> } | undefined;
+
+  /**
+   * The agent's voice as the caller hears it now: the peak of the last ~10 ms the browser decoded
+   * (a Web Audio analyser on the track; getStats' levels fall off over some 300 ms, too slow here).
+   */
+  agentPeakNow(): number {
+    const track = this.agentTrack?.mediaStreamTrack;
+    if (!track) return 0;
+    if (!this.#meter) {
+      const context = new AudioContext();
+      const analyser = context.createAnalyser();
+      analyser.fftSize = 512;
+      context.createMediaStreamSource(new MediaStream([track])).connect(analyser);
+      this.#meter = { context, analyser, samples: new Float32Array(analyser.fftSize) };
+    }
+    const { analyser, samples } = this.#meter;
+    analyser.getFloatTimeDomainData(samples);
+    let peak = 0;
+    for (const sample of samples) peak = Math.max(peak, Math.abs(sample));
+    return peak;
+  }
+
   finals(trackId?: string): Segment[] {
     return this.segments.filter((segment) => segment.final && (trackId === undefined || segment.trackId === trackId));
   }
@@ -227,6 +250,7 @@ class Call {
 
   async close(): Promise<void> {
     this.#audio?.remove();
+    await this.#meter?.context.close();
     await this.room.disconnect();
     await this.#gql?.dispose();
   }
@@ -482,6 +506,66 @@ describe('loopback room: emu-keypad', () => {
     expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
     const record = await dialRecord(dialId);
     expect(record.transcript.map((line) => line.text)).to.deep.equal(said);
+  });
+});
+
+describe('loopback room: pauseAI', () => {
+  it('silences the agent within 300 ms (its audio level measured), idle and deaf while paused; resumed, it says "I\'m back."', async () => {
+    const { dial, dialId, call } = await joinedCall('emu-demo');
+    const pause = (pauseStatus: boolean) =>
+      graphql(dial.graphqlUrl, dial.dialToken, 'SetPaused', { dialId, pauseStatus });
+    await eventually(
+      async () => ((await call.inboundAudio()).audioLevel > 0.05 ? true : undefined),
+      5000,
+      'the greeting, audible',
+    );
+    await eventually(() => (call.agentPeakNow() > 0.05 ? true : undefined), 2000, 'the greeting on the meter');
+    const agentTrackSid = present(call.agentTrack?.sid, "the agent track's sid");
+
+    const pausedAt = performance.now();
+    expect((await pause(true)).errors).to.equal(undefined);
+    // The agent's voice for 1.2 s from the pause, every 10 ms: it is silent from the last loud moment on.
+    let lastLoudAt = pausedAt;
+    for (const until = pausedAt + 1200; performance.now() < until;) {
+      const peak = call.agentPeakNow();
+      if (peak >= 0.01) lastLoudAt = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const silentAfterMs = Math.round(lastLoudAt - pausedAt);
+    console.log(`room timing ${JSON.stringify({ pauseSilentAfterMs: silentAfterMs })}`);
+    expect(silentAfterMs, 'the line stops within 300 ms').to.be.lessThan(300);
+    const cut = await eventually(() => call.finals(agentTrackSid)[0], 2000, "the greeting's final, cut short");
+    expect(cut.text).to.not.equal('Hello, this is the demo agent. Say something and I will answer.');
+    await eventually(() => (call.agentStates.at(-1) === 'idle' ? true : undefined), 2000, 'lk.agent.state idle');
+
+    // Paused for 2.5 s while the fake microphone beeps on: nothing is said, no turn is taken.
+    const segmentsWhenPaused = call.segments.length;
+    const eventsWhenPaused = call.transcriptEvents.length;
+    let loudest = 0;
+    for (const until = performance.now() + 2500; performance.now() < until;) {
+      loudest = Math.max(loudest, call.agentPeakNow());
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(loudest, 'silent while paused').to.be.lessThan(0.01);
+    expect(call.segments.length, 'no line, no caller turn').to.equal(segmentsWhenPaused);
+    expect(call.transcriptEvents.length).to.equal(eventsWhenPaused);
+    expect(call.agentStates.at(-1)).to.equal('idle');
+
+    expect((await pause(false)).errors).to.equal(undefined);
+    const back = await eventually(() => call.finals(agentTrackSid)[1], 5000, "the agent's next line");
+    expect(back.text).to.equal("I'm back.");
+    expect(call.agentStates.slice(call.agentStates.lastIndexOf('idle'))).to.deep.equal([
+      'idle',
+      'speaking',
+      'listening',
+    ]);
+
+    await emu(`/dials/${dialId}/hangup`, { method: 'POST' });
+    expect(await call.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
+    const record = await dialRecord(dialId);
+    expect(record.transcript.map((line) => line.text).slice(0, 2)).to.deep.equal([cut.text, "I'm back."]);
+    const ended = await pause(true);
+    expect(ended.errors?.[0]?.extensions?.code).to.equal('FAILED_PRECONDITION');
   });
 });
 

@@ -77,6 +77,8 @@ export const LINES = {
   blipBack: 'Sorry, the line dropped. I am back.',
   timeUp: 'Our time is up. Goodbye.',
   keypadGreeting: 'Hello, this is the keypad agent. Please press a key on your keypad.',
+  /** Said when `pauseAI(dialId, false)` brings a paused agent back. */
+  back: "I'm back.",
 } as const;
 
 /** The keypad agent's answer to one key: "You pressed 2.", "You pressed star." */

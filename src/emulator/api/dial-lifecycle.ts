@@ -48,6 +48,7 @@ export interface DialLifecycleOptions {
 }
 
 export type EndListener = (dialId: string, end: DialEnd) => void;
+export type PauseListener = (dialId: string, paused: boolean) => void;
 
 /** What happens to one dial, as `watch` reports it. Read the dial's state with `record`. */
 export type DialUpdate =
@@ -80,7 +81,7 @@ export interface DialState {
   browserJoined: boolean;
   /** `startDialSession` arrived: the agent may speak. */
   sessionStarted: boolean;
-  /** `pauseAI`'s last value (stored only: the scenario agents do not pause). */
+  /** `pauseAI`'s last value: the agent in the room is silent while it is true. */
   aiPaused: boolean;
 }
 
@@ -135,6 +136,7 @@ export class DialLifecycle implements DialControl {
   private readonly dials: Table<DialState>;
   private readonly watchers = new Map<string, Set<DialWatcher>>();
   private readonly endListeners = new Set<EndListener>();
+  private readonly pauseListeners = new Set<PauseListener>();
   private readonly options: DialLifecycleOptions;
 
   /** `dials`: the store's dial table, which this lifecycle alone writes. */
@@ -233,11 +235,20 @@ export class DialLifecycle implements DialControl {
     return true;
   }
 
+  /** `pauseAI`: the agent goes silent, or comes back. Ignored for an ended dial (GraphQL refuses it first). */
   setAiPaused(dialId: string, paused: boolean): void {
     const dial = this.dials.get(dialId);
-    if (!dial) return;
+    if (!dial || isTerminal(dial.status) || dial.aiPaused === paused) return;
     dial.aiPaused = paused;
     dial.updatedAt = Date.now();
+    this.options.log(`dial ${dial.id} AI ${paused ? 'paused' : 'resumed'}`);
+    for (const listener of [...this.pauseListeners]) {
+      try {
+        listener(dial.id, paused);
+      } catch (error) {
+        this.options.log(`an onAiPaused listener threw for dial ${dial.id}: ${String(error)}`);
+      }
+    }
   }
 
   aiPaused(dialId: string): boolean {
@@ -264,6 +275,7 @@ export class DialLifecycle implements DialControl {
   close(): void {
     for (const dial of this.dials.values()) this.disarm(dial);
     this.endListeners.clear();
+    this.pauseListeners.clear();
     this.watchers.clear();
   }
 
@@ -333,6 +345,13 @@ export class DialLifecycle implements DialControl {
     this.endListeners.add(listener);
     return () => {
       this.endListeners.delete(listener);
+    };
+  }
+
+  onAiPaused(listener: PauseListener): () => void {
+    this.pauseListeners.add(listener);
+    return () => {
+      this.pauseListeners.delete(listener);
     };
   }
 
@@ -456,6 +475,7 @@ export class DialLifecycle implements DialControl {
       scenario: dial.scenario,
       status: dial.status,
       maxDurationSeconds: dial.maxDurationSeconds,
+      aiPaused: dial.aiPaused,
     };
   }
 

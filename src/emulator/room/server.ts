@@ -46,6 +46,13 @@ export async function startMediaServer(
   /** Rooms whose connection dropped once (emu-blip): the caller's rejoin carries the dial on. */
   const awaitingRejoin = new Map<string, Rejoin & { timer: ReturnType<typeof setTimeout> }>();
   const graceTimers = new Set<ReturnType<typeof setTimeout>>();
+  /** `pauseAI` changes heard while a dial's room is in use (they may arrive while its caller is being admitted). */
+  const pauses = new Map<string, boolean>();
+  const stopHearingPauses = control.onAiPaused((dialId, paused) => {
+    pauses.set(dialId, paused);
+    for (const session of active.values()) if (session.dial.dialId === dialId) session.pauseAgent(paused);
+  });
+  const stopHearingEnds = control.onEnded((dialId) => pauses.delete(dialId));
 
   function endFailedLater(dialId: string, ms: number, then = () => {}): ReturnType<typeof setTimeout> {
     const timer = setTimeout(() => {
@@ -151,11 +158,12 @@ export async function startMediaServer(
           clearTimeout(rejoin.timer);
           graceTimers.delete(rejoin.timer);
         }
+        const dial = admission.dial;
         const session = new Session(
           ws,
           join,
           admission.identity,
-          admission.dial,
+          { ...dial, aiPaused: pauses.get(dial.dialId) ?? dial.aiPaused },
           host,
           rejoin && { joinedAt: rejoin.joinedAt },
         );
@@ -177,6 +185,8 @@ export async function startMediaServer(
   return {
     url: `ws://${options.host}:${port}`,
     async close() {
+      stopHearingPauses();
+      stopHearingEnds();
       for (const session of [...active.values()]) session.shutdown();
       await Promise.all(host.lingering);
       for (const timer of graceTimers) clearTimeout(timer);

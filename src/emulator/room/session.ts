@@ -75,7 +75,10 @@ export class Session {
     this.#identity = identity;
     this.dial = dial;
     this.#host = host;
-    if (scenarioFor(dial.scenario).agentJoins) this.#agent = new AgentParticipant(this.#agentPort());
+    if (scenarioFor(dial.scenario).agentJoins) {
+      this.#agent = new AgentParticipant(this.#agentPort());
+      if (dial.aiPaused) this.#agent.pause(true);
+    }
   }
 
   /** Accepts the join: JoinResponse, the answer to the offer that came with it, the agent. */
@@ -117,6 +120,11 @@ export class Session {
   /** When the caller first joined this dial's room (`performance.now()`), once joined. */
   get joinedAt(): number {
     return this.#joinedAt;
+  }
+
+  /** `pauseAI`: the agent goes silent at once, or comes back. */
+  pauseAgent(paused: boolean): void {
+    if (!this.#ended) this.#agent?.pause(paused);
   }
 
   /** The server is closing: tell the caller and let go. */

@@ -29,7 +29,8 @@ export const SERVER_VERSION = '1.9.0-voice-agent-emulator';
 export const PING_INTERVAL_SECONDS = 5;
 export const PING_TIMEOUT_SECONDS = 15;
 
-export type AgentState = 'initializing' | 'listening' | 'thinking' | 'speaking';
+/** `idle`: paused (`pauseAI`), LiveKit's own state for an agent that neither listens nor speaks. */
+export type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
 
 export interface AgentDescription {
   sid: string;

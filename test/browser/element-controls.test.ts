@@ -384,6 +384,66 @@ describe('in-call controls end to end (companion + emulator)', function () {
     }
   });
 
+  it('screen wake lock refused (or missing): silent, no error and no console line, and the call goes on', async () => {
+    const logged: unknown[] = [];
+    const { error, warn } = console;
+    console.error = (...args: unknown[]) => logged.push(args);
+    console.warn = (...args: unknown[]) => logged.push(args);
+    let asked = 0;
+    Object.defineProperty(navigator, 'wakeLock', {
+      value: {
+        request: () => {
+          asked += 1;
+          return Promise.reject(new DOMException('battery saver', 'NotAllowedError'));
+        },
+      },
+      configurable: true,
+    });
+    try {
+      const { el, seen } = await inCall('emu-demo');
+      await el.hangup();
+      expect(asked).to.equal(1);
+      expect(seen.errors).to.deep.equal([]);
+      expect(logged).to.deep.equal([]);
+    } finally {
+      console.error = error;
+      console.warn = warn;
+      delete (navigator as { wakeLock?: unknown }).wakeLock;
+    }
+  });
+
+  it('remember-devices: the chosen microphone is kept in localStorage and opened by the next call; without it nothing is stored', async () => {
+    const KEY = 'voice-agent-call:devices';
+    localStorage.removeItem(KEY);
+    const inputs = (await navigator.mediaDevices.enumerateDevices()).filter(
+      (d) => d.kind === 'audioinput' && d.deviceId !== '',
+    );
+    const target = present(inputs.find((d) => d.deviceId !== 'default') ?? inputs[0], 'a microphone');
+    try {
+      const plain = await inCall('emu-demo');
+      await plain.el.setMicrophone(target.deviceId);
+      await hangUp(plain.el);
+      expect(localStorage.getItem(KEY), 'nothing stored without remember-devices').to.equal(null);
+
+      const first = await inCall('emu-demo', { 'remember-devices': '' });
+      await first.el.setMicrophone(target.deviceId);
+      await hangUp(first.el);
+      expect(JSON.parse(localStorage.getItem(KEY) ?? 'null')).to.deep.equal({ microphone: target.deviceId });
+
+      // Another element (as on the next page): the remembered microphone from its first call on.
+      const next = await inCall('emu-demo', { 'remember-devices': '' });
+      try {
+        await until(() => next.el.microphoneId === target.deviceId, 5000, 'the remembered microphone in use');
+        expect(next.seen.errors).to.deep.equal([]);
+        expect(next.el.state).to.equal('in-call');
+      } finally {
+        await hangUp(next.el);
+      }
+    } finally {
+      localStorage.removeItem(KEY);
+    }
+  });
+
   it('each control open is axe-clean in light and dark; Arabic labels; a visible focus ring', async () => {
     const { el } = await inCall('emu-demo');
     try {

@@ -355,10 +355,20 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     this.#microphoneId = deviceId || null;
     this.#remember();
     if (call && call.media && call.mic && !isOver(call)) {
-      await this.#switchMicrophone(call, deviceId, false);
+      try {
+        await this.#switchMicrophone(call, deviceId, false);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (this.#call === call && !isOver(call)) {
+          this.#emit(new CallErrorEvent({ code: 'device_failed', message, recoverable: true }));
+        }
+        throw error;
+      }
       return;
     }
-    // Between calls, or before the media is up: the call opens it when it joins (#run).
+    // Before the media is up the call opens it when it joins (#run), and says so then.
+    if (call && !isOver(call)) return;
+    // Between calls: the next call opens it.
     const label = await deviceLabel('audioinput', deviceId);
     this.#emit(new CallDeviceEvent({ kind: 'audioinput', deviceId, label, fallback: false }));
   }

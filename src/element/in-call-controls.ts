@@ -2,7 +2,14 @@
 // hold toggle, the keypad and the microphone and speaker menu, and the notice when the microphone
 // in use goes away. A reactive controller of the element, driven by CallView: the view renders
 // the buttons and the open sheet where it places them, this keeps what they need.
-import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import {
+  html,
+  nothing,
+  type ReactiveController,
+  type ReactiveControllerHost,
+  type SVGTemplateResult,
+  type TemplateResult,
+} from 'lit';
 import { canChooseSpeaker, listDevices } from '../call/devices.js';
 import type { CallDeviceEvent, CallDtmfEvent, CallStateEvent } from '../call/events.js';
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
@@ -158,12 +165,7 @@ export class InCallControls implements ReactiveController {
     return shownControls(this._host.getAttribute('controls')).has('mute');
   }
 
-  private _toggle(
-    sheet: Sheet,
-    label: string,
-    icon: TemplateResult | unknown,
-    inactive: 'true' | undefined,
-  ): TemplateResult {
+  private _toggle(sheet: Sheet, label: string, icon: SVGTemplateResult, inactive: 'true' | undefined): TemplateResult {
     const open = this._sheet === sheet;
     return html`<button
       class="control tool ${sheet}-toggle"

@@ -258,6 +258,15 @@ describe('in-call controls end to end (companion + emulator)', function () {
       // The agent hears the new microphone: a new caller turn reaches the transcript.
       await until(() => humanLines(el) > heardBefore, 20000, 'a caller turn after the switch');
       expect(seen.errors).to.deep.equal([]);
+      // A microphone that cannot be opened: a clear error, the call keeps the one it had.
+      let error: unknown = null;
+      await el.setMicrophone('no-such-microphone').catch((caught: unknown) => (error = caught));
+      expect((error as { code?: string } | null)?.code).to.equal('device_failed');
+      expect(seen.errors.map((e) => [e.code, e.recoverable])).to.deep.equal([['device_failed', true]]);
+      await el.updateComplete;
+      expect(text(el, 'device-notice')).to.equal('That device could not be used. The call keeps the one it had.');
+      expect(el.microphoneId).to.equal(target.deviceId);
+      expect(el.state).to.equal('in-call');
     } finally {
       await hangUp(el);
     }
@@ -331,6 +340,31 @@ describe('in-call controls end to end (companion + emulator)', function () {
       }
     } finally {
       navigator.mediaDevices.getUserMedia = real;
+    }
+  });
+
+  it('a microphone that leaves the device list (devicechange, a Bluetooth headset dropped): the call moves to the default one', async () => {
+    const { el, seen } = await inCall('emu-demo');
+    const realEnumerate = navigator.mediaDevices.enumerateDevices;
+    try {
+      const inUse = present(el.microphoneId, 'the microphone in use');
+      const listed = await realEnumerate.call(navigator.mediaDevices);
+      // The browser's list without the device in use (another one stays: an empty list means no permission, not a loss).
+      const other = { kind: 'audioinput', deviceId: 'another-microphone', label: 'Another microphone', groupId: 'g' };
+      navigator.mediaDevices.enumerateDevices = async () => [
+        ...listed.filter((device) => device.deviceId !== inUse),
+        other as MediaDeviceInfo,
+      ];
+      navigator.mediaDevices.dispatchEvent(new Event('devicechange'));
+      await until(() => seen.devices.length === 1, 3000, 'call-device within a second or so');
+      const moved = present(seen.devices[0], 'the move');
+      expect([moved.kind, moved.fallback]).to.deep.equal(['audioinput', true]);
+      await el.updateComplete;
+      expect(text(el, 'device-notice')).to.contain('Your microphone was disconnected. Now using');
+      expect(el.state).to.equal('in-call');
+    } finally {
+      navigator.mediaDevices.enumerateDevices = realEnumerate;
+      await hangUp(el);
     }
   });
 

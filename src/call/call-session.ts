@@ -88,6 +88,8 @@ interface ActiveCall {
   mic: MediaStreamTrack | null;
   /** Microphone changes run one after another: the last one asked for is the one in use. */
   micChange: Promise<void>;
+  /** Keypad digits go out one after another, in the order asked, across `sendDigits` calls. */
+  dtmf: Promise<void>;
   media: MediaConnection | null;
   /** The service's session protocol (GraphQL), when the companion granted it. */
   service: ServiceSession | null;
@@ -336,11 +338,16 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       throw new CallError('media_failed', 'sendDigits: there is no call to send digits to (nothing was sent)');
     }
     const media = call.media;
-    for (const digit of digits) {
-      if (this.#call !== call || isOver(call)) return;
-      await media.sendDtmf(digit);
-      this.#emit(new CallDtmfEvent({ digit }));
-    }
+    const send = async (): Promise<void> => {
+      for (const digit of digits) {
+        if (this.#call !== call || isOver(call)) return;
+        await media.sendDtmf(digit);
+        this.#emit(new CallDtmfEvent({ digit }));
+      }
+    };
+    const sent = call.dtmf.then(send, send);
+    call.dtmf = sent.catch(() => undefined);
+    await sent;
   }
 
   /**
@@ -432,6 +439,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       dialOver: false,
       mic: null,
       micChange: Promise.resolve(),
+      dtmf: Promise.resolve(),
       media: null,
       service: null,
       agentJoined: false,

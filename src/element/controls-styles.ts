@@ -50,7 +50,6 @@ export const controlsStyles = css`
     font-variant-numeric: tabular-nums;
     letter-spacing: 0.12em;
     color: var(--vac-text);
-    direction: ltr;
   }
 
   .keys {

@@ -183,7 +183,7 @@ export class InCallControls implements ReactiveController {
 
   private _renderKeypad(s: VoiceAgentCallStrings): TemplateResult {
     return html`<div class="sheet keypad" part="keypad" id="keypad" role="group" aria-label=${s.keypad}>
-      <div class="keypad-sent" aria-hidden="true">${this._sent || '\u00a0'}</div>
+      <div class="keypad-sent" dir="ltr" aria-hidden="true">${this._sent || '\u00a0'}</div>
       <div class="keys">
         ${KEYS.map(
           (key) => html`<button

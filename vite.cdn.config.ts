@@ -59,9 +59,13 @@ export function minifyCss(css: string): string {
     .trim();
 }
 
-/** Markup whose line breaks and indentation are only for reading: each run with a line break becomes one space, none between tags. */
+/** Markup whose line breaks and indentation are only for reading: each run with a line break becomes one space, none between tags or before a tag's closing `>`. */
 export function minifyMarkup(markup: string): string {
-  return markup.replace(/\s*\n\s*/g, ' ').replace(/>\s+</g, '><');
+  // A tag's `>` that the formatter put on a line of its own closes the tag without the space.
+  return markup
+    .replace(/\s*\n\s*>/g, '>')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/>\s+</g, '><');
 }
 
 /**

@@ -239,7 +239,7 @@ export class VoiceAgentCall extends LitElement {
 
   /** Whether the call is on hold (the AI paused). */
   get held(): boolean {
-    return this._view?.call.session?.held ?? false;
+    return !!this._view?.call.session?.held;
   }
 
   /** The microphone in use (or chosen for the next call); null: the browser's default. */
@@ -311,8 +311,8 @@ export class VoiceAgentCall extends LitElement {
     return this.#act((session) => session.setSpeaker?.(deviceId));
   }
 
-  async #act(act: (session: CallSessionLike) => Promise<void> | undefined): Promise<void> {
-    await act(this.#session(await loadCall()));
+  #act(act: (session: CallSessionLike) => Promise<void> | undefined): Promise<void> {
+    return loadCall().then((module) => act(this.#session(module)));
   }
 
   /** A copy of the transcript of the current or last call, in order (the service's lines once the call has ended). */

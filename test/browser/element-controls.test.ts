@@ -362,6 +362,7 @@ describe('in-call controls end to end (companion + emulator)', function () {
       await el.updateComplete;
       expect(text(el, 'device-notice')).to.contain('Your microphone was disconnected. Now using');
       expect(el.state).to.equal('in-call');
+      expect(seen.errors).to.deep.equal([]);
     } finally {
       navigator.mediaDevices.enumerateDevices = realEnumerate;
       await hangUp(el);
@@ -412,6 +413,8 @@ describe('in-call controls end to end (companion + emulator)', function () {
       await el.hangup();
       await until(() => released.length === 1, 2000, 'the release');
       expect(present(sentinels[1], 'the second lock').released).to.equal(true);
+      // The listener went with the call: the page visible again takes nothing (a request would be made at once).
+      document.dispatchEvent(new Event('visibilitychange'));
       expect(requests).to.deep.equal(['screen', 'screen']);
     } finally {
       delete (navigator as { wakeLock?: unknown }).wakeLock;

@@ -12,6 +12,8 @@ const EVENTS = [
   'call-device',
   'call-error',
   'call-ended',
+  'call-consent',
+  'call-feedback',
 ] as const;
 /** The log keeps this many entries; transcript entries go first, so no state change is lost. */
 const LOG_LIMIT = 120;

@@ -10,4 +10,6 @@ export {
   CallDeviceEvent,
   CallErrorEvent,
   CallEndedEvent,
+  CallConsentEvent,
+  CallFeedbackEvent,
 } from './events.js';

@@ -21,6 +21,8 @@ import { CallController } from './call-controller.js';
 import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
+import { ConsentGate } from './consent-gate.js';
+import { FeedbackPrompt } from './feedback-prompt.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
@@ -66,6 +68,7 @@ function nextFrame(): Promise<void> {
 export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCallControlsHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly isUpdatePending: boolean;
+  readonly state: CallState;
   readonly muted: boolean;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
@@ -81,6 +84,10 @@ export interface CallViewHooks {
 
 export class CallView implements ReactiveController {
   readonly call: CallController;
+  /** The `consent` gate before a call. */
+  readonly consent: ConsentGate;
+  /** The `feedback` rating after a call. */
+  private readonly _feedback: FeedbackPrompt;
   private readonly _host: CallViewHost;
   private readonly _hooks: CallViewHooks;
   private _styled = false;
@@ -103,7 +110,12 @@ export class CallView implements ReactiveController {
       entries: () => this._renderedEntries(),
       invalidate: () => this._hooks.invalidate(),
     });
-    this.call = new CallController(host, { onSessionEvent: (type, event) => this._onSessionEvent(type, event) });
+    this.call = new CallController(host, {
+      onSessionEvent: (type, event) => this._onSessionEvent(type, event),
+      endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
+    });
+    this.consent = new ConsentGate(host);
+    this._feedback = new FeedbackPrompt(host, () => this.call.session);
     this._controls = new InCallControls(
       host,
       () => this.call.session,
@@ -169,6 +181,7 @@ export class CallView implements ReactiveController {
     }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._follow.reset();
+      this._feedback.reset();
       // The attribute is read by the call chunk, as each call starts (the session reads it next).
       this.call.session?.configure({ rememberDevices: this._host.hasAttribute('remember-devices') });
     }
@@ -246,6 +259,15 @@ export class CallView implements ReactiveController {
     return errorText(s, result.reason, { serviceReached: result.status !== undefined, insecurePage });
   }
 
+  /**
+   * The controls of a resting card that are not the call button: the consent gate's, or after a
+   * permanent end the `fallback` link (or none); null when the call button shows.
+   */
+  restingControls(s: VoiceAgentCallStrings, fallback: string | undefined): TemplateResult | typeof nothing | null {
+    if (this.consent.open) return this.consent.controls(s);
+    return this.permanent() ? this.fallback(s, fallback) : null;
+  }
+
   /** The last call ended for good: this browser cannot place calls, so there is no "Try again". */
   permanent(): boolean {
     return this.state === 'ended' && this.call.session?.result?.reason === 'unsupported-browser';
@@ -263,6 +285,8 @@ export class CallView implements ReactiveController {
   }
 
   announcement(s: VoiceAgentCallStrings): string {
+    const consent = this.consent.announcement(s);
+    if (consent !== null) return consent;
     if (this.state === 'idle') return '';
     if (this.state === 'in-call') {
       const notice = this._controls.notice(s);
@@ -272,7 +296,9 @@ export class CallView implements ReactiveController {
     }
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
-    return error ? `${this._summary(s)}. ${error.title}. ${error.help}` : this._summary(s);
+    return error
+      ? `${this._summary(s)}. ${error.title}. ${error.help}`
+      : this._feedback.announcement(s, this._summary(s));
   }
 
   /** The call button's label after a call. */
@@ -296,12 +322,13 @@ export class CallView implements ReactiveController {
   }
 
   body(s: VoiceAgentCallStrings): TemplateResult {
+    if (this.consent.open) return html`${this.consent.body(s)}`;
     const state = this.state;
+    if (state === 'idle') return html`<p class="hint">${s.idleHint}</p>`;
     const session = this.call.session;
     const entries = this._renderedEntries();
     const error = this.error(s);
-    const showTranscript =
-      this._hooks.transcriptMode() !== 'off' && state !== 'idle' && (state !== 'ended' || entries.length > 0);
+    const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
       session?.audioBlocked && !RESTING.has(state)
         ? html`<div class="notice" part="audio-notice">
@@ -326,7 +353,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
+    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>${this._feedback.render(s)}` : nothing}`;
   }
 
   /**

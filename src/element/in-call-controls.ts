@@ -72,6 +72,7 @@ export class InCallControls implements ReactiveController {
   private _inputs: MediaDeviceInfo[] = [];
   private _outputs: MediaDeviceInfo[] = [];
   private _listening = false;
+  private readonly _attributes = new MutationObserver(() => this._invalidate());
 
   constructor(host: InCallControlsHost, session: () => CallSessionLike | null, invalidate: () => void) {
     this._host = host;
@@ -82,10 +83,14 @@ export class InCallControls implements ReactiveController {
 
   hostConnected(): void {
     this._host.addEventListener('keydown', this._onKeydown);
+    // `controls` is an attribute only (no property: the idle entry has no bytes to spare), so a
+    // change is watched here and re-renders.
+    this._attributes.observe(this._host, { attributeFilter: ['controls'] });
   }
 
   hostDisconnected(): void {
     this._host.removeEventListener('keydown', this._onKeydown);
+    this._attributes.disconnect();
     this._stopListening();
   }
 

@@ -65,6 +65,9 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
  * @attr controls - The in-call controls shown, a space-separated list of `mute`, `devices` (microphone and speaker), `keypad` (DTMF) and `hold` (pause the AI); default `mute devices`. Unknown tokens are ignored; hang-up always shows.
  * @attr remember-devices - Boolean: keep the microphone and speaker the visitor chose in `localStorage` and use them in later calls. Off by default: nothing is stored. Read when a call starts.
+ * @attr consent - A disclosure the visitor must agree to before each call (e.g. that calls are recorded): the call button first shows it with "Agree and call" and "Cancel"; nothing is asked of the browser and no dial is created before "Agree". The `consent` slot takes rich content (links) instead. Asked once per page.
+ * @attr consent-storage - Where an agreement is remembered beyond the page: `session` (sessionStorage) or `local` (localStorage), under a key holding a hash of the disclosure, so a changed text asks again. Unset (default): nothing is written.
+ * @attr feedback - Ask for a rating after a call that connected: the ended card asks "How was this call?" with thumbs up and down, then an optional comment (at most 500 characters) with "Send" and "Skip"; fires `call-feedback`. `feedback="server"` also posts it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle, one rating per dial), where the site's `onFeedback` hook receives it.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
@@ -75,10 +78,13 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-dtmf - `{ digit }`: one keypad digit (DTMF) was sent.
  * @fires call-device - `{ kind, deviceId, label, fallback }`: the call moved to another microphone (`audioinput`) or speaker (`audiooutput`); `fallback` when the microphone in use went away and the call moved to the default one.
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
- * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`).
+ * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed.
+ * @fires call-consent - `{ accepted, at }`: the visitor agreed to the consent gate ("Agree and call") or cancelled it; `at` is an ISO time.
+ * @fires call-feedback - `{ dialId, rating, comment? }`: the visitor rated the call (`rating` `up` or `down`), after "Send" or "Skip".
  *
  * @slot title - Replaces the title text in the header.
  * @slot logo - Replaces the avatar's default sound-bars glyph (e.g. an `<img>`).
+ * @slot consent - The disclosure of the consent gate as rich content (links to the terms and privacy pages); replaces the `consent` attribute's text.
  *
  * @csspart card - The card (inline) or the panel's card (floating).
  * @csspart panel - The floating panel (floating only).
@@ -112,6 +118,15 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart devices-button - Opens and closes the microphone and speaker menu (`controls` has `devices`; `aria-expanded`).
  * @csspart devices - The menu: the microphones, and the speakers where the browser can route audio (`setSinkId`). Escape closes it.
  * @csspart device-notice - What changed on its own: the microphone in use went away and the call moved to another, or a choice could not be used.
+ * @csspart consent - The consent gate's disclosure (its label and the `consent` text or slot), shown instead of the idle hint.
+ * @csspart consent-agree - "Agree and call".
+ * @csspart consent-cancel - "Cancel": back to idle, nothing asked for.
+ * @csspart feedback - The rating after the call: the question and thumbs, then the comment, then the thanks.
+ * @csspart feedback-up - Thumbs up (`aria-pressed="true"` once chosen).
+ * @csspart feedback-down - Thumbs down (`aria-pressed="true"` once chosen).
+ * @csspart feedback-comment - The optional comment (a textarea, at most 500 characters).
+ * @csspart feedback-send - "Send": the rating with the comment.
+ * @csspart feedback-skip - "Skip": the rating without a comment.
  *
  * @cssprop [--vac-accent=#4f46e5] - Accent: call button, visitor bubbles, focus rings.
  * @cssprop [--vac-accent-text=#ffffff] - Text on the accent colour.
@@ -151,7 +166,6 @@ export class VoiceAgentCall extends LitElement {
     open: { type: Boolean, reflect: true },
     preload: { type: String },
     fallback: { type: String },
-    controls: { type: String },
     debug: { type: Boolean },
     inputs: { attribute: false },
     strings: { attribute: false },
@@ -197,8 +211,6 @@ export class VoiceAgentCall extends LitElement {
    * place voice calls: `tel:+15550100`, a page URL, `mailto:` or `sms:` (other schemes are ignored).
    */
   fallback?: string;
-  /** The in-call controls shown: a space-separated list of `mute`, `devices`, `keypad`, `hold` (default `mute devices`). */
-  controls?: string;
   /**
    * The media library's (livekit-client's) own console logs, at its `debug` level, from the next
    * call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and
@@ -261,6 +273,9 @@ export class VoiceAgentCall extends LitElement {
    * Starts a call (from `idle` or `ended`); resolves once it is in the call or has ended. Call it
    * from a click: when the call chunk has not loaded yet, the microphone request and the audio
    * unlock happen here, inside the click, and the session takes them over once it has loaded.
+   * With `consent`, it shows the consent gate first (unless the visitor agreed already) and
+   * resolves once the call started from "Agree and call" is in the call or has ended, or once
+   * the visitor cancelled.
    */
   start(): Promise<void> {
     if (this.#pendingStart) return this.#pendingStart;
@@ -293,26 +308,22 @@ export class VoiceAgentCall extends LitElement {
 
   /** Puts the call on hold (pauses the AI through the service) or resumes it; rejects when there is no call to hold or the service refused (the toggle goes back, `call-error` `hold_failed`). Fires `call-hold`. */
   setHeld(held: boolean): Promise<void> {
-    return this.#act((session) => session.setHeld?.(held));
+    return loadCall().then((module) => this.#session(module).setHeld?.(held));
   }
 
   /** Sends keypad digits (`0`-`9`, `*`, `#`) as DTMF, one `call-dtmf` each; anything else rejects with a `RangeError` and sends nothing. */
   sendDigits(digits: string): Promise<void> {
-    return this.#act((session) => session.sendDigits?.(digits));
+    return loadCall().then((module) => this.#session(module).sendDigits?.(digits));
   }
 
   /** Moves the call (or the next one) to the microphone `deviceId` names, without a gap; fires `call-device`. */
   setMicrophone(deviceId: string): Promise<void> {
-    return this.#act((session) => session.setMicrophone?.(deviceId));
+    return loadCall().then((module) => this.#session(module).setMicrophone?.(deviceId));
   }
 
   /** Plays the agent (now and in later calls) on the speaker `deviceId` names, where the browser can; fires `call-device`. */
   setSpeaker(deviceId: string): Promise<void> {
-    return this.#act((session) => session.setSpeaker?.(deviceId));
-  }
-
-  #act(act: (session: CallSessionLike) => Promise<void> | undefined): Promise<void> {
-    return loadCall().then((module) => act(this.#session(module)));
+    return loadCall().then((module) => this.#session(module).setSpeaker?.(deviceId));
   }
 
   /** A copy of the transcript of the current or last call, in order (the service's lines once the call has ended). */
@@ -374,7 +385,13 @@ export class VoiceAgentCall extends LitElement {
     // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
     // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
     // browser has WebRTC without AudioContext and WebSocket.
-    const able = own && 'RTCPeerConnection' in globalThis;
+    // With a consent gate (consent-gate.ts, in the call chunk) nothing is asked for before
+    // "Agree", whose click then starts the call.
+    const able =
+      own &&
+      !this.hasAttribute('consent') &&
+      !this.querySelector('[slot=consent]') &&
+      'RTCPeerConnection' in globalThis;
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
@@ -407,9 +424,13 @@ export class VoiceAgentCall extends LitElement {
 
   #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
     const session = this.#session(module);
-    if (RESTING.has(session.state)) session.configure(this.#sessionOptions());
     if (this.#layout === 'floating') this.open = true;
-    return handover ? (session as CallSession).start(handover) : session.start();
+    const start = (): Promise<void> => {
+      if (RESTING.has(session.state)) session.configure(this.#sessionOptions());
+      return handover ? (session as CallSession).start(handover) : session.start();
+    };
+    // #session made the view.
+    return (this._view as CallView).consent.ask(start);
   }
 
   #session(module: CallModule): CallSessionLike {
@@ -590,7 +611,7 @@ export class VoiceAgentCall extends LitElement {
             : nothing
         }
       </div>
-      <div class="body" part="body">${idle || !view ? html`<p class="hint">${s.idleHint}</p>` : view.body(s)}</div>
+      <div class="body" part="body">${view ? view.body(s) : html`<p class="hint">${s.idleHint}</p>`}</div>
       <div class="controls" part="controls">${this.#renderControls(s)}</div>
     </section>`;
   }
@@ -598,7 +619,8 @@ export class VoiceAgentCall extends LitElement {
   #renderControls(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
     const state = this.state;
     const view = this._view;
-    if (view?.permanent()) return view.fallback(s, this.fallback);
+    const own = view?.restingControls(s, this.fallback);
+    if (own) return own;
     if (RESTING.has(state) || !view) {
       const label = state === 'idle' || !view ? s.startCall : view.againLabel(s);
       return html`<button class="control call" part="call-button"

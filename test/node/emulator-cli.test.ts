@@ -141,6 +141,37 @@ describe('voice-agent-emulator CLI', () => {
     assert.match(running.stderr(), /graphql http mutation BrowserDialToken/);
   });
 
+  test('--keep-ended-dials bounds the history of ended dials (issue 30, 8); a bad count exits 2', async () => {
+    const running = await startCli(['--keep-ended-dials', '1']);
+    try {
+      const headers = { authorization: `Bearer ${running.ready.apiKey}` };
+      const busyDial = async () => {
+        const created = await fetch(`${running.ready.apiUrl}/dials`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ callAgentId: 'emu-busy', browserCall: true }),
+        });
+        return ((await created.json()) as { dialId: string }).dialId;
+      };
+      const first = await busyDial();
+      const second = await busyDial();
+      const status = async (dialId: string) =>
+        (await fetch(`${running.ready.apiUrl}/dials/${dialId}`, { headers })).status;
+      assert.equal(await status(first), 404, 'the older ended dial was dropped');
+      assert.equal(await status(second), 200);
+    } finally {
+      assert.equal(await stop(running, 'SIGTERM'), 0);
+    }
+    const bad = spawn(process.execPath, ['--import', 'tsx', CLI, '--keep-ended-dials-minutes', 'ever'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(bad, 'exit')) as [number | null];
+    assert.equal(code, 2);
+    assert.match(stderr, /--keep-ended-dials-minutes must be a whole number/);
+  });
+
   test('a bad option exits 2 with usage on stderr and nothing on stdout', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', 'eighty'], {
       stdio: ['ignore', 'pipe', 'pipe'],

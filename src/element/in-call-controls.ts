@@ -112,11 +112,12 @@ export class InCallControls implements ReactiveController {
       }
     } else if (type === 'call-state') {
       const { state } = (event as CallStateEvent).detail;
-      if (state === 'starting' || !UP.has(state)) {
-        if (state === 'starting') this._sent = '';
-        this._noticeKey = state === 'starting' ? null : this._noticeKey;
-        if (state !== 'reconnecting') this._close(false);
+      if (state === 'starting') {
+        this._sent = '';
+        this._noticeKey = null;
       }
+      // An open keypad or menu belongs to a call that is up.
+      if (!UP.has(state)) this._close(false);
     }
   }
 

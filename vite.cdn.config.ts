@@ -50,18 +50,30 @@ interface TemplateElement {
 
 /** CSS without comments and without the whitespace the source keeps for reading. */
 export function minifyCss(css: string): string {
-  return css
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{};,])\s*/g, '$1')
-    .replace(/:\s+/g, ':')
-    .replace(/;}/g, '}')
-    .trim();
+  return (
+    css
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([{};,])\s*/g, '$1')
+      .replace(/:\s+/g, ':')
+      .replace(/;}/g, '}')
+      // `0.5` is `.5` (not after a digit or a dot: `10.5` stays), and `!important` needs no space.
+      .replace(/(^|[^\d.])0\.(\d)/g, '$1.$2')
+      .replace(/\s+!important/g, '!important')
+      // `#ffffff` is `#fff`; `[theme='dark']` needs no quotes around an identifier.
+      .replace(/#([\da-f])\1([\da-f])\2([\da-f])\3\b/gi, '#$1$2$3')
+      .replace(/\[([\w-]+)='([a-z][\w-]*)'\]/gi, '[$1=$2]')
+      .trim()
+  );
 }
 
-/** Markup whose line breaks and indentation are only for reading: each run with a line break becomes one space, none between tags. */
+/** Markup whose line breaks and indentation are only for reading: each run with a line break becomes one space, none between tags or before a tag's closing `>`. */
 export function minifyMarkup(markup: string): string {
-  return markup.replace(/\s*\n\s*/g, ' ').replace(/>\s+</g, '><');
+  // A tag's `>` that the formatter put on a line of its own closes the tag without the space.
+  return markup
+    .replace(/\s*\n\s*>/g, '>')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/>\s+</g, '><');
 }
 
 /**

@@ -16,6 +16,7 @@ export const WEBKIT_FILES = [
   'test/browser/element-entry.test.ts',
   'test/browser/element-idle.test.ts',
   'test/browser/element-ui.test.ts',
+  'test/browser/element-controls-ui.test.ts',
   // WebDriver cannot emulate media features: each preference test checks the state WebKit is in.
   'test/browser/element-preferences.test.ts',
   'test/browser/element-long-transcript.test.ts',

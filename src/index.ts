@@ -21,6 +21,7 @@ export type { CallApi } from './element/call-loader.js';
 export { builtInStrings, resolveStrings } from './element/languages.js';
 export type { VoiceAgentCallStringKey, VoiceAgentCallStrings } from './element/strings.js';
 export type {
+  CallDevice,
   CallErrorInfo,
   CallResult,
   CallSessionLike,

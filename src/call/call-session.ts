@@ -17,14 +17,18 @@ import {
   type Ending,
   type PlannedEnd,
 } from './endings.js';
+import { canChooseSpeaker, deviceLabel, listDevices, openMicrophone, readRemembered, remember } from './devices.js';
 import { setupFailure, type ReportedError } from './error-codes.js';
 import { CallError, CompanionError } from './errors.js';
 import {
   AgentSpeakingEvent,
   AudioBlockedEvent,
   CallConnectedEvent,
+  CallDeviceEvent,
+  CallDtmfEvent,
   CallEndedEvent,
   CallErrorEvent,
+  CallHoldEvent,
   CallMuteEvent,
   CallStateEvent,
   CallTranscriptEvent,
@@ -41,9 +45,11 @@ import type {
   ServiceSessionCallbacks,
 } from './media/livekit-media.js';
 import { loadMedia, type MediaModule } from './media-loader.js';
+import { ScreenWake } from './screen-wake.js';
 import { isEnding, isLive, isReleased, stateOf, transition, type CallPhase } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
 import type {
+  CallDevice,
   CallRating,
   CallResult,
   CallSessionLike,
@@ -58,6 +64,9 @@ export { MICROPHONE_CONSTRAINTS, type CallHandover } from './gesture.js';
 
 /** How long a call whose dial the service reports over waits for the room to close it itself. */
 const ROOM_LEAVE_GRACE_MS = 300;
+
+/** What `sendDigits` takes: the keypad's twelve keys, as the service's own client sends them. */
+const DTMF_DIGITS = /^[0-9*#]+$/;
 
 /** Everything one call owns; a fresh one per `start()`, so a late result of an old call finds nothing. */
 interface ActiveCall {
@@ -79,6 +88,10 @@ interface ActiveCall {
   /** The dial is known to be over (hung up or read terminal): nothing to hang up any more. */
   dialOver: boolean;
   mic: MediaStreamTrack | null;
+  /** Microphone changes run one after another: the last one asked for is the one in use. */
+  micChange: Promise<void>;
+  /** Keypad digits go out one after another, in the order asked, across `sendDigits` calls. */
+  dtmf: Promise<void>;
   media: MediaConnection | null;
   /** The service's session protocol (GraphQL), when the companion granted it. */
   service: ServiceSession | null;
@@ -121,12 +134,20 @@ function hasEnded(call: ActiveCall): boolean {
  * ```
  *
  * @fires call-state @fires call-connected @fires call-transcript @fires call-mute
+ * @fires call-hold @fires call-dtmf @fires call-device
  * @fires call-error @fires call-ended @fires agent-speaking @fires audio-blocked
  */
 export class CallSession extends CallEventTarget implements CallSessionLike {
   #options: CallSessionOptions;
   #call: ActiveCall | null = null;
   #muted = false;
+  #held = false;
+  /** The microphone and speaker the visitor chose (null: the browser's default). */
+  #microphoneId: string | null = null;
+  #speakerId: string | null = null;
+  /** The stored choice was read (`rememberDevices`), once per session. */
+  #rememberedRead = false;
+  readonly #wake = new ScreenWake();
   #connectedAt: number | null = null;
   #agentSpeaking = false;
   #audioBlocked = false;
@@ -149,6 +170,32 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   get muted(): boolean {
     return this.#muted;
+  }
+
+  /** The AI is paused (`setHeld(true)`); a hold ends with its call. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /** The current call is up and has the service's session, through which `pauseAI` goes. */
+  get canHold(): boolean {
+    const call = this.#call;
+    return call !== null && call.service !== null && (call.phase === 'in-call' || call.phase === 'reconnecting');
+  }
+
+  /**
+   * The microphone in use during a call (its `deviceId` as the browser reports it), otherwise the
+   * one chosen for the next call; null for the browser's default.
+   */
+  get microphoneId(): string | null {
+    const call = this.#call;
+    const mic = call && !isReleased(call.phase) ? call.mic : null;
+    return mic?.getSettings().deviceId ?? this.#microphoneId;
+  }
+
+  /** The speaker chosen for the agent's voice (`setSpeaker`); null for the browser's default. */
+  get speakerId(): string | null {
+    return this.#speakerId;
   }
 
   get transcript(): TranscriptEntry[] {
@@ -265,6 +312,115 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     this.#emit(new CallMuteEvent({ muted }));
   }
 
+  /**
+   * Puts the call on hold (`true`: the AI stops talking and listening) or takes it off, through
+   * the service's `pauseAI`. `call-hold` fires at once; when the service refuses, the hold goes
+   * back (`call-hold` again), a recoverable `call-error` `hold_failed` fires and this rejects.
+   * Only in a call that has the service's session (`canHold`); otherwise it rejects, changing nothing.
+   */
+  async setHeld(held: boolean): Promise<void> {
+    if (held === this.#held) return;
+    const call = this.#call;
+    const service = call?.service;
+    if (!call || !service || !this.canHold) {
+      throw new CallError('hold_failed', 'setHeld: there is no call with the service session to hold');
+    }
+    this.#setHeldNow(held);
+    try {
+      await service.pauseAI(held);
+    } catch (error) {
+      if (this.#call !== call || isOver(call)) return;
+      const message = `the service did not ${held ? 'pause' : 'resume'} the agent (${error instanceof Error ? error.message : String(error)})`;
+      if (this.#held === held) this.#setHeldNow(!held);
+      this.#emit(new CallErrorEvent({ code: 'hold_failed', message, recoverable: true }));
+      throw new CallError('hold_failed', message, { cause: error });
+    }
+  }
+
+  /**
+   * Sends keypad digits over the call's media connection, one DTMF tone each (LiveKit
+   * `publishDtmf`, as the service's own client does), and `call-dtmf` per digit sent. Only `0`-`9`,
+   * `*` and `#`: anything else rejects with a `RangeError` before any digit is sent.
+   */
+  async sendDigits(digits: string): Promise<void> {
+    if (typeof digits !== 'string' || !DTMF_DIGITS.test(digits)) {
+      throw new RangeError(
+        `sendDigits: ${JSON.stringify(String(digits))} is not keypad digits (only 0-9, * and #; nothing was sent)`,
+      );
+    }
+    const call = this.#call;
+    if (!call || !call.media || (call.phase !== 'in-call' && call.phase !== 'reconnecting')) {
+      throw new CallError('media_failed', 'sendDigits: there is no call to send digits to (nothing was sent)');
+    }
+    const media = call.media;
+    const send = async (): Promise<void> => {
+      for (const digit of digits) {
+        if (this.#call !== call || isOver(call)) return;
+        await media.sendDtmf(digit);
+        this.#emit(new CallDtmfEvent({ digit }));
+      }
+    };
+    const sent = call.dtmf.then(send, send);
+    call.dtmf = sent.catch(() => undefined);
+    await sent;
+  }
+
+  /**
+   * Uses the microphone `deviceId` names (`''`: the browser's default): in a call it replaces the
+   * one being sent without a renegotiation; between calls the next call opens it. Fires
+   * `call-device`. A microphone that cannot be opened rejects with a recoverable `call-error`
+   * `device_failed`, and the call keeps the one it had.
+   */
+  async setMicrophone(deviceId: string): Promise<void> {
+    if (typeof deviceId !== 'string') throw new TypeError('setMicrophone: deviceId must be a string');
+    const call = this.#call;
+    this.#microphoneId = deviceId || null;
+    this.#remember();
+    if (call && call.media && call.mic && !isOver(call)) {
+      try {
+        await this.#switchMicrophone(call, deviceId, false);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (this.#call === call && !isOver(call)) {
+          this.#emit(new CallErrorEvent({ code: 'device_failed', message, recoverable: true }));
+        }
+        throw error;
+      }
+      return;
+    }
+    // Before the media is up the call opens it when it joins (#run), and says so then.
+    if (call && !isOver(call)) return;
+    // Between calls: the next call opens it.
+    const label = await deviceLabel('audioinput', deviceId);
+    this.#emit(new CallDeviceEvent({ kind: 'audioinput', deviceId, label, fallback: false }));
+  }
+
+  /**
+   * Plays the agent on the speaker `deviceId` names (`''`: the browser's default), in this call
+   * and the next ones; fires `call-device`. Where the browser cannot choose (no `setSinkId`, most
+   * mobile browsers) or refuses the device it rejects with a recoverable `call-error` `device_failed`.
+   */
+  async setSpeaker(deviceId: string): Promise<void> {
+    if (typeof deviceId !== 'string') throw new TypeError('setSpeaker: deviceId must be a string');
+    if (!canChooseSpeaker()) {
+      throw new CallError('device_failed', 'setSpeaker: this browser cannot choose where audio plays');
+    }
+    const call = this.#call;
+    if (call && !isReleased(call.phase)) {
+      try {
+        await this.#routeSpeaker(call, deviceId);
+      } catch (error) {
+        const message = `could not play on that speaker (${error instanceof Error ? error.name : 'error'})`;
+        this.#emit(new CallErrorEvent({ code: 'device_failed', message, recoverable: true }));
+        throw new CallError('device_failed', message, { cause: error });
+      }
+    }
+    this.#speakerId = deviceId || null;
+    this.#remember();
+    const label = await deviceLabel('audiooutput', deviceId);
+    this.#emit(new CallDeviceEvent({ kind: 'audiooutput', deviceId, label, fallback: false }));
+  }
+
   async unlockAudio(): Promise<void> {
     const call = this.#call;
     if (!call || isReleased(call.phase)) return;
@@ -297,6 +453,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       dial: null,
       dialOver: false,
       mic: null,
+      micChange: Promise.resolve(),
+      dtmf: Promise.resolve(),
       media: null,
       service: null,
       agentJoined: false,
@@ -311,6 +469,14 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   async #run(call: ActiveCall, microphone: Promise<MediaStream>, mediaModule: Promise<MediaModule>): Promise<void> {
     const { signal } = call.controller;
+    // Read here, not in start(): a `call-state` listener of `starting` may still set `rememberDevices` (the element does).
+    if (this.#options.rememberDevices && !this.#rememberedRead) {
+      this.#rememberedRead = true;
+      const stored = readRemembered();
+      this.#microphoneId ??= stored.microphone ?? null;
+      this.#speakerId ??= stored.speaker ?? null;
+    }
+    if (this.#speakerId) void this.#routeSpeaker(call, this.#speakerId).catch(() => undefined);
     // A visitor who granted the microphone before (a returning visitor) cannot refuse it now: the
     // dial is created while getUserMedia resolves. Otherwise the microphone comes first, so no dial
     // is ever created for a visitor who refuses.
@@ -337,6 +503,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     call.mic = mic;
     mic.enabled = !this.#muted;
     mic.addEventListener('ended', this.#onMicrophoneEnded);
+    navigator.mediaDevices.addEventListener('devicechange', this.#onDeviceChange);
 
     try {
       const dial = await (created ?? this.#createDial(call));
@@ -370,6 +537,12 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       // A mute while the room was connecting changed only the raw track.
       await media.setMuted(this.#muted);
       if (isOver(call)) return;
+      // A microphone chosen before (remembered, or while the call was setting up) replaces the default one.
+      const chosen = this.#microphoneId;
+      if (chosen && chosen !== mic.getSettings().deviceId) {
+        await this.#switchMicrophone(call, chosen, false).catch(() => undefined);
+        if (isOver(call)) return;
+      }
       // The agent gets `agentTimeoutMs` from the room being up. Joining the room has
       // livekit-client's own timeouts (a failed join ends as setup-failed / media_failed), so the
       // two never race to name the end.
@@ -597,6 +770,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       this.#muted = false;
       this.#emit(new CallMuteEvent({ muted: false }));
     }
+    // A hold, too: the service's pause belongs to the dial that is over.
+    if (this.#held) this.#setHeldNow(false);
     this.#enter(call, 'ended');
     this.#emit(new CallEndedEvent(result));
     call.resolveStarted();
@@ -610,6 +785,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     this.#clearTimers(call);
     window.removeEventListener('pagehide', this.#onPageHide);
     call.service?.close();
+    navigator.mediaDevices?.removeEventListener('devicechange', this.#onDeviceChange);
+    this.#wake.release();
     if (call.mic) {
       call.mic.removeEventListener('ended', this.#onMicrophoneEnded);
       call.mic.stop();
@@ -642,12 +819,94 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     const previous = this.state;
     if (stateOf(phase) !== previous) transition(previous, stateOf(phase));
     call.phase = phase;
+    // The screen stays awake from connecting until the call lets go of its media (#release).
+    if (phase === 'connecting') this.#wake.hold();
     this.#announce(previous);
   }
 
   #announce(previous: CallState): void {
     const state = this.state;
     if (state !== previous) this.#emit(new CallStateEvent({ state, previous }));
+  }
+
+  #setHeldNow(held: boolean): void {
+    this.#held = held;
+    this.#emit(new CallHoldEvent({ held }));
+  }
+
+  /** The visitor's choice, stored only when the site asked for it (`rememberDevices`). */
+  #remember(): void {
+    if (!this.#options.rememberDevices) return;
+    remember({
+      ...(this.#microphoneId ? { microphone: this.#microphoneId } : {}),
+      ...(this.#speakerId ? { speaker: this.#speakerId } : {}),
+    });
+  }
+
+  /** Plays the call's agent on `deviceId` (`''`: the default); rejects where the browser refuses. */
+  async #routeSpeaker(call: ActiveCall, deviceId: string): Promise<void> {
+    if (!canChooseSpeaker()) return;
+    await (call.audio.element as HTMLAudioElement & { setSinkId(id: string): Promise<void> }).setSinkId(deviceId);
+  }
+
+  /**
+   * Sends the microphone `deviceId` names instead of the one in use (`fallback`: that one went
+   * away, and `''` is the default). Changes run one after another; each fires `call-device`.
+   */
+  #switchMicrophone(call: ActiveCall, deviceId: string, fallback: boolean): Promise<void> {
+    const run = async (): Promise<void> => {
+      const old = call.mic;
+      if (this.#call !== call || isOver(call) || !old || !call.media) return;
+      let track: MediaStreamTrack;
+      try {
+        track = await openMicrophone(deviceId);
+      } catch (error) {
+        throw new CallError(
+          'device_failed',
+          `could not open the microphone (${error instanceof Error ? error.name : 'error'})`,
+          {
+            cause: error,
+          },
+        );
+      }
+      const media = call.media;
+      if (this.#call !== call || isOver(call) || !media) {
+        track.stop();
+        return;
+      }
+      track.enabled = !this.#muted;
+      old.removeEventListener('ended', this.#onMicrophoneEnded);
+      track.addEventListener('ended', this.#onMicrophoneEnded);
+      call.mic = track;
+      await media.replaceMicrophone(track, this.#muted);
+      old.stop();
+      const detail: CallDevice = {
+        kind: 'audioinput',
+        deviceId: track.getSettings().deviceId ?? deviceId,
+        label: track.label,
+        fallback,
+      };
+      this.#emit(new CallDeviceEvent(detail));
+    };
+    const change = call.micChange.then(run, run);
+    call.micChange = change.catch(() => undefined);
+    return change;
+  }
+
+  /** The microphone in use went away: the call moves to the default one, or ends when there is none. */
+  #microphoneLost(call: ActiveCall, lost: MediaStreamTrack): void {
+    if (this.#call !== call || isOver(call) || call.mic !== lost) return;
+    const end = (): void =>
+      void this.#end(call, 'microphone-lost', {
+        message: 'the microphone stopped (unplugged or taken by another app)',
+      });
+    if (!call.media) {
+      end();
+      return;
+    }
+    this.#switchMicrophone(call, '', true).then(() => {
+      if (call.mic === lost) end();
+    }, end);
   }
 
   #setAgentSpeaking(speaking: boolean): void {
@@ -670,11 +929,19 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     if (!event.persisted && this.#call && isLive(this.state)) this.abandon('page-unload');
   };
 
-  readonly #onMicrophoneEnded = (): void => {
+  readonly #onMicrophoneEnded = (event: Event): void => {
     const call = this.#call;
-    if (!call || isOver(call)) return;
-    void this.#end(call, 'microphone-lost', {
-      message: 'the microphone stopped (unplugged or taken by another app)',
+    if (call?.mic && event.target === call.mic) this.#microphoneLost(call, call.mic);
+  };
+
+  /** A device came or went: the microphone in use may be the one that went (a Bluetooth headset dropped). */
+  readonly #onDeviceChange = (): void => {
+    const call = this.#call;
+    const mic = call?.mic;
+    const id = mic?.getSettings().deviceId;
+    if (!call || !mic || !id || isOver(call)) return;
+    void listDevices('audioinput').then((inputs) => {
+      if (inputs.length > 0 && !inputs.some((device) => device.deviceId === id)) this.#microphoneLost(call, mic);
     });
   };
 }

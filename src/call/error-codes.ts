@@ -39,7 +39,9 @@ export type WidgetErrorCode =
   | 'media_failed'
   | 'session_start_failed'
   | 'network_lost'
-  | 'load_failed';
+  | 'load_failed'
+  | 'hold_failed'
+  | 'device_failed';
 
 /**
  * Every code of `call-error`'s `detail.code` and `CallResult.error.code`. (`internal_error` is

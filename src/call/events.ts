@@ -37,6 +37,12 @@ export class CallConnectedEvent extends callEventClass('call-connected') {}
 export class CallTranscriptEvent extends callEventClass('call-transcript') {}
 /** `call-mute`: the microphone was muted or unmuted. */
 export class CallMuteEvent extends callEventClass('call-mute') {}
+/** `call-hold`: the AI was paused (`held`) or resumed. */
+export class CallHoldEvent extends callEventClass('call-hold') {}
+/** `call-dtmf`: one keypad digit was sent. */
+export class CallDtmfEvent extends callEventClass('call-dtmf') {}
+/** `call-device`: the call moved to another microphone or speaker (`fallback`: the one in use went away). */
+export class CallDeviceEvent extends callEventClass('call-device') {}
 /** `call-error`: something failed; `recoverable` says whether starting a new call may help. */
 export class CallErrorEvent extends callEventClass('call-error') {}
 /** `call-ended`: the call is over; exactly once for every call that left `idle`. */
@@ -56,6 +62,9 @@ export const CALL_EVENT_CLASSES = {
   'call-connected': CallConnectedEvent,
   'call-transcript': CallTranscriptEvent,
   'call-mute': CallMuteEvent,
+  'call-hold': CallHoldEvent,
+  'call-dtmf': CallDtmfEvent,
+  'call-device': CallDeviceEvent,
   'call-error': CallErrorEvent,
   'call-ended': CallEndedEvent,
   'agent-speaking': AgentSpeakingEvent,

@@ -123,6 +123,22 @@ export interface CallSessionOptions {
    * expected ends of a call, such as a hang-up or a drop, as warnings and errors).
    */
   debug?: boolean;
+  /**
+   * Keep the microphone and speaker the visitor chose in `localStorage` (key
+   * `voice-agent-call:devices`) and use them in later calls (default false: nothing is stored).
+   */
+  rememberDevices?: boolean;
+}
+
+/** A microphone (`audioinput`) or a speaker (`audiooutput`) the call now uses. */
+export interface CallDevice {
+  kind: 'audioinput' | 'audiooutput';
+  /** The browser's id of the device (`''`: the browser's default). */
+  deviceId: string;
+  /** Its name as the browser gives it (`''` when the browser gives none). */
+  label: string;
+  /** The device in use went away (unplugged, Bluetooth dropped) and the call moved to the default one. */
+  fallback: boolean;
 }
 
 /**
@@ -134,6 +150,12 @@ export interface CallSessionEventMap {
   'call-connected': { dialId: string };
   'call-transcript': { entries: TranscriptEntry[]; changed: TranscriptEntry };
   'call-mute': { muted: boolean };
+  /** The AI was paused (`held`) or resumed, through the service's `pauseAI`. */
+  'call-hold': { held: boolean };
+  /** One keypad digit (DTMF) was sent. */
+  'call-dtmf': { digit: string };
+  /** The call moved to another microphone or speaker. */
+  'call-device': CallDevice;
   'call-error': CallErrorInfo & { recoverable: boolean };
   'call-ended': CallResult;
   /** Not a public element event: the agent is speaking or not (lk.agent.state or audio level). */
@@ -206,6 +228,21 @@ export interface CallSessionLike extends EventTarget {
   abandon(reason: 'element-removed' | 'page-unload'): void;
   /** Options can change between calls (e.g. attributes). */
   configure(options: Partial<CallSessionOptions>): void;
+  // The in-call controls: optional for other implementations (the element hides what is missing).
+  /** The AI is paused (on hold). */
+  readonly held?: boolean;
+  /** The current call can be held: it is up and the companion gave a service session (`pauseAI`). */
+  readonly canHold?: boolean;
+  /** Pauses or resumes the AI; rejects (after reverting and a recoverable `call-error`) when the service refused. */
+  setHeld?(held: boolean): Promise<void>;
+  /** Sends keypad digits (`0`-`9`, `*`, `#`) one DTMF tone each; rejects anything else, sending nothing. */
+  sendDigits?(digits: string): Promise<void>;
+  /** The microphone in use (or chosen for the next call); null: the browser's default. */
+  readonly microphoneId?: string | null;
+  /** The speaker in use (or chosen for the next call); null: the browser's default. */
+  readonly speakerId?: string | null;
+  setMicrophone?(deviceId: string): Promise<void>;
+  setSpeaker?(deviceId: string): Promise<void>;
   /**
    * Sends the visitor's rating of the last ended call to the companion (the element's
    * `feedback="server"`). Optional for other implementations: without it nothing is sent.

@@ -18,6 +18,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { CallStateEvent, CallTranscriptEvent } from '../call/events.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
+import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ConsentGate } from './consent-gate.js';
@@ -64,7 +65,7 @@ function nextFrame(): Promise<void> {
   });
 }
 
-export interface CallViewHost extends ReactiveControllerHost, HTMLElement {
+export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCallControlsHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly isUpdatePending: boolean;
   readonly state: CallState;
@@ -95,6 +96,8 @@ export class CallView implements ReactiveController {
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
   private _entries: TranscriptEntry[] | null = null;
   private readonly _follow: TranscriptFollow;
+  /** Hold, keypad, microphone and speaker (the `controls` attribute). */
+  private readonly _controls: InCallControls;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
 
@@ -113,6 +116,11 @@ export class CallView implements ReactiveController {
     });
     this.consent = new ConsentGate(host);
     this._feedback = new FeedbackPrompt(host, () => this.call.session);
+    this._controls = new InCallControls(
+      host,
+      () => this.call.session,
+      () => this._hooks.invalidate(),
+    );
     new VoicePresence(host, () => this.call.session);
   }
 
@@ -160,6 +168,7 @@ export class CallView implements ReactiveController {
     if (type !== 'call-transcript') this._transcriptOnly = false;
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     this._hooks.onSessionEvent(type, event);
+    this._controls.onSessionEvent(type, event);
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
       this._entries = (event as CallTranscriptEvent).detail.entries;
@@ -173,6 +182,8 @@ export class CallView implements ReactiveController {
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._follow.reset();
       this._feedback.reset();
+      // The attribute is read by the call chunk, as each call starts (the session reads it next).
+      this.call.session?.configure({ rememberDevices: this._host.hasAttribute('remember-devices') });
     }
   }
 
@@ -210,6 +221,7 @@ export class CallView implements ReactiveController {
       case 'connecting':
         return s.statusConnecting;
       case 'in-call':
+        if (session?.held) return s.statusOnHold;
         if (session?.muted) return s.statusMuted;
         return session?.agentSpeaking ? s.statusSpeaking : s.statusListening;
       case 'reconnecting':
@@ -276,7 +288,12 @@ export class CallView implements ReactiveController {
     const consent = this.consent.announcement(s);
     if (consent !== null) return consent;
     if (this.state === 'idle') return '';
-    if (this.state === 'in-call') return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
+    if (this.state === 'in-call') {
+      const notice = this._controls.notice(s);
+      if (notice) return notice;
+      if (this.call.session?.held) return s.statusOnHold;
+      return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
+    }
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
     return error
@@ -322,6 +339,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
+    ${RESTING.has(state) ? nothing : this._controls.sheet(s, state)}
     ${RESTING.has(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}
     ${
@@ -412,7 +430,8 @@ export class CallView implements ReactiveController {
   controls(s: VoiceAgentCallStrings): TemplateResult {
     const muted = this._host.muted;
     const ending = this.state === 'ending';
-    return html`<button
+    const mute = this._controls.showsMute()
+      ? html`<button
         class="control mute"
         part="mute-button"
         type="button"
@@ -421,8 +440,9 @@ export class CallView implements ReactiveController {
         @click=${this._onMuteClick}
       >
         ${muted ? micOffIcon : micIcon}<span>${muted ? s.unmute : s.mute}</span>
-      </button>
-      <button
+      </button>`
+      : nothing;
+    return html`${mute}${this._controls.buttons(s, this.state)}<button
         class="control hangup"
         part="hangup-button"
         type="button"

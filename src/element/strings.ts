@@ -42,6 +42,27 @@ export interface VoiceAgentCallStrings {
   enableAudio: string;
   audioBlockedHint: string;
 
+  /** The keypad toggle (`controls="keypad"`) and the pad's name; typing digits while it is open sends them. */
+  keypad: string;
+  /** The hold toggle (`controls="hold"`): its label while not held and while held (`aria-pressed`). */
+  hold: string;
+  resume: string;
+  /** The status line while the call is on hold. */
+  statusOnHold: string;
+  /** The devices toggle (`controls="devices"`) and the menu's name. */
+  devices: string;
+  /** The menu's groups. */
+  microphone: string;
+  speaker: string;
+  /** A device the browser lists without a name: `{n}` is its number in the list. */
+  unnamedMicrophone: string;
+  unnamedSpeaker: string;
+  /** Shown and announced when the microphone in use went away: `{device}` is the one the call uses now. */
+  microphoneLost: string;
+  /** Shown when a chosen microphone or speaker could not be used, or the hold did not take. */
+  deviceFailed: string;
+  holdFailed: string;
+
   timerLabel: string;
   transcriptLabel: string;
   transcriptEmpty: string;
@@ -139,6 +160,19 @@ export const en: VoiceAgentCallStrings = {
   unmute: 'Unmute',
   enableAudio: 'Tap to enable audio',
   audioBlockedHint: 'Your browser paused the assistant’s voice.',
+
+  keypad: 'Keypad',
+  hold: 'Hold',
+  resume: 'Resume',
+  statusOnHold: 'On hold',
+  devices: 'Microphone and speaker',
+  microphone: 'Microphone',
+  speaker: 'Speaker',
+  unnamedMicrophone: 'Microphone {n}',
+  unnamedSpeaker: 'Speaker {n}',
+  microphoneLost: 'Your microphone was disconnected. Now using {device}.',
+  deviceFailed: 'That device could not be used. The call keeps the one it had.',
+  holdFailed: 'The call could not be put on hold or resumed. Please try again.',
 
   timerLabel: 'Call duration',
   transcriptLabel: 'Conversation',

@@ -32,12 +32,9 @@ export const styles = [
     position: absolute;
     inline-size: 1px;
     block-size: 1px;
-    padding: 0;
-    margin: -1px;
     overflow: hidden;
-    clip: rect(0 0 0 0);
+    clip-path: inset(50%);
     white-space: nowrap;
-    border: 0;
   }
 
   button {
@@ -51,11 +48,6 @@ export const styles = [
   [tabindex]:focus-visible {
     outline: 2px solid var(--vac-accent);
     outline-offset: 2px;
-  }
-
-  button:disabled {
-    cursor: default;
-    opacity: 0.55;
   }
 
   .icon {
@@ -249,11 +241,11 @@ export const styles = [
       filter 0.15s ease;
   }
 
-  .control:not(:disabled):hover {
+  .control:hover {
     filter: brightness(1.06);
   }
 
-  .control:not(:disabled):active {
+  .control:active {
     transform: scale(0.98);
   }
 

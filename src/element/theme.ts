@@ -9,7 +9,7 @@ import { css, type CSSResult } from 'lit';
  * `theme="auto"` (or none) under a dark `prefers-color-scheme`.
  */
 export const darkScheme = (values: CSSResult): CSSResult =>
-  css`:host([theme='dark']){${values}}@media (prefers-color-scheme:dark){:host(:not([theme='light']):not([theme='dark'])){${values}}}`;
+  css`:host([theme=dark]){${values}}@media (prefers-color-scheme:dark){:host(:not([theme=light]):not([theme=dark])){${values}}}`;
 
 export const theme = [
   css`

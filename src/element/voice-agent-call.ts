@@ -63,6 +63,8 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
  * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
+ * @attr controls - The in-call controls shown, a space-separated list of `mute`, `devices` (microphone and speaker), `keypad` (DTMF) and `hold` (pause the AI); default `mute devices`. Unknown tokens are ignored; hang-up always shows.
+ * @attr remember-devices - Boolean: keep the microphone and speaker the visitor chose in `localStorage` and use them in later calls. Off by default: nothing is stored. Read when a call starts.
  * @attr consent - A disclosure the visitor must agree to before each call (e.g. that calls are recorded): the call button first shows it with "Agree and call" and "Cancel"; nothing is asked of the browser and no dial is created before "Agree". The `consent` slot takes rich content (links) instead. Asked once per page.
  * @attr consent-storage - Where an agreement is remembered beyond the page: `session` (sessionStorage) or `local` (localStorage), under a key holding a hash of the disclosure, so a changed text asks again. Unset (default): nothing is written.
  * @attr feedback - Ask for a rating after a call that connected: the ended card asks "How was this call?" with thumbs up and down, then an optional comment (at most 500 characters) with "Send" and "Skip"; fires `call-feedback`. `feedback="server"` also posts it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle, one rating per dial), where the site's `onFeedback` hook receives it.
@@ -72,6 +74,9 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-connected - `{ dialId }`: media connected and the agent is in the room.
  * @fires call-transcript - `{ entries, changed }`: a transcript entry was added or changed.
  * @fires call-mute - `{ muted }`: the microphone was muted or unmuted.
+ * @fires call-hold - `{ held }`: the AI was paused (on hold) or resumed, through the service's `pauseAI`.
+ * @fires call-dtmf - `{ digit }`: one keypad digit (DTMF) was sent.
+ * @fires call-device - `{ kind, deviceId, label, fallback }`: the call moved to another microphone (`audioinput`) or speaker (`audiooutput`); `fallback` when the microphone in use went away and the call moved to the default one.
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
  * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed.
  * @fires call-consent - `{ accepted, at }`: the visitor agreed to the consent gate ("Agree and call") or cancelled it; `at` is an ISO time.
@@ -106,6 +111,13 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.
  * @csspart mute-button - The mute toggle: "Mute", or "Unmute" while pressed (`aria-pressed="true"`, the microphone muted).
  * @csspart hangup-button - Hang up.
+ * @csspart hold-button - The hold toggle (`controls` has `hold`): "Hold", or "Resume" while pressed (`aria-pressed="true"`, the AI paused). Absent when the companion gave no service session.
+ * @csspart keypad-button - Opens and closes the keypad (`controls` has `keypad`; `aria-expanded`).
+ * @csspart keypad - The 12-key pad (0–9, `*`, `#`); each key sends one DTMF digit, and so does typing one while it is open. Escape closes it.
+ * @csspart keypad-key - Each key of the pad.
+ * @csspart devices-button - Opens and closes the microphone and speaker menu (`controls` has `devices`; `aria-expanded`).
+ * @csspart devices - The menu: the microphones, and the speakers where the browser can route audio (`setSinkId`). Escape closes it.
+ * @csspart device-notice - What changed on its own: the microphone in use went away and the call moved to another, or a choice could not be used.
  * @csspart consent - The consent gate's disclosure (its label and the `consent` text or slot), shown instead of the idle hint.
  * @csspart consent-agree - "Agree and call".
  * @csspart consent-cancel - "Cancel": back to idle, nothing asked for.
@@ -237,6 +249,21 @@ export class VoiceAgentCall extends LitElement {
     return this._view?.call.session?.muted ?? this.#pendingMuted ?? false;
   }
 
+  /** Whether the call is on hold (the AI paused). */
+  get held(): boolean {
+    return !!this._view?.call.session?.held;
+  }
+
+  /** The microphone in use (or chosen for the next call); null: the browser's default. */
+  get microphoneId(): string | null {
+    return this._view?.call.session?.microphoneId ?? null;
+  }
+
+  /** The speaker the agent plays on (or chosen for the next call); null: the browser's default. */
+  get speakerId(): string | null {
+    return this._view?.call.session?.speakerId ?? null;
+  }
+
   /** The transcript of the current or last call (a copy). */
   get transcript(): TranscriptEntry[] {
     return this._view?.call.session?.transcript ?? [];
@@ -277,6 +304,26 @@ export class VoiceAgentCall extends LitElement {
       (loaded) => this.#session(loaded),
       () => undefined,
     );
+  }
+
+  /** Puts the call on hold (pauses the AI through the service) or resumes it; rejects when there is no call to hold or the service refused (the toggle goes back, `call-error` `hold_failed`). Fires `call-hold`. */
+  setHeld(held: boolean): Promise<void> {
+    return loadCall().then((module) => this.#session(module).setHeld?.(held));
+  }
+
+  /** Sends keypad digits (`0`-`9`, `*`, `#`) as DTMF, one `call-dtmf` each; anything else rejects with a `RangeError` and sends nothing. */
+  sendDigits(digits: string): Promise<void> {
+    return loadCall().then((module) => this.#session(module).sendDigits?.(digits));
+  }
+
+  /** Moves the call (or the next one) to the microphone `deviceId` names, without a gap; fires `call-device`. */
+  setMicrophone(deviceId: string): Promise<void> {
+    return loadCall().then((module) => this.#session(module).setMicrophone?.(deviceId));
+  }
+
+  /** Plays the agent (now and in later calls) on the speaker `deviceId` names, where the browser can; fires `call-device`. */
+  setSpeaker(deviceId: string): Promise<void> {
+    return loadCall().then((module) => this.#session(module).setSpeaker?.(deviceId));
   }
 
   /** A copy of the transcript of the current or last call, in order (the service's lines once the call has ended). */

@@ -74,6 +74,15 @@ function revocableMicrophoneFor(harness: Harness): { revoke(): Promise<void> } {
   };
 }
 
+/**
+ * From now on the browser has no microphone to give: a call whose microphone ends then has none to
+ * move to, and ends (one that has one moves to it: element-controls.test.ts).
+ */
+function noOtherMicrophone(): void {
+  navigator.mediaDevices.getUserMedia = () =>
+    Promise.reject(new DOMException('Requested device not found', 'NotFoundError'));
+}
+
 /** ICE can never complete: every peer connection may only use relay candidates, and there is no relay. */
 function blockIce(): () => void {
   const Real = window.RTCPeerConnection;
@@ -269,11 +278,12 @@ const CELLS: Cell[] = [
   },
   // in-call
   {
-    fault: 'microphone revoked (track ended)',
+    fault: 'microphone revoked (track ended) and no other microphone to move to',
     state: 'in-call',
     run: async (s, h) => {
       const microphone = revocableMicrophoneFor(h);
       await inCall(s);
+      noOtherMicrophone();
       await microphone.revoke();
     },
     reason: 'microphone-unavailable',
@@ -358,13 +368,14 @@ const CELLS: Cell[] = [
     dials: 1,
   },
   {
-    fault: 'microphone revoked',
+    fault: 'microphone revoked and no other microphone to move to',
     state: 'reconnecting',
     run: async (s, h) => {
       const microphone = revocableMicrophoneFor(h);
       await inCall(s);
       reconnecting(s);
       s.setMuted(true);
+      noOtherMicrophone();
       await microphone.revoke();
     },
     reason: 'microphone-unavailable',

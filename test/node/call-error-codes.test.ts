@@ -56,6 +56,8 @@ const WIDGET_CODES: Record<Exclude<WidgetErrorCode, `http_${number}`>, true> = {
   session_start_failed: true,
   network_lost: true,
   load_failed: true,
+  hold_failed: true,
+  device_failed: true,
 };
 
 /** The rows of the README table whose header row starts with `| ${firstHeader} |`. */

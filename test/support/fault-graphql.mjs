@@ -4,6 +4,7 @@
 //   connecterr     ConnectSession answered with a graphql-ws `error` message (never reaches the emulator)
 //   transcripterr  RefreshTranscript answered the same way
 //   starterr       StartDialSession answered HTTP 200 with GraphQL `errors`
+//   pauseerr       SetPaused (pauseAI) answered HTTP 200 with GraphQL `errors` (never reaches the emulator)
 //   nostart        StartDialSession swallowed: answered `true`, never forwarded (the emulator never sees it)
 //   drop           the socket is cut (TCP reset) right after the first transcript event reaches the page
 //   dup            every transcript event is sent twice, and each LIVE event once more after its FINAL
@@ -19,6 +20,7 @@ export const GRAPHQL_FAULT_KINDS = [
   'connecterr',
   'transcripterr',
   'starterr',
+  'pauseerr',
   'nostart',
   'drop',
   'dup',
@@ -66,6 +68,10 @@ export function graphqlFaultProxy({ emulatorOrigin, faultFor }) {
     if (kind === 'starterr' && op === 'StartDialSession') {
       entry.action = 'injected';
       return answer(200, { errors: [{ message: 'injected fault: startDialSession refused' }], data: null });
+    }
+    if (kind === 'pauseerr' && op === 'SetPaused') {
+      entry.action = 'injected';
+      return answer(200, { errors: [{ message: 'injected fault: pauseAI refused' }], data: null });
     }
     if (kind === 'nostart' && op === 'StartDialSession') {
       entry.action = 'swallowed';

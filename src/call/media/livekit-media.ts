@@ -65,6 +65,13 @@ export interface MediaConnection {
   /** How loud the agent and the visitor are now (0…1); cheap, for one read per animation frame. */
   levels(): VoiceLevels;
   setMuted(muted: boolean): Promise<void>;
+  /** One keypad digit (`0`-`9`, `*`, `#`) as DTMF, the way the service's own client sends it (`publishDtmf`). */
+  sendDtmf(digit: string): Promise<void>;
+  /**
+   * Sends `track` in place of the microphone (RTCRtpSender.replaceTrack: no renegotiation), muted
+   * or not as `muted` says. The session owns both tracks: it stops the old one.
+   */
+  replaceMicrophone(track: MediaStreamTrack, muted: boolean): Promise<void>;
   /** Leaves the room and removes every listener; idempotent. */
   disconnect(): Promise<void>;
 }
@@ -234,6 +241,21 @@ class LivekitMedia implements MediaConnection {
     if (this.#closed) return;
     if (muted) await this.#localTrack.mute();
     else await this.#localTrack.unmute();
+  }
+
+  async sendDtmf(digit: string): Promise<void> {
+    if (this.#closed) throw new Error('the call has no media connection');
+    // As the service's client maps them: `*` is 10, `#` is 11, a digit its value.
+    const code = digit === '*' ? 10 : digit === '#' ? 11 : Number.parseInt(digit, 10);
+    await this.#room.localParticipant.publishDtmf(code, digit);
+  }
+
+  async replaceMicrophone(track: MediaStreamTrack, muted: boolean): Promise<void> {
+    if (this.#closed) return;
+    await this.#localTrack.replaceTrack(track, true);
+    this.#meter.track('visitor', track);
+    // livekit-client mutes a user-provided track that ended (an unplugged microphone): say again what we want.
+    await this.setMuted(muted);
   }
 
   async disconnect(): Promise<void> {

@@ -15,6 +15,8 @@ export const CONNECT_SESSION =
   'subscription ConnectSession($sessionId: ID!) { connectSession(sessionId: $sessionId) { messageType content { __typename ... on DialsUpdatedMessage { contactId dials { id status answerType callDispositionId systemResultType toNumber } contactComplete } ... on DialConnectMessage { dialId } ... on SessionUpdatedMessage { dialSession { id status } reason } } } }';
 export const START_DIAL_SESSION =
   'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }';
+export const SET_PAUSED =
+  'mutation SetPaused($dialId: ID!, $pauseStatus: Boolean!) { pauseAI(dialId: $dialId, pauseStatus: $pauseStatus) { id } }';
 export const REFRESH_TRANSCRIPT =
   'subscription RefreshTranscript($dialId: ID!) { watchLiveTranscriptEvents(dialId: $dialId) { eventType transcriptLine { role speaker text detailType audioStart audioEnd functionCalls { name arguments } } } }';
 
@@ -52,6 +54,11 @@ export interface ServiceSession {
   roomJoined(): void;
   /** The live transcript's FUNCTION_RESULT, IVR and NODE_TRANSITION lines so far (kept after `close`). */
   readonly nonSpeechLines: NonSpeechLine[];
+  /**
+   * Pauses (`true`) or resumes the AI with the service's `pauseAI`, as the service's own client's
+   * `setPaused` does; rejects with a reason (no service words) when it was not accepted.
+   */
+  pauseAI(paused: boolean): Promise<void>;
   /** Ends both subscriptions and closes the socket; idempotent. */
   close(): void;
 }
@@ -104,34 +111,49 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   }
 
   /** '' when the service accepted it, else why not. */
-  async function startDialSession(): Promise<string> {
+  function startDialSession(): Promise<string> {
+    return mutate(
+      'StartDialSession',
+      'startDialSession',
+      START_DIAL_SESSION,
+      { sessionId: options.sessionId },
+      (data) => data === true,
+    );
+  }
+
+  /**
+   * One mutation over HTTP with the dial token: '' when the service answered it and `accepted`
+   * holds for its field, else why not (the service's own words stay out: they may reach a page's UI).
+   */
+  async function mutate(
+    operationName: string,
+    field: string,
+    query: string,
+    variables: Record<string, unknown>,
+    accepted: (field: unknown) => boolean,
+  ): Promise<string> {
     // Not AbortSignal.timeout: the browser keeps that alive until it fires; this one goes with the request.
     const timeout = new AbortController();
     const timer = setTimeout(
-      () => timeout.abort(new DOMException('startDialSession timed out', 'TimeoutError')),
+      () => timeout.abort(new DOMException(`${field} timed out`, 'TimeoutError')),
       options.requestTimeoutMs,
     );
     try {
       const response = await fetch(options.graphqlUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${options.dialToken}` },
-        body: JSON.stringify({
-          operationName: 'StartDialSession',
-          query: START_DIAL_SESSION,
-          variables: { sessionId: options.sessionId },
-        }),
+        body: JSON.stringify({ operationName, query, variables }),
         signal: timeout.signal,
       });
-      if (!response.ok) return `startDialSession answered HTTP ${response.status}`;
+      if (!response.ok) return `${field} answered HTTP ${response.status}`;
       const answer: unknown = await response.json();
-      // The service's own words stay out of the message: it may reach a page's UI.
       if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0)
-        return 'startDialSession answered GraphQL errors';
-      if (!isObject(answer) || !isObject(answer.data) || answer.data.startDialSession !== true)
-        return 'startDialSession answered without data';
+        return `${field} answered GraphQL errors`;
+      if (!isObject(answer) || !isObject(answer.data) || !accepted(answer.data[field]))
+        return `${field} answered without data`;
       return '';
     } catch (error) {
-      return `startDialSession could not be sent (${error instanceof Error ? error.name : 'error'})`;
+      return `${field} could not be sent (${error instanceof Error ? error.name : 'error'})`;
     } finally {
       clearTimeout(timer);
     }
@@ -230,6 +252,12 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
     },
     get nonSpeechLines() {
       return liveEvents.nonSpeechLines;
+    },
+    async pauseAI(paused) {
+      if (closed) throw new Error('pauseAI: the service session is closed');
+      const variables = { dialId: options.dialId, pauseStatus: paused };
+      const failure = await mutate('SetPaused', 'pauseAI', SET_PAUSED, variables, (dial) => isObject(dial));
+      if (failure) throw new Error(failure);
     },
     close() {
       if (closed) return;

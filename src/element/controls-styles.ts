@@ -1,0 +1,156 @@
+// Styles of the in-call controls beyond mute and hang-up (in-call-controls.ts): the round tool
+// buttons in the controls row, the keypad and the microphone and speaker menu that open in the
+// body, and the device notice. In the lazy call chunk (call-styles.ts lists the sheets).
+import { css } from 'lit';
+
+export const controlsStyles = css`
+  .tool {
+    flex: none;
+    inline-size: 46px;
+    padding: 0;
+    background: var(--vac-surface);
+    color: var(--vac-text);
+  }
+
+  .tool[aria-expanded='true'],
+  .tool[aria-pressed='true'] {
+    background: var(--vac-text);
+    color: var(--vac-background);
+  }
+
+  /* A tool's name is for assistive tech and the tooltip; with two tools or more mute goes round too. */
+  .tool-label,
+  .controls:has(.tool + .tool) .mute span {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+
+  .controls:has(.tool + .tool) .mute {
+    flex: none;
+    inline-size: 46px;
+    padding: 0;
+  }
+
+  .sheet {
+    padding: 10px;
+    border-radius: 16px;
+    background: var(--vac-surface);
+  }
+
+  .keypad-sent {
+    min-block-size: 22px;
+    margin-block-end: 6px;
+    text-align: center;
+    font-size: 17px;
+    font-weight: 600;
+    font-variant-numeric: tabular-nums;
+    letter-spacing: 0.12em;
+    color: var(--vac-text);
+  }
+
+  .keys {
+    display: grid;
+    grid-template-columns: repeat(3, 1fr);
+    gap: 8px;
+    direction: ltr;
+  }
+
+  .key {
+    display: grid;
+    justify-items: center;
+    gap: 0;
+    padding: 6px 0 5px;
+    border: 0;
+    border-radius: 12px;
+    background: var(--vac-background);
+    color: var(--vac-text);
+    font: inherit;
+    line-height: 1.1;
+  }
+
+  .key:hover {
+    filter: brightness(0.97);
+  }
+
+  .key:active {
+    transform: scale(0.97);
+  }
+
+  .key .digit {
+    font-size: 20px;
+    font-weight: 600;
+  }
+
+  .key .letters {
+    font-size: 10px;
+    font-weight: 600;
+    letter-spacing: 0.08em;
+    color: var(--vac-text-muted);
+  }
+
+  .devices fieldset {
+    margin: 0;
+    padding: 0;
+    border: 0;
+    min-inline-size: 0;
+  }
+
+  .devices fieldset + fieldset {
+    margin-block-start: 10px;
+  }
+
+  .devices legend {
+    padding: 0 4px 4px;
+    font-size: 12px;
+    font-weight: 700;
+    color: var(--vac-text-muted);
+  }
+
+  .option {
+    display: flex;
+    align-items: center;
+    gap: 10px;
+    padding: 8px 6px;
+    border-radius: 10px;
+    font-size: 14px;
+    color: var(--vac-text);
+    cursor: pointer;
+  }
+
+  .option:hover {
+    background: color-mix(in srgb, var(--vac-text) 6%, transparent);
+  }
+
+  .option input {
+    flex: none;
+    margin: 0;
+    inline-size: 16px;
+    block-size: 16px;
+    accent-color: var(--vac-accent);
+  }
+
+  .option input:focus-visible {
+    outline: 2px solid var(--vac-accent);
+    outline-offset: 2px;
+  }
+
+  .option span {
+    min-inline-size: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+
+  .device-notice {
+    margin: 0;
+    padding: 10px 12px;
+    border-radius: 14px;
+    background: color-mix(in srgb, var(--vac-warning) 14%, var(--vac-background));
+    color: var(--vac-text);
+    font-size: 13px;
+  }
+`;

@@ -319,8 +319,9 @@ export class VoiceAgentCall extends LitElement {
     // A browser without WebRTC is not asked for the microphone; the session then checks all a call
     // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
     // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
-    // browser has WebRTC without AudioContext and WebSocket.
-    const able = own && 'RTCPeerConnection' in globalThis;
+    // browser has WebRTC without AudioContext and WebSocket. A constructor, not just a name: a page
+    // or extension that blocks WebRTC may leave `RTCPeerConnection` defined as `undefined`.
+    const able = own && typeof globalThis.RTCPeerConnection === 'function';
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.

@@ -198,6 +198,34 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     }
   });
 
+  // Issue 29, item 1: focus used to move to "Hang up" while the call was still `starting`, so a
+  // second Enter (the call looked slow) ended it at once: user-hangup, "00:00".
+  it('a second Enter while the call sets up does not hang up: focus rests on the card until the call is up', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
+    const endings: string[] = [];
+    el.addEventListener('call-ended', (event) => endings.push(event.detail.reason));
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    part(el, 'call-button').focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => el.state !== 'idle', 10000, 'the call starts');
+    await el.updateComplete;
+    expect(['starting', 'connecting']).to.include(el.state);
+    expect(focused(el) === part(el, 'card'), 'focus rests on the card while the call sets up').to.equal(true);
+    await sendKeys({ press: 'Enter' });
+    await sendKeys({ press: 'Enter' });
+    await sendKeys({ press: ' ' });
+    await connected;
+    await el.updateComplete;
+    expect(endings, 'the repeated keys ended nothing').to.deep.equal([]);
+    expect(el.state).to.equal('in-call');
+    expect(focused(el) === part(el, 'hangup-button'), 'focus on hang-up once in the call').to.equal(true);
+    const end = ended(el);
+    await sendKeys({ press: 'Enter' });
+    expect((await end).reason).to.equal('user-hangup');
+  });
+
   it('agent hang-up (emu-quick): focus on the hang-up button moves to "Call again"', async () => {
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick"></voice-agent-call>`,

@@ -211,18 +211,33 @@ export class CallView implements ReactiveController {
     return (this.call.session?.connectedAt ?? null) !== null;
   }
 
-  private _summary(s: VoiceAgentCallStrings): string {
+  /**
+   * What the ended card's summary says after the status line ("Call ended", "Call not connected"):
+   * the reason and, for a call that connected, its duration. The duration is the one `call-ended`
+   * reports (the service's `durationSeconds`) when there is one, so the page and the event agree;
+   * otherwise the time the widget counted.
+   */
+  private _summaryParts(s: VoiceAgentCallStrings): string[] {
     const result = this.call.session?.result ?? null;
-    if (!this._connected())
-      return result ? `${s.statusNotConnected} · ${reasonText(s, result.reason)}` : s.statusNotConnected;
-    const parts = [s.statusEnded];
+    const parts: string[] = [];
     if (result) parts.push(reasonText(s, result.reason));
+    if (!this._connected()) return parts;
+    const reported = result?.durationSeconds;
     const elapsed = this.call.elapsedMs;
-    if (elapsed !== null) parts.push(formatDuration(elapsed));
-    else if (typeof result?.durationSeconds === 'number' && result.durationSeconds > 0) {
-      parts.push(formatDuration(result.durationSeconds * 1000));
-    }
-    return parts.join(' · ');
+    if (typeof reported === 'number' && reported >= 0) parts.push(formatDuration(reported * 1000));
+    else if (elapsed !== null) parts.push(formatDuration(elapsed));
+    return parts;
+  }
+
+  /** The summary as shown, under the status line that already says the call ended: no second "Call ended". */
+  private _summary(s: VoiceAgentCallStrings): string {
+    const text = this._summaryParts(s).join(' · ');
+    return text.charAt(0).toLocaleUpperCase(this._host.lang || undefined) + text.slice(1);
+  }
+
+  /** The summary as announced: the status first, since the status line is not announced. */
+  private _announcedSummary(s: VoiceAgentCallStrings): string {
+    return [this.statusText(s), ...this._summaryParts(s)].join(' · ');
   }
 
   error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
@@ -253,7 +268,8 @@ export class CallView implements ReactiveController {
     if (this.state === 'in-call') return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
-    return error ? `${this._summary(s)}. ${error.title}. ${error.help}` : this._summary(s);
+    const summary = this._announcedSummary(s);
+    return error ? `${summary}. ${error.title}. ${error.help}` : summary;
   }
 
   /** The call button's label after a call. */
@@ -281,6 +297,7 @@ export class CallView implements ReactiveController {
     const session = this.call.session;
     const entries = this._renderedEntries();
     const error = this.error(s);
+    const summary = state === 'ended' ? this._summary(s) : '';
     const showTranscript =
       this._hooks.transcriptMode() !== 'off' && state !== 'idle' && (state !== 'ended' || entries.length > 0);
     return html`${
@@ -306,7 +323,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>` : nothing}`;
+    ${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}`;
   }
 
   /**

@@ -51,7 +51,7 @@ export interface VoiceAgentCallStrings {
   /** The button above a long transcript that reveals older lines. */
   showEarlier: string;
 
-  /** Short end reasons for the summary line ("Call ended · agent hung up · 1:23"). */
+  /** Short end reasons for the summary line under "Call ended" ("Agent hung up · 01:23"; the first letter is capitalised there). */
   reasonUserHangup: string;
   reasonAgentHangup: string;
   reasonTimeout: string;

@@ -100,7 +100,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart jump-button - "Jump to latest", shown when the visitor scrolled up and new lines arrived.
  * @csspart earlier-button - "Show earlier lines", at the top of a long transcript (only the newest 100 lines are shown at first).
  * @csspart error - What went wrong and what to do.
- * @csspart summary - The line after the end ("Call ended · agent hung up · 01:23").
+ * @csspart summary - The line after the end, under the status "Call ended" ("Agent hung up · 01:23": the reason and the duration `call-ended` reports).
  * @csspart controls - The button row.
  * @csspart call-button - Start call / Call again / Try again.
  * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.

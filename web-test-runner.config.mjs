@@ -8,6 +8,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { testServices } from './test/support/wtr-services.mjs';
 import { faultServices } from './test/support/fault-proxy.mjs';
 import { closingCounts } from './test/support/closing-counts.mjs';
+import { plainStatic } from './test/support/plain-static.mjs';
 import { defaultReporter } from '@web/test-runner';
 
 // Quiet by default (browser console output and the services' logs stay out of the terminal);
@@ -109,7 +110,7 @@ export default {
   testFramework: { config: { timeout: 30000 } },
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 10 * 60 * 1000),
-  middleware: [services.middleware, faults.middleware],
+  middleware: [services.middleware, faults.middleware, plainStatic],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
   browsers: engines.map((name) => launchers[name]()),
   groups,

@@ -28,12 +28,6 @@ export type CallSessionFactory = (options: CallSessionOptions) => CallSessionLik
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
-/**
- * Before the call is up, focus that left "Start call" rests on the card itself, not on "Hang up": a
- * visitor who presses Enter again because the call looks slow to start must not end it. Once the
- * call is up, it moves on to "Hang up".
- */
-const SETTING_UP: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting']);
 
 /** The default factory: a `CallSession` from the call chunk (the element calls factories only once it has loaded). */
 const defaultSessionFactory: CallSessionFactory = (options) => new (requireCall().CallSession)(options);
@@ -208,8 +202,8 @@ export class VoiceAgentCall extends LitElement {
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
   #pendingMuted: boolean | null = null;
   #focusWasInside = false;
-  /** The card the element focused while the call set up (null once focus left it). */
-  #heldCard: HTMLElement | null = null;
+  /** The element put focus on the card while the call set up. */
+  #onCard = false;
   /** Loads the call chunk and the media library ahead of the click (`preload`). */
   readonly #preloader = new PreloadController(this);
   /** The in-call part (call chunk): made with the session. */
@@ -422,24 +416,23 @@ export class VoiceAgentCall extends LitElement {
   protected override updated(_changed: PropertyValues): void {
     // The control that had focus went away with the state (hang-up after the end): keep focus in
     // the widget, on the action that makes sense now. Focus the element rested on the card while
-    // the call was setting up moves on once it is up (or has ended).
-    const active = this.shadowRoot?.activeElement ?? null;
-    if (this.#focusWasInside && active === null) this.#focusPrimary();
-    else if (active !== null && active === this.#heldCard && !SETTING_UP.has(this.state)) this.#focusPrimary();
+    // the call set up moves on once the call is up (or has ended).
+    const active = this.shadowRoot?.activeElement;
+    if (this.#focusWasInside && (!active || (this.#onCard && active.matches('.card') && !this.#settingUp())))
+      this.#focusPrimary();
+  }
+
+  /**
+   * Before the call is up, focus that left "Start call" rests on the card itself, not on "Hang up":
+   * a visitor who presses Enter again because the call looks slow to start must not end it.
+   */
+  #settingUp(): boolean {
+    return this.state === 'starting' || this.state === 'connecting';
   }
 
   #focusPrimary(): void {
-    if (SETTING_UP.has(this.state)) {
-      const card = this.renderRoot.querySelector<HTMLElement>('.card');
-      if (card) {
-        this.#heldCard = card;
-        card.addEventListener('blur', () => (this.#heldCard = null), { once: true });
-        card.focus();
-        return;
-      }
-    }
-    this.#heldCard = null;
-    this.renderRoot.querySelector<HTMLElement>('[data-primary]')?.focus();
+    this.#onCard = this.#settingUp();
+    this.renderRoot.querySelector<HTMLElement>(this.#onCard ? '.card' : '[data-primary]')?.focus();
   }
 
   // ---- UI handlers ----

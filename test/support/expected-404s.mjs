@@ -1,0 +1,20 @@
+// web-test-runner lists every 404 a test page received as "🚧 404 network requests". The tests
+// ask the companion and the emulator for things that do not exist on purpose (an unknown dial, an
+// unknown route, a removed chunk in a fault test): those answers are what is tested, not missing
+// files, so they stay out of a green run's output. A 404 for anything else (a file the page
+// needs) is still listed.
+const EXPECTED = /^(api\/voice-call(-strict)?\/|__emu(-strict)?\/|__faults?\/|__fault-)/;
+
+/** The reporter with the expected 404s taken out of what it reports. */
+export function withoutExpected404s(reporter) {
+  return {
+    ...reporter,
+    reportTestFileResults(args) {
+      const sessionsForTestFile = args.sessionsForTestFile.map((session) => ({
+        ...session,
+        request404s: session.request404s.filter((url) => !EXPECTED.test(url)),
+      }));
+      return reporter.reportTestFileResults?.({ ...args, sessionsForTestFile });
+    },
+  };
+}

@@ -117,6 +117,13 @@ export interface CallSessionOptions {
    * expected ends of a call, such as a hang-up or a drop, as warnings and errors).
    */
   debug?: boolean;
+  /**
+   * One live call per page: while another session with this option has a live call (from
+   * `starting` to its end), `start()` refuses at once, before the microphone prompt and any dial
+   * (`setup-failed`, `call-error` `call_in_progress`). The element sets it on its sessions; default
+   * false, so a page that drives sessions itself may hold several calls.
+   */
+  onePerPage?: boolean;
 }
 
 /**

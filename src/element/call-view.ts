@@ -244,7 +244,8 @@ export class CallView implements ReactiveController {
     const result = this.call.session?.result;
     if (this.state !== 'ended' || !result) return null;
     const insecurePage = result.error?.missing?.includes('secure-context') ?? false;
-    return errorText(s, result.reason, { serviceReached: result.status !== undefined, insecurePage });
+    const callInProgress = result.error?.code === 'call_in_progress';
+    return errorText(s, result.reason, { serviceReached: result.status !== undefined, insecurePage, callInProgress });
   }
 
   /** The last call ended for good: this browser cannot place calls, so there is no "Try again". */

@@ -47,6 +47,7 @@ const ANSWERED = Object.entries(STATUS_OF).filter(([code]) => code !== 'client_c
 /** The widget's own codes, each once (the compiler wants every one of `WidgetErrorCode`). */
 const WIDGET_CODES: Record<Exclude<WidgetErrorCode, `http_${number}`>, true> = {
   unsupported_browser: true,
+  call_in_progress: true,
   microphone_denied: true,
   microphone_unavailable: true,
   network_error: true,

@@ -2,7 +2,16 @@
 import '../src/define.js';
 import { SCENARIOS, agentChoices, initialAgent, type AgentChoice } from './scenarios.js';
 
-const EVENTS = ['call-state', 'call-connected', 'call-transcript', 'call-mute', 'call-error', 'call-ended'] as const;
+const EVENTS = [
+  'call-state',
+  'call-connected',
+  'call-transcript',
+  'call-mute',
+  'call-error',
+  'call-ended',
+  'call-consent',
+  'call-feedback',
+] as const;
 /** The log keeps this many entries; transcript entries go first, so no state change is lost. */
 const LOG_LIMIT = 120;
 /** The page's element for `selector` (index.html has each one this script uses). */

@@ -26,11 +26,19 @@ export const voiceAgentCallEvents = Object.fromEntries(
 ) as { [K in PublicCallEventName as EventPropName<K>]: EventName<PublicCallEvents[K]> };
 
 /**
- * `<VoiceAgentCall endpoint="/api/voice-call" agent="default" onCallEnded={…} />`. Attributes and
- * properties (`inputs`, `strings`) are props; a `ref` gets the element (for `start()`,
- * `hangup()`, `setMuted()`).
+ * The element's attributes that have no property (the call chunk reads them): React sets them as
+ * attributes. `consent-storage` is written with its hyphen, as in HTML.
  */
-export const VoiceAgentCall = createComponent({
+export interface VoiceAgentCallAttributeProps {
+  /** The consent gate's disclosure (or put `<p slot="consent">…</p>` among the children). */
+  consent?: string;
+  /** Where an agreement is remembered beyond the page. */
+  'consent-storage'?: 'session' | 'local';
+  /** Ask for a rating after the call: `''` or `true` for the event only, `'server'` to post it to the companion too. */
+  feedback?: '' | 'server' | boolean;
+}
+
+const component = createComponent({
   react: React,
   tagName: TAG_NAME,
   elementClass: VoiceAgentCallElement,
@@ -38,8 +46,25 @@ export const VoiceAgentCall = createComponent({
   displayName: 'VoiceAgentCall',
 });
 
+/**
+ * `<VoiceAgentCall endpoint="/api/voice-call" agent="default" onCallEnded={…} />`. Attributes and
+ * properties (`inputs`, `strings`) are props; a `ref` gets the element (for `start()`,
+ * `hangup()`, `setMuted()`).
+ */
+export const VoiceAgentCall = component as React.ForwardRefExoticComponent<
+  React.ComponentProps<typeof component> & VoiceAgentCallAttributeProps
+>;
+
 export type VoiceAgentCallProps = React.ComponentProps<typeof VoiceAgentCall>;
 export type { VoiceAgentCallElement };
 export type * from './call/public-events.js';
-export type { CallResult, CallState, EndReason, TranscriptEntry } from './call/types.js';
+export type {
+  CallConsentDetail,
+  CallFeedbackDetail,
+  CallRating,
+  CallResult,
+  CallState,
+  EndReason,
+  TranscriptEntry,
+} from './call/types.js';
 export type { CallErrorCode } from './call/error-codes.js';

@@ -27,6 +27,12 @@ export type VoiceAgentCallTemplateProps = Partial<
 > & {
   /** The `transcript` attribute: `live`, `poll` or `off`. */
   transcript?: VoiceAgentCall['transcriptMode'];
+  /** The consent gate's disclosure (or a `<p slot="consent">` child for rich content). */
+  consent?: string;
+  /** Where an agreement is remembered beyond the page. */
+  'consent-storage'?: 'session' | 'local';
+  /** Ask for a rating after the call; `server` also posts it to the companion. */
+  feedback?: '' | 'server' | boolean;
 };
 
 type VueEmit<T> = EmitFn<{ [K in keyof T]: (event: T[K]) => void }>;

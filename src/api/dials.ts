@@ -3,6 +3,7 @@
 // the service's own browser client sends it. The companion imports these and nothing else of the
 // client; `api.dials` (resources/dials.ts) wraps them for everyone else.
 // A create keeps no error body except the dial a 409 names (`conflictingDial`).
+import { redactTokens } from './redact.js';
 import { requestService } from './request.js';
 import { ServiceError, invalidResponse, type ConflictingDial } from './service-error.js';
 import type { CallOptions, DialTransport } from './transport.js';
@@ -18,7 +19,7 @@ import type {
 export const BROWSER_DIAL_TOKEN_MUTATION =
   'mutation BrowserDialToken($input: BrowserDialTokenInput!) { browserDialToken(input: $input) { token iceConfig telephonyProvider url } }';
 
-/** At most this many characters of each service message reach the log. */
+/** At most this many characters of each service message reach the log, token-shaped parts redacted. */
 const SERVICE_MESSAGE_LENGTH = 200;
 
 const BROWSER_DIAL_TOKEN = 'GraphQL BrowserDialToken';
@@ -109,7 +110,7 @@ export async function browserDialToken(
   if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) {
     const serviceMessages = answer.errors.map((error: unknown) =>
       isObject(error) && typeof error.message === 'string'
-        ? error.message.slice(0, SERVICE_MESSAGE_LENGTH)
+        ? redactTokens(error.message.slice(0, 4 * SERVICE_MESSAGE_LENGTH)).slice(0, SERVICE_MESSAGE_LENGTH)
         : '(no message)',
     );
     throw new ServiceError(

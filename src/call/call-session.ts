@@ -18,7 +18,7 @@ import {
   type PlannedEnd,
 } from './endings.js';
 import { setupFailure, type ReportedError } from './error-codes.js';
-import { CallError } from './errors.js';
+import { CallError, CompanionError } from './errors.js';
 import {
   AgentSpeakingEvent,
   AudioBlockedEvent,
@@ -43,6 +43,7 @@ import { loadMedia, type MediaModule } from './media-loader.js';
 import { isEnding, isLive, isReleased, stateOf, transition, type CallPhase } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
 import type {
+  CallRating,
   CallResult,
   CallSessionLike,
   CallSessionOptions,
@@ -246,6 +247,19 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     const call = this.#call;
     if (!call) return Promise.resolve();
     return this.#end(call, 'user-hangup');
+  }
+
+  /**
+   * Sends the visitor's rating of the last call to the companion (`POST {endpoint}/dials/:id/feedback`,
+   * authorised by that dial's handle), once it has ended. Rejects with a `CompanionError`: code
+   * `duplicate_request` (409) when the dial was rated already, `invalid_request` when no dial ended.
+   */
+  async sendFeedback(feedback: { rating: CallRating; comment?: string }): Promise<void> {
+    const call = this.#call;
+    if (!call?.dial || call.phase !== 'ended') {
+      throw new CompanionError('invalid_request', 'there is no ended call with a dial to rate');
+    }
+    await call.companion.feedback(call.dial, feedback, new AbortController().signal);
   }
 
   /**

@@ -55,7 +55,7 @@ export function isTerminal(record: Pick<DialRecord, 'status'>): boolean {
 }
 
 /** The route of one dial: `/dials/:id` and below. */
-function dialPath(dial: DialHandle, route: '' | '/token' | '/hangup'): string {
+function dialPath(dial: DialHandle, route: '' | '/token' | '/hangup' | '/feedback'): string {
   return `/dials/${encodeURIComponent(dial.dialId)}${route}`;
 }
 
@@ -163,6 +163,20 @@ export class CompanionClient {
   /** `POST /dials/:id/hangup`, awaited. */
   async hangup(dial: DialHandle, signal: AbortSignal): Promise<void> {
     await this.#onDial(dial, '/hangup', 'POST', signal);
+  }
+
+  /** `POST /dials/:id/feedback`: the visitor's rating of the call (one per dial; a second is a 409 `duplicate_request`). */
+  async feedback(
+    dial: DialHandle,
+    body: { rating: 'up' | 'down'; comment?: string },
+    signal: AbortSignal,
+  ): Promise<void> {
+    await this.#request(dialPath(dial, '/feedback'), {
+      method: 'POST',
+      headers: { ...bearer(dial), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
   }
 
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */

@@ -1,28 +1,28 @@
 // Typed events of a call, one class per name of `CALL_EVENTS` (event-names.ts), each made by
-// `callEventClass` from its name and `CallSessionEventMap` detail. `CallSession` dispatches them on
+// `callEventClass` from its name and `CallEventMap` detail. `CallSession` dispatches them on
 // itself; the element re-dispatches new instances on itself. All bubble and cross shadow
 // boundaries, as a page listening on `document` expects.
 import type { CallEventName, PublicCallEventName } from './event-names.js';
-import type { CallSessionEventMap } from './types.js';
+import type { CallEventMap } from './types.js';
 
 const init: EventInit = { bubbles: true, composed: true };
 
 /** An event of a call: its DOM name as `eventName`, its detail as `detail`. */
 export interface CallEvent<K extends CallEventName> extends Event {
-  readonly detail: CallSessionEventMap[K];
+  readonly detail: CallEventMap[K];
 }
 
 export interface CallEventClass<K extends CallEventName> {
   readonly eventName: K;
   readonly prototype: CallEvent<K>;
-  new (detail: CallSessionEventMap[K]): CallEvent<K>;
+  new (detail: CallEventMap[K]): CallEvent<K>;
 }
 
 function callEventClass<K extends CallEventName>(name: K): CallEventClass<K> {
   return class extends Event {
     static readonly eventName = name;
-    readonly detail: CallSessionEventMap[K];
-    constructor(detail: CallSessionEventMap[K]) {
+    readonly detail: CallEventMap[K];
+    constructor(detail: CallEventMap[K]) {
       super(name, init);
       this.detail = detail;
     }
@@ -45,6 +45,10 @@ export class CallEndedEvent extends callEventClass('call-ended') {}
 export class AgentSpeakingEvent extends callEventClass('agent-speaking') {}
 /** Internal (element UI): the browser blocked the agent's audio; `unlockAudio()` from a click fixes it. */
 export class AudioBlockedEvent extends callEventClass('audio-blocked') {}
+/** `call-consent` (the element only): the visitor agreed to the consent gate or cancelled it. */
+export class CallConsentEvent extends callEventClass('call-consent') {}
+/** `call-feedback` (the element only): the visitor rated the call. */
+export class CallFeedbackEvent extends callEventClass('call-feedback') {}
 
 /** The class of each event; the compiler wants one for every name of `CALL_EVENTS`, and no other. */
 export const CALL_EVENT_CLASSES = {
@@ -56,6 +60,8 @@ export const CALL_EVENT_CLASSES = {
   'call-ended': CallEndedEvent,
   'agent-speaking': AgentSpeakingEvent,
   'audio-blocked': AudioBlockedEvent,
+  'call-consent': CallConsentEvent,
+  'call-feedback': CallFeedbackEvent,
 } as const satisfies { [K in CallEventName]: CallEventClass<K> };
 
 /** The event class `CallSession` dispatches for each name. */
@@ -65,7 +71,7 @@ export type CallSessionEvents = { [K in CallEventName]: InstanceType<(typeof CAL
 export type PublicCallEvents = Pick<CallSessionEvents, PublicCallEventName>;
 
 /** A new event of `name` carrying `detail` (the element re-dispatches the session's events with it). */
-export function createCallEvent<K extends CallEventName>(name: K, detail: CallSessionEventMap[K]): CallEvent<K> {
+export function createCallEvent<K extends CallEventName>(name: K, detail: CallEventMap[K]): CallEvent<K> {
   const classes: { [N in CallEventName]: CallEventClass<N> } = CALL_EVENT_CLASSES;
   return new classes[name](detail);
 }

@@ -7,4 +7,6 @@ export {
   CallMuteEvent,
   CallErrorEvent,
   CallEndedEvent,
+  CallConsentEvent,
+  CallFeedbackEvent,
 } from './events.js';

@@ -70,6 +70,12 @@ export interface CallResult {
   error?: CallErrorInfo;
   /** The service's non-speech transcript lines, in arrival order; present only when some arrived. */
   nonSpeechLines?: NonSpeechLine[];
+  /**
+   * When the visitor agreed to the element's consent gate (ISO 8601; an earlier agreement the page
+   * or storage remembered), on the element's `call-ended` only when the element has a `consent`.
+   * `CallSession` never sets it.
+   */
+  consentAt?: string;
 }
 
 export type TranscriptMode = 'live' | 'poll' | 'off';
@@ -143,6 +149,35 @@ export interface CallSessionEventMap {
   'audio-blocked': { blocked: boolean };
 }
 
+/** The visitor's answer to the consent gate (the element's `consent`): agreed or cancelled, and when (ISO 8601). */
+export interface CallConsentDetail {
+  accepted: boolean;
+  at: string;
+}
+
+/** A rating after the call (the element's `feedback`). */
+export type CallRating = 'up' | 'down';
+
+/** The visitor's rating of a call: thumbs up or down, and an optional comment (at most 500 characters). */
+export interface CallFeedbackDetail {
+  dialId: string;
+  rating: CallRating;
+  comment?: string;
+}
+
+/**
+ * The detail of each event only the element fires, never a `CallSession`: the consent gate and
+ * the rating are the element's UI (a page that drives `CallSession` itself asks for consent its
+ * own way; see the README).
+ */
+export interface ElementEventMap {
+  'call-consent': CallConsentDetail;
+  'call-feedback': CallFeedbackDetail;
+}
+
+/** Every event of a call, the session's and the element's own. */
+export type CallEventMap = CallSessionEventMap & ElementEventMap;
+
 /**
  * What the element needs from a call session. `CallSession` implements it; it is an
  * `EventTarget` that dispatches the events of `CallSessionEventMap` as typed `Event` subclasses
@@ -178,4 +213,9 @@ export interface CallSessionLike extends EventTarget {
   abandon(reason: 'element-removed' | 'page-unload'): void;
   /** Options can change between calls (e.g. attributes). */
   configure(options: Partial<CallSessionOptions>): void;
+  /**
+   * Sends the visitor's rating of the last ended call to the companion (the element's
+   * `feedback="server"`). Optional for other implementations: without it nothing is sent.
+   */
+  sendFeedback?(feedback: { rating: CallRating; comment?: string }): Promise<void>;
 }

@@ -2,9 +2,9 @@
 // element is in the document, re-dispatches the public events on the element, keeps the call
 // timer ticking while a call is up, and ends the call when the element leaves the document for good.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { CALL_EVENT_NAMES as SESSION_EVENTS, isPublicCallEvent } from '../call/event-names.js';
+import { SESSION_EVENT_NAMES as SESSION_EVENTS, isPublicCallEvent } from '../call/event-names.js';
 import { createCallEvent, type CallStateEvent } from '../call/events.js';
-import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
+import type { CallResult, CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
 
 /** States in which a call is up: the timer ticks, the element must not drop the call silently. */
 const TICKING: ReadonlySet<CallState> = new Set<CallState>(['in-call', 'reconnecting']);
@@ -13,6 +13,8 @@ const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 export interface CallControllerHooks {
   /** Runs synchronously on every session event, before it is re-dispatched on the host. */
   onSessionEvent?(type: keyof CallSessionEventMap, event: Event): void;
+  /** What the element's `call-ended` carries: the session's result, with what the element adds (`consentAt`). */
+  endedDetail?(result: CallResult): CallResult;
 }
 
 export class CallController implements ReactiveController {
@@ -114,8 +116,11 @@ export class CallController implements ReactiveController {
     this._host.requestUpdate();
     // New, host-owned instances of the public events (same class, same `detail`).
     if (isPublicCallEvent(type)) {
+      const detail = (event as Event & { detail: CallSessionEventMap[typeof type] }).detail;
       this._host.dispatchEvent(
-        createCallEvent(type, (event as Event & { detail: CallSessionEventMap[typeof type] }).detail),
+        type === 'call-ended' && this._hooks.endedDetail
+          ? createCallEvent(type, this._hooks.endedDetail(detail as CallResult))
+          : createCallEvent(type, detail),
       );
     }
     if (type === 'call-ended' && this._detachAfterEnd && !this._connected) {

@@ -1,11 +1,13 @@
 // Styles of what only a call shows, in the lazy call chunk: the custom properties only a call
 // reads (defaults on :host, dark values through theme.ts's darkScheme()), then a sheet per state
-// (in-call-styles.ts, transcript-styles.ts, ended-styles.ts), in this order. The call chunk adopts
+// (in-call-styles.ts, transcript-styles.ts, ended-styles.ts, consent-styles.ts, feedback-styles.ts), in this order. The call chunk adopts
 // them into each element's shadow root before the first in-call render. Nothing here changes the
 // idle card (the :host rules only set custom properties no idle rule reads), so adopting them
 // never moves it.
 import { css } from 'lit';
+import { consentStyles } from './consent-styles.js';
 import { endedStyles } from './ended-styles.js';
+import { feedbackStyles } from './feedback-styles.js';
 import { inCallStyles } from './in-call-styles.js';
 import { darkScheme } from './theme.js';
 import { transcriptStyles } from './transcript-styles.js';
@@ -28,4 +30,4 @@ const callTheme = css`${css`
   --vac-warning: #f59e0b;
 `)}`;
 
-export const callStyles = css`${callTheme}${inCallStyles}${transcriptStyles}${endedStyles}`;
+export const callStyles = css`${callTheme}${inCallStyles}${transcriptStyles}${endedStyles}${consentStyles}${feedbackStyles}`;

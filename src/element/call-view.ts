@@ -20,6 +20,8 @@ import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } 
 import { CallController } from './call-controller.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
+import { ConsentGate } from './consent-gate.js';
+import { FeedbackPrompt } from './feedback-prompt.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
@@ -65,6 +67,7 @@ function nextFrame(): Promise<void> {
 export interface CallViewHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly isUpdatePending: boolean;
+  readonly state: CallState;
   readonly muted: boolean;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
@@ -80,6 +83,10 @@ export interface CallViewHooks {
 
 export class CallView implements ReactiveController {
   readonly call: CallController;
+  /** The `consent` gate before a call. */
+  readonly consent: ConsentGate;
+  /** The `feedback` rating after a call. */
+  private readonly _feedback: FeedbackPrompt;
   private readonly _host: CallViewHost;
   private readonly _hooks: CallViewHooks;
   private _styled = false;
@@ -100,7 +107,12 @@ export class CallView implements ReactiveController {
       entries: () => this._renderedEntries(),
       invalidate: () => this._hooks.invalidate(),
     });
-    this.call = new CallController(host, { onSessionEvent: (type, event) => this._onSessionEvent(type, event) });
+    this.call = new CallController(host, {
+      onSessionEvent: (type, event) => this._onSessionEvent(type, event),
+      endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
+    });
+    this.consent = new ConsentGate(host);
+    this._feedback = new FeedbackPrompt(host, () => this.call.session);
     new VoicePresence(host, () => this.call.session);
   }
 
@@ -115,6 +127,43 @@ export class CallView implements ReactiveController {
 
   hostConnected(): void {
     this._adoptStyles();
+  }
+
+  /** Whether focus was in the element before this update (for hostUpdated). */
+  private _hadFocus = false;
+  /** This view put focus on the card while the call set up. */
+  private _onCard = false;
+
+  /** The call is setting up (`starting`, `connecting`): not yet a call "Hang up" should take Enter for. */
+  private _settingUp(): boolean {
+    return this.state === 'starting' || this.state === 'connecting';
+  }
+
+  hostUpdate(): void {
+    this._hadFocus = this._host.shadowRoot?.activeElement != null;
+  }
+
+  /**
+   * Before the call is up, focus that left "Start call" rests on the card itself, not on "Hang up"
+   * (which is not the primary action yet): a visitor who presses Enter again because the call looks
+   * slow to start must not end it. Once the call is up (or has ended), focus the card holds moves
+   * on to the primary action. Runs before the element's own `updated()`.
+   */
+  hostUpdated(): void {
+    const root = this._host.shadowRoot;
+    if (!root) return;
+    const active = root.activeElement;
+    const card = root.querySelector<HTMLElement>('.card');
+    if (this._settingUp()) {
+      if (this._hadFocus && !active && card) {
+        card.tabIndex = -1;
+        this._onCard = true;
+        card.focus();
+      }
+    } else if (this._onCard) {
+      this._onCard = false;
+      if (active === card) root.querySelector<HTMLElement>('[data-primary]')?.focus();
+    }
   }
 
   /** The in-call sheet joins the idle one (after it, as one sheet would have it); a root made later gets it on connect. */
@@ -158,7 +207,10 @@ export class CallView implements ReactiveController {
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
       this._connectedMuted = this._host.muted;
     }
-    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') this._follow.reset();
+    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
+      this._follow.reset();
+      this._feedback.reset();
+    }
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
@@ -248,6 +300,15 @@ export class CallView implements ReactiveController {
     return errorText(s, result.reason, { serviceReached: result.status !== undefined, insecurePage, callInProgress });
   }
 
+  /**
+   * The controls of a resting card that are not the call button: the consent gate's, or after a
+   * permanent end the `fallback` link (or none); null when the call button shows.
+   */
+  restingControls(s: VoiceAgentCallStrings, fallback: string | undefined): TemplateResult | typeof nothing | null {
+    if (this.consent.open) return this.consent.controls(s);
+    return this.permanent() ? this.fallback(s, fallback) : null;
+  }
+
   /** The last call ended for good: this browser cannot place calls, so there is no "Try again". */
   permanent(): boolean {
     return this.state === 'ended' && this.call.session?.result?.reason === 'unsupported-browser';
@@ -265,12 +326,14 @@ export class CallView implements ReactiveController {
   }
 
   announcement(s: VoiceAgentCallStrings): string {
+    const consent = this.consent.announcement(s);
+    if (consent !== null) return consent;
     if (this.state === 'idle') return '';
     if (this.state === 'in-call') return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
     const summary = this._announcedSummary(s);
-    return error ? `${summary}. ${error.title}. ${error.help}` : summary;
+    return error ? `${summary}. ${error.title}. ${error.help}` : this._feedback.announcement(s, summary);
   }
 
   /** The call button's label after a call. */
@@ -294,13 +357,14 @@ export class CallView implements ReactiveController {
   }
 
   body(s: VoiceAgentCallStrings): TemplateResult {
+    if (this.consent.open) return html`${this.consent.body(s)}`;
     const state = this.state;
+    if (state === 'idle') return html`<p class="hint">${s.idleHint}</p>`;
     const session = this.call.session;
     const entries = this._renderedEntries();
     const error = this.error(s);
     const summary = state === 'ended' ? this._summary(s) : '';
-    const showTranscript =
-      this._hooks.transcriptMode() !== 'off' && state !== 'idle' && (state !== 'ended' || entries.length > 0);
+    const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
       session?.audioBlocked && !RESTING.has(state)
         ? html`<div class="notice" part="audio-notice">
@@ -324,7 +388,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}`;
+    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._feedback.render(s)}` : nothing}`;
   }
 
   /**
@@ -415,7 +479,7 @@ export class CallView implements ReactiveController {
         class="control hangup"
         part="hangup-button"
         type="button"
-        data-primary
+        ?data-primary=${!this._settingUp()}
         aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onHangupClick}
       >

@@ -79,4 +79,15 @@ export const ar: VoiceAgentCallStrings = {
   errorInsecurePageHelp: 'هذه الصفحة غير مقدَّمة بشكل آمن (https)، لذا لا يمكن لأي متصفح استخدام الميكروفون هنا.',
   fallbackPhone: 'اتصل بنا هاتفيًا:',
   fallbackLink: 'طرق أخرى للتواصل معنا',
+
+  consentLabel: 'قبل أن تتصل',
+  consentAgree: 'أوافق وأتصل',
+  consentCancel: 'إلغاء',
+  feedbackQuestion: 'كيف كانت المكالمة؟',
+  feedbackUp: 'جيدة',
+  feedbackDown: 'غير جيدة',
+  feedbackCommentLabel: 'هل تريد إضافة شيء؟ (اختياري)',
+  feedbackSend: 'إرسال',
+  feedbackSkip: 'تخطٍّ',
+  feedbackThanks: 'شكرًا على ملاحظاتك.',
 };

@@ -100,6 +100,24 @@ export interface VoiceAgentCallStrings {
   /** The `fallback` link's text: a `tel:` link shows the number after `fallbackPhone`. */
   fallbackPhone: string;
   fallbackLink: string;
+
+  /** The consent gate (the `consent` attribute or slot): its label, announced with the disclosure. */
+  consentLabel: string;
+  /** The gate's button that agrees and starts the call. */
+  consentAgree: string;
+  /** The gate's button that goes back to idle without calling. */
+  consentCancel: string;
+  /** The rating after a call (the `feedback` attribute): the question. */
+  feedbackQuestion: string;
+  /** Accessible names of the thumbs up and thumbs down buttons. */
+  feedbackUp: string;
+  feedbackDown: string;
+  /** The optional comment's label, after a thumb was chosen. */
+  feedbackCommentLabel: string;
+  feedbackSend: string;
+  feedbackSkip: string;
+  /** Shown and announced once the rating was given. */
+  feedbackThanks: string;
 }
 
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
@@ -175,6 +193,17 @@ export const en: VoiceAgentCallStrings = {
   errorInsecurePageHelp: 'This page is not served securely (https), so no browser can use the microphone here.',
   fallbackPhone: 'Call us by phone:',
   fallbackLink: 'Other ways to reach us',
+
+  consentLabel: 'Before you call',
+  consentAgree: 'Agree and call',
+  consentCancel: 'Cancel',
+  feedbackQuestion: 'How was this call?',
+  feedbackUp: 'Good',
+  feedbackDown: 'Not good',
+  feedbackCommentLabel: 'Anything to add? (optional)',
+  feedbackSend: 'Send',
+  feedbackSkip: 'Skip',
+  feedbackThanks: 'Thanks for your feedback.',
 };
 
 const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {

@@ -63,6 +63,9 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
  * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
+ * @attr consent - A disclosure the visitor must agree to before each call (e.g. that calls are recorded): the call button first shows it with "Agree and call" and "Cancel"; nothing is asked of the browser and no dial is created before "Agree". The `consent` slot takes rich content (links) instead. Asked once per page.
+ * @attr consent-storage - Where an agreement is remembered beyond the page: `session` (sessionStorage) or `local` (localStorage), under a key holding a hash of the disclosure, so a changed text asks again. Unset (default): nothing is written.
+ * @attr feedback - Ask for a rating after a call that connected: the ended card asks "How was this call?" with thumbs up and down, then an optional comment (at most 500 characters) with "Send" and "Skip"; fires `call-feedback`. `feedback="server"` also posts it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle, one rating per dial), where the site's `onFeedback` hook receives it.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
@@ -70,10 +73,13 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-transcript - `{ entries, changed }`: a transcript entry was added or changed.
  * @fires call-mute - `{ muted }`: the microphone was muted or unmuted.
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
- * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`).
+ * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed.
+ * @fires call-consent - `{ accepted, at }`: the visitor agreed to the consent gate ("Agree and call") or cancelled it; `at` is an ISO time.
+ * @fires call-feedback - `{ dialId, rating, comment? }`: the visitor rated the call (`rating` `up` or `down`), after "Send" or "Skip".
  *
  * @slot title - Replaces the title text in the header.
  * @slot logo - Replaces the avatar's default sound-bars glyph (e.g. an `<img>`).
+ * @slot consent - The disclosure of the consent gate as rich content (links to the terms and privacy pages); replaces the `consent` attribute's text.
  *
  * @csspart card - The card (inline) or the panel's card (floating).
  * @csspart panel - The floating panel (floating only).
@@ -100,6 +106,15 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.
  * @csspart mute-button - The mute toggle: "Mute", or "Unmute" while pressed (`aria-pressed="true"`, the microphone muted).
  * @csspart hangup-button - Hang up.
+ * @csspart consent - The consent gate's disclosure (its label and the `consent` text or slot), shown instead of the idle hint.
+ * @csspart consent-agree - "Agree and call".
+ * @csspart consent-cancel - "Cancel": back to idle, nothing asked for.
+ * @csspart feedback - The rating after the call: the question and thumbs, then the comment, then the thanks.
+ * @csspart feedback-up - Thumbs up (`aria-pressed="true"` once chosen).
+ * @csspart feedback-down - Thumbs down (`aria-pressed="true"` once chosen).
+ * @csspart feedback-comment - The optional comment (a textarea, at most 500 characters).
+ * @csspart feedback-send - "Send": the rating with the comment.
+ * @csspart feedback-skip - "Skip": the rating without a comment.
  *
  * @cssprop [--vac-accent=#4f46e5] - Accent: call button, visitor bubbles, focus rings.
  * @cssprop [--vac-accent-text=#ffffff] - Text on the accent colour.
@@ -202,8 +217,6 @@ export class VoiceAgentCall extends LitElement {
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
   #pendingMuted: boolean | null = null;
   #focusWasInside = false;
-  /** The element put focus on the card while the call set up. */
-  #onCard = false;
   /** Loads the call chunk and the media library ahead of the click (`preload`). */
   readonly #preloader = new PreloadController(this);
   /** The in-call part (call chunk): made with the session. */
@@ -233,6 +246,9 @@ export class VoiceAgentCall extends LitElement {
    * Starts a call (from `idle` or `ended`); resolves once it is in the call or has ended. Call it
    * from a click: when the call chunk has not loaded yet, the microphone request and the audio
    * unlock happen here, inside the click, and the session takes them over once it has loaded.
+   * With `consent`, it shows the consent gate first (unless the visitor agreed already) and
+   * resolves once the call started from "Agree and call" is in the call or has ended, or once
+   * the visitor cancelled.
    */
   start(): Promise<void> {
     if (this.#pendingStart) return this.#pendingStart;
@@ -323,7 +339,13 @@ export class VoiceAgentCall extends LitElement {
     // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
     // browser has WebRTC without AudioContext and WebSocket. A constructor, not just a name: a page
     // or extension that blocks WebRTC may leave `RTCPeerConnection` defined as `undefined`.
-    const able = own && typeof globalThis.RTCPeerConnection === 'function';
+    // With a consent gate (consent-gate.ts, in the call chunk) nothing is asked for before
+    // "Agree", whose click then starts the call.
+    const able =
+      own &&
+      !this.hasAttribute('consent') &&
+      !this.querySelector('[slot=consent]') &&
+      typeof globalThis.RTCPeerConnection === 'function';
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
@@ -356,9 +378,13 @@ export class VoiceAgentCall extends LitElement {
 
   #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
     const session = this.#session(module);
-    if (RESTING.has(session.state)) session.configure(this.#sessionOptions());
     if (this.#layout === 'floating') this.open = true;
-    return handover ? (session as CallSession).start(handover) : session.start();
+    const start = (): Promise<void> => {
+      if (RESTING.has(session.state)) session.configure(this.#sessionOptions());
+      return handover ? (session as CallSession).start(handover) : session.start();
+    };
+    // #session made the view.
+    return (this._view as CallView).consent.ask(start);
   }
 
   #session(module: CallModule): CallSessionLike {
@@ -415,24 +441,13 @@ export class VoiceAgentCall extends LitElement {
 
   protected override updated(_changed: PropertyValues): void {
     // The control that had focus went away with the state (hang-up after the end): keep focus in
-    // the widget, on the action that makes sense now. Focus the element rested on the card while
-    // the call set up moves on once the call is up (or has ended).
-    const active = this.shadowRoot?.activeElement;
-    if (this.#focusWasInside && (!active || (this.#onCard && active.matches('.card') && !this.#settingUp())))
-      this.#focusPrimary();
-  }
-
-  /**
-   * Before the call is up, focus that left "Start call" rests on the card itself, not on "Hang up":
-   * a visitor who presses Enter again because the call looks slow to start must not end it.
-   */
-  #settingUp(): boolean {
-    return this.state === 'starting' || this.state === 'connecting';
+    // the widget, on the action that makes sense now. (While the call sets up, the view has put it
+    // on the card already: call-view.ts, hostUpdated.)
+    if (this.#focusWasInside && this.shadowRoot?.activeElement == null) this.#focusPrimary();
   }
 
   #focusPrimary(): void {
-    this.#onCard = this.#settingUp();
-    this.renderRoot.querySelector<HTMLElement>(this.#onCard ? '.card' : '[data-primary]')?.focus();
+    this.renderRoot.querySelector<HTMLElement>('[data-primary]')?.focus();
   }
 
   // ---- UI handlers ----
@@ -525,7 +540,6 @@ export class VoiceAgentCall extends LitElement {
       part="card"
       role=${inPanel ? 'dialog' : 'region'}
       aria-labelledby="title"
-      tabindex="-1"
     >
       <div class="header" part="header">
         <div class="avatar${speaking ? ' speaking' : ''}${connecting ? ' connecting' : ''}" part="indicator" aria-hidden="true">
@@ -552,7 +566,7 @@ export class VoiceAgentCall extends LitElement {
             : nothing
         }
       </div>
-      <div class="body" part="body">${idle || !view ? html`<p class="hint">${s.idleHint}</p>` : view.body(s)}</div>
+      <div class="body" part="body">${view ? view.body(s) : html`<p class="hint">${s.idleHint}</p>`}</div>
       <div class="controls" part="controls">${this.#renderControls(s)}</div>
     </section>`;
   }
@@ -560,7 +574,8 @@ export class VoiceAgentCall extends LitElement {
   #renderControls(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
     const state = this.state;
     const view = this._view;
-    if (view?.permanent()) return view.fallback(s, this.fallback);
+    const own = view?.restingControls(s, this.fallback);
+    if (own) return own;
     if (RESTING.has(state) || !view) {
       const label = state === 'idle' || !view ? s.startCall : view.againLabel(s);
       return html`<button class="control call" part="call-button"

@@ -3,6 +3,7 @@
 // media server with scripted agents (room/, agent/). Everything binds 127.0.0.1.
 import type { AddressInfo } from 'node:net';
 import { createApiServer, GRAPHQL_PATH } from './api/server.js';
+import type { EndedDialRetention } from './api/dial-lifecycle.js';
 import type { IdempotencyMode } from './api/idempotency.js';
 import { Store, tokenTtlSeconds } from './api/store.js';
 import { createDialTokenKeys } from './dial-token.js';
@@ -36,6 +37,7 @@ export type {
   VersionedPromptRecord,
 } from './api/records.js';
 export type { IdempotencyMode } from './api/idempotency.js';
+export type { EndedDialRetention } from './api/dial-lifecycle.js';
 export type { RoomTimings } from './room/timings.js';
 export type { MediaExit, MediaHealth } from './room/supervisor.js';
 export type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from './seam.js';
@@ -65,6 +67,12 @@ export interface EmulatorOptions {
    * dial again for the same body; `strict` answers 409 naming the first dial for every reuse.
    */
   idempotency?: IdempotencyMode;
+  /**
+   * The bounded history of ended dials: at most `maxCount` (default 1 000) are kept, each for
+   * `maxAgeMs` (default an hour) after it ended; a dropped dial answers 404. Running dials are
+   * always kept. CLI: `--keep-ended-dials N`, `--keep-ended-dials-minutes N`.
+   */
+  endedDialRetention?: EndedDialRetention;
   /** Largest accepted request body in bytes. Default 64 KiB. */
   maxBodyBytes?: number;
   /** Shorter or longer scenario timings for the media room (tests shorten them). */
@@ -174,6 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     phoneTalkMs: options.phoneTalkMs ?? 3000,
     evalRunMs: options.evalRunMs ?? 200,
     idempotency: options.idempotency ?? 'replay',
+    endedDialRetention: options.endedDialRetention,
     dialTokens,
     log,
   });

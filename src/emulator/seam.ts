@@ -24,6 +24,8 @@ export interface DialSession {
   status: DialStatus;
   /** Time cap in seconds (from `timeoutMinutes`, else the agent's `maxDurationSeconds`). */
   maxDurationSeconds: number;
+  /** `pauseAI` paused the agent (it may be paused before anyone joins). */
+  aiPaused: boolean;
 }
 
 export interface DialEnd {
@@ -49,6 +51,8 @@ export interface DialControl {
   end(dialId: string, end: DialEnd): void;
   /** Called with every dial that becomes terminal, whoever ended it; returns an unsubscribe. */
   onEnded(listener: (dialId: string, end: DialEnd) => void): () => void;
+  /** Called whenever `pauseAI` pauses or resumes a dial's agent (changes only); returns an unsubscribe. */
+  onAiPaused(listener: (dialId: string, paused: boolean) => void): () => void;
 }
 
 /**

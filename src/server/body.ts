@@ -1,6 +1,6 @@
 // What the companion reads from request bodies: bytes up to the limit as UTF-8 text, JSON, the
-// create's `{ agent?, inputs? }` checked against the config, and the handle a `sendBeacon`
-// hang-up carries. Every refusal is an `HttpError` (400 or 413). Web APIs only.
+// create's `{ agent?, inputs? }` checked against the config, a rating's `{ rating, comment? }`,
+// and the handle a `sendBeacon` hang-up carries. Every refusal is an `HttpError` (400 or 413). Web APIs only.
 import { isPlainObject } from './checks.js';
 import type { CompanionSettings } from './config.js';
 import { HttpError } from './errors.js';
@@ -81,4 +81,37 @@ export async function readBeaconHandle(request: CompanionRequest, maxBodyBytes: 
   if (text.trim() === '') return undefined;
   const body = parseJson(text);
   return isPlainObject(body) && typeof body.handle === 'string' ? body.handle : undefined;
+}
+
+/** Longest comment a rating may carry, in characters (UTF-16 units, as a textarea's `maxlength` counts). */
+export const MAX_FEEDBACK_COMMENT = 500;
+
+const FEEDBACK_FIELDS = new Set(['rating', 'comment']);
+
+/** A visitor's rating of a call, checked. */
+export interface FeedbackRequest {
+  rating: 'up' | 'down';
+  /** Trimmed; absent when none or empty. */
+  comment?: string;
+}
+
+/** `POST /dials/:id/feedback`'s body: JSON `{ rating: 'up' | 'down', comment? }` (a string of at most 500 characters), nothing else. */
+export async function readFeedbackRequest(request: CompanionRequest, maxBodyBytes: number): Promise<FeedbackRequest> {
+  const text = await readBody(request, maxBodyBytes);
+  const contentType = request.header('content-type');
+  if (contentType === null || !JSON_TYPE.test(contentType)) {
+    throw new HttpError('invalid_request', 'send the body as application/json');
+  }
+  const body = parseJson(text);
+  if (!isPlainObject(body)) throw new HttpError('invalid_request', 'the body must be a JSON object');
+  if (Object.keys(body).some((field) => !FEEDBACK_FIELDS.has(field)))
+    throw new HttpError('invalid_request', 'the body may only have the fields rating and comment');
+  const { rating, comment } = body;
+  if (rating !== 'up' && rating !== 'down') throw new HttpError('invalid_request', "rating must be 'up' or 'down'");
+  if (comment === undefined || comment === null) return { rating };
+  if (typeof comment !== 'string') throw new HttpError('invalid_request', 'comment must be a string');
+  if (comment.length > MAX_FEEDBACK_COMMENT)
+    throw new HttpError('invalid_request', `comment is longer than ${MAX_FEEDBACK_COMMENT} characters`);
+  const trimmed = comment.trim();
+  return trimmed ? { rating, comment: trimmed } : { rating };
 }

@@ -9,6 +9,22 @@ import { createMemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { createServiceClient, type ServiceClient } from './service-client.js';
 import { cacheVerifications } from './verify-cache.js';
 
+/**
+ * The longest call cap the companion sends (a day). A browser call longer than that is a mistake,
+ * and past about 35 791 minutes a timer in the emulator overflowed and ended the call at once.
+ */
+export const MAX_TIMEOUT_MINUTES = 1440;
+
+/** A visitor's rating of a call, as `POST /dials/:id/feedback` received it (with a valid handle for that dial). */
+export interface CompanionFeedback {
+  dialId: string;
+  rating: 'up' | 'down';
+  /** At most 500 characters, trimmed; absent when the visitor left none. */
+  comment?: string;
+  /** When the companion received it (ISO 8601). */
+  at: string;
+}
+
 export interface CompanionConfig {
   /** The service's API key. Never leaves the server. */
   apiKey: string;
@@ -40,7 +56,7 @@ export interface CompanionConfig {
   allowedInputs?: string[];
   /** Longest input value, default 500 characters. */
   maxInputLength?: number;
-  /** `timeoutMinutes` sent with every dial: the call's time cap. Default 10. */
+  /** `timeoutMinutes` sent with every dial: the call's time cap, 1 to 1440 (a day). Default 10. */
   timeoutMinutes?: number;
   /** How long a handle outlives the dial's time cap, default 900 s (to read the result). */
   handleMarginSeconds?: number;
@@ -60,13 +76,23 @@ export interface CompanionConfig {
    * address (default 300: ten calls at once from one address). IPv6 addresses count by their /64.
    */
   rateLimit?: { perAddress?: number; total?: number; windowMs?: number; perDial?: number; readsPerAddress?: number };
-  /** Replace the in-memory limiters, e.g. with a Redis-backed `RateLimiter` shared by instances. */
+  /**
+   * Replace the in-memory limiters, e.g. with a Redis-backed `RateLimiter` shared by instances.
+   * `feedbackPerDial` allows one rating per dial (default: in memory, for the handles' lifetime).
+   */
   rateLimiters?: {
     perAddress?: RateLimiter;
     total?: RateLimiter;
     perDial?: RateLimiter;
     readsPerAddress?: RateLimiter;
+    feedbackPerDial?: RateLimiter;
   };
+  /**
+   * Receives each visitor's rating (`POST /dials/:id/feedback`, the element's `feedback="server"`),
+   * once per dial. Without it the companion logs the rating (never the comment). A hook that
+   * throws answers 500; the dial counts as rated.
+   */
+  onFeedback?: (feedback: CompanionFeedback) => void | Promise<void>;
   /**
    * Behind a proxy you run: the client address from the last `X-Forwarded-For` hop, the request's
    * scheme and host from the last `X-Forwarded-Proto` / `X-Forwarded-Host`. Never without a proxy that
@@ -106,7 +132,14 @@ export interface CompanionSettings {
   timeoutMinutes: number;
   handleLifetimeMs: number;
   maxBodyBytes: number;
-  limiters: { perAddress: RateLimiter; total: RateLimiter; perDial: RateLimiter; readsPerAddress: RateLimiter };
+  limiters: {
+    perAddress: RateLimiter;
+    total: RateLimiter;
+    perDial: RateLimiter;
+    readsPerAddress: RateLimiter;
+    feedbackPerDial: RateLimiter;
+  };
+  onFeedback: ((feedback: CompanionFeedback) => void | Promise<void>) | null;
   /** `/api/voice-call` (no trailing slash), or null to match the path's tail. */
   basePath: string | null;
   trustProxy: boolean;
@@ -202,11 +235,19 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
   for (const origin of publicOrigins) allowedOrigins.add(origin);
   const timeoutMinutes = config.timeoutMinutes ?? 10;
   // The service reads a missing or zero cap as "no limit": every dial gets a real one.
-  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1)
-    throw new TypeError('createCompanionHandler: timeoutMinutes must be a whole number ≥ 1');
+  if (!Number.isInteger(timeoutMinutes) || timeoutMinutes < 1 || timeoutMinutes > MAX_TIMEOUT_MINUTES)
+    throw new TypeError(
+      `createCompanionHandler: timeoutMinutes must be a whole number from 1 to ${MAX_TIMEOUT_MINUTES}`,
+    );
   const windowMs = config.rateLimit?.windowMs ?? 60_000;
-  const limiter = (name: keyof CompanionSettings['limiters'], limit: number): RateLimiter =>
+  const limiter = (
+    name: keyof NonNullable<CompanionConfig['rateLimit']> & keyof CompanionSettings['limiters'],
+    limit: number,
+  ): RateLimiter =>
     config.rateLimiters?.[name] ?? createMemoryRateLimiter({ limit: config.rateLimit?.[name] ?? limit, windowMs, now });
+  if (config.onFeedback !== undefined && typeof config.onFeedback !== 'function')
+    throw new TypeError('createCompanionHandler: onFeedback must be a function');
+  const handleLifetimeMs = (timeoutMinutes * 60 + (config.handleMarginSeconds ?? 900)) * 1000;
   return {
     log,
     now,
@@ -223,14 +264,18 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
     allowedInputs: new Set(config.allowedInputs ?? []),
     maxInputLength: config.maxInputLength ?? 500,
     timeoutMinutes,
-    handleLifetimeMs: (timeoutMinutes * 60 + (config.handleMarginSeconds ?? 900)) * 1000,
+    handleLifetimeMs,
     maxBodyBytes: config.maxBodyBytes ?? 16 * 1024,
     limiters: {
       perAddress: limiter('perAddress', 10),
       total: limiter('total', 100),
       perDial: limiter('perDial', 60),
       readsPerAddress: limiter('readsPerAddress', 300),
+      // One rating per dial for as long as any handle for it can be valid.
+      feedbackPerDial:
+        config.rateLimiters?.feedbackPerDial ?? createMemoryRateLimiter({ limit: 1, windowMs: handleLifetimeMs }),
     },
+    onFeedback: config.onFeedback ?? null,
     basePath: config.basePath ? '/' + config.basePath.replace(/^\/+|\/+$/g, '') : null,
     trustProxy: config.trustProxy === true,
   };

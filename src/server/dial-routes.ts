@@ -1,11 +1,11 @@
 // What each route does once the handler has matched it and checked host and origin: create a dial
-// (and sign its handle), give a dial's tokens, read it, hang it up. Each answers JSON or throws an
+// (and sign its handle), give a dial's tokens, read it, hang it up, take the visitor's rating. Each answers JSON or throws an
 // `HttpError`; a failed service call is answered through upstream-errors.ts.
 import { ServiceError } from '../api/service-error.js';
 import type { ServiceDial } from '../api/types/dials.js';
-import { readBeaconHandle, readDialRequest } from './body.js';
+import { readBeaconHandle, readDialRequest, readFeedbackRequest } from './body.js';
 import { isDialId, mediaUrlProblem } from './checks.js';
-import { warn, type CompanionSettings } from './config.js';
+import { warn, type CompanionFeedback, type CompanionSettings } from './config.js';
 import { HttpError, jsonAnswer } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { hmacBase64Url, type HandleClaims } from './handles.js';
@@ -33,23 +33,25 @@ async function limit(message: string, checks: ReadonlyArray<readonly [RateLimite
     if (!verdict.allowed) {
       throw new HttpError('rate_limited', message, {
         headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
-        reason: `${name} limit`,
+        // An outage must not read as an attack: say which it was.
+        reason: verdict.storeUnreachable ? 'rate limit store unreachable (failing closed)' : `${name} limit`,
       });
     }
   }
 }
 
-/** Token, read and hang-up: counted per dial, and token and read per client address too. */
+/** Token, read, hang-up and rating: counted per dial, and token and read per client address too. */
 async function limitDialCall(
   settings: CompanionSettings,
   exchange: Exchange,
   dialId: string,
-  route: 'token' | 'read' | 'hangup',
+  route: 'token' | 'read' | 'hangup' | 'feedback',
 ): Promise<void> {
   const { perDial, readsPerAddress } = settings.limiters;
+  const perAddress = route === 'token' || route === 'read';
   await limit('too many requests for this call; try again later', [
     [perDial, dialId, 'per-dial'],
-    ...(route === 'hangup' ? [] : ([[readsPerAddress, exchange.addressKey, 'reads-per-address']] as const)),
+    ...(perAddress ? ([[readsPerAddress, exchange.addressKey, 'reads-per-address']] as const) : []),
   ]);
 }
 
@@ -231,6 +233,56 @@ export async function hangup(
     throw upstreamFailure(error, 'hangup');
   }
   return jsonAnswer(200, { success: answer.success });
+}
+
+/**
+ * `POST /dials/:id/feedback`: the visitor's rating of the call, one per dial (the rate limiter
+ * `feedbackPerDial`, shared across instances when it is Redis's), handed to `onFeedback` or logged
+ * without its comment.
+ */
+export async function feedback(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+): Promise<CompanionAnswer> {
+  await authorize(settings, exchange, dialId);
+  await limitDialCall(settings, exchange, dialId, 'feedback');
+  const { rating, comment } = await readFeedbackRequest(exchange.request, settings.maxBodyBytes);
+  const verdict = await settings.limiters.feedbackPerDial.take(dialId);
+  if (!verdict.allowed) {
+    if (verdict.storeUnreachable) {
+      throw new HttpError('rate_limited', 'ratings cannot be taken right now; try again later', {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
+        reason: 'rate limit store unreachable (failing closed)',
+      });
+    }
+    throw new HttpError('duplicate_request', 'this call was rated already', { reason: 'feedback-per-dial limit' });
+  }
+  const at = new Date(settings.now()).toISOString();
+  const received: CompanionFeedback = { dialId, rating, ...(comment !== undefined ? { comment } : {}), at };
+  if (settings.onFeedback) {
+    try {
+      await settings.onFeedback(received);
+    } catch (error) {
+      throw new HttpError('internal_error', 'the companion failed to handle the request', {
+        reason: `the onFeedback hook failed (${error instanceof Error ? error.name : 'unknown error'})`,
+      });
+    }
+  } else {
+    try {
+      settings.log({
+        time: at,
+        level: 'info',
+        message: 'visitor feedback (no onFeedback hook set)',
+        dialId,
+        rating,
+        commented: comment !== undefined,
+      });
+    } catch {
+      // A broken logger must not break the answer.
+    }
+  }
+  return jsonAnswer(200, { success: true });
 }
 
 const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);

@@ -1,6 +1,7 @@
 // Companion config from environment variables (README: "Run it as a process"). Takes the variables as a plain
 // object, so Workers (`env`), Deno (`Deno.env.toObject()`) and Node (`process.env`) can all use it.
 import { isLoopbackHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
+import { MAX_TIMEOUT_MINUTES } from './config.js';
 import type { CompanionConfig } from './handler.js';
 import type { NodeServerLimits } from './node.js';
 
@@ -158,6 +159,8 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   if (env.VOICE_AGENT_MEDIA_URL) config.mediaUrl = env.VOICE_AGENT_MEDIA_URL;
   if (env.COMPANION_BASE_PATH) config.basePath = env.COMPANION_BASE_PATH;
   const timeoutMinutes = problems.check(() => positiveInteger(env, 'COMPANION_TIMEOUT_MINUTES'));
+  if (timeoutMinutes !== undefined && (timeoutMinutes < 1 || timeoutMinutes > MAX_TIMEOUT_MINUTES))
+    problems.add(`COMPANION_TIMEOUT_MINUTES must be 1 to ${MAX_TIMEOUT_MINUTES} (a day)`);
   if (timeoutMinutes !== undefined) config.timeoutMinutes = timeoutMinutes;
   const limits = {
     perAddress: problems.check(() => positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_ADDRESS')),

@@ -6,14 +6,14 @@
 // bodies with body.ts and answering service failures through upstream-errors.ts), errors.ts (the
 // error answers), and writes one log line per request.
 import { resolveConfig, type CompanionConfig, type CompanionSettings } from './config.js';
-import { createDial, hangup, read, token, type Exchange } from './dial-routes.js';
+import { createDial, feedback, hangup, read, token, type Exchange } from './dial-routes.js';
 import { HttpError, errorAnswer } from './errors.js';
 import { fromFetchRequest, toFetchResponse, type CompanionAnswer, type CompanionRequest } from './exchange.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
 import { NO_CORS, OriginPolicy, preflightAnswer } from './origin.js';
 import { allowOf, dialIdOf, matchRoute, type Route } from './routes.js';
 
-export type { CompanionConfig } from './config.js';
+export type { CompanionConfig, CompanionFeedback } from './config.js';
 
 export interface CompanionRequestContext {
   /** The client's network address (the Node adapter passes the socket's remote address). */
@@ -45,7 +45,7 @@ export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
 }
 
 /** The dial routes, by name. */
-const DIAL_ROUTES = { token, read, hangup } as const;
+const DIAL_ROUTES = { token, read, hangup, feedback } as const;
 
 /** The route's answer, once host and origin passed: a preflight, a 405, or what the route does. */
 function answerRoute(

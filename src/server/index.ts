@@ -1,7 +1,7 @@
 // `voice-agent-call/server`: the companion endpoint. Everything except the Node adapter uses Web
 // APIs only; node.ts is the one module here that imports `node:` builtins.
 export { createCompanionHandler } from './handler.js';
-export type { CompanionConfig, CompanionHandler, CompanionRequestContext } from './handler.js';
+export type { CompanionConfig, CompanionFeedback, CompanionHandler, CompanionRequestContext } from './handler.js';
 export { createNodeListener, listen } from './node.js';
 export type { CompanionServer, NodeListenerOptions, NodeServerLimits } from './node.js';
 export { createServiceClient } from './service-client.js';

@@ -17,6 +17,10 @@ export interface CompanionLogEntry {
   /** Why an error happened, in the companion's own words (never an upstream body). */
   reason?: string;
   message?: string;
+  /** A visitor's rating, logged when no `onFeedback` hook takes it (never its comment). */
+  rating?: 'up' | 'down';
+  /** Whether that rating came with a comment (the comment itself is not logged). */
+  commented?: boolean;
 }
 
 export type CompanionLogger = (entry: CompanionLogEntry) => void;

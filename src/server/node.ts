@@ -32,7 +32,12 @@ export interface NodeServerLimits {
   requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, default 5 000 ms. */
   keepAliveTimeoutMs?: number;
-  /** Open connections at most; past it new ones are closed at once. Default 1 000. */
+  /**
+   * Open connections at most, default 1 000. Near it, a new connection is taken and the oldest
+   * connection that has no request under way (its headers not yet complete, or idle between
+   * keep-alive requests) is closed to make room, so slow headers cannot keep a visitor out; only
+   * when every connection holds a request under way are new ones closed at once.
+   */
   maxConnections?: number;
   /**
    * Open connections per client address (IPv6 by /64) at most, default 64; 0 turns it off. Off by
@@ -157,19 +162,32 @@ function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | null>
 
 const SAFE_HOST = /^[A-Za-z0-9.:[\]-]+$/;
 /**
+ * What stands for a Host header URL cannot take (`rebind_x.attacker.example`, a `/`): a name under
+ * `.invalid` (RFC 6761), never served over http, so the Host allow-list refuses it. Reading it as
+ * `localhost` made such a request same-origin with a loopback page.
+ */
+const UNPARSABLE_HOST = 'unparsable-host.invalid';
+/**
  * A path `URL` keeps as it is: only characters it never encodes or rewrites (no `%`, `\`, `?` or
  * `#`), not starting with `//` (a scheme-relative URL), and no `.` or `..` segment (checked apart).
  */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
-/** Where a request was sent: `new URL(req.url, "http://" + Host)`, or `http://localhost/` when that fails. */
+/** The Host header as URL would take it: `localhost` when there is none (HTTP/1.0), UNPARSABLE_HOST when unsafe. */
+function hostHeaderOf(req: IncomingMessage): string {
+  const host = req.headers.host;
+  if (host === undefined || host === '') return 'localhost';
+  return SAFE_HOST.test(host) ? host : UNPARSABLE_HOST;
+}
+
+/** Where a request was sent: `new URL(req.url, "http://" + Host)`, the path `/` when that fails. */
 function urlOf(req: IncomingMessage): URL {
-  const host = req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost';
+  const host = normalizedHost(hostHeaderOf(req)) ?? UNPARSABLE_HOST;
   try {
     return new URL(req.url ?? '/', `http://${host}`);
   } catch {
-    return new URL('http://localhost/');
+    return new URL(`http://${host}/`);
   }
 }
 
@@ -194,8 +212,8 @@ function normalizedHost(host: string): string | null {
 export function targetOf(req: IncomingMessage): { pathname: string; host: string; protocol: string } {
   const path = req.url ?? '/';
   if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) {
-    const host = normalizedHost(req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost');
-    if (host !== null) return { pathname: path, host, protocol: 'http:' };
+    const host = normalizedHost(hostHeaderOf(req)) ?? UNPARSABLE_HOST;
+    return { pathname: path, host, protocol: 'http:' };
   }
   const url = urlOf(req);
   return { pathname: url.pathname, host: url.host, protocol: url.protocol };
@@ -410,7 +428,7 @@ export async function listen(
   );
   server.keepAliveTimeout = keepAliveTimeout;
   server.maxConnections = maxConnections;
-  if (perAddress > 0) capConnectionsPerAddress(server, perAddress);
+  manageConnections(server, maxConnections, perAddress);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -432,21 +450,56 @@ export async function listen(
   };
 }
 
-/** Closes a new connection at once when its address (IPv6 by /64) already holds `limit` open ones. */
-function capConnectionsPerAddress(server: Server, limit: number): void {
-  const open = new Map<string, number>();
+/**
+ * The connection caps. Per address (IPv6 by /64, 0: off): a new connection from an address that
+ * already holds `perAddress` open ones is closed at once. In all: Node closes a new connection at
+ * once when `maxConnections` are open, so one before that, each new connection makes room by
+ * closing the oldest connection with no request under way: one whose headers are not complete
+ * yet, or one idle between keep-alive requests (nginx frees its idle keep-alive connections this
+ * way). A visitor who sends a whole request promptly is always admitted; a connection that sends
+ * its headers slowly, from however many addresses, gives way. Only connections that each hold a
+ * request under way fill the cap.
+ */
+function manageConnections(server: Server, maxConnections: number, perAddress: number): void {
+  const perKey = new Map<string, number>();
+  /** Every open connection, oldest (or longest idle) first, with its requests under way. */
+  const open = new Map<Socket, { busy: number }>();
   server.on('connection', (socket: Socket) => {
-    const key = addressKey(socket.remoteAddress ?? 'unknown');
-    const count = open.get(key) ?? 0;
-    if (count >= limit) {
-      socket.destroy();
-      return;
+    if (perAddress > 0) {
+      const key = addressKey(socket.remoteAddress ?? 'unknown');
+      const count = perKey.get(key) ?? 0;
+      if (count >= perAddress) {
+        socket.destroy();
+        return;
+      }
+      perKey.set(key, count + 1);
+      socket.once('close', () => {
+        const left = (perKey.get(key) ?? 1) - 1;
+        if (left === 0) perKey.delete(key);
+        else perKey.set(key, left);
+      });
     }
-    open.set(key, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left === 0) open.delete(key);
-      else open.set(key, left);
+    open.set(socket, { busy: 0 });
+    socket.once('close', () => open.delete(socket));
+    if (open.size >= maxConnections) {
+      for (const [candidate, state] of open) {
+        if (state.busy > 0 || candidate === socket) continue;
+        candidate.destroy();
+        open.delete(candidate);
+        break;
+      }
+    }
+  });
+  // Headers complete: the connection has a request under way until its answer is sent.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as Socket;
+    const state = open.get(socket);
+    if (!state) return;
+    state.busy += 1;
+    res.once('close', () => {
+      state.busy -= 1;
+      // Idle again (keep-alive): the newest idle one, so the last to give way.
+      if (state.busy === 0 && open.delete(socket) && !socket.destroyed) open.set(socket, state);
     });
   });
 }

@@ -10,6 +10,8 @@ export interface RateLimitResult {
   allowed: boolean;
   /** When refused: seconds until a request with this key may succeed again (≥ 1). */
   retryAfterSeconds: number;
+  /** Refused because the shared store could not be asked (failing closed), not because the key is over its limit. */
+  storeUnreachable?: boolean;
 }
 
 export interface RateLimiter {
@@ -106,6 +108,8 @@ export interface CompanionRateLimiters {
   perDial: RateLimiter;
   /** Token and read requests per client address. */
   readsPerAddress: RateLimiter;
+  /** Ratings per dial: one (`POST /dials/:id/feedback`; a second is a 409). */
+  feedbackPerDial: RateLimiter;
 }
 
 export interface RedisRateLimitOptions {
@@ -119,6 +123,12 @@ export interface RedisRateLimitOptions {
   readsPerAddress?: number;
   /** Window length in whole seconds' worth of ms, default 60 000. */
   windowMs?: number;
+  /**
+   * How long a dial's one rating is remembered, in whole seconds' worth of ms, default 86 400 000
+   * (a day). Keep it at least the handles' lifetime (the time cap plus `handleMarginSeconds`): a
+   * dial can be rated only while its handle is valid.
+   */
+  feedbackWindowMs?: number;
   /** Prefix of every Redis key, default `voice-agent-call:rl`. */
   keyPrefix?: string;
   /**
@@ -139,8 +149,11 @@ export const DEFAULT_RATE_LIMITS = {
   windowMs: 60_000,
 } as const;
 
-/** Retry-After sent while the store is unreachable and limits fail closed. */
-const STORE_DOWN_RETRY_SECONDS = 10;
+/** The answer while the store is unreachable and limits fail closed: Retry-After 10 s. */
+const STORE_DOWN: RateLimitResult = Object.freeze({ allowed: false, retryAfterSeconds: 10, storeUnreachable: true });
+
+/** How long Redis remembers a dial's rating, unless `feedbackWindowMs` says otherwise: a day. */
+const DEFAULT_FEEDBACK_WINDOW_MS = 86_400_000;
 
 /**
  * Rate limiters counted in Redis, so every instance of the companion shares one count per key.
@@ -191,12 +204,16 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
     });
   };
 
-  const make = (name: keyof CompanionRateLimiters, limit: number): RateLimiter => {
-    checkLimits('createRedisRateLimiters', limit, windowMs);
+  const feedbackWindowMs = options.feedbackWindowMs ?? DEFAULT_FEEDBACK_WINDOW_MS;
+  if (!(feedbackWindowMs >= 1000) || feedbackWindowMs % 1000 !== 0)
+    throw new RangeError('createRedisRateLimiters: feedbackWindowMs must be a whole number of seconds');
+
+  const make = (name: keyof CompanionRateLimiters, limit: number, window = windowMs): RateLimiter => {
+    checkLimits('createRedisRateLimiters', limit, window);
     const limiter: RateLimiterAbstract = new RateLimiterRedis({
       storeClient: client,
       points: limit,
-      duration: windowMs / 1000,
+      duration: window / 1000,
       keyPrefix: `${prefix}:${name}`,
       rejectIfRedisNotReady: true,
     });
@@ -213,8 +230,8 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
             return refused(rejection.msBeforeNext);
           }
           noteFailure(rejection instanceof Error ? rejection : new Error(String(rejection)));
-          if (!failOpen) return { allowed: false, retryAfterSeconds: STORE_DOWN_RETRY_SECONDS };
-          fallback ??= createMemoryRateLimiter({ limit, windowMs });
+          if (!failOpen) return STORE_DOWN;
+          fallback ??= createMemoryRateLimiter({ limit, windowMs: window });
           return fallback.take(key);
         }
       },
@@ -226,5 +243,6 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
     total: make('total', options.total ?? DEFAULT_RATE_LIMITS.total),
     perDial: make('perDial', options.perDial ?? DEFAULT_RATE_LIMITS.perDial),
     readsPerAddress: make('readsPerAddress', options.readsPerAddress ?? DEFAULT_RATE_LIMITS.readsPerAddress),
+    feedbackPerDial: make('feedbackPerDial', 1, feedbackWindowMs),
   };
 }

@@ -2,6 +2,7 @@
 // `ServiceErrorCode` to a companion error (README: "Error codes: the companion and the service").
 // The visitor gets the companion's code and words; the service's code, message and GraphQL
 // messages go to the log as the reason, never into the answer.
+import { redactTokens } from '../api/redact.js';
 import { ServiceError, type ServiceErrorCode } from '../api/service-error.js';
 import { clampRetryAfter } from './checks.js';
 import { HttpError, type CompanionErrorCode } from './errors.js';
@@ -82,7 +83,11 @@ export function upstreamFailure(error: unknown, route: RouteName): HttpError {
 /** A failure of the GraphQL step: the service's own messages go to the log, never to the visitor. */
 export function graphqlFailure(error: unknown): HttpError {
   if (!(error instanceof ServiceError)) throw error;
-  const said = error.serviceMessages.length > 0 ? `; the service said: ${error.serviceMessages.join(' | ')}` : '';
+  // Redacted here too: a service client of the integrator's own may not have done it.
+  const said =
+    error.serviceMessages.length > 0
+      ? `; the service said: ${error.serviceMessages.map((message) => redactTokens(message)).join(' | ')}`
+      : '';
   return answer(
     error,
     UPSTREAM_ERRORS[error.code].graphql,

@@ -337,6 +337,74 @@ describe('CallSession end to end (companion + emulator)', function () {
     expect(micTracks.length).to.equal(20);
   });
 
+  describe('with the media on the v0 signal path (/rtc, two peer connections)', () => {
+    // The widget's own Room, as an app that sets `singlePeerConnection: false` would have it: every
+    // Room made while these run takes v0. The signal WebSockets the page opens say which path it took.
+    const signalPaths: string[] = [];
+    const NativeWebSocket = window.WebSocket;
+    before(() => {
+      Object.defineProperty(Room.prototype, 'options', {
+        configurable: true,
+        set(this: Room, options: Room['options']) {
+          Object.defineProperty(this, 'options', {
+            value: { ...options, singlePeerConnection: false },
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        },
+      });
+      window.WebSocket = class extends NativeWebSocket {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          const { pathname } = new URL(String(url));
+          if (pathname.startsWith('/rtc')) signalPaths.push(pathname);
+        }
+      };
+    });
+    after(() => {
+      Reflect.deleteProperty(Room.prototype, 'options');
+      window.WebSocket = NativeWebSocket;
+    });
+
+    it('emu-demo: connects, the agent is heard and transcribed, the visitor hangs up, call-ended', async () => {
+      const session = newSession('emu-demo');
+      const seen = record(session);
+      const ended = next(session, 'call-ended', 30000);
+      await session.start();
+      expect(session.state).to.equal('in-call');
+      expect([...new Set(signalPaths)], 'the signal path taken').to.deep.equal(['/rtc']);
+      await until(() => session.audioLevels.agent > 0.05, 10000, "the agent's voice, heard");
+      await until(
+        () => seen.transcript.some((entry) => entry.final && entry.speaker === 'AI'),
+        10000,
+        "the agent's first line, final",
+      );
+      const dialId = present(session.dialId, "the call's dial id");
+      await session.hangup();
+      const result = (await ended).detail;
+      expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+      expect(result).to.include({ reason: 'user-hangup', systemResultType: 'USER_HANGUP', dialId });
+      expect(result.transcript.some((entry) => entry.speaker === 'AI' && entry.text.startsWith('Hello'))).to.equal(
+        true,
+      );
+      expect((await emulatorDial(dialId)).systemResultType).to.equal('USER_HANGUP');
+    });
+
+    it('emu-quick: a whole call to the agent hanging up with a result', async () => {
+      const session = newSession('emu-quick');
+      const seen = record(session);
+      const ended = next(session, 'call-ended', 30000);
+      await session.start();
+      const result = (await ended).detail;
+      expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+      expect(result).to.include({ reason: 'agent-hangup', systemResultType: 'AGENT_HANGUP', status: 'completed' });
+      expect(result.aiResult).to.be.an('object');
+      expect(seen.transcript.filter((entry) => entry.final && entry.speaker === 'AI').length).to.be.greaterThan(1);
+      expect([...new Set(signalPaths)]).to.deep.equal(['/rtc']);
+    });
+  });
+
   it('measures click -> call-connected and click -> first agent audio (median of 10)', async () => {
     // A real click (through the browser's input pipeline, so it carries user activation) starts
     // each call; the first click also lets the AudioContext that meters the agent's audio run.

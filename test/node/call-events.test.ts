@@ -6,9 +6,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CALL_EVENT_NAMES, CALL_EVENTS, PUBLIC_CALL_EVENTS, isPublicCallEvent } from '../../src/call/event-names.js';
+import {
+  CALL_EVENT_NAMES,
+  CALL_EVENTS,
+  PUBLIC_CALL_EVENTS,
+  SESSION_EVENT_NAMES,
+  isPublicCallEvent,
+} from '../../src/call/event-names.js';
 import { CALL_EVENT_CLASSES, createCallEvent } from '../../src/call/events.js';
-import type { CallSessionEventMap } from '../../src/call/types.js';
+import type { CallEventMap } from '../../src/call/types.js';
 import * as api from '../../src/index.js';
 import * as publicEvents from '../../src/call/public-events.js';
 import { voiceAgentCallEvents } from '../../src/react.js';
@@ -25,7 +31,7 @@ function firesTags(path: string, marker: string): string[] {
   return [...source.slice(start, end).matchAll(/@fires\s+([\w-]+)/g)].map((match) => match[1] ?? '');
 }
 
-const details: { [K in keyof CallSessionEventMap]: CallSessionEventMap[K] } = {
+const details: { [K in keyof CallEventMap]: CallEventMap[K] } = {
   'call-state': { state: 'starting', previous: 'idle' },
   'call-connected': { dialId: 'dial-1' },
   'call-transcript': {
@@ -37,6 +43,8 @@ const details: { [K in keyof CallSessionEventMap]: CallSessionEventMap[K] } = {
   'call-ended': { dialId: null, reason: 'busy', transcript: [] },
   'agent-speaking': { speaking: true },
   'audio-blocked': { blocked: false },
+  'call-consent': { accepted: true, at: '2026-01-01T00:00:00.000Z' },
+  'call-feedback': { dialId: 'dial-1', rating: 'up', comment: 'Helpful' },
 };
 
 test('one class per event name: its eventName, its type, bubbling and composed, carrying its detail', () => {
@@ -56,7 +64,7 @@ test('one class per event name: its eventName, its type, bubbling and composed, 
   assert.ok(!(createCallEvent('call-state', details['call-state']) instanceof CALL_EVENT_CLASSES['call-ended']));
 });
 
-test('the public events are the ones marked public, in order; the two internal ones are not', () => {
+test("the public events are the ones marked public and the element's own, in order; the two internal ones are not", () => {
   assert.deepEqual(PUBLIC_CALL_EVENTS, [
     'call-state',
     'call-connected',
@@ -64,7 +72,13 @@ test('the public events are the ones marked public, in order; the two internal o
     'call-mute',
     'call-error',
     'call-ended',
+    'call-consent',
+    'call-feedback',
   ]);
+  assert.deepEqual(
+    SESSION_EVENT_NAMES,
+    CALL_EVENT_NAMES.filter((name) => name !== 'call-consent' && name !== 'call-feedback'),
+  );
   assert.equal(isPublicCallEvent('agent-speaking'), false);
   assert.equal(isPublicCallEvent('audio-blocked'), false);
   assert.equal(isPublicCallEvent('constructor'), false);
@@ -76,8 +90,8 @@ test("the element's @fires tags name exactly the public events, in order (the ma
   ]);
 });
 
-test("CallSession's @fires tags name every event it dispatches, in order", () => {
-  assert.deepEqual(firesTags('src/call/call-session.ts', 'export class CallSession'), [...CALL_EVENT_NAMES]);
+test("CallSession's @fires tags name every event it dispatches, in order (not the element's own)", () => {
+  assert.deepEqual(firesTags('src/call/call-session.ts', 'export class CallSession'), [...SESSION_EVENT_NAMES]);
 });
 
 test('the manifest names each event by its class', () => {

@@ -68,6 +68,9 @@ describe('companion config', () => {
       [{ allowedOrigins: ['*'] }, /COMPANION_ALLOWED_ORIGINS/],
       [{ publicOrigin: 'https://shop.example/path' }, /COMPANION_PUBLIC_ORIGIN/],
       [{ timeoutMinutes: 0 }, /timeoutMinutes/],
+      // Issue 30, 6: past the bound a timer overflowed and the call timed out at once.
+      [{ timeoutMinutes: 1441 }, /timeoutMinutes must be a whole number from 1 to 1440/],
+      [{ timeoutMinutes: 1e308 }, /timeoutMinutes/],
     ];
     for (const [config, message] of refusals) {
       assert.throws(() => resolveConfig({ ...BASE, ...config }), message);

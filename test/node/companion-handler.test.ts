@@ -238,6 +238,26 @@ describe('POST /dials/:id/token', () => {
     );
   });
 
+  test('a GraphQL error that echoes a token reaches the log redacted (issue 30, 7)', async () => {
+    const { handler, service, logs } = makeCompanion();
+    const jwt =
+      'eyJhbGciOiJFUzI1NiJ9.eyJkaWFsSWQiOiJkLTEiLCJzZXNzaW9uSWQiOiJzLTEifQ.c2lnbmF0dXJlLW9mLXRoZS1kaWFsLXRva2Vu';
+    const opaque = 'dt_9fK2mQ7xLp3RzW8vN4bC';
+    service.graphqlErrors = [
+      `invalid dial token ${jwt} for session s-1`,
+      `Authorization: Bearer ${opaque} refused`,
+      'token expired',
+    ];
+    const dial = await createDial(handler);
+    await expectError(await tokenOf(handler, dial), 502, 'upstream_error');
+    const reason = present(logs.at(-1)).reason ?? '';
+    for (const secret of [jwt, opaque, jwt.split('.')[2] ?? jwt])
+      assert.ok(!JSON.stringify(logs).includes(secret), 'no token in any log line');
+    assert.match(reason, /invalid dial token \[redacted\] for session s-1/);
+    assert.match(reason, /Authorization: Bearer \[redacted\] refused/);
+    assert.match(reason, /token expired/, 'the words around a token stay');
+  });
+
   for (const [what, fault, status, code] of [
     ['unreachable', 'network', 502, 'upstream_error'],
     ['silent', 'hang', 504, 'upstream_timeout'],

@@ -199,6 +199,7 @@ describe('module boundaries', () => {
       'src/api/body.ts',
       'src/api/call-control.ts',
       'src/api/dials.ts',
+      'src/api/redact.ts',
       'src/api/request.ts',
       'src/api/service-error.ts',
       'src/api/transport.ts',

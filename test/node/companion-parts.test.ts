@@ -102,12 +102,15 @@ describe('the Node adapter', () => {
     for (const url of paths) {
       for (const host of hosts) {
         const req = { url, headers: host === undefined ? {} : { host } } as unknown as IncomingMessage;
-        const safeHost = host && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost';
+        // No Host (HTTP/1.0) reads as localhost; one URL cannot hold is never localhost (issue 30, 2).
+        const unparsable = 'unparsable-host.invalid';
+        let safeHost = host === undefined ? 'localhost' : /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : unparsable;
+        if (!URL.canParse(`http://${safeHost}/`)) safeHost = unparsable;
         let expected: URL;
         try {
           expected = new URL(url, `http://${safeHost}`);
         } catch {
-          expected = new URL('http://localhost/');
+          expected = new URL(`http://${safeHost}/`);
         }
         assert.deepEqual(
           targetOf(req),
@@ -194,5 +197,11 @@ describe('config from the environment', () => {
     assert.throws(() => companionConfigFromEnv({ ...base, VOICE_AGENT_AGENTS: '{' }), ConfigError);
     assert.throws(() => companionConfigFromEnv({ ...base, COMPANION_RATE_LIMIT_TOTAL: 'lots' }), ConfigError);
     assert.throws(() => companionConfigFromEnv({ ...base, VOICE_AGENT_GRAPHQL_URL: '/query' }), ConfigError);
+    // Issue 30, 6: refused at config time, naming the variable and the bound.
+    for (const minutes of ['1441', '35792', '0'])
+      assert.throws(
+        () => companionConfigFromEnv({ ...base, COMPANION_TIMEOUT_MINUTES: minutes }),
+        /COMPANION_TIMEOUT_MINUTES must be 1 to 1440/,
+      );
   });
 });

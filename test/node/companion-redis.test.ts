@@ -137,9 +137,14 @@ describe('rate limits shared through Redis', () => {
 
     // Redis dies mid-test: the default is to fail closed, with one clear log line; the process lives on.
     await redis.stop();
+    const mark = instance.logs.length;
     const refused = await createDial(instance, '203.0.113.50');
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('retry-after'), '10');
+    // Issue 30, 7: the refusal is logged as the outage it is, not as a visitor over a limit.
+    const refusal = await instance.logged((entry) => entry.status === 429 && instance.logs.indexOf(entry) >= mark);
+    assert.match(present(refusal.reason), /rate limit store unreachable/);
+    assert.doesNotMatch(present(refusal.reason), /per-address/);
     const line = await instance.logged((entry) => entry.code === 'rate_limit_store_unreachable');
     assert.equal(line.level, 'error');
     assert.match(present(line.message), /unreachable: failing closed/);
@@ -203,6 +208,46 @@ describe('rate limits shared through Redis', () => {
   });
 });
 
+describe('one rating per dial across instances', () => {
+  let emulator: Emulator;
+  let redis: RedisServer;
+  const companions: CompanionProcess[] = [];
+  before(async () => {
+    emulator = await startEmulator({ logger: false });
+    redis = await startRedisServer();
+  });
+  after(async () => {
+    await Promise.all(companions.map((companion) => companion.stop()));
+    await redis.stop();
+    await emulator.close();
+  });
+
+  test('a dial rated through one process is a 409 through the other; without a hook each logs the rating, never the comment', async () => {
+    const env = { COMPANION_REDIS_URL: redis.url };
+    const [a, b] = await Promise.all([startCompanion(emulator, env), startCompanion(emulator, env)]);
+    companions.push(present(a), present(b));
+    const created = await createDial(present(a), '198.51.100.20');
+    assert.equal(created.status, 200);
+    const { dialId, handle } = (await created.json()) as { dialId: string; handle: string };
+    const rate = (companion: CompanionProcess, rating: string) =>
+      fetch(`${companion.url}/dials/${dialId}/feedback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${handle}` },
+        body: JSON.stringify({ rating, comment: 'COMMENT-NOT-FOR-LOGS-5521' }),
+      });
+    // At once through both: exactly one is taken.
+    const statuses = (await Promise.all([rate(present(a), 'up'), rate(present(b), 'down')])).map((r) => r.status);
+    assert.deepEqual([...statuses].sort(), [200, 409]);
+    assert.equal((await rate(present(b), 'up')).status, 409, 'and again later, through the other process');
+    const taken = statuses[0] === 200 ? present(a) : present(b);
+    const line = await taken.logged((entry) => entry.rating !== undefined);
+    assert.deepEqual([line.dialId, line.commented], [dialId, true]);
+    await present(b).logged((entry) => entry.route === 'POST /dials/:id/feedback' && entry.status === 409);
+    for (const companion of [present(a), present(b)])
+      assert.ok(!JSON.stringify(companion.logs).includes('COMMENT-NOT-FOR-LOGS'), 'no log line holds the comment');
+  });
+});
+
 describe('createRedisRateLimiters', () => {
   let redis: RedisServer;
   let client: Redis;
@@ -216,7 +261,7 @@ describe('createRedisRateLimiters', () => {
     await redis.stop();
   });
 
-  test('makes the four limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
+  test('makes the five limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
     const limiters = createRedisRateLimiters(client, {
       perAddress: 3,
       total: 4,
@@ -224,23 +269,49 @@ describe('createRedisRateLimiters', () => {
       readsPerAddress: 6,
       keyPrefix: `test-${Date.now()}`,
     });
-    assert.deepEqual(Object.keys(limiters).sort(), ['perAddress', 'perDial', 'readsPerAddress', 'total']);
+    assert.deepEqual(Object.keys(limiters).sort(), [
+      'feedbackPerDial',
+      'perAddress',
+      'perDial',
+      'readsPerAddress',
+      'total',
+    ]);
     for (const [name, limit] of [
       ['perAddress', 3],
       ['total', 4],
       ['perDial', 5],
       ['readsPerAddress', 6],
+      ['feedbackPerDial', 1],
     ] as const) {
       const verdicts = await Promise.all(Array.from({ length: 10 }, () => limiters[name].take('same-key')));
       assert.equal(verdicts.filter((verdict) => verdict.allowed).length, limit, name);
+      const window = name === 'feedbackPerDial' ? 86_400 : 60;
       for (const verdict of verdicts.filter((v) => !v.allowed))
-        assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= 60);
+        assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= window);
       assert.equal((await limiters[name].take('another-key')).allowed, true, `${name} counts per key`);
+    }
+  });
+
+  test('a store it cannot reach refuses a rating as unavailable (fail closed), not as already given', async () => {
+    const gone = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    gone.on('error', () => {});
+    try {
+      const limiters = createRedisRateLimiters(gone, { keyPrefix: `gone-${Date.now()}` });
+      const verdict = await limiters.feedbackPerDial.take('dial-1');
+      assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 10, storeUnreachable: true });
+    } finally {
+      gone.disconnect();
     }
   });
 
   test('refuses a window that Redis cannot expire by the second', () => {
     assert.throws(() => createRedisRateLimiters(client, { windowMs: 1500 }), RangeError);
+    assert.throws(() => createRedisRateLimiters(client, { feedbackWindowMs: 500 }), RangeError);
     assert.throws(() => createRedisRateLimiters(client, { onStoreError: 'sometimes' as 'open' }), TypeError);
   });
 });

@@ -17,6 +17,11 @@ describe('routes', () => {
     assert.deepEqual(match('/x/dials/d-1'), { name: 'read', pattern: 'GET /dials/:id', rawId: 'd-1' });
     assert.deepEqual(match('/x/dials/d-1/token'), { name: 'token', pattern: 'POST /dials/:id/token', rawId: 'd-1' });
     assert.deepEqual(match('/dials/d-1/hangup'), { name: 'hangup', pattern: 'POST /dials/:id/hangup', rawId: 'd-1' });
+    assert.deepEqual(match('/x/dials/d-1/feedback'), {
+      name: 'feedback',
+      pattern: 'POST /dials/:id/feedback',
+      rawId: 'd-1',
+    });
     for (const none of ['/', '/dial', '/dials/d-1/other', '/dials/d-1/token/x', '/tokens'])
       assert.equal(match(none), null, none);
   });
@@ -26,6 +31,7 @@ describe('routes', () => {
     assert.equal(match('/api/voice-call/dials', base)?.name, 'create');
     assert.equal(match('/api/voice-call/dials/d-1', base)?.rawId, 'd-1');
     assert.equal(match('/api/voice-call/dials/d-1/token', base)?.name, 'token');
+    assert.equal(match('/api/voice-call/dials/d-1/feedback', base)?.name, 'feedback');
     for (const none of [
       '/dials',
       '/other/dials',

@@ -14,7 +14,7 @@ import type { CompanionLogEntry } from '../../src/server/log.js';
 import { listen } from '../../src/server/node.js';
 import type { CompanionServer, NodeServerLimits } from '../../src/server/node.js';
 import { readCappedBody } from '../../src/api/body.js';
-import { API_KEY, companionWithHangingCreate, FakeService, SECRET } from './companion-support.js';
+import { API_KEY, companionWithHangingCreate, FakeService, present, SECRET } from './companion-support.js';
 
 interface Started {
   companion: CompanionServer;
@@ -126,7 +126,7 @@ const SLOW_HEADERS = 'POST /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\n
 
 describe('2. slow connections', () => {
   test(
-    'a connection cap and a headers timeout: slow clients are cut off and the endpoint serves again',
+    'a headers timeout and a connection cap: slow clients are cut off and the endpoint serves again',
     { timeout: 30_000 },
     async (t) => {
       const { companion, port } = await start(
@@ -134,24 +134,76 @@ describe('2. slow connections', () => {
         { headersTimeoutMs: 1500, requestTimeoutMs: 2000, maxConnections: 20, maxConnectionsPerAddress: 0 },
       );
       try {
-        const allIn = accepted(companion.server, 20);
-        const slow = Array.from({ length: 20 }, () => rawClient(port));
+        const allIn = accepted(companion.server, 10);
+        const slow = Array.from({ length: 10 }, () => rawClient(port));
         await Promise.all(slow.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
         await allIn;
         const started = performance.now();
-        // The 21st is closed at once, unread: the cap holds the file descriptors, not the clients.
-        const dropped = new Promise<void>((resolve) => companion.server.once('drop', () => resolve()));
-        const extra = rawClient(port);
-        await dropped;
-        assert.equal(await extra.closed, '');
         // Every slow client is answered 408 and closed at the headers timeout (Node's default: 60 s + up to 30 s).
         for (const answer of await Promise.all(slow.map((client) => client.closed)))
           assert.match(answer, /^HTTP\/1\.1 408/);
         t.diagnostic(
-          `20 slow clients closed ${Math.round(performance.now() - started)} ms after the 20th was accepted (headersTimeout 1500 ms)`,
+          `10 slow clients closed ${Math.round(performance.now() - started)} ms after the 10th was accepted (headersTimeout 1500 ms)`,
         );
+
+        // The cap holds the file descriptors: 20 connections each with a request under way (headers
+        // sent, the body never), and the 21st is closed at once, unread. (19 first: the 20th would
+        // close one of them if its headers had not arrived yet.)
+        const requested = (count: number) =>
+          new Promise<void>((resolve) => {
+            let seen = 0;
+            const onRequest = () => {
+              if (++seen < count) return;
+              companion.server.off('request', onRequest);
+              resolve();
+            };
+            companion.server.on('request', onRequest);
+          });
+        const openRequests = async (count: number) => {
+          const all = requested(count);
+          const clients = Array.from({ length: count }, () => rawClient(port));
+          for (const client of clients)
+            void client.connected.then(() =>
+              client.socket.write(
+                'POST /api/voice-call/dials HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n',
+              ),
+            );
+          await all;
+          return clients;
+        };
+        const busy = [...(await openRequests(19)), ...(await openRequests(1))];
+        const dropped = new Promise<void>((resolve) => companion.server.once('drop', () => resolve()));
+        const extra = rawClient(port);
+        await dropped;
+        assert.equal(await extra.closed, '');
+        for (const answer of await Promise.all(busy.map((client) => client.closed)))
+          assert.match(answer, /^HTTP\/1\.1 408/, 'cut off at the request timeout');
         const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
         assert.equal(normal.status, 200);
+      } finally {
+        await companion.close();
+      }
+    },
+  );
+
+  test(
+    'near the cap, a connection without complete headers gives way to a new one (issue 30, 1)',
+    { timeout: 20_000 },
+    async () => {
+      const { companion, port } = await start(
+        {},
+        { headersTimeoutMs: 10_000, maxConnections: 20, maxConnectionsPerAddress: 0 },
+      );
+      try {
+        const allIn = accepted(companion.server, 19);
+        const slow = Array.from({ length: 19 }, () => rawClient(port));
+        await Promise.all(slow.map(async (client) => (await client.connected, client.socket.write(SLOW_HEADERS))));
+        await allIn;
+        // The 20th connection (a visitor) is taken; the oldest slow one is closed, unanswered, to make room.
+        const normal = await fetch(`http://127.0.0.1:${port}/api/voice-call/dials`, { method: 'POST' });
+        assert.equal(normal.status, 200);
+        assert.equal(await present(slow[0]).closed, '', 'the oldest slow connection gave way');
+        for (const client of slow) client.socket.destroy();
       } finally {
         await companion.close();
       }
@@ -269,6 +321,20 @@ describe('1 and 7. Host and origin over the Node adapter', () => {
         const ok = await send(port, 'POST', '/api/voice-call/dials', { host, origin: `http://${host}` }, '{}');
         assert.equal(ok.status, 200, host);
       }
+    } finally {
+      await companion.close();
+    }
+  });
+
+  test('an unparsable Host (issue 30, 2) is refused, not read as localhost', async () => {
+    const { companion, port, service } = await start();
+    try {
+      for (const host of [`rebind_x.attacker.example:${port}`, `rebind.attacker.example/x:${port}`, 'a b']) {
+        const answer = await send(port, 'POST', '/api/voice-call/dials', { host }, '{}');
+        assert.equal(answer.status, 403, host);
+        assert.equal((answer.json.error as { code: string }).code, 'host_not_allowed', host);
+      }
+      assert.equal(service.calls.length, 0, 'no dial was created');
     } finally {
       await companion.close();
     }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
+import { SCENARIO_AGENT_IDS } from '../../src/emulator/index.js';
 import { mediaCredentials } from '../support/media-credentials.js';
 
 const CLI = 'src/emulator/cli.ts';
@@ -61,7 +62,7 @@ describe('voice-agent-emulator CLI', () => {
         headers: { authorization: `Bearer ${running.ready.apiKey}` },
       });
       assert.equal(agents.status, 200);
-      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, 11);
+      assert.equal(((await agents.json()) as { data: unknown[] }).data.length, SCENARIO_AGENT_IDS.length);
       const created = await fetch(`${running.ready.apiUrl}/dials`, {
         method: 'POST',
         headers: { authorization: `Bearer ${running.ready.apiKey}` },
@@ -138,6 +139,37 @@ describe('voice-agent-emulator CLI', () => {
       assert.equal(await stop(running, 'SIGTERM'), 0);
     }
     assert.match(running.stderr(), /graphql http mutation BrowserDialToken/);
+  });
+
+  test('--keep-ended-dials bounds the history of ended dials (issue 30, 8); a bad count exits 2', async () => {
+    const running = await startCli(['--keep-ended-dials', '1']);
+    try {
+      const headers = { authorization: `Bearer ${running.ready.apiKey}` };
+      const busyDial = async () => {
+        const created = await fetch(`${running.ready.apiUrl}/dials`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ callAgentId: 'emu-busy', browserCall: true }),
+        });
+        return ((await created.json()) as { dialId: string }).dialId;
+      };
+      const first = await busyDial();
+      const second = await busyDial();
+      const status = async (dialId: string) =>
+        (await fetch(`${running.ready.apiUrl}/dials/${dialId}`, { headers })).status;
+      assert.equal(await status(first), 404, 'the older ended dial was dropped');
+      assert.equal(await status(second), 200);
+    } finally {
+      assert.equal(await stop(running, 'SIGTERM'), 0);
+    }
+    const bad = spawn(process.execPath, ['--import', 'tsx', CLI, '--keep-ended-dials-minutes', 'ever'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(bad, 'exit')) as [number | null];
+    assert.equal(code, 2);
+    assert.match(stderr, /--keep-ended-dials-minutes must be a whole number/);
   });
 
   test('a bad option exits 2 with usage on stderr and nothing on stdout', async () => {

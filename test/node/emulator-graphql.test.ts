@@ -424,6 +424,26 @@ describe('GraphQL over HTTP', () => {
     });
   });
 
+  test('pauseAI reaches the media half once per change; on an ended dial it is FAILED_PRECONDITION, like the other mutations', async () => {
+    const { dialId, dialToken } = await newDial(emu);
+    const heard: string[] = [];
+    const off = emu.control.onAiPaused((id, paused) => id === dialId && heard.push(String(paused)));
+    const pause = (pauseStatus: boolean) => graphql(emu.graphqlUrl, dialToken, 'SetPaused', { dialId, pauseStatus });
+    try {
+      for (const status of [true, true, false, false, true]) assert.equal((await pause(status)).errors, undefined);
+      assert.deepEqual(heard, ['true', 'false', 'true']);
+      assert.equal(emu.control.sessionForRoom(`dial-${dialId}`)?.aiPaused, true, 'a room joined later starts paused');
+      await rest(emu, 'POST', `/dials/${dialId}/hangup`);
+      const ended = await pause(false);
+      assert.equal(ended.errors?.[0]?.extensions?.code, 'FAILED_PRECONDITION');
+      assert.match(ended.errors?.[0]?.message ?? '', /already ended \(canceled\)/);
+      assert.equal(ended.data, null);
+      assert.deepEqual(heard, ['true', 'false', 'true'], 'an ended dial is not resumed');
+    } finally {
+      off();
+    }
+  });
+
   test('malformed requests: not JSON or no query 400, GET 405, a syntax error or a subscription over HTTP an error', async () => {
     const post = (body: string, token = emu.apiKey) =>
       fetch(emu.graphqlUrl, {
@@ -813,6 +833,56 @@ describe('the agent and startDialSession', () => {
         [LINES.quickGreeting, LINES.quickGoodbye],
       );
       assert.ok(transcript.events.some((event) => event.eventType === 'LIVE'));
+    });
+  });
+
+  test('pauseAI: the line under way stops, the agent is idle and hears no turns; resumed, it says "I\'m back." and goes on', async () => {
+    await withEmulator({}, async (emu) => {
+      const { dialId, sessionId, dialToken } = await newDial(emu, 'emu-demo');
+      const client = wsClient(emu, dialToken);
+      clients.push(client);
+      const transcript = new Stream<TranscriptEvent>(client, 'RefreshTranscript', { dialId });
+      const session = new Stream<SessionMessage>(client, 'ConnectSession', { sessionId });
+      const { agent, peer, states } = agentFor(emu, dialId, 'emu-demo');
+      emu.control.onAiPaused((id, paused) => id === dialId && agent.pause(paused));
+      emu.control.joined(dialId);
+      agent.start();
+      await session.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');
+      await graphql(emu.graphqlUrl, dialToken, 'StartDialSession', { sessionId });
+      await transcript.next((event) => event.eventType === 'LIVE' && event.transcriptLine.role === 'AI');
+      await graphql(emu.graphqlUrl, dialToken, 'SetPaused', { dialId, pauseStatus: true });
+      const cut = await transcript.next((event) => event.eventType === 'FINAL');
+      assert.notEqual(cut.transcriptLine.text, LINES.demoGreeting, 'the greeting stopped part-way');
+      assert.ok(LINES.demoGreeting.startsWith(cut.transcriptLine.text));
+      assert.equal(states.at(-1), 'idle');
+      // Paused: the caller speaks for 300 ms and is quiet again; nothing is heard or said.
+      const eventsWhenPaused = transcript.events.length;
+      for (let frame = 0; frame < 30; frame++) {
+        agent.micFrame(0.5);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // the turn would have ended (0.7 s hangover)
+      assert.equal(transcript.events.length, eventsWhenPaused, 'no turn, no line while paused');
+      assert.equal(peer.played.length, 1, 'only the cut greeting was played');
+      assert.equal(states.at(-1), 'idle');
+
+      await graphql(emu.graphqlUrl, dialToken, 'SetPaused', { dialId, pauseStatus: false });
+      const back = await transcript.next((event) => event.eventType === 'FINAL', eventsWhenPaused);
+      assert.equal(back.transcriptLine.text, LINES.back);
+      assert.deepEqual(states.slice(states.lastIndexOf('idle')), ['idle', 'speaking', 'listening']);
+      // Back to the script: it listens again, and a turn is heard and answered.
+      for (let frame = 0; frame < 30; frame++) {
+        agent.micFrame(0.5);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await transcript.next((event) => event.eventType === 'FINAL' && event.transcriptLine.role === 'HUMAN');
+      const reply = await transcript.next(
+        (event) => event.eventType === 'FINAL' && LINES.demoReplies.some((line) => line === event.transcriptLine.text),
+      );
+      assert.ok(reply);
+      agent.stop();
+      await graphql(emu.graphqlUrl, dialToken, 'HangupCall', { dialId });
+      await transcript.ended;
     });
   });
 

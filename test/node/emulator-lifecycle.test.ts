@@ -234,6 +234,7 @@ describe('dial lifecycle', () => {
       scenario: 'emu-quick',
       status: 'queued',
       maxDurationSeconds: 120,
+      aiPaused: false,
     });
     assert.equal(emu.control.sessionForRoom('dial-nope'), undefined);
     await call(emu, 'POST', `/dials/${dialId}/hangup`);

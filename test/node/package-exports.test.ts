@@ -114,11 +114,22 @@ test('the React component renders its tag on the server (SSR) with typed event p
     const { VoiceAgentCall, voiceAgentCallEvents } = await import('voice-agent-call/react');
     const { createElement } = await import('react');
     const { renderToString } = await import('react-dom/server');
-    const html = renderToString(createElement(VoiceAgentCall, { endpoint: '/api/voice-call', onCallEnded: () => {} }));
+    const html = renderToString(
+      createElement(VoiceAgentCall, {
+        endpoint: '/api/voice-call',
+        consent: 'Calls are recorded.',
+        'consent-storage': 'local',
+        feedback: 'server',
+        onCallEnded: () => {},
+      }),
+    );
     console.log(JSON.stringify({ html, events: voiceAgentCallEvents, name: VoiceAgentCall.displayName }));
   `);
   const { html, events, name } = JSON.parse(stdout) as { html: string; events: Record<string, string>; name: string };
   assert.match(html, /^<voice-agent-call[\s>]/);
+  // The attributes without a property (consent, consent-storage, feedback) reach the tag as attributes.
+  for (const attribute of ['consent="Calls are recorded."', 'consent-storage="local"', 'feedback="server"'])
+    assert.ok(html.includes(attribute), `${attribute} in ${html}`);
   assert.equal(name, 'VoiceAgentCall');
   assert.deepEqual(events, {
     onCallState: 'call-state',
@@ -127,6 +138,8 @@ test('the React component renders its tag on the server (SSR) with typed event p
     onCallMute: 'call-mute',
     onCallError: 'call-error',
     onCallEnded: 'call-ended',
+    onCallConsent: 'call-consent',
+    onCallFeedback: 'call-feedback',
   });
 });
 

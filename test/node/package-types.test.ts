@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { GlobalComponents } from 'vue';
 import { isVoiceAgentCallTag, VOICE_AGENT_CALL_TAG } from '../../src/vue.js';
 import type { VoiceAgentCallProps } from '../../src/react.js';
-import type { CallEndedEvent, CallStateEvent } from '../../src/call/events.js';
+import { CallConsentEvent, type CallEndedEvent, type CallStateEvent } from '../../src/call/events.js';
 import type { EndReason } from '../../src/call/types.js';
 
 type VueInstance = InstanceType<GlobalComponents['voice-agent-call']>;
@@ -27,12 +27,18 @@ export function vueTemplateTypes(emit: VueInstance['$emit'], ended: CallEndedEve
     theme: 'dark',
     inputs: { name: 'Ada' },
     class: 'call',
+    consent: 'Calls are recorded.',
+    'consent-storage': 'local',
+    feedback: 'server',
   };
+  emit('call-consent', new CallConsentEvent({ accepted: true, at: '2026-01-01T00:00:00.000Z' }));
+  // @ts-expect-error consent-storage is 'session' | 'local'
+  const badStorage: VueProps = { 'consent-storage': 'cookie' };
   // @ts-expect-error layout is 'inline' | 'floating'
   const badLayout: VueProps = { layout: 'sideways' };
   // @ts-expect-error transcript is 'live' | 'poll' | 'off'
   const badTranscript: VueProps = { transcript: 'sometimes' };
-  return [ok, badLayout, badTranscript];
+  return [ok, badLayout, badTranscript, badStorage];
 }
 
 /** Never called: typed React event props. */
@@ -42,18 +48,27 @@ export function reactPropTypes(): VoiceAgentCallProps[] {
     agent: 'default',
     layout: 'inline',
     inputs: { topic: 'billing' },
-    onCallEnded: (event) => {
-      const reason: EndReason = event.detail.reason;
-      void reason;
-    },
     onCallState: (event) => void event.detail.previous,
     onCallTranscript: (event) => void event.detail.entries.length,
+    consent: 'Calls are recorded.',
+    'consent-storage': 'session',
+    feedback: 'server',
+    onCallConsent: (event) => void event.detail.accepted,
+    onCallFeedback: (event) => {
+      const rating: 'up' | 'down' = event.detail.rating;
+      void rating;
+    },
+    onCallEnded: (event) => void event.detail.consentAt,
   };
   // @ts-expect-error onCallEnded receives a CallEndedEvent
   const wrongEvent: VoiceAgentCallProps = { onCallEnded: (event: CallStateEvent) => void event };
   // @ts-expect-error layout is 'inline' | 'floating'
   const wrongLayout: VoiceAgentCallProps = { layout: 'sideways' };
-  return [ok, wrongEvent, wrongLayout];
+  // @ts-expect-error onCallFeedback receives a CallFeedbackEvent
+  const wrongFeedback: VoiceAgentCallProps = { onCallFeedback: (event: CallEndedEvent) => void event };
+  const reason: EndReason = 'busy';
+  void reason;
+  return [ok, wrongEvent, wrongLayout, wrongFeedback];
 }
 
 test("Vue's isCustomElement check accepts the tag and nothing else", () => {
@@ -79,6 +94,9 @@ export function emitEnded(emit: VueElement['$emit'], event: CallEndedEvent): voi
 }
 export const element = createElement(VoiceAgentCallComponent, {
   endpoint: '/api/voice-call',
+  consent: 'Calls are recorded.',
+  feedback: 'server',
+  onCallFeedback: (event) => void event.detail.rating,
   onCallEnded: (event) => {
     const result: CallResult = event.detail;
     void result;

@@ -157,8 +157,11 @@ class FakeRoom implements AgentContext {
   #answers: ListenResult[];
   readonly rejoined: boolean;
 
-  constructor(answers: ListenResult[], options: { rejoined?: boolean } = {}) {
+  #keys: string[];
+
+  constructor(answers: ListenResult[], options: { rejoined?: boolean; keys?: string[] } = {}) {
     this.#answers = answers;
+    this.#keys = options.keys ?? [];
     this.rejoined = options.rejoined ?? false;
   }
   get signal() {
@@ -182,6 +185,16 @@ class FakeRoom implements AgentContext {
       throw this.signal.reason;
     }
     this.log.push(`heard:${next.kind}`);
+    return next;
+  }
+  async nextKey() {
+    this.signal.throwIfAborted();
+    const next = this.#keys.shift();
+    if (next === undefined) {
+      this.#abort.abort(new DOMException('ended', 'AbortError'));
+      throw this.signal.reason;
+    }
+    this.log.push(`key:${next}`);
     return next;
   }
   hangup(type: SystemResultType, aiResult?: Record<string, unknown>) {
@@ -269,6 +282,28 @@ describe('scenarios', () => {
     const closes = new FakeRoom([]);
     await scenarioFor('emu-server-leave').run(closes, fast);
     assert.deepEqual(closes.log, [`say:${LINES.serverLeaveGreeting}`, 'shutDown']);
+  });
+
+  test('emu-keypad greets, asks for a key, and answers each key in its next line', async () => {
+    const room = new FakeRoom([], { keys: ['2', '*', '#', '0'] });
+    await assert.rejects(scenarioFor('emu-keypad').run(room, fast), { name: 'AbortError' });
+    assert.deepEqual(room.log, [
+      `say:${LINES.keypadGreeting}`,
+      'key:2',
+      'think',
+      'say:You pressed 2.',
+      'key:*',
+      'think',
+      'say:You pressed star.',
+      'key:#',
+      'think',
+      'say:You pressed pound.',
+      'key:0',
+      'think',
+      'say:You pressed 0.',
+    ]);
+    assert.deepEqual(room.listens, [], 'it answers keys, not speech');
+    assert.equal(room.hungUp, undefined);
   });
 
   test('emu-no-agent has no agent in the room; unknown agents behave like the demo', () => {

@@ -14,6 +14,7 @@ import {
   SessionDescription,
   SignalResponse,
   SignalTarget,
+  SipDTMF,
   TrackSource,
   TrackType,
 } from '@livekit/protocol';
@@ -21,6 +22,7 @@ import {
   JoinRequestError,
   decodeJoinRequest,
   encodeJoinRequest,
+  joinFromV0Query,
 } from '../../src/emulator/room/protocol/join-request.js';
 import {
   DisconnectReason,
@@ -28,6 +30,7 @@ import {
   isLoopbackCandidate,
   joinResponse,
   leave,
+  offer,
   parseCandidateInit,
   participantUpdate,
   agentInfo,
@@ -35,7 +38,12 @@ import {
   trickle,
   type AgentDescription,
 } from '../../src/emulator/room/protocol/responses.js';
-import { growingPrefixes, transcriptionPackets } from '../../src/emulator/room/protocol/data-packets.js';
+import {
+  DTMF_CODES,
+  growingPrefixes,
+  readCallerPacket,
+  transcriptionPackets,
+} from '../../src/emulator/room/protocol/data-packets.js';
 import { firstRecvonlyAudioMid } from '../../src/emulator/room/media/peer.js';
 
 const agent: AgentDescription = {
@@ -78,6 +86,23 @@ describe('join_request', () => {
   test('refuses garbage with a typed error', () => {
     assert.throws(() => decodeJoinRequest('!!not-base64url-protobuf!!'), JoinRequestError);
   });
+
+  test('v0: the join livekit-client describes in the query of /rtc, without an offer', () => {
+    const join = joinFromV0Query(
+      new URLSearchParams('access_token=t&reconnect=1&sid=PA_old&auto_subscribe=1&sdk=js&version=2.15.16&protocol=16'),
+    );
+    assert.equal(join.reconnect, true);
+    assert.equal(join.participantSid, 'PA_old');
+    assert.equal(join.connectionSettings?.autoSubscribe, true);
+    assert.equal(join.clientInfo?.version, '2.15.16');
+    assert.equal(join.clientInfo?.protocol, 16);
+    assert.equal(join.publisherOffer, undefined);
+    const fresh = joinFromV0Query(new URLSearchParams('access_token=t&auto_subscribe=0&protocol=x'));
+    assert.deepEqual(
+      [fresh.reconnect, fresh.connectionSettings?.autoSubscribe, fresh.clientInfo?.protocol],
+      [false, false, 0],
+    );
+  });
 });
 
 describe('JoinResponse', () => {
@@ -114,6 +139,14 @@ describe('JoinResponse', () => {
     );
     assert.equal(response.message.case === 'join' && response.message.value.otherParticipants.length, 0);
   });
+
+  test('v1 has one connection (the publisher); v0 is told the subscriber connection is the primary one', () => {
+    const human = { sid: 'PA_h', identity: 'caller', joinedAtMs: 0 };
+    const v1 = wire(joinResponse({ roomSid: 'RM_1', roomName: 'dial-1', human, agent }));
+    const v0 = wire(joinResponse({ roomSid: 'RM_1', roomName: 'dial-1', human, agent, subscriberPrimary: true }));
+    assert.equal(v1.message.case === 'join' && v1.message.value.subscriberPrimary, false);
+    assert.equal(v0.message.case === 'join' && v0.message.value.subscriberPrimary, true);
+  });
 });
 
 describe('other signal responses', () => {
@@ -137,6 +170,23 @@ describe('other signal responses', () => {
     if (response.message.case !== 'trickle') return;
     assert.equal(response.message.value.target, SignalTarget.PUBLISHER);
     assert.deepEqual(parseCandidateInit(response.message.value.candidateInit), candidate);
+  });
+
+  test("v0: the room's subscriber offer, and candidates for the subscriber connection", () => {
+    const response = wire(offer({ sdp: 'v=0', id: 1, midToTrackId: { '0': 'TR_agentvoice' } }));
+    assert.equal(response.message.case, 'offer');
+    if (response.message.case !== 'offer') return;
+    assert.deepEqual(
+      [response.message.value.type, response.message.value.id, response.message.value.midToTrackId],
+      ['offer', 1, { '0': 'TR_agentvoice' }],
+    );
+    const candidate = {
+      candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50001 typ host',
+      sdpMid: '0',
+      sdpMLineIndex: 0,
+    };
+    const sub = wire(trickle(candidate, SignalTarget.SUBSCRIBER));
+    assert.equal(sub.message.case === 'trickle' && sub.message.value.target, SignalTarget.SUBSCRIBER);
   });
 
   test('a pong echoes the ping timestamp', () => {
@@ -244,6 +294,54 @@ describe('transcription text streams', () => {
       'Got it. Tell me',
       'Got it. Tell me more.',
     ]);
+  });
+});
+
+describe("the caller's keypad tones (sipDtmf)", () => {
+  /** What livekit-client's `publishDtmf(code, digit)` puts on the reliable channel. */
+  const dtmf = (code: number, digit: string) =>
+    new DataPacket({
+      kind: DataPacket_Kind.RELIABLE,
+      value: { case: 'sipDtmf', value: new SipDTMF({ code, digit }) },
+    }).toBinary();
+
+  test('every keypad key with its RFC 4733 code is a digit for the agent', () => {
+    assert.deepEqual(Object.keys(DTMF_CODES), [...'0123456789', '*', '#', 'A', 'B', 'C', 'D']);
+    for (const [digit, code] of Object.entries(DTMF_CODES)) {
+      assert.deepEqual(readCallerPacket(dtmf(code, digit)), { kind: 'keypad', digit });
+    }
+    assert.deepEqual(readCallerPacket(dtmf(10, '*')), { kind: 'keypad', digit: '*' });
+  });
+
+  test('a digit that is no key, or whose code disagrees, and bytes that are no DataPacket are invalid, with the reason', () => {
+    for (const [code, digit, reason] of [
+      [1, '12', /"12" is not 0-9/],
+      [0, '', /"" is not 0-9/],
+      [5, 'x', /"x" is not/],
+      [0, 'a', /"a" is not/],
+      [5, '#', /# came with code 5, not 11/],
+      [0, 'toString', /"toString" is not/],
+    ] as const) {
+      const read = readCallerPacket(dtmf(code, digit));
+      assert.equal(read.kind, 'invalid', `${code} ${digit}`);
+      assert.match(read.kind === 'invalid' ? read.reason : '', reason);
+    }
+    const garbage = readCallerPacket(new Uint8Array([0xff, 0xff, 0xff, 0x01]));
+    assert.deepEqual(garbage, { kind: 'invalid', reason: '4 bytes that are not a DataPacket' });
+  });
+
+  test('other DataPackets (chat, streams, user data) are not the keypad', () => {
+    const [header] = transcriptionPackets({
+      streamId: 'TS_9',
+      segmentId: 'SG_9',
+      trackSid: 'TR_a',
+      senderIdentity: 'caller',
+      text: 'hi',
+      final: true,
+      timestampMs: 0,
+    });
+    assert.deepEqual(readCallerPacket(header?.toBinary() ?? new Uint8Array()), { kind: 'other' });
+    assert.deepEqual(readCallerPacket(new Uint8Array()), { kind: 'other' }, 'an empty packet carries nothing');
   });
 });
 

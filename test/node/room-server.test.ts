@@ -12,6 +12,7 @@ import {
   LeaveRequest,
   TrackType,
   TrackSource,
+  SignalTarget,
 } from '@livekit/protocol';
 import WebSocket from 'ws';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
@@ -56,6 +57,19 @@ function dialRecord(dialId: string) {
   return api<{ status: string; systemResultType: string | null; startedAt: string | null }>('GET', `/dials/${dialId}`);
 }
 
+type SignalPath = 'v0' | 'v1';
+
+/** The upgrade URL livekit-client opens: v1 carries the join as `join_request`, v0 as plain query parameters. */
+function signalUrl(base: string, token: string, join: JoinRequest, path: SignalPath): string {
+  if (path === 'v1') {
+    return `${base}/rtc/v1?${new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(join) })}`;
+  }
+  const query = new URLSearchParams({ access_token: token, auto_subscribe: '1', sdk: 'js', protocol: '16' });
+  if (join.reconnect) query.set('reconnect', '1');
+  if (join.participantSid) query.set('sid', join.participantSid);
+  return `${base}/rtc?${query}`;
+}
+
 /** A signal connection as livekit-client opens it, with its responses collected in order. */
 class Signal {
   readonly ws: WebSocket;
@@ -63,9 +77,8 @@ class Signal {
   readonly closed: Promise<void>;
   #waiters: Array<() => void> = [];
 
-  constructor(token: string, join: JoinRequest = new JoinRequest({})) {
-    const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(join) });
-    this.ws = new WebSocket(`${emulator.mediaUrl}/rtc/v1?${query}`);
+  constructor(token: string, join: JoinRequest = new JoinRequest({}), path: SignalPath = 'v1') {
+    this.ws = new WebSocket(signalUrl(emulator.mediaUrl, token, join, path));
     this.ws.on('message', (data: Buffer) => {
       this.responses.push(SignalResponse.fromBinary(data));
       for (const wake of this.#waiters.splice(0)) wake();
@@ -131,9 +144,20 @@ describe('HTTP routes', () => {
     assert.equal((await fetch(`${httpUrl}/`)).status, 200);
   });
 
-  test('the v0 /rtc path is not offered: 404 for HTTP and for the upgrade', async () => {
-    assert.equal((await fetch(`${httpUrl}/rtc?access_token=x`)).status, 404);
-    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc?access_token=x`)).status, 404);
+  test('the v0 /rtc path: validate and the upgrade answer as on v1 (200 and 101, 401, 404 for an ended dial); other paths 404', async () => {
+    const { dialId, token, dialToken } = await newDial();
+    const upgrade = (with_: string) => upgradeStatus(`${emulator.mediaUrl}/rtc?access_token=${with_}&auto_subscribe=1`);
+    assert.equal((await fetch(`${httpUrl}/rtc/validate?access_token=${token}`)).status, 200);
+    assert.equal((await fetch(`${httpUrl}/rtc/validate?access_token=${dialToken}`)).status, 401);
+    assert.equal((await upgrade(dialToken)).status, 401);
+    assert.equal((await upgrade(token)).status, 101);
+    await eventually(async () => (await dialRecord(dialId)).status === 'completed');
+    const validate = await fetch(`${httpUrl}/rtc/validate?access_token=${token}`);
+    assert.equal(validate.status, 404);
+    assert.match(await validate.text(), /requested room does not exist/);
+    assert.equal((await upgrade(token)).status, 404);
+    assert.equal((await fetch(`${httpUrl}/rtc?access_token=${token}`)).status, 404, 'not a plain HTTP route');
+    assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc/v2?access_token=${token}`)).status, 404);
   });
 
   test('a bad token is refused with 401 on the upgrade and on validate, without echoing it', async () => {
@@ -166,6 +190,7 @@ describe('HTTP routes', () => {
         scenario: 'emu-no-agent',
         status: 'ringing',
         maxDurationSeconds: 60,
+        aiPaused: false,
       }),
       joined: () => {},
       addTranscript: () => {},
@@ -174,6 +199,7 @@ describe('HTTP routes', () => {
       setAiResult: () => {},
       end: () => {},
       onEnded: () => () => {},
+      onAiPaused: () => () => {},
     };
     const media = await startMediaServer({
       host: '127.0.0.1',
@@ -220,85 +246,114 @@ describe('HTTP routes', () => {
   });
 });
 
-describe('signalling', () => {
-  test('a join is answered with a JoinResponse and the dial is in progress', async () => {
-    const { dialId, token } = await newDial();
-    const signal = new Signal(token);
-    const join = await signal.next('join');
-    assert.ok(join.serverVersion);
-    assert.equal(join.otherParticipants.length, 0, 'emu-no-agent: nobody else');
-    assert.equal(signal.responses.length, 0, 'JoinResponse comes first');
-    await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
-    assert.ok((await dialRecord(dialId)).startedAt);
+for (const path of ['v1', 'v0'] as const) {
+  describe(`signalling on ${path}`, () => {
+    test('a join is answered with a JoinResponse and the dial is in progress', async () => {
+      const { dialId, token } = await newDial();
+      const signal = new Signal(token, undefined, path);
+      const join = await signal.next('join');
+      assert.ok(join.serverVersion);
+      assert.equal(join.otherParticipants.length, 0, 'emu-no-agent: nobody else');
+      assert.equal(join.subscriberPrimary, path === 'v0', 'v0: the subscriber connection is the primary one');
+      if (path === 'v1') assert.equal(signal.responses.length, 0, 'JoinResponse comes first');
+      else {
+        // v0: the room offers the subscriber connection (its data channels) right after the join.
+        const offer = await signal.next('offer');
+        assert.equal(offer.type, 'offer');
+        assert.equal(offer.id, 1);
+        assert.match(offer.sdp, /m=application .* webrtc-datachannel/);
+        assert.deepEqual(offer.midToTrackId, {}, 'emu-no-agent: no voice to offer');
+      }
+      await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
+      assert.ok((await dialRecord(dialId)).startedAt);
 
-    signal.send({ case: 'pingReq', value: new Ping({ timestamp: 42n, rtt: 0n }) });
-    assert.equal((await signal.next('pongResp')).lastPingTimestamp, 42n);
-    signal.send({ case: 'ping', value: 7n });
-    assert.equal(await signal.next('pong'), 7n);
+      signal.send({ case: 'pingReq', value: new Ping({ timestamp: 42n, rtt: 0n }) });
+      assert.equal((await signal.next('pongResp')).lastPingTimestamp, 42n);
+      signal.send({ case: 'ping', value: 7n });
+      assert.equal(await signal.next('pong'), 7n);
 
-    signal.send({
-      case: 'addTrack',
-      value: new AddTrackRequest({
-        cid: 'mic-cid',
-        type: TrackType.AUDIO,
-        source: TrackSource.MICROPHONE,
-        name: 'microphone',
-      }),
+      signal.send({
+        case: 'addTrack',
+        value: new AddTrackRequest({
+          cid: 'mic-cid',
+          type: TrackType.AUDIO,
+          source: TrackSource.MICROPHONE,
+          name: 'microphone',
+        }),
+      });
+      const published = await signal.next('trackPublished');
+      assert.equal(published.cid, 'mic-cid');
+      assert.match(published.track?.sid ?? '', /^TR_/);
+
+      signal.send({ case: 'leave', value: new LeaveRequest({}) });
+      await signal.closed;
+      await eventually(async () => (await dialRecord(dialId)).status === 'completed');
+      assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
     });
-    const published = await signal.next('trackPublished');
-    assert.equal(published.cid, 'mic-cid');
-    assert.match(published.track?.sid ?? '', /^TR_/);
 
-    signal.send({ case: 'leave', value: new LeaveRequest({}) });
-    await signal.closed;
-    await eventually(async () => (await dialRecord(dialId)).status === 'completed');
-    assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
-  });
+    test('one human per room: a second join is refused with a LeaveRequest', async () => {
+      const { token } = await newDial();
+      const first = new Signal(token, undefined, path);
+      await first.next('join');
+      const second = new Signal(token, undefined, path);
+      assert.equal((await second.next('leave')).reason, DisconnectReason.DUPLICATE_IDENTITY);
+      await second.closed;
+      assert.equal(first.ws.readyState, WebSocket.OPEN, 'the first caller stays');
+      first.ws.close();
+      await first.closed;
+    });
 
-  test('one human per room: a second join is refused with a LeaveRequest', async () => {
-    const { token } = await newDial();
-    const first = new Signal(token);
-    await first.next('join');
-    const second = new Signal(token);
-    assert.equal((await second.next('leave')).reason, DisconnectReason.DUPLICATE_IDENTITY);
-    await second.closed;
-    assert.equal(first.ws.readyState, WebSocket.OPEN, 'the first caller stays');
-    first.ws.close();
-    await first.closed;
-  });
+    test('a resume (reconnect=true) is answered with a LeaveRequest', async () => {
+      const { token } = await newDial();
+      const resume = new Signal(token, new JoinRequest({ reconnect: true, participantSid: 'PA_old' }), path);
+      const leave = await resume.next('leave');
+      assert.equal(leave.canReconnect, false);
+      assert.equal(
+        resume.responses.some((response) => response.message.case === 'join'),
+        false,
+      );
+      await resume.closed;
+    });
 
-  test('a resume (reconnect=true) is answered with a LeaveRequest', async () => {
-    const { token } = await newDial();
-    const resume = new Signal(token, new JoinRequest({ reconnect: true, participantSid: 'PA_old' }));
-    const leave = await resume.next('leave');
-    assert.equal(leave.canReconnect, false);
-    assert.equal(
-      resume.responses.some((response) => response.message.case === 'join'),
-      false,
-    );
-    await resume.closed;
-  });
+    test('a REST hangup mid-call ends the room with a LeaveRequest (ROOM_DELETED)', async () => {
+      const { dialId, token } = await newDial();
+      const signal = new Signal(token, undefined, path);
+      await signal.next('join');
+      await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
+      await api('POST', `/dials/${dialId}/hangup`);
+      assert.equal((await signal.next('leave')).reason, DisconnectReason.ROOM_DELETED);
+      await signal.closed;
+      const record = await dialRecord(dialId);
+      assert.deepEqual([record.status, record.systemResultType], ['completed', 'USER_HANGUP']);
+    });
 
-  test('a REST hangup mid-call ends the room with a LeaveRequest (ROOM_DELETED)', async () => {
-    const { dialId, token } = await newDial();
-    const signal = new Signal(token);
-    await signal.next('join');
-    await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
-    await api('POST', `/dials/${dialId}/hangup`);
-    assert.equal((await signal.next('leave')).reason, DisconnectReason.ROOM_DELETED);
-    await signal.closed;
-    const record = await dialRecord(dialId);
-    assert.deepEqual([record.status, record.systemResultType], ['completed', 'USER_HANGUP']);
+    test('the browser going away (WebSocket closed) ends the dial USER_HANGUP', async () => {
+      const { dialId, token } = await newDial();
+      const signal = new Signal(token, undefined, path);
+      await signal.next('join');
+      signal.ws.terminate();
+      await eventually(async () => (await dialRecord(dialId)).status === 'completed');
+      assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
+    });
   });
+}
 
-  test('the browser going away (WebSocket closed) ends the dial USER_HANGUP', async () => {
-    const { dialId, token } = await newDial();
-    const signal = new Signal(token);
-    await signal.next('join');
-    signal.ws.terminate();
-    await eventually(async () => (await dialRecord(dialId)).status === 'completed');
-    assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
-  });
+test("v0 with an agent: the room's subscriber offer carries the agent's voice (sendonly, mapped to its track) and its candidates name the subscriber connection", async () => {
+  const { dialId, token } = await newDial('emu-quick');
+  const signal = new Signal(token, undefined, 'v0');
+  const join = await signal.next('join');
+  const agentTrack = join.otherParticipants[0]?.tracks[0]?.sid;
+  assert.match(agentTrack ?? '', /^TR_/);
+  const offer = await signal.next('offer');
+  const audio = offer.sdp.split(/\r?\n(?=m=)/).find((section) => section.startsWith('m=audio')) ?? '';
+  assert.match(audio, /a=sendonly/);
+  const mid = /a=mid:(\S+)/.exec(audio)?.[1] ?? '';
+  assert.deepEqual(offer.midToTrackId, { [mid]: agentTrack });
+  assert.match(audio, new RegExp(`a=msid:${join.otherParticipants[0]?.sid}\\|${agentTrack} `));
+  const candidate = await signal.next('trickle');
+  assert.equal(candidate.target, SignalTarget.SUBSCRIBER);
+  signal.ws.close();
+  await eventually(async () => (await dialRecord(dialId)).status === 'completed');
 });
 
 describe('the time cap', () => {
@@ -356,7 +411,7 @@ describe('teardown', () => {
     const control: DialControl = {
       sessionForRoom: (roomName) =>
         roomName === 'r'
-          ? { dialId: 'd', roomName, scenario: 'emu-no-agent', status, maxDurationSeconds: 60 }
+          ? { dialId: 'd', roomName, scenario: 'emu-no-agent', status, maxDurationSeconds: 60, aiPaused: false }
           : undefined,
       joined: () => (status = 'in-progress'),
       addTranscript: () => {},
@@ -371,11 +426,14 @@ describe('teardown', () => {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
+      onAiPaused: () => () => {},
     };
     const media = await startMediaServer(
       { host: '127.0.0.1', port: 0, control, verifyToken: (token) => verifyParticipantToken(keys, token) },
       { leaveCloseDelayMs: 10 },
     );
+    /** The server's own (it forgets a dial's pause state when the dial ends). */
+    const serverListeners = listeners.size;
     try {
       const token = await signParticipantToken(keys, {
         identity: 'caller',
@@ -386,10 +444,10 @@ describe('teardown', () => {
       const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
       const ws = new WebSocket(`${media.url}/rtc/v1?${query}`);
       await new Promise<void>((resolve) => ws.once('message', () => resolve()));
-      assert.equal(listeners.size, 1);
+      assert.equal(listeners.size, serverListeners + 1);
       ws.send(new SignalRequest({ message: { case: 'leave', value: new LeaveRequest({}) } }).toBinary());
       await new Promise<void>((resolve) => ws.once('close', () => resolve()));
-      await eventually(async () => listeners.size === 0);
+      await eventually(async () => listeners.size === serverListeners);
       assert.deepEqual(ends, ['USER_HANGUP'], 'the leave and the closing socket end the dial once');
     } finally {
       await media.close();

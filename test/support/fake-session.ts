@@ -34,6 +34,8 @@ export class FakeSession extends EventTarget implements CallSessionLike {
   abandoned: string[] = [];
   unlocks = 0;
   listeners = 0;
+  /** What `sendFeedback()` was given (the element's `feedback="server"`). */
+  feedbacks: Array<{ rating: 'up' | 'down'; comment?: string }> = [];
 
   constructor(options: CallSessionOptions) {
     super();
@@ -113,6 +115,10 @@ export class FakeSession extends EventTarget implements CallSessionLike {
     this.unlocks += 1;
     this.audioBlocked = false;
     this.dispatchEvent(new AudioBlockedEvent({ blocked: false }));
+  }
+
+  async sendFeedback(feedback: { rating: 'up' | 'down'; comment?: string }): Promise<void> {
+    this.feedbacks.push(feedback);
   }
 
   abandon(reason: 'element-removed' | 'page-unload'): void {

@@ -42,6 +42,7 @@ export const SCENARIO_AGENTS = [
   'emu-blip',
   'emu-vonage',
   'emu-graphql-transcript',
+  'emu-keypad',
 ];
 
 /** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */

@@ -19,6 +19,11 @@ export interface AgentContext {
    * there and counts). `silenceMs`: give up once the microphone was quiet or muted that long.
    */
   listen(options?: { timeoutMs?: number; silenceMs?: number }): Promise<ListenResult>;
+  /**
+   * The caller's next keypad digit (`0`-`9`, `*`, `#`, `A`-`D`): one pressed while the agent was
+   * busy first, in order, else the next one pressed.
+   */
+  nextKey(): Promise<string>;
   /** Ends the dial as the agent: `completed` with this result type, then the room closes. */
   hangup(systemResultType: SystemResultType, aiResult?: Record<string, unknown>): void;
   /** Drops the media connection without a goodbye; the room never comes back. */
@@ -55,6 +60,8 @@ export interface Scenario {
    */
   roomTranscript?: boolean;
   run(agent: AgentContext, timings: ScenarioTimings): Promise<void>;
+  /** Lines only this scenario says, made ahead for its calls only (ALL_LINES are made for every call). */
+  ownLines?: readonly string[];
 }
 
 export const LINES = {
@@ -71,9 +78,18 @@ export const LINES = {
   blipGreeting: 'Hello, this line will drop for a moment.',
   blipBack: 'Sorry, the line dropped. I am back.',
   timeUp: 'Our time is up. Goodbye.',
+  keypadGreeting: 'Hello, this is the keypad agent. Please press a key on your keypad.',
+  /** Said when `pauseAI(dialId, false)` brings a paused agent back. */
+  back: "I'm back.",
 } as const;
 
-/** Every line any scenario says, so the voice can be made before it is needed. */
+/** The keypad agent's answer to one key: "You pressed 2.", "You pressed star." */
+export function keypadAnswer(digit: string): string {
+  const spoken = digit === '*' ? 'star' : digit === '#' ? 'pound' : digit;
+  return `You pressed ${spoken}.`;
+}
+
+/** The lines every scenario may say, so the voice can be made before it is needed. */
 export const ALL_LINES: readonly string[] = Object.values(LINES).flat();
 
 /** Greets, answers each caller turn; ends only at the dial's time cap (TIMEOUT, by the REST half). */
@@ -161,6 +177,20 @@ const agentLeaves = greetThen(LINES.leaveGreeting, (agent) => agent.leave());
 /** Greets, then the media server shuts the room down (LeaveRequest SERVER_SHUTDOWN): FAILED. */
 const serverLeave = greetThen(LINES.serverLeaveGreeting, (agent) => agent.shutDown());
 
+/** Greets, asks for a key, and answers each key the caller presses ("You pressed 2."); ends at the time cap. */
+const keypad: Scenario = {
+  agentJoins: true,
+  ownLines: ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'].map(keypadAnswer),
+  async run(agent) {
+    await agent.say(LINES.keypadGreeting);
+    for (;;) {
+      const digit = await agent.nextKey();
+      await agent.think();
+      await agent.say(keypadAnswer(digit));
+    }
+  },
+};
+
 /** emu-quick's call without `lk.transcription` in the room: the live transcript comes only over GraphQL. */
 const graphqlTranscript: Scenario = { ...quick, roomTranscript: false };
 
@@ -180,6 +210,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'emu-server-leave': serverLeave,
   'emu-blip': blip,
   'emu-graphql-transcript': graphqlTranscript,
+  'emu-keypad': keypad,
   // emu-busy never reaches the room: the REST half ends it at creation and the room refuses it.
   // emu-vonage never gets a LiveKit token (its provider is Vonage), so it never reaches the room.
 };

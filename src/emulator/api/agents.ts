@@ -24,6 +24,8 @@ export const EMU_BLIP = 'emu-blip';
 export const EMU_VONAGE = 'emu-vonage';
 /** emu-quick without `lk.transcription` in the room: the GraphQL transcript events are the only live transcript. */
 export const EMU_GRAPHQL_TRANSCRIPT = 'emu-graphql-transcript';
+/** Greets, asks for a key, and answers each keypad tone the caller sends ("You pressed 2."). */
+export const EMU_KEYPAD = 'emu-keypad';
 
 export const SCENARIO_AGENT_IDS = [
   EMU_DEMO,
@@ -37,6 +39,7 @@ export const SCENARIO_AGENT_IDS = [
   EMU_BLIP,
   EMU_VONAGE,
   EMU_GRAPHQL_TRANSCRIPT,
+  EMU_KEYPAD,
 ] as const;
 export type ScenarioAgentId = (typeof SCENARIO_AGENT_IDS)[number];
 
@@ -54,6 +57,7 @@ const names: Record<ScenarioAgentId, string> = {
   'emu-blip': 'Emulator agent whose connection drops once and comes back',
   'emu-vonage': 'Emulator agent on a Vonage media session (not LiveKit)',
   'emu-graphql-transcript': 'Emulator quick agent with its live transcript over GraphQL only',
+  'emu-keypad': 'Emulator agent that answers keypad tones',
 };
 
 /** The media provider `browserDialToken` names for a dial of this scenario. */

@@ -44,6 +44,12 @@ export interface ParsedCreateDial {
   fingerprint: string;
 }
 
+/**
+ * The longest time cap a dial may ask for: a day. The emulator's bound (the seed documents none);
+ * past about 35 791 minutes the dial's timer would overflow and end the dial at once.
+ */
+export const MAX_TIMEOUT_MINUTES = 1440;
+
 /** `CreateDialInput`: every field but `callAgentId` may also be null (the same as absent). */
 const createDialSchema = {
   callAgentId: { type: 'string', required: true },
@@ -89,8 +95,8 @@ export function parseCreateDial(body: unknown, lookup: DialLookup): ParsedCreate
   }
   if (toNumber) requireE164(toNumber, 'toNumber', 'toNumber');
   const timeoutMinutes = fields.timeoutMinutes ?? null;
-  if (timeoutMinutes !== null && timeoutMinutes <= 0)
-    throw unprocessable('timeoutMinutes must be greater than 0', 'timeoutMinutes');
+  if (timeoutMinutes !== null && (timeoutMinutes <= 0 || timeoutMinutes > MAX_TIMEOUT_MINUTES))
+    throw unprocessable(`timeoutMinutes must be 1 to ${MAX_TIMEOUT_MINUTES} (a day)`, 'timeoutMinutes');
   const named = (name: keyof typeof createDialSchema, exists: (id: string) => boolean, what: string): void => {
     const id = fields[name];
     if (typeof id === 'string' && !exists(id))

@@ -43,11 +43,30 @@ export interface DialLifecycleOptions {
   phoneRingMs?: number;
   /** An answered phone dial lasts this long before the agent hangs up. Default 3000. */
   phoneTalkMs?: number;
+  /** How many ended dials are kept, and how long: the history is bounded (see `EndedDialRetention`). */
+  endedDialRetention?: EndedDialRetention;
+  /** Told each dial the history lets go of (the idempotency cache forgets its key). */
+  onForgotten?: (dialId: string) => void;
   /** Reports lifecycle transitions (never secrets). */
   log: (line: string) => void;
 }
 
+/**
+ * The bounded history of ended dials: past `maxCount` ended dials the oldest ended one is dropped,
+ * and an ended dial is dropped `maxAgeMs` after it ended. A dropped dial answers 404. Dials that
+ * have not ended are never dropped. The emulator's own rule: the service's retention is not known.
+ */
+export interface EndedDialRetention {
+  /** Ended dials kept at most. Default 1 000. */
+  maxCount?: number;
+  /** How long an ended dial is kept after it ended. Default 3 600 000 (an hour). */
+  maxAgeMs?: number;
+}
+
+export const DEFAULT_ENDED_DIAL_RETENTION: Required<EndedDialRetention> = { maxCount: 1000, maxAgeMs: 3_600_000 };
+
 export type EndListener = (dialId: string, end: DialEnd) => void;
+export type PauseListener = (dialId: string, paused: boolean) => void;
 
 /** What happens to one dial, as `watch` reports it. Read the dial's state with `record`. */
 export type DialUpdate =
@@ -80,9 +99,12 @@ export interface DialState {
   browserJoined: boolean;
   /** `startDialSession` arrived: the agent may speak. */
   sessionStarted: boolean;
-  /** `pauseAI`'s last value (stored only: the scenario agents do not pause). */
+  /** `pauseAI`'s last value: the agent in the room is silent while it is true. */
   aiPaused: boolean;
 }
+
+/** The longest delay setTimeout keeps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
 
@@ -135,12 +157,23 @@ export class DialLifecycle implements DialControl {
   private readonly dials: Table<DialState>;
   private readonly watchers = new Map<string, Set<DialWatcher>>();
   private readonly endListeners = new Set<EndListener>();
+  private readonly pauseListeners = new Set<PauseListener>();
   private readonly options: DialLifecycleOptions;
+  private readonly retention: Required<EndedDialRetention>;
+  /** Ended dials still kept, by id, in the order they ended, with when. */
+  private readonly ended = new Map<string, number>();
+  /** Drops the oldest ended dial when it reaches `maxAgeMs`. */
+  private sweepTimer: NodeJS.Timeout | null = null;
 
   /** `dials`: the store's dial table, which this lifecycle alone writes. */
   constructor(dials: Table<DialState>, options: DialLifecycleOptions) {
     this.dials = dials;
     this.options = options;
+    this.retention = { ...DEFAULT_ENDED_DIAL_RETENTION, ...options.endedDialRetention };
+    const { maxCount, maxAgeMs } = this.retention;
+    if (!Number.isInteger(maxCount) || maxCount < 0)
+      throw new RangeError('endedDialRetention.maxCount must be a whole number ≥ 0');
+    if (!(maxAgeMs >= 0)) throw new RangeError('endedDialRetention.maxAgeMs must be a number ≥ 0');
   }
 
   /** Creates a dial in `queued` (or ends it at once for a busy workspace) and returns its id. */
@@ -233,11 +266,20 @@ export class DialLifecycle implements DialControl {
     return true;
   }
 
+  /** `pauseAI`: the agent goes silent, or comes back. Ignored for an ended dial (GraphQL refuses it first). */
   setAiPaused(dialId: string, paused: boolean): void {
     const dial = this.dials.get(dialId);
-    if (!dial) return;
+    if (!dial || isTerminal(dial.status) || dial.aiPaused === paused) return;
     dial.aiPaused = paused;
     dial.updatedAt = Date.now();
+    this.options.log(`dial ${dial.id} AI ${paused ? 'paused' : 'resumed'}`);
+    for (const listener of [...this.pauseListeners]) {
+      try {
+        listener(dial.id, paused);
+      } catch (error) {
+        this.options.log(`an onAiPaused listener threw for dial ${dial.id}: ${String(error)}`);
+      }
+    }
   }
 
   aiPaused(dialId: string): boolean {
@@ -263,7 +305,10 @@ export class DialLifecycle implements DialControl {
   /** Stops every timer; dials keep their current state. */
   close(): void {
     for (const dial of this.dials.values()) this.disarm(dial);
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.sweepTimer = null;
     this.endListeners.clear();
+    this.pauseListeners.clear();
     this.watchers.clear();
   }
 
@@ -336,6 +381,13 @@ export class DialLifecycle implements DialControl {
     };
   }
 
+  onAiPaused(listener: PauseListener): () => void {
+    this.pauseListeners.add(listener);
+    return () => {
+      this.pauseListeners.delete(listener);
+    };
+  }
+
   // ── internals ──
 
   private setStatus(dial: DialState, status: DialStatus): void {
@@ -368,10 +420,15 @@ export class DialLifecycle implements DialControl {
 
   private schedule(dial: DialState, ms: number, step: () => void): void {
     this.disarm(dial);
-    dial.timer = setTimeout(() => {
-      dial.timer = null;
-      step();
-    }, ms);
+    // setTimeout fires at once for anything past 2^31-1 ms: a longer wait (only a very long
+    // `minuteMs`) is cut to the longest it can keep.
+    dial.timer = setTimeout(
+      () => {
+        dial.timer = null;
+        step();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     dial.timer.unref();
   }
 
@@ -447,6 +504,45 @@ export class DialLifecycle implements DialControl {
         this.options.log(`an onEnded listener threw for dial ${dial.id}: ${String(error)}`);
       }
     }
+    this.retire(dial);
+  }
+
+  /** Keeps an ended dial in the bounded history: past `maxCount` the oldest ended one goes. */
+  private retire(dial: DialState): void {
+    this.ended.set(dial.id, dial.endedAt ?? Date.now());
+    for (const id of this.ended.keys()) {
+      if (this.ended.size <= this.retention.maxCount) break;
+      this.forget(id);
+    }
+    this.armSweep();
+  }
+
+  /** One timer, for the oldest ended dial's age; a long-running emulator never holds more. */
+  private armSweep(): void {
+    if (this.sweepTimer || !Number.isFinite(this.retention.maxAgeMs)) return;
+    const oldest = this.ended.values().next();
+    if (oldest.done) return;
+    const dueMs = oldest.value + this.retention.maxAgeMs - Date.now();
+    this.sweepTimer = setTimeout(
+      () => {
+        this.sweepTimer = null;
+        const cutoff = Date.now() - this.retention.maxAgeMs;
+        for (const [id, endedAt] of this.ended) {
+          if (endedAt > cutoff) break;
+          this.forget(id);
+        }
+        this.armSweep();
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, dueMs)),
+    );
+    this.sweepTimer.unref();
+  }
+
+  private forget(dialId: string): void {
+    this.ended.delete(dialId);
+    this.dials.delete(dialId);
+    this.watchers.delete(dialId);
+    this.options.onForgotten?.(dialId);
   }
 
   private toSession(dial: DialState): DialSession {
@@ -456,6 +552,7 @@ export class DialLifecycle implements DialControl {
       scenario: dial.scenario,
       status: dial.status,
       maxDurationSeconds: dial.maxDurationSeconds,
+      aiPaused: dial.aiPaused,
     };
   }
 

@@ -72,4 +72,9 @@ export class IdempotencyCache<T> {
     });
     return answer;
   }
+
+  /** Lets go of the key that created this dial (the dial history dropped it). */
+  forget(dialId: string): void {
+    for (const [key, entry] of this.entries) if (entry.dialId === dialId) this.entries.delete(key);
+  }
 }

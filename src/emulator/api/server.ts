@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { resourceRoutes, type ResourceRoute } from './resources/index.js';
 import { BinaryAnswer } from './resources/route.js';
+import { readCappedBody } from '../request-body.js';
 import type { Store } from './store.js';
 
 export interface ApiServerOptions {
@@ -40,9 +41,6 @@ export const GRAPHQL_PATH = '/query';
 /** Voice clips are larger than JSON bodies. */
 const MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Beyond this, a too-large body is not even drained: the connection is closed. */
-const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
-
 interface Route {
   pattern: RegExp;
   methods: Record<string, Handler>;
@@ -55,7 +53,8 @@ function serverRoute(route: ResourceRoute): Route {
     methods[method] = async (context) => {
       const { request, params, url } = context;
       let body: unknown;
-      if ((method !== 'POST' && method !== 'PUT') || route.bodyType === 'none') await discardBody(request);
+      if ((method !== 'POST' && method !== 'PUT') || route.bodyType === 'none')
+        await discardBody(request, context.response, context.options.maxBodyBytes);
       else if (route.bodyType === 'multipart')
         body = await readForm(context, Math.max(context.options.maxBodyBytes, MULTIPART_MAX_BYTES));
       else body = await readJson(context, context.options.maxBodyBytes);
@@ -119,7 +118,8 @@ export function createApiServer(options: ApiServerOptions): Server {
 
   async function handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<unknown> {
     if (!authorized(request.headers.authorization)) {
-      await discardBody(request);
+      // Checked before any of the body is read; then at most a small body is drained, unkept.
+      await discardBody(request, response, options.maxBodyBytes);
       throw new ApiError('unauthorized', 'missing or invalid API key (Authorization: Bearer <apiKey>)');
     }
     for (const route of routes) {
@@ -127,14 +127,14 @@ export function createApiServer(options: ApiServerOptions): Server {
       if (!match) continue;
       const handler = route.methods[request.method ?? 'GET'];
       if (!handler) {
-        await discardBody(request);
+        await discardBody(request, response, options.maxBodyBytes);
         const allow = Object.keys(route.methods).join(', ');
         throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, {}, { allow });
       }
       const params = match.slice(1).map(decodePathPart);
       return handler({ request, response, url, params, options });
     }
-    await discardBody(request);
+    await discardBody(request, response, options.maxBodyBytes);
     throw notFound(`no route ${request.method} ${url.pathname}`);
   }
 
@@ -177,14 +177,16 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-async function discardBody(request: IncomingMessage): Promise<void> {
-  request.resume();
-  if (request.readableEnded) return;
-  await new Promise<void>((resolve) => {
-    request.once('end', resolve);
-    request.once('error', () => resolve());
-    request.once('close', resolve);
-  });
+/**
+ * Throws a body away unread, reading at most `limit` bytes of it: a larger one (declared or sent)
+ * is left unread and its connection closes after the answer.
+ */
+async function discardBody(request: IncomingMessage, response: ServerResponse, limit: number): Promise<void> {
+  const drained = await readCappedBody(request, 0, limit).then(
+    ({ drained }) => drained,
+    () => false,
+  );
+  if (!drained) response.setHeader('connection', 'close');
 }
 
 /** Reads the body as JSON (undefined when empty); 413 past `maxBytes`, 400 when not JSON. */
@@ -202,7 +204,7 @@ async function readJson(context: Context, maxBytes: number): Promise<unknown> {
 async function readForm(context: Context, maxBytes: number): Promise<FormData> {
   const type = context.request.headers['content-type'] ?? '';
   if (!/^multipart\/form-data;/i.test(type)) {
-    await discardBody(context.request);
+    await discardBody(context.request, context.response, context.options.maxBodyBytes);
     throw badRequest('the body must be multipart/form-data');
   }
   const bytes = await readBytes(context, maxBytes);
@@ -215,25 +217,12 @@ async function readForm(context: Context, maxBytes: number): Promise<FormData> {
 
 /**
  * Reads the raw body; 413 past `maxBytes`. A body a little too large is drained so the client
- * reads the 413 rather than a reset; a huge one is not read at all and its connection closes
- * after the answer.
+ * reads the 413 rather than a reset; a larger one (declared or sent) is read no further and its
+ * connection closes after the answer.
  */
 async function readBytes({ request, response }: Context, maxBytes: number): Promise<Buffer> {
-  const tooLarge = new ApiError('payload_too_large', `the body is larger than ${maxBytes} bytes`);
-  if (Number(request.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) {
-    response.setHeader('connection', 'close');
-    throw tooLarge;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > DRAIN_LIMIT_BYTES) {
-      response.setHeader('connection', 'close');
-      throw tooLarge;
-    }
-    if (size <= maxBytes) chunks.push(chunk);
-  }
-  if (size > maxBytes) throw tooLarge;
-  return Buffer.concat(chunks);
+  const { body, drained } = await readCappedBody(request, maxBytes);
+  if (!drained) response.setHeader('connection', 'close');
+  if (body === null) throw new ApiError('payload_too_large', `the body is larger than ${maxBytes} bytes`);
+  return body;
 }

@@ -68,8 +68,11 @@ export class Store {
 
   constructor(options: StoreOptions) {
     this.#options = options;
-    this.dials = new DialLifecycle(this.dialStates, options);
     this.idempotency = new IdempotencyCache(options.idempotency ?? 'replay');
+    this.dials = new DialLifecycle(this.dialStates, {
+      ...options,
+      onForgotten: (dialId) => this.idempotency.forget(dialId),
+    });
     this.evalRunMs = options.evalRunMs ?? 200;
     for (const id of SCENARIO_AGENT_IDS) {
       this.agents.set(id, scenarioAgent(id));

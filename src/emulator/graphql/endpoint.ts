@@ -10,7 +10,6 @@ import {
   GraphQLError,
   execute,
   getOperationAST,
-  parse,
   validate,
   type DocumentNode,
   type ExecutionResult,
@@ -19,6 +18,8 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { verifyDialToken, type DialTokenKeys } from '../dial-token.js';
+import { readCappedBody } from '../request-body.js';
+import { MAX_SUBSCRIPTIONS_PER_SOCKET, parseBounded } from './limits.js';
 import {
   createSchema,
   type GraphqlContext,
@@ -96,24 +97,28 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
   async function answerHttp(
     request: IncomingMessage,
   ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
-    if (request.method === 'OPTIONS') {
-      request.resume();
-      return { status: 204, body: undefined };
-    }
     if (request.method !== 'POST') {
-      request.resume();
+      // A preflight or a GET has no body to read: at most a small one is drained, unkept.
+      const { drained } = await readCappedBody(request, 0, options.maxBodyBytes);
+      const close: Record<string, string> = drained ? {} : { connection: 'close' };
+      if (request.method === 'OPTIONS') return { status: 204, body: undefined, headers: close };
       return {
         status: 405,
         body: errors('the GraphQL endpoint takes POST (subscriptions: graphql-transport-ws over WebSocket)'),
-        headers: { allow: 'POST, OPTIONS' },
+        headers: { allow: 'POST, OPTIONS', ...close },
       };
     }
-    const read = await readBody(request, options.maxBodyBytes);
-    if (read === 'too large')
-      return { status: 413, body: errors(`the body is larger than ${options.maxBodyBytes} bytes`) };
+    // A declared body past the limit is refused unread; a streamed one is read no further than it.
+    const read = await readCappedBody(request, options.maxBodyBytes);
+    if (read.body === null)
+      return {
+        status: 413,
+        body: errors(`the body is larger than ${options.maxBodyBytes} bytes`),
+        headers: read.drained ? {} : { connection: 'close' },
+      };
     let params: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
-      params = JSON.parse(read.toString('utf8')) as typeof params;
+      params = JSON.parse(read.body.toString('utf8')) as typeof params;
     } catch {
       return { status: 400, body: errors('the body is not valid JSON') };
     }
@@ -128,7 +133,7 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
 
     let document: DocumentNode;
     try {
-      document = parse(params.query);
+      document = parseBounded(params.query);
     } catch (error) {
       return {
         status: 200,
@@ -179,12 +184,32 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
         if (!principal) throw new Error('an operation before the connection was accepted');
         return { principal };
       },
-      onSubscribe(ctx, _id, payload) {
-        try {
-          logOperation('ws', parse(payload.query), payload.operationName, ctx.extra.principal);
-        } catch {
-          // graphql-ws answers the syntax error itself.
+      // Parsed within DOCUMENT_LIMITS and validated here, so graphql-ws runs what was checked.
+      onSubscribe(ctx, id, payload) {
+        // graphql-ws has already registered this one.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
+          options.log(`graphql ws subscription ${id} refused: over ${MAX_SUBSCRIPTIONS_PER_SOCKET} on one connection`);
+          return [
+            new GraphQLError(
+              `at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions are served on one connection; complete one first`,
+            ),
+          ];
         }
+        let document: DocumentNode;
+        try {
+          document = parseBounded(payload.query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('syntax error')];
+        }
+        logOperation('ws', document, payload.operationName, ctx.extra.principal);
+        const invalid = validate(schema, document);
+        if (invalid.length > 0) return invalid;
+        return {
+          schema,
+          document,
+          operationName: payload.operationName ?? undefined,
+          variableValues: payload.variables ?? undefined,
+        };
       },
     },
     wss,
@@ -228,16 +253,6 @@ function errors(
   code?: GraphqlErrorCode,
 ): { errors: { message: string; extensions?: { code: GraphqlErrorCode } }[] } {
   return { errors: [code === undefined ? { message } : { message, extensions: { code } }] };
-}
-
-async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= maxBytes) chunks.push(chunk);
-  }
-  return size > maxBytes ? 'too large' : Buffer.concat(chunks);
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

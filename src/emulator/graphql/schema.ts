@@ -251,6 +251,8 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
     },
     pauseAI(_root, { dialId, pauseStatus }: { dialId: string; pauseStatus: boolean }, { principal }) {
       authorizeDial(principal, dialId);
+      const { status } = sessionOf(dialId);
+      if (isTerminal(status)) fail(`the dial has already ended (${status})`, 'FAILED_PRECONDITION');
       dials.setAiPaused(dialId, pauseStatus);
       return dialOf(dialId);
     },

@@ -2,11 +2,12 @@
 // dial's transcript), its ears (caller turns from the microphone level) and its state attribute.
 // It is the `AgentContext` the scenario scripts run against; the session owns the connection.
 // Like the service's agent as its own browser client drives it, it stays silent until the
-// dial's session is started (`startDialSession`): until then it is `initializing`.
+// dial's session is started (`startDialSession`): until then it is `initializing`. `pauseAI`
+// silences it at once (`idle`, no turns, no words) until it is resumed ("I'm back.").
 import { randomBytes } from 'node:crypto';
 import type { ParticipantInfo } from '@livekit/protocol';
 import type { MediaControl, SystemResultType } from '../seam.js';
-import { delay, scenarioFor, type AgentContext, type ListenResult } from '../agent/scenarios.js';
+import { LINES, delay, scenarioFor, type AgentContext, type ListenResult } from '../agent/scenarios.js';
 import { TurnDetector } from '../agent/turn-detector.js';
 import type { AgentTimings } from './timings.js';
 import { speech } from '../agent/voice.js';
@@ -45,6 +46,9 @@ export interface AgentSessionPort {
 
 export const AGENT_IDENTITY = 'agent';
 
+/** Keypad digits kept for the agent while it is busy (more are dropped). */
+const KEYS_KEPT = 16;
+
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
@@ -61,6 +65,17 @@ export class AgentParticipant implements AgentContext {
   #sessionStarted = false;
   /** Set while the agent listens; nobody listens while it talks. */
   #ear: ((turnStarted: boolean) => void) | undefined;
+  /** Keypad digits pressed while nobody waited for one, oldest first. */
+  readonly #keys: string[] = [];
+  /** Set while the script waits for a keypad digit. */
+  #keyWaiter: ((digit: string) => void) | undefined;
+  /** `pauseAI(dialId, true)` is in force. */
+  #paused = false;
+  /**
+   * Closed from the pause until the agent is back (its "I'm back." said): the script waits at it
+   * before each step, and nobody listens meanwhile.
+   */
+  #gate: { opened: Promise<void>; open(): void } | undefined;
 
   constructor(port: AgentSessionPort) {
     this.#port = port;
@@ -96,7 +111,7 @@ export class AgentParticipant implements AgentContext {
       .sessionStarted(this.#port.dialId, this.signal)
       .then(() => {
         this.#sessionStarted = true;
-        this.#setState('listening');
+        this.#setState(this.#paused ? 'idle' : 'listening');
         return scenarioFor(this.#port.scenario).run(this, this.#port.timings);
       })
       .catch((error: unknown) => {
@@ -116,33 +131,94 @@ export class AgentParticipant implements AgentContext {
    * An agent whose session never started stays silent.
    */
   async sayLastLine(text: string): Promise<void> {
-    if (this.#sessionStarted) await this.#speak(text);
+    if (this.#sessionStarted && !this.#paused) await this.#speak(text);
+  }
+
+  /**
+   * `pauseAI`. Paused: the line being said stops now, the agent is `idle`, hears no turns and no
+   * keys, and its script waits. Resumed: it says "I'm back." and its script goes on.
+   */
+  pause(paused: boolean): void {
+    if (paused === this.#paused || this.signal.aborted) return;
+    this.#paused = paused;
+    if (paused) {
+      if (!this.#gate) {
+        let open = () => {};
+        const opened = new Promise<void>((resolve) => (open = resolve));
+        this.#gate = { opened, open };
+      }
+      this.#port.peer()?.stopSpeaking();
+      if (this.#sessionStarted) this.#setState('idle');
+      return;
+    }
+    void this.#comeBack();
+  }
+
+  async #comeBack(): Promise<void> {
+    if (this.#sessionStarted) await this.#speak(LINES.back).catch(() => {});
+    if (this.#paused) return; // paused again while saying so: the gate stays closed
+    const gate = this.#gate;
+    this.#gate = undefined;
+    gate?.open();
+  }
+
+  /** Resolves once the agent is not paused (at once, mostly); rejects when the call ends. */
+  async #whilePaused(): Promise<void> {
+    while (this.#gate) {
+      const { opened } = this.#gate;
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => reject(this.signal.reason instanceof Error ? this.signal.reason : new Error('aborted'));
+        if (this.signal.aborted) return onAbort();
+        this.signal.addEventListener('abort', onAbort, { once: true });
+        void opened.then(() => {
+          this.signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+      });
+    }
   }
 
   /** One 10 ms frame of the caller's microphone. */
   micFrame(peak: number): void {
-    if (!this.#ear) return;
+    if (!this.#ear || this.#gate) return;
     const level = this.#port.micMuted() ? 0 : peak;
     this.#ear(this.#turns.frame(level, performance.now()) === 'started');
+  }
+
+  /**
+   * A keypad digit the caller pressed (a `sipDtmf` DataPacket). Before the session started the
+   * agent is not there to hear it; a few are kept while it is busy, the rest dropped.
+   */
+  keypad(digit: string): void {
+    if (!this.#sessionStarted || this.#paused || this.signal.aborted) return;
+    const waiter = this.#keyWaiter;
+    if (waiter) {
+      this.#keyWaiter = undefined;
+      waiter(digit);
+    } else if (this.#keys.length < KEYS_KEPT) this.#keys.push(digit);
   }
 
   // ---- AgentContext ----
 
   async say(text: string): Promise<void> {
     this.signal.throwIfAborted();
-    await this.#speak(text);
+    await this.#whilePaused();
+    await this.#speak(text, { gated: true });
     this.signal.throwIfAborted();
   }
 
   async think(): Promise<void> {
+    await this.#whilePaused();
     this.#setState('thinking');
     await delay(this.#port.timings.thinkMs, this.signal);
   }
 
-  listen(options: { timeoutMs?: number; silenceMs?: number } = {}): Promise<ListenResult> {
+  async listen(options: { timeoutMs?: number; silenceMs?: number } = {}): Promise<ListenResult> {
     this.signal.throwIfAborted();
+    await this.#whilePaused();
     this.#setState('listening');
-    const startedAt = performance.now();
+    let startedAt = performance.now();
+    let lastTick = startedAt;
     this.#turns.reset(startedAt);
     return new Promise<ListenResult>((resolve, reject) => {
       let segmentId = '';
@@ -183,6 +259,14 @@ export class AgentParticipant implements AgentContext {
       // Turns end on the clock (hangover, maximum length), and muted tracks send no frames at all.
       const clock = setInterval(() => {
         const now = performance.now();
+        if (this.#gate) {
+          // Paused: no turns, and the waiting (timeout, silence) starts again once it is back.
+          startedAt += now - lastTick;
+          lastTick = now;
+          this.#turns.reset(now);
+          return;
+        }
+        lastTick = now;
         const ended = this.#turns.tick(now);
         if (ended !== undefined) return turnEnded(ended);
         if (options.timeoutMs !== undefined && now - startedAt >= options.timeoutMs) {
@@ -192,6 +276,25 @@ export class AgentParticipant implements AgentContext {
         const silentMs = this.#turns.silentForMs(now);
         if (options.silenceMs !== undefined && silentMs >= options.silenceMs) settle({ kind: 'silence', silentMs });
       }, 50);
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  async nextKey(): Promise<string> {
+    this.signal.throwIfAborted();
+    await this.#whilePaused();
+    const queued = this.#keys.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    this.#setState('listening');
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        this.#keyWaiter = undefined;
+        reject(this.signal.reason instanceof Error ? this.signal.reason : new Error('aborted'));
+      };
+      this.#keyWaiter = (digit) => {
+        this.signal.removeEventListener('abort', onAbort);
+        resolve(digit);
+      };
       this.signal.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -222,10 +325,12 @@ export class AgentParticipant implements AgentContext {
 
   // ---- voice ----
 
-  async #speak(text: string): Promise<void> {
+  /** `gated`: a script's line, which waits while the agent is paused (its "I'm back." does not). */
+  async #speak(text: string, { gated = false } = {}): Promise<void> {
     const peer = this.#port.peer();
     if (!peer) return;
     const samples = await speech(text);
+    if (gated) await this.#whilePaused();
     const segmentId = newId('SG');
     const words = growingPrefixes(text);
     const durationMs = (samples.length / SAMPLE_RATE) * 1000;
@@ -276,7 +381,7 @@ export class AgentParticipant implements AgentContext {
 
   #setState(state: AgentState): void {
     const agent = this.description;
-    if (agent.state === state) return;
+    if (agent.state === state || (this.#paused && state !== 'idle')) return;
     agent.state = state;
     agent.version++;
     this.#port.sendUpdate(agentInfo(agent));

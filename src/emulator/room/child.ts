@@ -15,6 +15,7 @@ const replies = new Map<number, (session: Awaited<ReturnType<MediaControl['sessi
 /** `sessionStarted` waits by request id: the parent answers only when the session started. */
 const waits = new Map<number, () => void>();
 const endListeners = new Set<(dialId: string, end: DialEnd) => void>();
+const pauseListeners = new Set<(dialId: string, paused: boolean) => void>();
 
 const control: MediaControl = {
   sessionForRoom(roomName) {
@@ -50,6 +51,12 @@ const control: MediaControl = {
     endListeners.add(listener);
     return () => {
       endListeners.delete(listener);
+    };
+  },
+  onAiPaused(listener) {
+    pauseListeners.add(listener);
+    return () => {
+      pauseListeners.delete(listener);
     };
   },
 };
@@ -104,6 +111,9 @@ process.on('message', (message: ParentMessage) => {
       return;
     case 'ended':
       for (const listener of [...endListeners]) listener(message.dialId, message.end);
+      return;
+    case 'aiPaused':
+      for (const listener of [...pauseListeners]) listener(message.dialId, message.paused);
       return;
     case 'close':
       // process.exit, not a natural exit: libwebrtc crashes a process that winds down on its own.

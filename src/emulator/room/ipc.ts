@@ -30,4 +30,5 @@ export type ParentMessage =
   | { type: 'reply'; id: number; session: DialSession | null }
   | { type: 'sessionStarted'; id: number }
   | { type: 'ended'; dialId: string; end: DialEnd }
+  | { type: 'aiPaused'; dialId: string; paused: boolean }
   | { type: 'close' };

@@ -1,9 +1,9 @@
 // The emulator's media half: a LiveKit-protocol loopback room server (a test double, see
 // README.md). HTTP + WebSocket on one port, 127.0.0.1 only:
 //   HEAD/GET /          200 (livekit-client's prepareConnection)
-//   GET /rtc/v1         the signal WebSocket (token + join_request in the query)
-//   GET /rtc/v1/validate  why an upgrade failed: 401 bad token, 404 "requested room does not exist", else 200
-//   /rtc                404: the v0 (dual peer connection) path is not offered
+//   GET /rtc/v1         the signal WebSocket, v1 path (token + join_request in the query; one peer connection)
+//   GET /rtc            the signal WebSocket, v0 path (token + options in the query; publisher + subscriber connections)
+//   GET /rtc/v1/validate, /rtc/validate  why an upgrade failed: 401 bad token, 404 "requested room does not exist", else 200
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -11,9 +11,9 @@ import { WebSocketServer } from 'ws';
 import type { DialSession, MediaServer, MediaServerOptions } from '../seam.js';
 import { DEFAULT_SCENARIO_TIMINGS } from '../agent/scenarios.js';
 import { DEFAULT_TURN_OPTIONS } from '../agent/turn-detector.js';
-import { decodeJoinRequest } from './protocol/join-request.js';
+import { decodeJoinRequest, joinFromV0Query } from './protocol/join-request.js';
 import { DisconnectReason, leave } from './protocol/responses.js';
-import { Session, type Dropped, type Rejoin } from './session.js';
+import { Session, type Dropped, type Rejoin, type SignalPath } from './session.js';
 import { DEFAULT_DROP_GRACE_MS, type RoomTimings } from './timings.js';
 
 export type { RoomTimings } from './timings.js';
@@ -29,6 +29,9 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
 };
 
 const ROOM_MISSING = 'requested room does not exist';
+/** The signal WebSocket's path for each signal path, and the validate route beside it. */
+const SIGNAL_PATHS: Readonly<Record<string, SignalPath>> = { '/rtc/v1': 'v1', '/rtc': 'v0' };
+const VALIDATE_PATHS: ReadonlySet<string> = new Set(['/rtc/v1/validate', '/rtc/validate']);
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
 
 type Admission = { ok: true; identity: string; dial: DialSession } | { ok: false; status: 401 | 404; body: string };
@@ -46,6 +49,13 @@ export async function startMediaServer(
   /** Rooms whose connection dropped once (emu-blip): the caller's rejoin carries the dial on. */
   const awaitingRejoin = new Map<string, Rejoin & { timer: ReturnType<typeof setTimeout> }>();
   const graceTimers = new Set<ReturnType<typeof setTimeout>>();
+  /** `pauseAI` changes heard while a dial's room is in use (they may arrive while its caller is being admitted). */
+  const pauses = new Map<string, boolean>();
+  const stopHearingPauses = control.onAiPaused((dialId, paused) => {
+    pauses.set(dialId, paused);
+    for (const session of active.values()) if (session.dial.dialId === dialId) session.pauseAgent(paused);
+  });
+  const stopHearingEnds = control.onEnded((dialId) => pauses.delete(dialId));
 
   function endFailedLater(dialId: string, ms: number, then = () => {}): ReturnType<typeof setTimeout> {
     const timer = setTimeout(() => {
@@ -106,7 +116,7 @@ export async function startMediaServer(
     if (url.pathname === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply(200, 'voice-agent-emulator media room (a LiveKit-protocol test double)\n');
     }
-    if (url.pathname === '/rtc/v1/validate' && request.method === 'GET') {
+    if (VALIDATE_PATHS.has(url.pathname) && request.method === 'GET') {
       admit(url).then(
         (admission) => (admission.ok ? reply(200, 'success') : reply(admission.status, admission.body)),
         () => reply(500, 'internal error'),
@@ -120,14 +130,16 @@ export async function startMediaServer(
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/rtc/v1') return refuseUpgrade(socket, 404, 'not found');
+    const path = Object.hasOwn(SIGNAL_PATHS, url.pathname) ? SIGNAL_PATHS[url.pathname] : undefined;
+    if (!path) return refuseUpgrade(socket, 404, 'not found');
     void admit(url).then((admission) => {
       if (!admission.ok) return refuseUpgrade(socket, admission.status, admission.body);
       const param = url.searchParams.get('join_request');
       let join;
       try {
-        if (!param) throw new Error('no join_request');
-        join = decodeJoinRequest(param);
+        if (path === 'v0') join = joinFromV0Query(url.searchParams);
+        else if (!param) throw new Error('no join_request');
+        else join = decodeJoinRequest(param);
       } catch {
         return refuseUpgrade(socket, 400, 'join_request missing or malformed');
       }
@@ -151,11 +163,13 @@ export async function startMediaServer(
           clearTimeout(rejoin.timer);
           graceTimers.delete(rejoin.timer);
         }
+        const dial = admission.dial;
         const session = new Session(
           ws,
           join,
+          path,
           admission.identity,
-          admission.dial,
+          { ...dial, aiPaused: pauses.get(dial.dialId) ?? dial.aiPaused },
           host,
           rejoin && { joinedAt: rejoin.joinedAt },
         );
@@ -177,6 +191,8 @@ export async function startMediaServer(
   return {
     url: `ws://${options.host}:${port}`,
     async close() {
+      stopHearingPauses();
+      stopHearingEnds();
       for (const session of [...active.values()]) session.shutdown();
       await Promise.all(host.lingering);
       for (const timer of graceTimers) clearTimeout(timer);

@@ -1,20 +1,23 @@
 // One caller in one dial's room: the signal connection (requests handled strictly in order), the
-// peer connection, the agent participant, and every way the session can end.
+// peer connection(s) (one on the v1 signal path, publisher + subscriber on v0), the agent
+// participant, and every way the session can end.
 import type { JoinRequest, ParticipantInfo, SignalResponse } from '@livekit/protocol';
-import { SignalRequest, TrackInfo, TrackSource, TrackType } from '@livekit/protocol';
+import { SignalRequest, SignalTarget, TrackInfo, TrackSource, TrackType } from '@livekit/protocol';
 import type { WebSocket } from 'ws';
 import type { DialEnd, DialSession, MediaControl, SystemResultType } from '../seam.js';
 import { ALL_LINES, LINES, scenarioFor } from '../agent/scenarios.js';
 import { speech } from '../agent/voice.js';
 import { AgentParticipant, newId, type AgentSessionPort } from './agent-participant.js';
 import type { RoomTimings } from './timings.js';
-import { Peer } from './media/peer.js';
+import { Peer, type Transport } from './media/peer.js';
+import { readCallerPacket } from './protocol/data-packets.js';
 import {
   DisconnectReason,
   answer,
   joinResponse,
   leave,
   legacyPong,
+  offer,
   parseCandidateInit,
   participantUpdate,
   pong,
@@ -36,16 +39,29 @@ export interface SessionHost {
 
 export type Dropped = 'for good' | 'once';
 
+/**
+ * The LiveKit signal path the caller came in on: `v1` (`/rtc/v1`, one peer connection, the offer
+ * with the join) or `v0` (`/rtc`, a publisher and a subscriber connection; the room offers the
+ * subscriber connection after the JoinResponse).
+ */
+export type SignalPath = 'v0' | 'v1';
+
 /** A session that takes over a dial whose connection dropped once (emu-blip). */
 export interface Rejoin {
   /** The first session's join time: the dial transcript's clock goes on from there. */
   joinedAt: number;
 }
 
+const SIGNAL_TARGETS: Readonly<Record<Transport, SignalTarget>> = {
+  publisher: SignalTarget.PUBLISHER,
+  subscriber: SignalTarget.SUBSCRIBER,
+};
+
 export class Session {
   readonly dial: DialSession;
   readonly #ws: WebSocket;
   readonly #join: JoinRequest;
+  readonly #path: SignalPath;
   readonly #host: SessionHost;
   readonly #identity: string;
   readonly #agent: AgentParticipant | undefined;
@@ -63,6 +79,7 @@ export class Session {
   constructor(
     ws: WebSocket,
     join: JoinRequest,
+    path: SignalPath,
     identity: string,
     dial: DialSession,
     host: SessionHost,
@@ -71,10 +88,14 @@ export class Session {
     this.#ws = ws;
     this.#rejoin = rejoin;
     this.#join = join;
+    this.#path = path;
     this.#identity = identity;
     this.dial = dial;
     this.#host = host;
-    if (scenarioFor(dial.scenario).agentJoins) this.#agent = new AgentParticipant(this.#agentPort());
+    if (scenarioFor(dial.scenario).agentJoins) {
+      this.#agent = new AgentParticipant(this.#agentPort());
+      if (dial.aiPaused) this.#agent.pause(true);
+    }
   }
 
   /** Accepts the join: JoinResponse, the answer to the offer that came with it, the agent. */
@@ -84,14 +105,21 @@ export class Session {
     this.#ws.on('error', this.#onSocketError);
     this.#unsubscribe = this.#host.control.onEnded(this.#onDialEnded);
     this.#enqueue(async () => {
-      if (this.#agent) for (const line of ALL_LINES) void speech(line); // warm the voice cache
+      if (this.#agent) {
+        // Warm the voice cache.
+        for (const line of [...ALL_LINES, ...(scenarioFor(this.dial.scenario).ownLines ?? [])]) void speech(line);
+      }
       const agent = this.#agent?.description;
       this.#peer = await Peer.create(
-        { agent: agent && { participantSid: agent.sid, trackSid: agent.trackSid } },
         {
-          localCandidate: (candidate) => this.#send(trickle(candidate)),
+          agent: agent && { participantSid: agent.sid, trackSid: agent.trackSid },
+          connections: this.#path === 'v0' ? 'dual' : 'single',
+        },
+        {
+          localCandidate: (candidate, transport) => this.#send(trickle(candidate, SIGNAL_TARGETS[transport])),
           micFrame: (peak) => this.#agent?.micFrame(peak),
           reliableOpen: () => this.#agent?.start(),
+          data: (bytes) => this.#onData(bytes),
           connectionLost: () => this.#callerLeft(),
         },
       );
@@ -102,10 +130,16 @@ export class Session {
           roomName: this.dial.roomName,
           human: { sid: newId('PA'), identity: this.#identity, joinedAtMs: Date.now() },
           agent,
+          subscriberPrimary: this.#path === 'v0',
         }),
       );
-      const offer = this.#join.publisherOffer;
-      if (offer) await this.#answer(offer.sdp, offer.id);
+      const publisherOffer = this.#join.publisherOffer;
+      if (publisherOffer) await this.#answer(publisherOffer.sdp, publisherOffer.id);
+      if (this.#path === 'v0') {
+        // As a LiveKit server does for a subscriber-primary client: the room's offer follows the join.
+        const local = await this.#peer.offer();
+        this.#send(offer(local));
+      }
       this.#joinedAt = this.#rejoin?.joinedAt ?? performance.now();
       // Harmless on a rejoin: the dial is in progress already.
       this.#host.control.joined(this.dial.dialId);
@@ -115,6 +149,11 @@ export class Session {
   /** When the caller first joined this dial's room (`performance.now()`), once joined. */
   get joinedAt(): number {
     return this.#joinedAt;
+  }
+
+  /** `pauseAI`: the agent goes silent at once, or comes back. */
+  pauseAgent(paused: boolean): void {
+    if (!this.#ended) this.#agent?.pause(paused);
   }
 
   /** The server is closing: tell the caller and let go. */
@@ -171,9 +210,14 @@ export class Session {
     switch (message.case) {
       case 'offer':
         return this.#answer(message.value.sdp, message.value.id);
+      case 'answer':
+        // v0: the browser's answer to the room's subscriber offer.
+        await this.#peer?.acceptAnswer(message.value.sdp);
+        return;
       case 'trickle': {
         const candidate = parseCandidateInit(message.value.candidateInit);
-        if (candidate) await this.#peer?.addRemoteCandidate(candidate);
+        const transport: Transport = message.value.target === SignalTarget.SUBSCRIBER ? 'subscriber' : 'publisher';
+        if (candidate) await this.#peer?.addRemoteCandidate(candidate, transport);
         return;
       }
       case 'addTrack': {
@@ -206,6 +250,18 @@ export class Session {
       default:
         // subscriptionPermission, trackSetting, syncState, …: nothing for a two-party room to do.
         return;
+    }
+  }
+
+  /** A DataPacket from the caller: keypad digits go to the agent, broken packets to the log. */
+  #onData(bytes: Uint8Array): void {
+    if (this.#ended) return;
+    const packet = readCallerPacket(bytes);
+    if (packet.kind === 'keypad') this.#agent?.keypad(packet.digit);
+    else if (packet.kind === 'invalid') {
+      process.stderr.write(
+        `voice-agent-emulator: room ${this.dial.roomName}: ignored a data packet: ${packet.reason}\n`,
+      );
     }
   }
 

@@ -82,11 +82,16 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   let closing = false;
   const health: Omit<MediaHealth, 'lastExit'> = { state: 'up', pid: null, restarts: 0, exits: [] };
 
-  const unsubscribe = control.onEnded((dialId, end) => {
+  const unsubscribeEnded = control.onEnded((dialId, end) => {
     run?.inRoom.delete(dialId);
     roomOfDial.delete(dialId);
     tell(run, { type: 'ended', dialId, end });
   });
+  const unsubscribePaused = control.onAiPaused((dialId, paused) => tell(run, { type: 'aiPaused', dialId, paused }));
+  const unsubscribe = () => {
+    unsubscribeEnded();
+    unsubscribePaused();
+  };
 
   function tell(target: Run | undefined, message: ParentMessage): void {
     if (target?.child.connected) target.child.send(message);

@@ -1,10 +1,14 @@
 // The ONLY module that touches native WebRTC (@roamhq/wrtc, libwebrtc). It is loaded lazily, on
 // the first media session, so REST-only users of the emulator never load libwebrtc.
 //
-// One peer connection per session (livekit-client's v1 "single PC"): the browser offers, the room
-// answers; the agent's voice goes out on the first audio section the browser left recvonly, the
-// caller's microphone comes in through an RTCAudioSink, DataPackets go out on the browser's
-// `_reliable` channel.
+// The v1 signal path has one peer connection per session (livekit-client's "single PC"): the
+// browser offers, the room answers; the agent's voice goes out on the first audio section the
+// browser left recvonly, the caller's microphone comes in through an RTCAudioSink, DataPackets go
+// both ways on the browser's `_reliable` channel.
+// The v0 path has two, as a LiveKit server keeps them: the publisher connection (the browser
+// offers its microphone and its data channels, the room answers) and the subscriber connection
+// (the room offers the agent's voice and its own `_reliable` / `_lossy` channels, on which the
+// agent's DataPackets go out; the browser answers). ICE candidates name the connection they are for.
 import type { RTCAudioSink, RTCAudioSource } from '@roamhq/wrtc/types/nonstandard.js';
 import { explainMissingPeer } from '../../optional-peers.js';
 import { isLoopbackCandidate, type CandidateInit } from '../protocol/responses.js';
@@ -25,13 +29,18 @@ export function loadWrtc(): Promise<Wrtc> {
   return loading;
 }
 
+/** Which of a session's peer connections: the caller's publisher or subscriber connection (v0), or the one of v1 (`publisher`). */
+export type Transport = 'publisher' | 'subscriber';
+
 export interface PeerEvents {
-  /** A local ICE candidate, already filtered to 127.0.0.1. */
-  localCandidate(candidate: CandidateInit): void;
+  /** A local ICE candidate, already filtered to 127.0.0.1, for the caller's `transport` connection. */
+  localCandidate(candidate: CandidateInit, transport: Transport): void;
   /** One 10 ms frame of the caller's microphone, its peak level 0…1. */
   micFrame(peak: number): void;
   /** The reliable data channel opened: queued DataPackets are on their way. */
   reliableOpen(): void;
+  /** A message the caller sent on its `_reliable` channel (a DataPacket, if it is well-formed). */
+  data(bytes: Uint8Array): void;
   /** ICE/DTLS gave up or the connection closed from the far side. */
   connectionLost(): void;
 }
@@ -39,6 +48,8 @@ export interface PeerEvents {
 export interface PeerOptions {
   /** The agent's voice: its stream id `<participantSid>|<trackSid>` and track sid. Absent: no agent. */
   agent?: { participantSid: string; trackSid: string };
+  /** `single`: one connection the browser offers (v1). `dual`: publisher + subscriber connections (v0). */
+  connections: 'single' | 'dual';
 }
 
 interface Utterance {
@@ -59,12 +70,18 @@ export class Peer {
   readonly #wrtc: Wrtc;
   readonly #options: PeerOptions;
   readonly #events: PeerEvents;
+  /** The connection the browser offers: its microphone and data channels (and in v1 everything). */
   readonly #pc: RTCPeerConnection;
+  /** v0 only: the connection the room offers, with the agent's voice and the room's data channels. */
+  readonly #sub: RTCPeerConnection | undefined;
+  #subscriberOffers = 0;
   readonly #source: RTCAudioSource | undefined;
   readonly #agentTrack: MediaStreamTrack | undefined;
   readonly #sinks: RTCAudioSink[] = [];
   #agentMid: string | null = null;
   #reliable: RTCDataChannel | undefined;
+  /** The browser's channels the room listens on. */
+  readonly #heard: RTCDataChannel[] = [];
   #outbox: Uint8Array<ArrayBuffer>[] = [];
   #pump: ReturnType<typeof setInterval> | undefined;
   #pumpStart = 0;
@@ -84,19 +101,31 @@ export class Peer {
       this.#source = new wrtc.nonstandard.RTCAudioSource();
       this.#agentTrack = this.#source.createTrack();
     }
-    this.#pc.onicecandidate = this.#onIceCandidate;
+    this.#pc.onicecandidate = (event) => this.#onIceCandidate(event, 'publisher');
     this.#pc.ontrack = this.#onTrack;
     this.#pc.ondatachannel = this.#onDataChannel;
-    this.#pc.onconnectionstatechange = this.#onConnectionStateChange;
+    this.#pc.onconnectionstatechange = () => this.#onConnectionStateChange(this.#pc);
+    if (options.connections === 'dual') {
+      const sub = new wrtc.RTCPeerConnection({ iceServers: [] });
+      this.#sub = sub;
+      sub.onicecandidate = (event) => this.#onIceCandidate(event, 'subscriber');
+      sub.onconnectionstatechange = () => this.#onConnectionStateChange(sub);
+      // The room's own channels, as a LiveKit server opens them on the subscriber connection.
+      this.#useReliable(sub.createDataChannel('_reliable', { ordered: true }));
+      sub.createDataChannel('_lossy', { ordered: false, maxRetransmits: 0 });
+    }
   }
 
-  /** Answers an offer from the browser; the first one also gets the agent's voice attached. */
+  /**
+   * Answers an offer from the browser (on its publisher connection). On v1 the first one also gets
+   * the agent's voice attached; on v0 the voice goes out on the subscriber connection (`offer`).
+   */
   async answer(offerSdp: string): Promise<{ sdp: string; midToTrackId: Record<string, string> }> {
     await this.#pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
     // Each await may resume after close(): never touch a closed connection (libwebrtc is native code).
     this.#throwIfClosed();
     const agent = this.#options.agent;
-    if (agent && this.#agentTrack && this.#agentMid === null) {
+    if (!this.#sub && agent && this.#agentTrack && this.#agentMid === null) {
       const mid = firstRecvonlyAudioMid(offerSdp);
       const transceiver = this.#pc.getTransceivers().find((candidate) => candidate.mid === mid);
       if (transceiver) {
@@ -115,13 +144,48 @@ export class Peer {
     await this.#pc.setLocalDescription(local);
     this.#throwIfClosed();
     const midToTrackId: Record<string, string> = {};
-    if (agent && this.#agentMid !== null) midToTrackId[this.#agentMid] = agent.trackSid;
+    if (!this.#sub && agent && this.#agentMid !== null) midToTrackId[this.#agentMid] = agent.trackSid;
     return { sdp: this.#pc.localDescription?.sdp ?? '', midToTrackId };
   }
 
-  async addRemoteCandidate(candidate: CandidateInit): Promise<void> {
+  /**
+   * v0: the room's offer on the subscriber connection: the agent's voice (sendonly, stream id
+   * `<participantSid>|<trackSid>`) and the room's data channels. Its `id` counts from 1.
+   */
+  async offer(): Promise<{ sdp: string; id: number; midToTrackId: Record<string, string> }> {
+    const sub = this.#sub;
+    if (!sub) throw new Error('a single-connection session has no subscriber connection');
+    const agent = this.#options.agent;
+    if (agent && this.#agentTrack && this.#agentMid === null) {
+      const transceiver = sub.addTransceiver(this.#agentTrack, { direction: 'sendonly' });
+      const MediaStreamWithId = this.#wrtc.MediaStream as unknown as new (init: { id: string }) => MediaStream;
+      transceiver.sender.setStreams(new MediaStreamWithId({ id: `${agent.participantSid}|${agent.trackSid}` }));
+      this.#agentMid = '';
+    }
+    const local = await sub.createOffer();
+    this.#throwIfClosed();
+    await sub.setLocalDescription(local);
+    this.#throwIfClosed();
+    const midToTrackId: Record<string, string> = {};
+    if (agent && this.#agentMid !== null) {
+      const mid = sub.getTransceivers().find((candidate) => candidate.sender.track === this.#agentTrack)?.mid ?? null;
+      this.#agentMid = mid;
+      if (mid !== null) midToTrackId[mid] = agent.trackSid;
+      this.#startPump();
+    }
+    return { sdp: sub.localDescription?.sdp ?? '', id: ++this.#subscriberOffers, midToTrackId };
+  }
+
+  /** v0: the browser's answer to the room's subscriber offer. */
+  async acceptAnswer(answerSdp: string): Promise<void> {
+    if (this.#closed || !this.#sub) return;
+    await this.#sub.setRemoteDescription({ type: 'answer', sdp: answerSdp });
+  }
+
+  async addRemoteCandidate(candidate: CandidateInit, transport: Transport = 'publisher'): Promise<void> {
     if (this.#closed || !isLoopbackCandidate(candidate.candidate)) return;
-    await this.#pc.addIceCandidate(candidate);
+    const pc = transport === 'subscriber' ? this.#sub : this.#pc;
+    await pc?.addIceCandidate(candidate);
   }
 
   /**
@@ -197,14 +261,18 @@ export class Peer {
       this.#reliable.onopen = null;
       this.#reliable.onclose = null;
     }
+    for (const channel of this.#heard) channel.onmessage = null;
     for (const sink of this.#sinks) sink.stop();
     this.#agentTrack?.stop();
     this.#outbox = [];
-    this.#pc.onicecandidate = null;
-    this.#pc.ontrack = null;
-    this.#pc.ondatachannel = null;
-    this.#pc.onconnectionstatechange = null;
-    this.#pc.close();
+    for (const pc of [this.#pc, this.#sub]) {
+      if (!pc) continue;
+      pc.onicecandidate = null;
+      pc.ontrack = null;
+      pc.ondatachannel = null;
+      pc.onconnectionstatechange = null;
+      pc.close();
+    }
   }
 
   #throwIfClosed(): void {
@@ -245,15 +313,14 @@ export class Peer {
     }
   };
 
-  #onIceCandidate = (event: RTCPeerConnectionIceEvent): void => {
+  #onIceCandidate(event: RTCPeerConnectionIceEvent, transport: Transport): void {
     const candidate = event.candidate;
     if (!candidate || !isLoopbackCandidate(candidate.candidate)) return;
-    this.#events.localCandidate({
-      candidate: candidate.candidate,
-      sdpMid: candidate.sdpMid,
-      sdpMLineIndex: candidate.sdpMLineIndex,
-    });
-  };
+    this.#events.localCandidate(
+      { candidate: candidate.candidate, sdpMid: candidate.sdpMid, sdpMLineIndex: candidate.sdpMLineIndex },
+      transport,
+    );
+  }
 
   #onTrack = (event: RTCTrackEvent): void => {
     if (event.track.kind !== 'audio') return;
@@ -264,13 +331,21 @@ export class Peer {
     this.#sinks.push(sink);
   };
 
+  /** The browser's channels: on v1 its `_reliable` carries DataPackets both ways; on v0 only to the room. */
   #onDataChannel = (event: RTCDataChannelEvent): void => {
     const channel = event.channel;
     if (channel.label !== '_reliable') return;
+    if (this.#sub) this.#hear(channel);
+    else this.#useReliable(channel);
+  };
+
+  /** The channel the agent's DataPackets go out on (and, on v1, the caller's come in on). */
+  #useReliable(channel: RTCDataChannel): void {
     this.#reliable = channel;
     channel.onclose = () => {
       this.#farSideGone = true;
     };
+    if (!this.#sub) this.#hear(channel);
     const flush = () => {
       if (this.#closed || this.#farSideGone) return;
       for (const bytes of this.#outbox.splice(0)) this.#send(channel, bytes);
@@ -278,17 +353,30 @@ export class Peer {
     };
     if (channel.readyState === 'open') flush();
     else channel.onopen = flush;
-  };
+  }
 
-  #onConnectionStateChange = (): void => {
-    const state = this.#pc.connectionState;
+  /** DataPackets the caller sends on `channel`. */
+  #hear(channel: RTCDataChannel): void {
+    this.#heard.push(channel);
+    channel.onmessage = (message: MessageEvent) => {
+      if (this.#closed) return;
+      const payload: unknown = message.data;
+      if (payload instanceof ArrayBuffer) this.#events.data(new Uint8Array(payload));
+      else if (ArrayBuffer.isView(payload)) {
+        this.#events.data(new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength));
+      } else this.#events.data(new TextEncoder().encode(String(payload)));
+    };
+  }
+
+  #onConnectionStateChange(pc: RTCPeerConnection): void {
+    const state = pc.connectionState;
     if (state === 'failed' || state === 'closed') {
       // The far side is gone: nothing more to send it.
       this.#farSideGone = true;
       this.stopAudio();
       this.#events.connectionLost();
     }
-  };
+  }
 }
 
 /** The mid of the first `m=audio` section the browser offered as recvonly (a placeholder for us). */

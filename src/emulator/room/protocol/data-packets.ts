@@ -1,5 +1,6 @@
-// Pure builders of the DataPackets the room sends on the reliable data channel: live transcripts
-// as `lk.transcription` text streams (header, one chunk, trailer), as LiveKit agents publish them.
+// Pure builders and readers of DataPackets on the reliable data channel: live transcripts as
+// `lk.transcription` text streams (header, one chunk, trailer), as LiveKit agents publish them,
+// and the caller's keypad tones (`sipDtmf`, what livekit-client's `publishDtmf` sends).
 import {
   DataPacket,
   DataPacket_Kind,
@@ -62,4 +63,43 @@ export function transcriptionPackets(segment: TranscriptionSegment): DataPacket[
 export function growingPrefixes(text: string): string[] {
   const words = text.split(/\s+/).filter(Boolean);
   return words.map((_, index) => words.slice(0, index + 1).join(' '));
+}
+
+/**
+ * The keypad's digits and their RFC 4733 event codes (0-9, `*` 10, `#` 11, A-D 12-15): what
+ * `publishDtmf(code, digit)` takes, and what a SIP trunk turns into tones.
+ */
+export const DTMF_CODES: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, digit) => [String(digit), digit])),
+  '*': 10,
+  '#': 11,
+  A: 12,
+  B: 13,
+  C: 14,
+  D: 15,
+};
+
+/** What a DataPacket from the caller is to the room: a keypad digit, a broken one, or something else. */
+export type CallerPacket = { kind: 'keypad'; digit: string } | { kind: 'invalid'; reason: string } | { kind: 'other' };
+
+/**
+ * Reads a DataPacket the caller sent. A `sipDtmf` packet counts when its digit is one keypad
+ * character and its code the digit's RFC 4733 event; bytes that are no DataPacket, and keypad
+ * packets that do not agree, are `invalid` (the room ignores them and says why in its log).
+ */
+export function readCallerPacket(bytes: Uint8Array): CallerPacket {
+  let packet: DataPacket;
+  try {
+    packet = DataPacket.fromBinary(bytes);
+  } catch {
+    return { kind: 'invalid', reason: `${bytes.byteLength} bytes that are not a DataPacket` };
+  }
+  if (packet.value.case !== 'sipDtmf') return { kind: 'other' };
+  const { code, digit } = packet.value.value;
+  const expected = Object.hasOwn(DTMF_CODES, digit) ? DTMF_CODES[digit] : undefined;
+  if (expected === undefined)
+    return { kind: 'invalid', reason: `keypad digit ${JSON.stringify(digit.slice(0, 8))} is not 0-9, *, #, A-D` };
+  if (code !== expected)
+    return { kind: 'invalid', reason: `keypad digit ${digit} came with code ${code}, not ${expected}` };
+  return { kind: 'keypad', digit };
 }

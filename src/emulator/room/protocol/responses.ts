@@ -29,7 +29,8 @@ export const SERVER_VERSION = '1.9.0-voice-agent-emulator';
 export const PING_INTERVAL_SECONDS = 5;
 export const PING_TIMEOUT_SECONDS = 15;
 
-export type AgentState = 'initializing' | 'listening' | 'thinking' | 'speaking';
+/** `idle`: paused (`pauseAI`), LiveKit's own state for an agent that neither listens nor speaks. */
+export type AgentState = 'initializing' | 'idle' | 'listening' | 'thinking' | 'speaking';
 
 export interface AgentDescription {
   sid: string;
@@ -93,6 +94,11 @@ export function joinResponse(options: {
   roomName: string;
   human: HumanDescription;
   agent?: AgentDescription;
+  /**
+   * v0: the subscriber connection is the primary one (as a LiveKit server tells a client that may
+   * subscribe): the room offers it right after the join. v1 has one connection: false.
+   */
+  subscriberPrimary?: boolean;
 }): SignalResponse {
   return new SignalResponse({
     message: {
@@ -109,7 +115,7 @@ export function joinResponse(options: {
         serverVersion: SERVER_VERSION,
         serverInfo: new ServerInfo({ edition: ServerInfo_Edition.Standard, version: SERVER_VERSION, protocol: 16 }),
         iceServers: [],
-        subscriberPrimary: false,
+        subscriberPrimary: options.subscriberPrimary ?? false,
         pingInterval: PING_INTERVAL_SECONDS,
         pingTimeout: PING_TIMEOUT_SECONDS,
       }),
@@ -131,17 +137,33 @@ export function answer(options: { sdp: string; id: number; midToTrackId: Record<
   });
 }
 
+/** v0: the room's offer on the subscriber connection (the agent's voice by mid, and its data channels). */
+export function offer(options: { sdp: string; id: number; midToTrackId: Record<string, string> }): SignalResponse {
+  return new SignalResponse({
+    message: {
+      case: 'offer',
+      value: new SessionDescription({
+        type: 'offer',
+        sdp: options.sdp,
+        id: options.id,
+        midToTrackId: options.midToTrackId,
+      }),
+    },
+  });
+}
+
 export interface CandidateInit {
   candidate: string;
   sdpMid?: string | null;
   sdpMLineIndex?: number | null;
 }
 
-export function trickle(candidate: CandidateInit): SignalResponse {
+/** A room ICE candidate for the caller's publisher connection (v1's only one) or its subscriber connection (v0). */
+export function trickle(candidate: CandidateInit, target: SignalTarget = SignalTarget.PUBLISHER): SignalResponse {
   return new SignalResponse({
     message: {
       case: 'trickle',
-      value: new TrickleRequest({ candidateInit: JSON.stringify(candidate), target: SignalTarget.PUBLISHER }),
+      value: new TrickleRequest({ candidateInit: JSON.stringify(candidate), target }),
     },
   });
 }

@@ -1,0 +1,12 @@
+// The room suite (room-suite.ts) with the project's livekit-client on the v0 signal path (`/rtc`,
+// a publisher and a subscriber peer connection), as an app that sets `singlePeerConnection: false`.
+import * as livekit from 'livekit-client';
+import { describeRoom } from './room-suite.js';
+
+describeRoom({
+  label: 'livekit-client 2.23, v0',
+  livekit,
+  signalPath: 'v0',
+  roomOptions: { singlePeerConnection: false },
+  timingRuns: 3,
+});

@@ -14,7 +14,6 @@ import { CallError, CompanionError } from '../../src/call/errors.js';
 import { STATUS_OF, type CompanionErrorCode as ServerErrorCode } from '../../src/server/errors.js';
 import { readDocs } from '../../scripts/docs.js';
 
-
 /** Every code but `client_closed` reaches a reader: nobody reads that answer. */
 type AnsweredCode = Exclude<ServerErrorCode, 'client_closed'>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

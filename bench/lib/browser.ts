@@ -1,6 +1,6 @@
 // Real Chromium for the browser benchmarks: the system Chromium (as the browser tests use), a fake
 // microphone granted without a prompt, loopback WebRTC, and the page instrumentation.
-import { chromium, type Browser, type BrowserContext } from 'playwright';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright';
 import { join } from 'node:path';
 import { ROOT } from './services.js';
 
@@ -23,9 +23,13 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A fresh context (cold cache, like a first visit) with the page instrumentation installed. */
-export async function instrumentedContext(browser: Browser, origin: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ permissions: ['microphone'], baseURL: origin });
+/** A fresh context (cold cache, like a first visit) with the page instrumentation installed; `extra`, e.g. touch emulation. */
+export async function instrumentedContext(
+  browser: Browser,
+  origin: string,
+  extra: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ permissions: ['microphone'], baseURL: origin, ...extra });
   await context.addInitScript({ path: join(ROOT, 'bench/pages/instrument.js') });
   return context;
 }

@@ -14,12 +14,23 @@ export interface RefTree {
   remove(): void;
 }
 
-export function checkoutRef(ref: string): RefTree {
+/** `paths`: what to take from the commit besides `src/` and `package.json` (e.g. the CDN build's config). */
+export function checkoutRef(ref: string, paths: string[] = []): RefTree {
   const commit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', `${ref}^{commit}`], {
     encoding: 'utf8',
   }).trim();
   const root = mkdtempSync(join(tmpdir(), `vac-bench-${commit}-`));
-  execFileSync('sh', ['-c', `git -C "$1" archive "$2" src package.json | tar -x -C "$3"`, 'sh', ROOT, commit, root]);
+  execFileSync('sh', [
+    '-c',
+    `git -C "$1" archive "$2" src package.json ${paths.map((path) => `'${path}'`).join(' ')} | tar -x -C "$3"`,
+    'sh',
+    ROOT,
+    commit,
+    root,
+  ]);
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
   return { commit, root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
+
+/** What a side-by-side run takes from the commit besides src/ and package.json: the CDN build's config. */
+export const CDN_BUILD_PATHS = ['vite.cdn.config.ts', 'tsconfig.json'];

@@ -1,7 +1,7 @@
 // Starts the emulator and the companion as child processes (their CLIs, as a site would run
 // them) and a small static server for the benchmark pages that proxies /api/voice-call to the
 // companion. The emulator runs in a child because libwebrtc crashes a process that exits naturally.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, openSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { RefTree } from './git-ref.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SCENARIO_AGENTS = ['emu-demo', 'emu-quick', 'emu-silent-user', 'emu-drop', 'emu-no-agent', 'emu-busy'];
@@ -54,6 +55,18 @@ export function startChild<Ready>(
   });
 }
 
+/** That commit's CDN build (its own vite.cdn.config.ts; check it out with that path), into its dist/cdn. */
+export function buildCdn(tree: RefTree): void {
+  execFileSync(
+    join(ROOT, 'node_modules/.bin/vite'),
+    ['build', '--config', 'vite.cdn.config.ts', '--logLevel', 'error'],
+    {
+      cwd: tree.root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+}
+
 export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -73,6 +86,8 @@ export interface Services {
   companionUrl: string;
   /** The static server's origin, e.g. http://127.0.0.1:PORT */
   origin: string;
+  /** Another commit's widget and companion, side by side: its CDN entry and its companion's path on `origin`. */
+  before?: { commit: string; src: string; endpoint: string };
   close(): Promise<void>;
 }
 
@@ -106,15 +121,38 @@ async function proxy(req: IncomingMessage, res: ServerResponse, target: string):
   res.end(Buffer.from(await answer.arrayBuffer()));
 }
 
-/** Serves the repository's files (pages, dist/cdn, node_modules/livekit-client/dist) and proxies the companion. */
-function startStaticServer(companion: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+/**
+ * Serves the repository's files (pages, dist/cdn, node_modules/livekit-client/dist) and proxies the
+ * companion at /api/voice-call. `before`: another version's tree, whose `dist/` is served under
+ * /before/dist/ and whose companion under /api/voice-call-before.
+ */
+export function startStaticServer(
+  companion: () => string,
+  before?: { root: string; companion: () => string },
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname.startsWith('/api/voice-call/')) {
-      proxy(req, res, companion() + url.pathname.slice('/api/voice-call'.length) + url.search).catch(() => {
+    const route = before && url.pathname.startsWith('/api/voice-call-before/') ? '/api/voice-call-before' : null;
+    if (route || url.pathname.startsWith('/api/voice-call/')) {
+      const target = route && before ? before.companion() : companion();
+      const prefix = route ?? '/api/voice-call';
+      proxy(req, res, target + url.pathname.slice(prefix.length) + url.search).catch(() => {
         if (!res.headersSent) res.writeHead(502);
         res.end();
       });
+      return;
+    }
+    if (before && url.pathname.startsWith('/before/dist/')) {
+      const path = normalize(join(before.root, decodeURIComponent(url.pathname.slice('/before'.length))));
+      if (!path.startsWith(join(before.root, 'dist/')) || !existsSync(path) || !statSync(path).isFile()) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+        'cache-control': 'no-cache',
+      });
+      createReadStream(path).pipe(res);
       return;
     }
     const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
@@ -142,10 +180,18 @@ function startStaticServer(companion: () => string): Promise<{ origin: string; c
   });
 }
 
-/** The emulator, the companion (CLI, every scenario agent by its id) and the page server. */
-export async function startServices(): Promise<Services> {
+/**
+ * The emulator, the companion (CLI, every scenario agent by its id) and the page server; with
+ * `before`, also that commit's CDN build and companion (/before/dist/cdn, /api/voice-call-before).
+ */
+export async function startServices(before?: RefTree): Promise<Services> {
   let companionUrl = '';
-  const pages = await startStaticServer(() => companionUrl);
+  let beforeUrl = '';
+  if (before) buildCdn(before);
+  const pages = await startStaticServer(
+    () => companionUrl,
+    before ? { root: before.root, companion: () => beforeUrl } : undefined,
+  );
   const emulator = await startChild<EmulatorReady>('src/emulator/cli.ts', ['--port', '0']);
   const companion = await startChild<{ url: string }>(
     'src/server/cli.ts',
@@ -156,13 +202,34 @@ export async function startServices(): Promise<Services> {
     throw error;
   });
   companionUrl = companion.ready.url;
+  const old = before
+    ? await startChild<{ url: string }>(
+        join(before.root, 'src/server/cli.ts'),
+        [],
+        companionEnv(emulator.ready, pages.origin),
+      )
+    : null;
+  if (old) beforeUrl = old.ready.url;
   return {
     emulator: emulator.ready,
     companionUrl,
     origin: pages.origin,
+    ...(before
+      ? {
+          before: {
+            commit: before.commit,
+            src: '/before/dist/cdn/voice-agent-call.js',
+            endpoint: '/api/voice-call-before',
+          },
+        }
+      : {}),
     async close() {
       await pages.close();
-      await Promise.all([stopChild(companion.child), stopChild(emulator.child)]);
+      await Promise.all([
+        stopChild(companion.child),
+        stopChild(emulator.child),
+        ...(old ? [stopChild(old.child)] : []),
+      ]);
     },
   };
 }

@@ -5,7 +5,7 @@
 import { AgentAudio } from './agent-audio.js';
 import { callOptions, type CallOptions } from './call-options.js';
 import { missingCapabilities } from './capabilities.js';
-import { CompanionClient, isTerminal, type DialHandle, type DialRecord } from './companion-client.js';
+import { CompanionClient, isTerminal, type CreatedDial, type DialHandle, type DialRecord } from './companion-client.js';
 import { pollDial, readRecord } from './dial-record.js';
 import {
   callResult,
@@ -32,6 +32,7 @@ import {
 } from './events.js';
 import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
 import { joinMedia } from './join-media.js';
+import { microphoneGranted } from './microphone-permission.js';
 import type {
   MediaCallbacks,
   MediaConnection,
@@ -323,6 +324,11 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   async #run(call: ActiveCall, microphone: Promise<MediaStream>, mediaModule: Promise<MediaModule>): Promise<void> {
     const { signal } = call.controller;
+    // A visitor who granted the microphone before (a returning visitor) cannot refuse it now: the
+    // dial is created while getUserMedia resolves. Otherwise the microphone comes first, so no dial
+    // is ever created for a visitor who refuses.
+    let created: Promise<CreatedDial> | null = null;
+    if ((await microphoneGranted(microphone)) && !isOver(call)) created = this.#createDial(call);
     let stream: MediaStream;
     try {
       stream = await microphone;
@@ -333,6 +339,9 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     }
     const [mic, ...extra] = stream.getAudioTracks();
     for (const track of [...extra, ...stream.getVideoTracks()]) track.stop();
+    // Chromium keeps the getUserMedia promise, and with it this stream, for the page's life: an
+    // empty stream keeps nothing of the call (its track, and the streams the track joins later).
+    for (const track of stream.getTracks()) stream.removeTrack(track);
     if (isOver(call) || !mic) {
       mic?.stop();
       await this.#end(call, 'microphone-unavailable', { message: 'no microphone track' });
@@ -343,21 +352,10 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     mic.addEventListener('ended', this.#onMicrophoneEnded);
 
     try {
-      // Not tied to the call's signal: once sent, a dial may exist, and only its answer lets us hang it up.
-      const dialRequest = call.companion
-        .createDial(
-          { agent: call.options.agent || undefined, inputs: call.options.inputs || undefined },
-          call.idempotencyKey,
-          new AbortController().signal,
-        )
-        .then((created) => {
-          call.dial = created;
-          return created;
-        });
-      call.dialRequest = dialRequest.catch(() => null);
-      const dial = await dialRequest;
+      const dial = await (created ?? this.#createDial(call));
       if (isOver(call)) return;
-      const token = await call.companion.token(dial, signal);
+      // The create's answer carries the media credentials; the token route only when it did not.
+      const token = dial.media ?? (await call.companion.token(dial, signal));
       if (isOver(call)) return;
       this.#enter(call, 'connecting');
       const module = await mediaModule.catch((error: unknown) => {
@@ -394,6 +392,23 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       if (isOver(call)) return;
       await this.#end(call, 'setup-failed', setupFailure(error));
     }
+  }
+
+  /** `POST /dials`, once per call; `call.dial` holds the dial (without its media credentials) as soon as it answers. */
+  #createDial(call: ActiveCall): Promise<CreatedDial> {
+    // Not tied to the call's signal: once sent, a dial may exist, and only its answer lets us hang it up.
+    const request = call.companion
+      .createDial(
+        { agent: call.options.agent || undefined, inputs: call.options.inputs || undefined },
+        call.idempotencyKey,
+        new AbortController().signal,
+      )
+      .then((created) => {
+        call.dial = { dialId: created.dialId, handle: created.handle };
+        return created;
+      });
+    call.dialRequest = request.catch(() => null);
+    return request;
   }
 
   /** Runs `handle` only while `call` is the current call and has not begun to end. */
@@ -542,7 +557,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     if (hasEnded(call)) return call.ended;
     if (steps.hangupFirst && dial && !call.dialOver) {
       try {
-        await call.companion.hangup(dial, AbortSignal.timeout(call.options.requestTimeoutMs));
+        // The companion client times the request out itself (requestTimeoutMs).
+        await call.companion.hangup(dial, new AbortController().signal);
         call.dialOver = true;
       } catch {
         // Read below; a dial still live afterwards gets a keepalive hangup.

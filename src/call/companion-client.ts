@@ -25,6 +25,32 @@ export interface MediaToken {
   iceServers?: RTCIceServer[];
 }
 
+/** A new dial: its handle, and its media credentials when the companion sent them with it. */
+export interface CreatedDial extends DialHandle {
+  media?: MediaToken;
+}
+
+/** The media credentials in a token answer (or a create's `media`); null when it has none the browser can use. */
+function mediaTokenOf(value: unknown): MediaToken | null {
+  const answer = value as (Partial<MediaToken> & Partial<ServiceSessionGrant> & { iceServers?: unknown }) | null;
+  if (!answer || typeof answer.serverUrl !== 'string' || typeof answer.participantToken !== 'string') return null;
+  const token: MediaToken = { serverUrl: answer.serverUrl, participantToken: answer.participantToken };
+  const { dialToken, graphqlUrl, sessionId } = answer;
+  if (
+    typeof dialToken === 'string' &&
+    dialToken &&
+    typeof sessionId === 'string' &&
+    sessionId &&
+    typeof graphqlUrl === 'string' &&
+    /^https?:\/\//i.test(graphqlUrl)
+  ) {
+    token.session = { dialToken, graphqlUrl, sessionId };
+  }
+  const iceServers = iceServersOf(answer.iceServers);
+  if (iceServers) token.iceServers = iceServers;
+  return token;
+}
+
 /** The companion validated them; only the shape the browser needs is checked here. */
 function iceServersOf(value: unknown): RTCIceServer[] | undefined {
   return Array.isArray(value) &&
@@ -64,6 +90,17 @@ function bearer(dial: DialHandle): Record<string, string> {
   return { authorization: `Bearer ${dial.handle}` };
 }
 
+/**
+ * A signal that aborts with a `TimeoutError` after `ms`, and `clear()` to let it go sooner. Unlike
+ * `AbortSignal.timeout`, which the browser keeps alive until its timer fires (10 s of a call's
+ * signals at a time, the endurance bench saw), a cleared one is collected with its request.
+ */
+export function timeoutSignal(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('the request timed out', 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 /** Statuses worth one more attempt at creating a dial (with the same idempotency key). */
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
@@ -80,13 +117,14 @@ export class CompanionClient {
    * `POST /dials`. Retried once on a network failure, a timeout or a 502/503/504 — with the same
    * `Idempotency-Key`, so the service replays the first dial instead of creating a second. (A
    * timed-out request may still have created the dial: the retry is how the widget learns it,
-   * and so can hang it up.)
+   * and so can hang it up.) The answer carries the media credentials too, from a companion that
+   * could fetch them: then the call joins without asking the token route.
    */
   async createDial(
     body: { agent?: string; inputs?: Record<string, string> },
     idempotencyKey: string,
     signal: AbortSignal,
-  ): Promise<DialHandle> {
+  ): Promise<CreatedDial> {
     const send = () =>
       this.#request('/dials', {
         method: 'POST',
@@ -107,37 +145,23 @@ export class CompanionClient {
       if (!retryable) throw error;
       answer = await send();
     }
-    const dial = answer as Partial<DialHandle> | null;
+    const dial = answer as (Partial<DialHandle> & { media?: unknown }) | null;
     if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
       throw new CompanionError('invalid_response', 'the companion answered POST /dials without dialId and handle');
     }
-    return { dialId: dial.dialId, handle: dial.handle };
+    const media = mediaTokenOf(dial.media);
+    return { dialId: dial.dialId, handle: dial.handle, ...(media ? { media } : {}) };
   }
 
-  /** `POST /dials/:id/token`: the media server URL and this visitor's participant token, and the session grant. */
+  /** `POST /dials/:id/token`: the media credentials again (a rejoin, or a create that answered without them). */
   async token(dial: DialHandle, signal: AbortSignal): Promise<MediaToken> {
-    const answer = (await this.#onDial(dial, '/token', 'POST', signal)) as
-      (Partial<MediaToken> & Partial<ServiceSessionGrant> & { iceServers?: unknown }) | null;
-    if (!answer || typeof answer.serverUrl !== 'string' || typeof answer.participantToken !== 'string') {
+    const token = mediaTokenOf(await this.#onDial(dial, '/token', 'POST', signal));
+    if (!token) {
       throw new CompanionError(
         'invalid_response',
         'the companion answered the token request without serverUrl and participantToken',
       );
     }
-    const token: MediaToken = { serverUrl: answer.serverUrl, participantToken: answer.participantToken };
-    const { dialToken, graphqlUrl, sessionId } = answer;
-    if (
-      typeof dialToken === 'string' &&
-      dialToken &&
-      typeof sessionId === 'string' &&
-      sessionId &&
-      typeof graphqlUrl === 'string' &&
-      /^https?:\/\//i.test(graphqlUrl)
-    ) {
-      token.session = { dialToken, graphqlUrl, sessionId };
-    }
-    const iceServers = iceServersOf(answer.iceServers);
-    if (iceServers) token.iceServers = iceServers;
     return token;
   }
 
@@ -209,7 +233,16 @@ export class CompanionClient {
   async #request(path: string, init: RequestInit & { signal: AbortSignal }): Promise<unknown> {
     const { signal } = init;
     if (signal.aborted) throw abortError(signal);
-    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const timer = timeoutSignal(this.requestTimeoutMs);
+    try {
+      return await this.#exchange(path, init, timer.signal);
+    } finally {
+      timer.clear();
+    }
+  }
+
+  async #exchange(path: string, init: RequestInit & { signal: AbortSignal }, timeout: AbortSignal): Promise<unknown> {
+    const { signal } = init;
     let response: Response;
     try {
       response = await fetch(this.#url(path), { ...init, signal: AbortSignal.any([signal, timeout]) });

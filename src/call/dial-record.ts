@@ -1,7 +1,13 @@
 // Reading a dial's record through the companion: every few seconds during a call (its transcript,
 // when no live stream brings it), and after the call has left the room, until the service has
 // written its final result or once, within a time limit.
-import { isTerminal, type CompanionClient, type DialHandle, type DialRecord } from './companion-client.js';
+import {
+  isTerminal,
+  timeoutSignal,
+  type CompanionClient,
+  type DialHandle,
+  type DialRecord,
+} from './companion-client.js';
 
 /** How often the final dial record is read while it is not terminal yet. */
 const RESULT_POLL_MS = 300;
@@ -30,8 +36,26 @@ export async function readRecord(
   timeoutMs: number,
   stop: () => boolean,
 ): Promise<DialRecord | null> {
-  const signal = AbortSignal.timeout(timeoutMs);
+  const timer = timeoutSignal(timeoutMs);
+  const { signal } = timer;
   const deadline = Date.now() + timeoutMs;
+  let record: DialRecord | null = null;
+  try {
+    record = await readUntil(companion, dial, mode, signal, deadline, stop);
+  } finally {
+    timer.clear();
+  }
+  return record;
+}
+
+async function readUntil(
+  companion: CompanionClient,
+  dial: DialHandle,
+  mode: 'poll' | 'once',
+  signal: AbortSignal,
+  deadline: number,
+  stop: () => boolean,
+): Promise<DialRecord | null> {
   let record: DialRecord | null = null;
   for (;;) {
     try {

@@ -2,6 +2,7 @@
 // the call logic, the in-call UI and styles, and the English strings the idle card does not show.
 import { CallSession } from '../call/call-session.js';
 import * as publicEvents from '../call/public-events.js';
+import { preconnect } from './preconnect.js';
 
 export { CallSession };
 export { CallView } from './call-view.js';
@@ -9,3 +10,7 @@ export { en } from './strings.js';
 
 /** The public part, for `loadCallApi()`. */
 export const api = { CallSession, ...publicEvents };
+
+// Loaded on intent (or the click): warm the connection to each companion on another origin the
+// page's widgets call (those in the document itself; not inside other components' shadow roots).
+for (const element of document.querySelectorAll('voice-agent-call')) preconnect(element.getAttribute('endpoint'));

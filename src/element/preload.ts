@@ -1,7 +1,10 @@
 // Loading the call ahead of the click (the `preload` attribute): the call chunk and the media
-// library (livekit-client) once, on intent (the element calls `intent` when the pointer enters or
-// focus reaches the call button or launcher), or with `preload="idle"` also in idle time a while
-// after the element is connected. In the idle entry.
+// library (livekit-client) once, on intent (the element calls `intent` when the pointer enters the
+// call button or launcher, a touch too, since Pointer Events fire pointerenter before a touch's
+// pointerdown, or focus reaches them; on a device without hover, also when the inline card comes
+// into view), or with `preload="idle"` also in idle time a while after the element is connected.
+// The call chunk, once in, warms the connection to a companion on another origin (preconnect.ts).
+// In the idle entry.
 import type { ReactiveController } from 'lit';
 import { loadCall } from './call-loader.js';
 import type { VoiceAgentCall, VoiceAgentCallPreload } from './voice-agent-call.js';
@@ -20,6 +23,12 @@ export class PreloadController implements ReactiveController {
 
   hostConnected(): void {
     if (this.#mode() === 'idle') this.#scheduleIdle();
+    // A phone has no pointerenter before the tap: the inline card coming into view is its intent.
+    // The observer ends itself once it has seen the card (or with the element, which it alone holds).
+    if (matchMedia('(hover:none)').matches && this.#host.layout != 'floating')
+      new IntersectionObserver(([entry], seen) => entry?.isIntersecting && (seen.disconnect(), this.#load())).observe(
+        this.#host,
+      );
   }
 
   hostDisconnected(): void {

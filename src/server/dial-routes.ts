@@ -73,7 +73,7 @@ async function authorize(
   return claims;
 }
 
-/** `POST /dials`: a browser dial for the mapped agent, and a handle for it. */
+/** `POST /dials`: a browser dial for the mapped agent, a handle for it, and its media credentials. */
 export async function createDial(settings: CompanionSettings, exchange: Exchange): Promise<CompanionAnswer> {
   const { request } = exchange;
   const { service, signingSecret } = settings;
@@ -125,28 +125,38 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
   exchange.dialId = created.dialId;
   const expiresAtMs = settings.now() + settings.handleLifetimeMs;
   const handle = await settings.signer.sign(created.dialId, expiresAtMs, created.sessionId || undefined);
+  // Issued in this answer only, to the visitor whose request created (or, by its own key, replayed) the dial.
+  const media = created.sessionId ? await mediaOnCreate(settings, exchange, created.dialId, created.sessionId) : null;
   return jsonAnswer(200, {
     dialId: created.dialId,
     handle,
     expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
+    ...(media ? { media } : {}),
   });
 }
 
+/** What the browser needs to join: LiveKit's token-endpoint shape plus the session grant (and ICE servers when sent). */
+interface MediaCredentials {
+  serverUrl: string;
+  participantToken: string;
+  dialToken: string;
+  graphqlUrl: string;
+  sessionId: string;
+  iceServers?: IceServer[];
+}
+
 /**
- * `POST /dials/:id/token`. REST `POST /dials/{id}/token` (API key) gives a dial token; the GraphQL
- * mutation `browserDialToken`, authorised by it, gives the media credentials. The browser gets
- * both: the media credentials to join the room, and the dial token, GraphQL URL and session id for
- * the session protocol it runs itself (connectSession, startDialSession, the live transcript).
+ * A dial's media credentials. REST `POST /dials/{id}/token` (API key) gives a dial token; the
+ * GraphQL mutation `browserDialToken`, authorised by it, gives the media credentials. The browser
+ * gets both: the media credentials to join the room, and the dial token, GraphQL URL and session id
+ * for the session protocol it runs itself (connectSession, startDialSession, the live transcript).
  */
-export async function token(settings: CompanionSettings, exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
-  const claims = await authorize(settings, exchange, dialId);
-  const sessionId = claims.sessionId;
-  if (!sessionId) {
-    throw new HttpError('invalid_handle', 'this handle predates the session protocol; start a new call', {
-      reason: 'handle without a session id',
-    });
-  }
-  await limitDialCall(settings, exchange, dialId, 'token');
+async function mediaCredentials(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+  sessionId: string,
+): Promise<MediaCredentials> {
   const { service } = settings;
   let dialToken: string;
   try {
@@ -191,14 +201,49 @@ export async function token(settings: CompanionSettings, exchange: Exchange, dia
       dialId,
     );
   }
-  return jsonAnswer(200, {
+  return {
     serverUrl,
     participantToken: media.token,
     dialToken,
     graphqlUrl: settings.graphqlUrl,
     sessionId,
     ...(iceServers ? { iceServers } : {}),
-  });
+  };
+}
+
+/**
+ * The create's answer carries the media credentials too, so a first call needs one request to the
+ * site before joining. A failure here does not fail the create (the dial exists and the visitor
+ * holds its handle): the answer goes without them, the reason is logged, and the browser asks the
+ * token route, which answers that failure as its own.
+ */
+async function mediaOnCreate(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+  sessionId: string,
+): Promise<MediaCredentials | null> {
+  try {
+    return await mediaCredentials(settings, exchange, dialId, sessionId);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const why = `media credentials not sent (${error.code}${error.reason ? `: ${error.reason}` : ''}); the token route gives them`;
+    exchange.reason = exchange.reason === undefined ? why : `${exchange.reason}; ${why}`;
+    return null;
+  }
+}
+
+/** `POST /dials/:id/token`: the dial's media credentials again (a rejoin, or a create that could not send them). */
+export async function token(settings: CompanionSettings, exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
+  const claims = await authorize(settings, exchange, dialId);
+  const sessionId = claims.sessionId;
+  if (!sessionId) {
+    throw new HttpError('invalid_handle', 'this handle predates the session protocol; start a new call', {
+      reason: 'handle without a session id',
+    });
+  }
+  await limitDialCall(settings, exchange, dialId, 'token');
+  return jsonAnswer(200, await mediaCredentials(settings, exchange, dialId, sessionId));
 }
 
 /** `GET /dials/:id`: the dial as visitors see it. */

@@ -196,6 +196,26 @@ describe('CallSession end to end (companion + emulator)', function () {
     expect((await emulatorDial(dialId)).systemResultType).to.equal('USER_HANGUP');
   });
 
+  it('one request to the companion before joining: POST /dials answers the media credentials, no token request', async () => {
+    const realFetch = window.fetch;
+    const companionRequests: string[] = [];
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (url.pathname.startsWith('/api/voice-call/'))
+        companionRequests.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+      return realFetch(input, init);
+    };
+    try {
+      const session = newSession('emu-demo');
+      await session.start();
+      expect(session.state).to.equal('in-call');
+      expect(companionRequests).to.deep.equal(['POST /api/voice-call/dials']);
+      await session.hangup();
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
   it('emu-no-agent: gives up after agentTimeoutMs and ends the dial', async () => {
     const session = newSession('emu-no-agent', { agentTimeoutMs: 2000 });
     const seen = record(session);

@@ -5,6 +5,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import { preloadMedia } from '../../src/call/call-session.js';
 import { VoiceAgentCall } from '../../src/define.js';
+import { preconnect } from '../../src/element/preconnect.js';
 import { part } from '../support/dom.js';
 
 // The dev server serves every module separately: room for all their timing entries.
@@ -80,6 +81,37 @@ describe('<voice-agent-call> preload', () => {
     await hover(part(on, 'call-button'));
     await waitUntil(() => preloads === 1, 'the element with the default preload loads');
     expect(preloads).to.equal(1);
+  });
+
+  it('on a device without hover, the inline card coming into view is intent', async () => {
+    const realMatchMedia = window.matchMedia;
+    window.matchMedia = (query: string) =>
+      /hover:\s*none/.test(query) ? ({ matches: true } as MediaQueryList) : realMatchMedia.call(window, query);
+    try {
+      const wrapper = await fixture<HTMLDivElement>(
+        html`<div><div style="height: 300vh"></div><voice-agent-call endpoint="/x"></voice-agent-call></div>`,
+      );
+      const el = wrapper.querySelector('voice-agent-call') as VoiceAgentCall;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      expect(preloads, 'below the fold: not yet').to.equal(0);
+      el.scrollIntoView();
+      await waitUntil(() => preloads === 1, 'the card in view preloads');
+      window.scrollTo(0, 0);
+    } finally {
+      window.matchMedia = realMatchMedia;
+    }
+  });
+
+  it('warms a companion on another origin with one preconnect link (anonymous, as its fetches go), none for its own', () => {
+    const links = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=preconnect]')];
+    preconnect('https://companion.example/api/voice-call');
+    preconnect('https://companion.example/other');
+    preconnect('/api/voice-call');
+    preconnect(null);
+    expect(links().map((link) => [link.href, link.crossOrigin])).to.deep.equal([
+      ['https://companion.example/', 'anonymous'],
+    ]);
+    for (const link of links()) link.remove();
   });
 
   it('loads it in idle time after connecting with preload="idle", and not after removal', async () => {

@@ -81,9 +81,10 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
       const call = await startedCall('/__fault-svc', `svc-browserdialtoken-${kind}`);
       await endsAs(call, 'setup-failed', code);
       expect(call.seen.states, 'never reached the media').to.not.include('connecting');
+      // Twice: right after the create (which then answers without the media credentials), and on the token route the page asks next.
       expect(
         (await newLog()).filter((entry) => entry.op === 'BrowserDialToken').map((entry) => entry.action),
-      ).to.deep.equal([`injected ${kind}`]);
+      ).to.deep.equal([`injected ${kind}`, `injected ${kind}`]);
     });
   }
 

@@ -5,6 +5,7 @@
 import { expect } from '@open-wc/testing';
 import type { EndReason } from '../../src/call/types.js';
 import { expectCleanEnd, faultLog, front, newSession, record, useHarness } from '../support/fault-matrix.js';
+import { until } from '../support/until.js';
 
 interface Cell {
   fault: string;
@@ -265,25 +266,125 @@ const CELLS: Cell[] = [
 ];
 
 const realGetUserMedia = navigator.mediaDevices.getUserMedia;
+const realQuery = navigator.permissions.query;
+
+/** The Permissions API's answer for the microphone, as the page sees it (the test browser grants it). */
+function microphonePermission(state: PermissionState): void {
+  navigator.permissions.query = (descriptor: PermissionDescriptor) =>
+    descriptor.name === ('microphone' as PermissionName)
+      ? Promise.resolve({ state } as PermissionStatus)
+      : realQuery.call(navigator.permissions, descriptor);
+}
 
 describe('fault matrix: the microphone, through the real companion', function () {
   this.timeout(20000);
   const harness = useHarness();
+  afterEach(() => {
+    navigator.mediaDevices.getUserMedia = realGetUserMedia;
+    navigator.permissions.query = realQuery;
+  });
 
-  for (const [fault, name, reason] of [
-    ['microphone denied', 'NotAllowedError', 'microphone-denied'],
-    ['no microphone', 'NotFoundError', 'microphone-unavailable'],
-    ['microphone in use elsewhere', 'NotReadableError', 'microphone-unavailable'],
-  ] as const) {
-    it(`${fault} in starting (before dial): ${reason}, no dial`, async () => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException(fault, name));
+  for (const permission of ['prompt', 'denied'] as const) {
+    for (const [fault, name, reason] of [
+      ['microphone denied', 'NotAllowedError', 'microphone-denied'],
+      ['no microphone', 'NotFoundError', 'microphone-unavailable'],
+      ['microphone in use elsewhere', 'NotReadableError', 'microphone-unavailable'],
+    ] as const) {
+      it(`${fault} in starting (before dial), permission ${permission}: ${reason}, no dial`, async () => {
+        microphonePermission(permission);
+        navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException(fault, name));
+        const session = newSession(harness, front('none'), 'emu-demo');
+        const seen = record(session);
+        await session.start();
+        await expectCleanEnd(harness, session, seen, { reason, code: reason.replace(/-/g, '_'), dials: 0 });
+        expect((await faultLog()).slice(harness.logStart), 'no POST /dials').to.deep.equal([]);
+        expect(seen.states).to.deep.equal(['starting', 'ending', 'ended']);
+      });
+    }
+  }
+
+  it('permission prompt: the dial waits for the microphone', async () => {
+    let asked: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (asked = resolve));
+    navigator.permissions.query = () => {
+      asked();
+      return Promise.resolve({ state: 'prompt' } as PermissionStatus);
+    };
+    const requests: string[] = [];
+    const realFetch = window.fetch;
+    window.fetch = (input, init) => {
+      requests.push(String(input instanceof Request ? input.url : input));
+      return realFetch(input, init);
+    };
+    let grant: () => void = () => undefined;
+    navigator.mediaDevices.getUserMedia = (constraints) =>
+      new Promise((resolve) => (grant = () => resolve(realGetUserMedia.call(navigator.mediaDevices, constraints))));
+    try {
       const session = newSession(harness, front('none'), 'emu-demo');
       const seen = record(session);
-      await session.start();
-      await expectCleanEnd(harness, session, seen, { reason, code: reason.replace(/-/g, '_'), dials: 0 });
-      expect((await faultLog()).slice(harness.logStart), 'no POST /dials').to.deep.equal([]);
-      expect(seen.states).to.deep.equal(['starting', 'ending', 'ended']);
-      navigator.mediaDevices.getUserMedia = realGetUserMedia;
+      const started = session.start();
+      // The session decides as soon as the Permissions API answers: give it that task, then look.
+      await answered;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(
+        requests.filter((url) => url.endsWith('/dials')),
+        'no POST /dials before the microphone',
+      ).to.deep.equal([]);
+      grant();
+      await started;
+      expect(seen.connected.length, 'connected').to.equal(1);
+      await session.hangup();
+      await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
+  it('permission granted (a returning visitor): the dial is created while getUserMedia resolves', async () => {
+    microphonePermission('granted');
+    let grant: () => void = () => undefined;
+    navigator.mediaDevices.getUserMedia = (constraints) =>
+      new Promise((resolve) => (grant = () => resolve(realGetUserMedia.call(navigator.mediaDevices, constraints))));
+    const session = newSession(harness, front('none'), 'emu-demo');
+    const seen = record(session);
+    const started = session.start();
+    await until(
+      async () => (await faultLog()).slice(harness.logStart).some((entry) => entry.status === 200),
+      8000,
+      'POST /dials answered before the microphone',
+    );
+    grant();
+    await started;
+    expect(seen.connected.length, 'connected').to.equal(1);
+    await session.hangup();
+    await expectCleanEnd(harness, session, seen, { reason: 'user-hangup', code: null, dials: 1 });
+  });
+
+  for (const [fault, name] of [
+    ['no microphone', 'NotFoundError'],
+    ['microphone in use elsewhere', 'NotReadableError'],
+  ] as const) {
+    it(`${fault} with the permission granted: microphone-unavailable, the dial made meanwhile is hung up`, async () => {
+      microphonePermission('granted');
+      let fail: () => void = () => undefined;
+      navigator.mediaDevices.getUserMedia = () =>
+        new Promise((_, reject) => (fail = () => reject(new DOMException(fault, name))));
+      const session = newSession(harness, front('none'), 'emu-demo');
+      const seen = record(session);
+      void session.start();
+      await until(
+        async () => (await faultLog()).slice(harness.logStart).some((entry) => entry.status === 200),
+        8000,
+        'POST /dials answered',
+      );
+      fail();
+      // Terminal on the emulator (expectCleanEnd): canceled, never left to run to its time cap.
+      await expectCleanEnd(harness, session, seen, {
+        reason: 'microphone-unavailable',
+        code: 'microphone_unavailable',
+        dials: 1,
+      });
+      expect(seen.connected).to.deep.equal([]);
     });
   }
 });

@@ -96,6 +96,11 @@ describe('companion + emulator over HTTP', () => {
       headers: auth,
     });
     assert.equal(token.status, 200, JSON.stringify(token.json));
+    // The create answered the same media credentials already: one request before joining.
+    const media = (created.json as { media?: Record<string, unknown> }).media;
+    assert.deepEqual(Object.keys(media ?? {}).sort(), Object.keys(token.json).sort());
+    assert.equal(media?.serverUrl, emulator.mediaUrl);
+    assert.ok((await emulator.verifyToken(media?.participantToken as string)).roomName);
     assert.deepEqual(Object.keys(token.json).sort(), [
       'dialToken',
       'graphqlUrl',
@@ -274,9 +279,10 @@ describe('companion + emulator over HTTP', () => {
       assert.equal(answer.status, 401);
       assert.deepEqual((answer.json.error as { code: string }).code, 'invalid_handle');
     }
+    // Ringing: the create fetched the media credentials (the service's token step); a hangup would cancel it.
     assert.equal(
       (await emulatorDial(emulator, b.dialId)).status,
-      'queued',
+      'ringing',
       'the refused hangups did not reach the service',
     );
     const foreign = await checkedFetch(`${companion.url}/dials`, {

@@ -121,13 +121,21 @@ test('2,000+ seeded malformed requests: no crash, no 5xx, every answer JSON with
   assert.ok(answered >= 2000, `only ${answered} requests were sent`);
   // Every malformed input failed before the service: only the real dial's reads/token/hangups reach it
   // (and the GraphQL step of its token requests, authorised by that dial's token).
+  // A create that passed fetched its own dial's media credentials once (REST token, GraphQL), nothing more.
+  const fetchedOnCreate = new Map<string, number>();
   for (const call of service.calls.slice(1)) {
-    const forRealDial =
+    const dialId =
       call.path === '/query'
-        ? call.headers.get('authorization') === `Bearer token-for-${real.dialId}`
-        : call.path.includes(real.dialId);
-    assert.ok(forRealDial || call.path === '/dials', call.path);
+        ? /^Bearer token-for-(.+)$/.exec(call.headers.get('authorization') ?? '')?.[1]
+        : /^\/dials\/([^/]+)/.exec(call.path)?.[1];
+    if (dialId !== undefined && dialId !== real.dialId && service.dials.has(dialId)) {
+      fetchedOnCreate.set(`${call.path} ${dialId}`, (fetchedOnCreate.get(`${call.path} ${dialId}`) ?? 0) + 1);
+      assert.ok(call.path === '/query' || call.path === `/dials/${dialId}/token`, call.path);
+      continue;
+    }
+    assert.ok(dialId === real.dialId || call.path === '/dials', call.path);
   }
+  for (const [what, count] of fetchedOnCreate) assert.equal(count, 1, what);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 

@@ -142,12 +142,66 @@ describe('POST /dials', () => {
     await createDial(handler, { headers: { 'idempotency-key': key } });
     await createDial(handler, { headers: { 'idempotency-key': key } });
     await createDial(handler, { headers: { 'idempotency-key': key }, context: { clientAddress: '198.51.100.9' } });
-    const sent = service.calls.map((call) => call.headers.get('idempotency-key'));
+    const sent = service.callsTo('POST', /^\/dials$/).map((call) => call.headers.get('idempotency-key'));
     assert.equal(sent.length, 3);
     assert.ok(sent[0]);
     assert.equal(sent[0], sent[1], 'a double click from one visitor carries one key');
     assert.notEqual(sent[0], sent[2], 'another address cannot replay that dial');
     assert.ok(!sent.includes(key));
+  });
+});
+
+describe('POST /dials: the media credentials in the same answer', () => {
+  test('one request before joining: the create answers what the token route would, fetched right after the create', async () => {
+    const { handler, service } = makeCompanion();
+    const dial = (await createDial(handler)) as Awaited<ReturnType<typeof createDial>> & { media?: unknown };
+    assert.deepEqual(dial.media, {
+      serverUrl: 'wss://media.example',
+      participantToken: `media-token-for-${dial.dialId}`,
+      dialToken: `token-for-${dial.dialId}`,
+      graphqlUrl: 'https://service.example/query',
+      sessionId: `session-${dial.dialId}`,
+    });
+    assert.deepEqual(
+      service.calls.map((call) => `${call.method} ${call.path}`),
+      ['POST /dials', `POST /dials/${dial.dialId}/token`, 'POST /query'],
+    );
+    // The token route stays for a rejoin, guarded by the handle as before.
+    const again = await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)));
+    assert.deepEqual(await body(again), dial.media);
+    await expectError(
+      await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer('forged.handle'))),
+      401,
+      'invalid_handle',
+    );
+  });
+
+  test('credentials that cannot be fetched do not fail the create: it answers the dial without them, logs why, and the token route answers that failure', async () => {
+    const { handler, service, logs } = makeCompanion();
+    service.graphqlErrors = [`dial session is not browser-enabled ${UPSTREAM_MARKER}`];
+    const dial = (await createDial(handler)) as Awaited<ReturnType<typeof createDial>> & { media?: unknown };
+    assert.equal(dial.media, undefined);
+    assert.ok(dial.handle);
+    const entry = present(logs.at(-1));
+    assert.equal(entry.status, 200);
+    assert.match(entry.reason ?? '', /^media credentials not sent \(upstream_error: browserDialToken: graphql_error/);
+    await expectError(
+      await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle))),
+      502,
+      'upstream_error',
+    );
+  });
+
+  test('a create the service refuses issues no credentials; nothing is fetched for it', async () => {
+    const { handler, service } = makeCompanion();
+    service.faults.push({ match: /^POST \/dials$/, fault: { status: 500 } });
+    const response = await handler(post('/dials', {}), { clientAddress: '203.0.113.7' });
+    assert.ok(!(await response.clone().text()).includes('participantToken'));
+    await expectError(response, 502, 'upstream_error');
+    assert.deepEqual(
+      service.calls.map((call) => `${call.method} ${call.path}`),
+      ['POST /dials'],
+    );
   });
 });
 
@@ -187,6 +241,7 @@ describe('POST /dials/:id/token', () => {
   test('graphqlUrl overrides the default endpoint', async () => {
     const { handler, service } = makeCompanion({ graphqlUrl: 'https://gql.service.example/query' });
     const dial = await createDial(handler);
+    service.forget();
     const answer = await body(await tokenOf(handler, dial));
     assert.equal(answer.graphqlUrl, 'https://gql.service.example/query');
     assert.deepEqual(
@@ -273,6 +328,7 @@ describe('POST /dials/:id/token', () => {
     test(`the GraphQL endpoint ${what} → ${status} ${code}; the REST token step was done`, async () => {
       const { handler, service, logs } = makeCompanion({ upstreamTimeoutMs: 100 });
       const dial = await createDial(handler);
+      service.forget();
       service.faults.push({ match: /^POST \/query$/, fault });
       const response = await tokenOf(handler, dial);
       assert.ok(!(await response.clone().text()).includes(UPSTREAM_MARKER));
@@ -314,6 +370,7 @@ describe('POST /dials/:id/token', () => {
   test('a handle without a session id (signed before the session protocol) is refused before the service is asked', async () => {
     const { handler, service } = makeCompanion();
     const dial = await createDial(handler);
+    service.forget();
     const signer = createHandleSigner(SECRET);
     const old = await signer.sign(dial.dialId, Date.UTC(2027, 0, 1));
     await expectError(
@@ -515,7 +572,8 @@ describe('origins and CORS', () => {
     // The preflight is granted so that the page's request comes and reads its refusal (issue 29, item 7).
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), evil.origin);
-    assert.equal(service.calls.length, 1);
+    assert.equal(service.callsTo('POST', /^\/dials$/).length, 1);
+    assert.equal(service.calls.length, 3, 'only the one create and the media credentials it fetched');
   });
 
   test('a refused origin can read why (CORS on the 403), and the log names the origin', async () => {

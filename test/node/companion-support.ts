@@ -123,6 +123,11 @@ export class FakeService {
     });
   }
 
+  /** Forgets the calls recorded so far (e.g. a create and the media credentials it fetched). */
+  forget(): void {
+    this.calls = [];
+  }
+
   callsTo(method: string, pattern: RegExp): RecordedCall[] {
     return this.calls.filter((call) => call.method === method && pattern.test(call.path));
   }

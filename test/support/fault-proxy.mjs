@@ -11,9 +11,11 @@
 //    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
 //    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
 //    on), blackhole (a media URL that accepts TCP and never answers), ice (adds `iceServers`, as the
-//    companion does when the service sends an `iceConfig`).
+//    companion does when the service sends an `iceConfig`). The companion answers a create with
+//    the media credentials too: those four kinds rewrite them there as well, and any other token
+//    fault takes them out of the create's answer, so the page asks the token route and meets it.
 //    `/__fault-strict/<spec>/<route>` is the same in front of the strict companion (wtr-services.mjs). The pseudo-route `gql`
-//    points the token answer's `graphqlUrl` (the browser's session protocol) elsewhere: `gql-down`
+//    points the token answer's (and the create's media) `graphqlUrl` (the browser's session protocol) elsewhere: `gql-down`
 //    at a closed port, any other `gql-<kind>` at the GraphQL fault proxy (fault-graphql.mjs), e.g.
 //    `gql-drop` cuts its socket after the first transcript event.
 //
@@ -41,6 +43,8 @@ export const FRONT_HOLD_MS = 1200;
 export const SVC_SLOW_MS = 2500;
 export const FAULT_SERVICE_ROUTES = ['create', 'token', 'read', 'hangup'];
 const SVC_KINDS = ['401', '409', '422', '500', 'hang', 'slow'];
+/** Token faults that rewrite the media credentials (wherever the page gets them) instead of failing the route. */
+const MEDIA_REWRITES = ['ice', 'badtoken', 'nomedia', 'blackhole'];
 
 const serviceErrors = {
   401: ['unauthorized', 'invalid API key'],
@@ -336,28 +340,34 @@ export function faultServices() {
       }
     }
     const graphqlKind = faults.get('gql');
-    if (route === 'token' && answer.status === 200 && graphqlKind) {
-      const token = JSON.parse(answer.text);
-      token.graphqlUrl =
-        graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
-      answer.text = JSON.stringify(token);
+    const tokenKind = faults.get('token');
+    /** The token route's rewrites, on its answer and on the media credentials a create answers. */
+    const rewrite = (token) => {
+      if (graphqlKind)
+        token.graphqlUrl =
+          graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
+      // ICE servers as the companion hands them on from browserDialToken's iceConfig.
+      if (tokenKind === 'ice') token.iceServers = [{ urls: 'stun:127.0.0.1:3478' }];
+      if (tokenKind === 'badtoken')
+        token.participantToken = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.bm90LWEtc2lnbmF0dXJl';
+      if (tokenKind === 'nomedia') token.serverUrl = 'ws://127.0.0.1:9';
+      if (tokenKind === 'blackhole') token.serverUrl = blackholeUrl;
+    };
+    if (route === 'dials' && answer.status === 200 && (graphqlKind || tokenKind)) {
+      const created = JSON.parse(answer.text);
+      // A fault of the token route itself reaches the page through a create answered without the
+      // media credentials (as a companion that could not fetch them answers): the page asks the token route.
+      if (tokenKind && !MEDIA_REWRITES.includes(tokenKind)) delete created.media;
+      else if (created.media) rewrite(created.media);
+      answer.text = JSON.stringify(created);
     }
     if (kind === 'lateonce' && !lateOnce.has(entry.key)) {
       lateOnce.add(entry.key);
       await wait(FRONT_HOLD_MS);
     }
-    if (route === 'token' && answer.status === 200 && kind === 'ice') {
-      // ICE servers as the companion hands them on from browserDialToken's iceConfig.
+    if (route === 'token' && answer.status === 200 && (graphqlKind || MEDIA_REWRITES.includes(kind))) {
       const token = JSON.parse(answer.text);
-      token.iceServers = [{ urls: 'stun:127.0.0.1:3478' }];
-      answer.text = JSON.stringify(token);
-    }
-    if (route === 'token' && answer.status === 200 && ['badtoken', 'nomedia', 'blackhole'].includes(kind)) {
-      const token = JSON.parse(answer.text);
-      if (kind === 'badtoken')
-        token.participantToken = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.bm90LWEtc2lnbmF0dXJl';
-      if (kind === 'nomedia') token.serverUrl = 'ws://127.0.0.1:9';
-      if (kind === 'blackhole') token.serverUrl = blackholeUrl;
+      rewrite(token);
       answer.text = JSON.stringify(token);
     }
     reply(ctx, answer);

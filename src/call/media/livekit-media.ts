@@ -99,8 +99,49 @@ function isReady(participant: Participant): boolean {
   return participant.attributes['lk.agent.state'] !== 'initializing';
 }
 
+// livekit-client 2.23.0 also registers each Room with a FinalizationRegistry whose cleanup closure
+// keeps that Room (the same scope), so the registry itself held every call's room. Without a
+// registry Room takes its plain path (a direct listener), which `roomReleasedBy` removes.
+Room.cleanupRegistry = false;
+
+/**
+ * A Room whose `devicechange` listener goes when the room is done. livekit-client 2.23.0 adds one
+ * to `navigator.mediaDevices` in Room's constructor, to be removed (by a FinalizationRegistry) once
+ * the room is collected; but the listener's closure keeps the room (its scope holds `this`), so
+ * the room never is, and every call's room stayed for the page's life with its engine, streams and
+ * AbortSignals (the endurance bench's heap growth; a heap snapshot shows the path). The listener's
+ * registration also gets `release`, which the connection aborts when it lets go of the room.
+ */
+function roomReleasedBy(release: AbortSignal, options: ConstructorParameters<typeof Room>[0]): Room {
+  const devices = globalThis.navigator?.mediaDevices;
+  if (!devices || typeof devices.addEventListener !== 'function') return new Room(options);
+  const own = Object.prototype.hasOwnProperty.call(devices, 'addEventListener');
+  const add = devices.addEventListener;
+  devices.addEventListener = function (
+    this: MediaDevices,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
+    if (!listener) return;
+    const withRelease =
+      type === 'devicechange'
+        ? { ...(typeof options === 'object' ? options : { capture: options }), signal: release }
+        : options;
+    add.call(this, type, listener, withRelease);
+  };
+  try {
+    return new Room(options);
+  } finally {
+    if (own) devices.addEventListener = add;
+    else delete (devices as Partial<MediaDevices>).addEventListener;
+  }
+}
+
 class LivekitMedia implements MediaConnection {
   readonly #room: Room;
+  /** Aborted when the room is let go of: removes what livekit-client would leave behind (see `roomReleasedBy`). */
+  readonly #release = new AbortController();
   readonly #options: MediaOptions;
   readonly #callbacks: MediaCallbacks;
   readonly #localTrack: LocalAudioTrack;
@@ -119,7 +160,7 @@ class LivekitMedia implements MediaConnection {
     this.#options = options;
     this.#callbacks = options.callbacks;
     const attempts = options.maxReconnectAttempts;
-    this.#room = new Room({
+    this.#room = roomReleasedBy(this.#release.signal, {
       adaptiveStream: false,
       dynacast: false,
       // The session decides what a page leaving means (it hangs up the dial); no second handler.
@@ -217,6 +258,7 @@ class LivekitMedia implements MediaConnection {
     try {
       if (room.state !== ConnectionState.Disconnected) await room.disconnect(true);
     } finally {
+      this.#release.abort();
       // The session owns the microphone track and stops it; the wrapper only lets go of it.
       this.#localTrack.stop();
     }

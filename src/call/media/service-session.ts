@@ -82,6 +82,11 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
     lazyCloseTimeout: 0,
   });
 
+  // Warms a connection to the GraphQL origin for startDialSession (its socket is not the
+  // subscriptions' WebSocket), as livekit-client's prepareConnection does for the media server: a
+  // HEAD, a simple request, whose answer is not read.
+  fetch(options.graphqlUrl, { method: 'HEAD', mode: 'no-cors' }).catch(() => undefined);
+
   const start = (): void => {
     if (started || closed) return;
     started = true;
@@ -100,6 +105,12 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
 
   /** '' when the service accepted it, else why not. */
   async function startDialSession(): Promise<string> {
+    // Not AbortSignal.timeout: the browser keeps that alive until it fires; this one goes with the request.
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException('startDialSession timed out', 'TimeoutError')),
+      options.requestTimeoutMs,
+    );
     try {
       const response = await fetch(options.graphqlUrl, {
         method: 'POST',
@@ -109,7 +120,7 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
           query: START_DIAL_SESSION,
           variables: { sessionId: options.sessionId },
         }),
-        signal: AbortSignal.timeout(options.requestTimeoutMs),
+        signal: timeout.signal,
       });
       if (!response.ok) return `startDialSession answered HTTP ${response.status}`;
       const answer: unknown = await response.json();
@@ -121,6 +132,8 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
       return '';
     } catch (error) {
       return `startDialSession could not be sent (${error instanceof Error ? error.name : 'error'})`;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,0 +1,18 @@
+// Warming the connection to a companion on another origin, once intent loaded the call chunk
+// (in-call.ts): the call's first request then finds it open. In the call chunk, not the idle entry.
+/** A `<link rel="preconnect">` to a companion on another origin, once: its first request then finds the connection open. */
+export function preconnect(endpoint: string | null): void {
+  let origin: string;
+  try {
+    origin = new URL(endpoint ?? '', location.href).origin;
+  } catch {
+    return;
+  }
+  if (origin === location.origin || document.head.querySelector(`link[rel=preconnect][href="${origin}"]`)) return;
+  const link = document.createElement('link');
+  link.rel = 'preconnect';
+  link.href = origin;
+  // The companion's fetch sends no credentials to another origin: the same (anonymous) connection pool.
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
+}

@@ -8,6 +8,8 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { testServices } from './test/support/wtr-services.mjs';
 import { faultServices } from './test/support/fault-proxy.mjs';
 import { closingCounts } from './test/support/closing-counts.mjs';
+import { plainStatic } from './test/support/plain-static.mjs';
+import { withoutExpected404s } from './test/support/expected-404s.mjs';
 import { defaultReporter } from '@web/test-runner';
 
 // Quiet by default (browser console output and the services' logs stay out of the terminal);
@@ -114,11 +116,11 @@ export default {
   concurrentBrowsers: 1,
   // Quiet, except the reports tests print on purpose (the soaks' results, the room's timings).
   filterBrowserLogs: ({ args }) => verbose || /^(SOAK|MEDIA-SOAK|room timing) /.test(String(args[0])),
-  reporters: [defaultReporter(), closingCounts({ label })],
+  reporters: [withoutExpected404s(defaultReporter()), closingCounts({ label })],
   testFramework: { config: { timeout: 30000 } },
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 10 * 60 * 1000),
-  middleware: [services.middleware, faults.middleware],
+  middleware: [services.middleware, faults.middleware, plainStatic],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
   browsers: engines.map((name) => launchers[name]()),
   groups,

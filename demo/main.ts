@@ -58,7 +58,10 @@ function render(item: HTMLLIElement, type: string, who: string, detail: unknown)
   const name = document.createElement('strong');
   name.textContent = type;
   const when = document.createElement('span');
-  when.textContent = `${who} · ${new Date().toLocaleTimeString()}`;
+  // The time the entry began (a transcript line keeps the time it started as it grows), so the
+  // log, newest first, reads in order.
+  item.dataset.since ??= new Date().toLocaleTimeString();
+  when.textContent = `${who} · ${item.dataset.since}`;
   head.append(name, when);
   const body = document.createElement('pre');
   body.textContent = JSON.stringify(detail, null, 2);

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CALL_EVENT_CLASSES } from '../src/call/events.js';
+import { docPath, REFERENCE_PAGE } from './docs.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ELEMENT_SOURCE = 'src/element/voice-agent-call.ts';
@@ -268,7 +269,7 @@ export function generateManifest(): Manifest {
 export function replaceReadmeSection(readme: string, section: string): string {
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);
-  if (start === -1 || end === -1 || end < start) throw new Error('README.md has no api-reference markers');
+  if (start === -1 || end === -1 || end < start) throw new Error(`${REFERENCE_PAGE} has no api-reference markers`);
   return readme.slice(0, start) + section + readme.slice(end + README_END.length);
 }
 
@@ -278,9 +279,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(MANIFEST_PATH, `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(`wrote ${MANIFEST_PATH.slice(ROOT.length)}`);
   if (process.argv.includes('--readme')) {
-    const readmePath = `${ROOT}README.md`;
+    const readmePath = docPath(REFERENCE_PAGE);
     writeFileSync(readmePath, replaceReadmeSection(readFileSync(readmePath, 'utf8'), apiReference(manifest)));
-    console.log('rewrote the API reference in README.md');
+    console.log(`rewrote the API reference in ${REFERENCE_PAGE}`);
   } else if (process.argv.includes('--print-reference')) {
     console.log(apiReference(manifest));
   }

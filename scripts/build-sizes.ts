@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { docPath, SIZES_PAGE } from './docs.js';
 
 const CDN = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
 const ENTRY = 'voice-agent-call.js';
@@ -240,7 +241,7 @@ export function readmeSizesSection(sizes: CdnSizes): string {
 export function replaceReadmeSizes(readme: string, section: string): string {
   const start = readme.indexOf(README_SIZES_START);
   const end = readme.indexOf(README_SIZES_END);
-  if (start === -1 || end === -1 || end < start) throw new Error('README.md has no cdn-sizes markers');
+  if (start === -1 || end === -1 || end < start) throw new Error(`${SIZES_PAGE} has no cdn-sizes markers`);
   return readme.slice(0, start) + section + readme.slice(end + README_SIZES_END.length);
 }
 
@@ -249,9 +250,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(`${CDN}sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
   console.log(sizesTable(sizes));
   if (process.argv.includes('--readme')) {
-    const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
+    const readmePath = docPath(SIZES_PAGE);
     writeFileSync(readmePath, replaceReadmeSizes(readFileSync(readmePath, 'utf8'), readmeSizesSection(sizes)));
-    console.log('rewrote the page-weight table in README.md');
+    console.log(`rewrote the page-weight table in ${SIZES_PAGE}`);
   }
   const entry = sizes.initial.find((size) => size.file === ENTRY);
   if (!entry) throw new Error(`${ENTRY} is not among the files the page loads first`);

@@ -138,7 +138,14 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(message);
+  if (/already in use|EADDRINUSE/.test(message)) {
+    const port = Number(process.env.DEMO_PORT ?? 5173);
+    console.error(
+      `Another program has port ${port}: start the demo on another one, e.g. DEMO_PORT=${port + 1} npm start`,
+    );
+  }
   stopAll();
   process.exit(1);
 });

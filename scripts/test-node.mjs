@@ -6,11 +6,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { summaryFile } from '../test/support/closing-counts.mjs';
 
+//
+// For the runs on other Node versions (.ci/run): NODE_TEST_ONLY (comma list of file name prefixes,
+// e.g. `companion-,emulator-`) runs only those files, and NODE_TEST_LABEL names the run: its report
+// is .cache/test-<label>.tap, its closing line `<label> (Node vX): N passed, N failed`, and it leaves
+// no counts for `npm test`'s closing line.
 const verbose = process.env.VERBOSE === '1';
-const report = '.cache/test-node.tap';
+const label = process.env.NODE_TEST_LABEL || '';
+const only = (process.env.NODE_TEST_ONLY ?? '').split(',').filter(Boolean);
+const report = label ? `.cache/test-${label}.tap` : '.cache/test-node.tap';
 mkdirSync('.cache', { recursive: true });
 const files = readdirSync('test/node')
-  .filter((name) => name.endsWith('.test.ts'))
+  .filter((name) => name.endsWith('.test.ts') && (only.length === 0 || only.some((prefix) => name.startsWith(prefix))))
   .sort()
   .map((name) => `test/node/${name}`);
 const reporters = [
@@ -47,6 +54,10 @@ function summarize() {
           .join('\n') +
         '\n',
     );
+    if (label) {
+      process.stdout.write(`${label} (Node ${process.version}): ${summary.pass} passed, ${failed} failed\n`);
+      return;
+    }
     process.stdout.write(`node: ${summary.pass} passed, ${failed} failed\n`);
     // For the closing line of the whole `npm test` (the browser run's reporter adds its own counts).
     writeFileSync(summaryFile('node'), JSON.stringify({ passed: Number(summary.pass), failed }));

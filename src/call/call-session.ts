@@ -124,6 +124,9 @@ function hasEnded(call: ActiveCall): boolean {
   return call.phase === 'ended';
 }
 
+/** The page's live calls among sessions with `onePerPage` (each between its start and its end): at most one. */
+const liveSessions = new Set<CallSession>();
+
 /**
  * The call logic behind `<voice-agent-call>`, usable on its own:
  *
@@ -252,10 +255,12 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     if (current && current.phase !== 'ended') return current.started;
 
     // What a call needs, before anything is spent: no microphone prompt and no dial in a browser
-    // that could not hold the call. Otherwise permission first, inside the click: the microphone
-    // before anything else exists.
+    // that could not hold the call, nor while another call of this page is live (one live call
+    // per page). Otherwise permission first, inside the click: the microphone before anything else exists.
     const missing = missingCapabilities();
-    const microphone = missing.length > 0 ? null : (handover.microphone ?? requestMicrophone());
+    const onePerPage = this.#options.onePerPage === true;
+    const other = onePerPage && [...liveSessions].some((session) => session !== this);
+    const microphone = missing.length > 0 || other ? null : (handover.microphone ?? requestMicrophone());
 
     const call = this.#newCall(handover.audio);
     const previous = this.state;
@@ -264,12 +269,20 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     this.#connectedAt = null;
     this.#setAudioBlocked(false);
     this.#announce(previous);
+    if (!microphone && other) {
+      stopMicrophone(handover.microphone);
+      const message =
+        'another call is in progress on this page (one live call per page): hang that one up before starting this one';
+      void this.#end(call, 'call-in-progress', { message });
+      return call.started;
+    }
     if (!microphone) {
       stopMicrophone(handover.microphone);
       const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
       void this.#end(call, 'unsupported-browser', { message, missing });
       return call.started;
     }
+    if (onePerPage) liveSessions.add(this);
     // Also inside the click: an element that played from a gesture may play the agent later.
     if (!handover.audio) unlockPlayback(call.audio.element);
     window.addEventListener('pagehide', this.#onPageHide);
@@ -763,6 +776,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     });
     call.result = result;
     this.#result = result;
+    liveSessions.delete(this);
     // A mute belongs to its call: "Call again" must not start muted with nothing saying so (with
     // an agent that hangs up after silence, the next call would end "after silence"). A mute set
     // between calls still carries into the next one.

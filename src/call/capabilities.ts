@@ -11,9 +11,17 @@ export type CallCapability = 'secure-context' | 'getUserMedia' | 'RTCPeerConnect
  */
 export function missingCapabilities(): CallCapability[] {
   const missing: CallCapability[] = globalThis.isSecureContext ? [] : ['secure-context'];
-  if (!globalThis.navigator?.mediaDevices?.getUserMedia) missing.push('getUserMedia');
+  if (typeof globalThis.navigator?.mediaDevices?.getUserMedia !== 'function') missing.push('getUserMedia');
   for (const name of ['RTCPeerConnection', 'AudioContext', 'WebSocket'] as const) {
-    if (!(name in globalThis)) missing.push(name);
+    if (!hasConstructor(name)) missing.push(name);
   }
   return missing;
+}
+
+/**
+ * The global is a constructor. Not `name in globalThis`: a page or an extension that blocks WebRTC
+ * often sets `window.RTCPeerConnection = undefined` (or to a non-function), which `in` still sees.
+ */
+export function hasConstructor(name: string): boolean {
+  return typeof (globalThis as Record<string, unknown>)[name] === 'function';
 }

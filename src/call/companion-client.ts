@@ -287,6 +287,24 @@ export class CompanionClient {
         { cause: error },
       );
     }
-    return new CompanionError('network_error', `the companion could not be reached (${path})`, { cause: error });
+    return new CompanionError(
+      'network_error',
+      `the companion could not be reached (${path})${this.#crossOriginHint()}`,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  /**
+   * For an endpoint on another origin: a refusal without CORS headers (an older companion, a proxy
+   * in front of it) reaches the page as this same network error, so say where to look.
+   */
+  #crossOriginHint(): string {
+    const page = globalThis.location?.href;
+    if (!page || !URL.canParse(this.endpoint, page)) return '';
+    const origin = new URL(this.endpoint, page).origin;
+    if (origin === globalThis.location.origin) return '';
+    return `; it is on another origin (${origin}): if it is up, check that it allows this page's origin (${globalThis.location.origin}) in COMPANION_ALLOWED_ORIGINS, since the browser hides an answer without CORS headers`;
   }
 }

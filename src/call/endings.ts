@@ -66,6 +66,16 @@ export const ENDINGS = {
     code: 'microphone_unavailable',
     recoverable: true,
   },
+  /**
+   * Another call on the page is live (one live call per page): refused before anything is spent.
+   * The visitor is in a conversation already; ending it for them would lose it.
+   */
+  'call-in-progress': {
+    reason: 'setup-failed',
+    teardown: 'unspent',
+    code: 'call_in_progress',
+    recoverable: true,
+  },
   /** The caller gives the code (`setupFailure`), and `busy` for a rate limit. */
   'setup-failed': { reason: 'setup-failed', teardown: 'setup' },
   'network-lost-joining': { reason: 'network-lost', teardown: 'setup', code: 'network_lost', recoverable: true },

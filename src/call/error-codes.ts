@@ -30,6 +30,7 @@ export type CompanionErrorCode = CompanionRefusalCode | 'rate_limited' | Compani
 /** The codes the widget itself reports (README "Error codes" says when). */
 export type WidgetErrorCode =
   | 'unsupported_browser'
+  | 'call_in_progress'
   | 'microphone_denied'
   | 'microphone_unavailable'
   | 'network_error'

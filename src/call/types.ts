@@ -128,6 +128,13 @@ export interface CallSessionOptions {
    * `voice-agent-call:devices`) and use them in later calls (default false: nothing is stored).
    */
   rememberDevices?: boolean;
+  /**
+   * One live call per page: while another session with this option has a live call (from
+   * `starting` to its end), `start()` refuses at once, before the microphone prompt and any dial
+   * (`setup-failed`, `call-error` `call_in_progress`). The element sets it on its sessions; default
+   * false, so a page that drives sessions itself may hold several calls.
+   */
+  onePerPage?: boolean;
 }
 
 /** A microphone (`audioinput`) or a speaker (`audiooutput`) the call now uses. */

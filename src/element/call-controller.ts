@@ -43,6 +43,8 @@ export class CallController implements ReactiveController {
   /** Binds the session the element renders (once; the element keeps one session for its life). */
   bind(session: CallSessionLike): void {
     if (this._session === session) return;
+    // Widgets hold one live call per page (README: "Several widgets on one page").
+    session.configure({ onePerPage: true });
     this._unlisten();
     this._session = session;
     if (this._connected) this._listen();

@@ -137,6 +137,43 @@ export class CallView implements ReactiveController {
     this._adoptStyles();
   }
 
+  /** Whether focus was in the element before this update (for hostUpdated). */
+  private _hadFocus = false;
+  /** This view put focus on the card while the call set up. */
+  private _onCard = false;
+
+  /** The call is setting up (`starting`, `connecting`): not yet a call "Hang up" should take Enter for. */
+  private _settingUp(): boolean {
+    return this.state === 'starting' || this.state === 'connecting';
+  }
+
+  hostUpdate(): void {
+    this._hadFocus = this._host.shadowRoot?.activeElement != null;
+  }
+
+  /**
+   * Before the call is up, focus that left "Start call" rests on the card itself, not on "Hang up"
+   * (which is not the primary action yet): a visitor who presses Enter again because the call looks
+   * slow to start must not end it. Once the call is up (or has ended), focus the card holds moves
+   * on to the primary action. Runs before the element's own `updated()`.
+   */
+  hostUpdated(): void {
+    const root = this._host.shadowRoot;
+    if (!root) return;
+    const active = root.activeElement;
+    const card = root.querySelector<HTMLElement>('.card');
+    if (this._settingUp()) {
+      if (this._hadFocus && !active && card) {
+        card.tabIndex = -1;
+        this._onCard = true;
+        card.focus();
+      }
+    } else if (this._onCard) {
+      this._onCard = false;
+      if (active === card) root.querySelector<HTMLElement>('[data-primary]')?.focus();
+    }
+  }
+
   /** The in-call sheet joins the idle one (after it, as one sheet would have it); a root made later gets it on connect. */
   private _adoptStyles(): void {
     const root = this._host.shadowRoot;
@@ -238,25 +275,41 @@ export class CallView implements ReactiveController {
     return (this.call.session?.connectedAt ?? null) !== null;
   }
 
-  private _summary(s: VoiceAgentCallStrings): string {
+  /**
+   * What the ended card's summary says after the status line ("Call ended", "Call not connected"):
+   * the reason and, for a call that connected, its duration. The duration is the one `call-ended`
+   * reports (the service's `durationSeconds`) when there is one, so the page and the event agree;
+   * otherwise the time the widget counted.
+   */
+  private _summaryParts(s: VoiceAgentCallStrings): string[] {
     const result = this.call.session?.result ?? null;
-    if (!this._connected())
-      return result ? `${s.statusNotConnected} · ${reasonText(s, result.reason)}` : s.statusNotConnected;
-    const parts = [s.statusEnded];
+    const parts: string[] = [];
     if (result) parts.push(reasonText(s, result.reason));
+    if (!this._connected()) return parts;
+    const reported = result?.durationSeconds;
     const elapsed = this.call.elapsedMs;
-    if (elapsed !== null) parts.push(formatDuration(elapsed));
-    else if (typeof result?.durationSeconds === 'number' && result.durationSeconds > 0) {
-      parts.push(formatDuration(result.durationSeconds * 1000));
-    }
-    return parts.join(' · ');
+    if (typeof reported === 'number' && reported >= 0) parts.push(formatDuration(reported * 1000));
+    else if (elapsed !== null) parts.push(formatDuration(elapsed));
+    return parts;
+  }
+
+  /** The summary as shown, under the status line that already says the call ended: no second "Call ended". */
+  private _summary(s: VoiceAgentCallStrings): string {
+    const text = this._summaryParts(s).join(' · ');
+    return text.charAt(0).toLocaleUpperCase(this._host.lang || undefined) + text.slice(1);
+  }
+
+  /** The summary as announced: the status first, since the status line is not announced. */
+  private _announcedSummary(s: VoiceAgentCallStrings): string {
+    return [this.statusText(s), ...this._summaryParts(s)].join(' · ');
   }
 
   error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
     const result = this.call.session?.result;
     if (this.state !== 'ended' || !result) return null;
     const insecurePage = result.error?.missing?.includes('secure-context') ?? false;
-    return errorText(s, result.reason, { serviceReached: result.status !== undefined, insecurePage });
+    const callInProgress = result.error?.code === 'call_in_progress';
+    return errorText(s, result.reason, { serviceReached: result.status !== undefined, insecurePage, callInProgress });
   }
 
   /**
@@ -296,9 +349,8 @@ export class CallView implements ReactiveController {
     }
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
-    return error
-      ? `${this._summary(s)}. ${error.title}. ${error.help}`
-      : this._feedback.announcement(s, this._summary(s));
+    const summary = this._announcedSummary(s);
+    return error ? `${summary}. ${error.title}. ${error.help}` : this._feedback.announcement(s, summary);
   }
 
   /** The call button's label after a call. */
@@ -328,6 +380,7 @@ export class CallView implements ReactiveController {
     const session = this.call.session;
     const entries = this._renderedEntries();
     const error = this.error(s);
+    const summary = state === 'ended' ? this._summary(s) : '';
     const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
       session?.audioBlocked && !RESTING.has(state)
@@ -353,7 +406,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`<p class="summary" part="summary">${this._summary(s)}</p>${this._feedback.render(s)}` : nothing}`;
+    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._feedback.render(s)}` : nothing}`;
   }
 
   /**
@@ -446,7 +499,7 @@ export class CallView implements ReactiveController {
         class="control hangup"
         part="hangup-button"
         type="button"
-        data-primary
+        ?data-primary=${!this._settingUp()}
         aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onHangupClick}
       >

@@ -32,6 +32,12 @@ export const endedStyles = css`
     font-size: 13px;
   }
 
+  /* After the call the log is as tall as its lines: no empty space between a short transcript and
+     the summary (during the call it keeps a minimum height, so the card does not jump). */
+  .root[data-state='ended'] .transcript {
+    min-block-size: 0;
+  }
+
   .summary {
     margin: 0;
     text-align: center;

@@ -85,6 +85,8 @@ export const ar: VoiceAgentCallStrings = {
   errorSilenceTitle: 'لم يتمكّن المساعد من سماعك',
   errorSilenceHelp: 'تأكّد من أن الميكروفون يعمل وغير مكتوم ومختار في متصفحك، ثم اتصل مرة أخرى.',
   errorConnectionDroppedHelp: 'انقطع اتصال المكالمة. يُرجى الاتصال مرة أخرى.',
+  errorCallInProgressTitle: 'هناك مكالمة جارية بالفعل',
+  errorCallInProgressHelp: 'أنهِ المكالمة الجارية في هذه الصفحة، ثم ابدأ هذه المكالمة.',
   errorUnsupportedBrowserTitle: 'لا يمكن لهذا المتصفح إجراء مكالمات صوتية',
   errorUnsupportedBrowserHelp: 'افتح هذه الصفحة في إصدار حديث من Chrome أو Edge أو Firefox أو Safari.',
   errorInsecurePageHelp: 'هذه الصفحة غير مقدَّمة بشكل آمن (https)، لذا لا يمكن لأي متصفح استخدام الميكروفون هنا.',

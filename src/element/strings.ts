@@ -72,7 +72,7 @@ export interface VoiceAgentCallStrings {
   /** The button above a long transcript that reveals older lines. */
   showEarlier: string;
 
-  /** Short end reasons for the summary line ("Call ended · agent hung up · 1:23"). */
+  /** Short end reasons for the summary line under "Call ended" ("Agent hung up · 01:23"; the first letter is capitalised there). */
   reasonUserHangup: string;
   reasonAgentHangup: string;
   reasonTimeout: string;
@@ -110,6 +110,9 @@ export interface VoiceAgentCallStrings {
   errorSilenceHelp: string;
   /** `network-lost` while the companion still answered afterwards: the visitor's own connection works. */
   errorConnectionDroppedHelp: string;
+  /** Another widget on the page has a live call (`call_in_progress`): one live call per page. */
+  errorCallInProgressTitle: string;
+  errorCallInProgressHelp: string;
   /** The browser lacks what a call needs (`unsupported-browser`); shown for good, no "Try again". */
   errorUnsupportedBrowserTitle: string;
   errorUnsupportedBrowserHelp: string;
@@ -217,6 +220,8 @@ export const en: VoiceAgentCallStrings = {
   errorSilenceTitle: 'The assistant could not hear you',
   errorSilenceHelp: 'Check that your microphone is on, not muted and chosen in your browser, then call again.',
   errorConnectionDroppedHelp: 'The call’s connection dropped. Please call again.',
+  errorCallInProgressTitle: 'Another call is in progress',
+  errorCallInProgressHelp: 'Hang up the call that is already on this page, then start this one.',
   errorUnsupportedBrowserTitle: 'This browser can’t place voice calls',
   errorUnsupportedBrowserHelp: 'Open this page in a current version of Chrome, Edge, Firefox or Safari.',
   errorInsecurePageHelp: 'This page is not served securely (https), so no browser can use the microphone here.',
@@ -280,8 +285,9 @@ const ERROR_KEYS: Partial<Record<EndReason, [VoiceAgentCallStringKey, VoiceAgent
 export function errorText(
   strings: VoiceAgentCallStrings,
   reason: EndReason,
-  { serviceReached = false, insecurePage = false } = {},
+  { serviceReached = false, insecurePage = false, callInProgress = false } = {},
 ): { title: string; help: string } | null {
+  if (callInProgress) return { title: strings.errorCallInProgressTitle, help: strings.errorCallInProgressHelp };
   const keys = ERROR_KEYS[reason];
   if (!keys) return null;
   let help = strings[keys[1]];

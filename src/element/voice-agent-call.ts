@@ -105,7 +105,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart jump-button - "Jump to latest", shown when the visitor scrolled up and new lines arrived.
  * @csspart earlier-button - "Show earlier lines", at the top of a long transcript (only the newest 100 lines are shown at first).
  * @csspart error - What went wrong and what to do.
- * @csspart summary - The line after the end ("Call ended · agent hung up · 01:23").
+ * @csspart summary - The line after the end, under the status "Call ended" ("Agent hung up · 01:23": the reason and the duration `call-ended` reports).
  * @csspart controls - The button row.
  * @csspart call-button - Start call / Call again / Try again.
  * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.
@@ -384,14 +384,15 @@ export class VoiceAgentCall extends LitElement {
     // A browser without WebRTC is not asked for the microphone; the session then checks all a call
     // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
     // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
-    // browser has WebRTC without AudioContext and WebSocket.
+    // browser has WebRTC without AudioContext and WebSocket. A constructor, not just a name: a page
+    // or extension that blocks WebRTC may leave `RTCPeerConnection` defined as `undefined`.
     // With a consent gate (consent-gate.ts, in the call chunk) nothing is asked for before
     // "Agree", whose click then starts the call.
     const able =
       own &&
       !this.hasAttribute('consent') &&
       !this.querySelector('[slot=consent]') &&
-      'RTCPeerConnection' in globalThis;
+      typeof globalThis.RTCPeerConnection === 'function';
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
@@ -487,7 +488,8 @@ export class VoiceAgentCall extends LitElement {
 
   protected override updated(_changed: PropertyValues): void {
     // The control that had focus went away with the state (hang-up after the end): keep focus in
-    // the widget, on the action that makes sense now.
+    // the widget, on the action that makes sense now. (While the call sets up, the view has put it
+    // on the card already: call-view.ts, hostUpdated.)
     if (this.#focusWasInside && this.shadowRoot?.activeElement == null) this.#focusPrimary();
   }
 

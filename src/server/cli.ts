@@ -1,6 +1,13 @@
 // `voice-agent-companion`: the companion endpoint as a process. Config from the environment
 // (README: "Run it as a process"); one JSON line `{"url":…}` on stdout once listening; logs on stderr.
-import { ConfigError, companionConfigFromEnv, configWarnings, listenOptionsFromEnv } from './env.js';
+import {
+  ConfigError,
+  ConfigProblems,
+  companionConfigFromEnv,
+  configWarnings,
+  listenOptionsFromEnv,
+  type Environment,
+} from './env.js';
 import type { CompanionConfig } from './handler.js';
 import { createCompanionHandler } from './handler.js';
 import { createBufferedLogger, type CompanionLogger } from './log.js';
@@ -14,14 +21,30 @@ const REDIS_CONNECT_WAIT_MS = 5000;
  * COMPANION_REDIS_URL: every instance counts the rate limits in one Redis (ioredis, an optional
  * peer). COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what happens while it is down.
  */
-async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger): Promise<(() => void) | undefined> {
-  const url = process.env.COMPANION_REDIS_URL;
-  if (!url) return undefined;
-  const onStoreError = process.env.COMPANION_RATE_LIMIT_ON_STORE_ERROR || 'closed';
+/** COMPANION_REDIS_URL and COMPANION_RATE_LIMIT_ON_STORE_ERROR, checked with the rest of the configuration. */
+function redisSettings(env: Environment): { url: string; onStoreError: 'closed' | 'open' } | undefined {
+  const problems = new ConfigProblems();
+  const url = env.COMPANION_REDIS_URL;
+  const onStoreError = env.COMPANION_RATE_LIMIT_ON_STORE_ERROR || 'closed';
   if (onStoreError !== 'closed' && onStoreError !== 'open')
-    throw new ConfigError('COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open');
-  if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol))
-    throw new ConfigError('COMPANION_REDIS_URL must be a redis:// or rediss:// URL');
+    problems.add('COMPANION_RATE_LIMIT_ON_STORE_ERROR must be closed or open');
+  if (url && (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol)))
+    problems.add('COMPANION_REDIS_URL must be a redis:// or rediss:// URL');
+  problems.finish();
+  return url ? { url, onStoreError: onStoreError as 'closed' | 'open' } : undefined;
+}
+
+/**
+ * COMPANION_REDIS_URL: every instance counts the rate limits in one Redis (ioredis, an optional
+ * peer). COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what happens while it is down.
+ */
+async function useRedisLimits(
+  redis: { url: string; onStoreError: 'closed' | 'open' } | undefined,
+  config: CompanionConfig,
+  logger: CompanionLogger,
+): Promise<(() => void) | undefined> {
+  if (!redis) return undefined;
+  const { url, onStoreError } = redis;
   let Redis: typeof import('ioredis').Redis;
   try {
     ({ Redis } = await import('ioredis'));
@@ -55,28 +78,35 @@ async function useRedisLimits(config: CompanionConfig, logger: CompanionLogger):
   return () => client.disconnect();
 }
 
+/** Every configuration problem of this run, each on its own line, then exit 1. */
+function refuse(error: ConfigError): never {
+  const lines = error.problems.map((problem) => `voice-agent-companion: ${problem}\n`).join('');
+  process.stderr.write(lines);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
-  let config;
-  let listenOptions;
+  const problems = new ConfigProblems();
+  const config = problems.check(() => companionConfigFromEnv(process.env));
+  const listenOptions = problems.check(() => listenOptionsFromEnv(process.env));
+  const redis = problems.check(() => redisSettings(process.env));
   try {
-    config = companionConfigFromEnv(process.env);
-    listenOptions = listenOptionsFromEnv(process.env);
+    problems.finish();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`voice-agent-companion: ${error.message}\n`);
-    process.exit(1);
+    if (error instanceof ConfigError) refuse(error);
+    throw error;
   }
+  if (!config || !listenOptions) return;
   // One write per batch of log lines instead of a blocking write per request (see log.ts).
   const logger = createBufferedLogger((text) => process.stderr.write(text));
   process.on('exit', () => logger.flush());
   config.logger = logger;
   let closeRedis: (() => void) | undefined;
   try {
-    closeRedis = await useRedisLimits(config, logger);
+    closeRedis = await useRedisLimits(redis, config, logger);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`voice-agent-companion: ${error.message}\n`);
-    process.exit(1);
+    if (error instanceof ConfigError) refuse(error);
+    throw error;
   }
   let handler;
   try {

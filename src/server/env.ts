@@ -9,6 +9,41 @@ export type Environment = Record<string, string | undefined>;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** Every problem found, one sentence each (the message joins them). */
+  readonly problems: readonly string[];
+
+  constructor(problems: string | readonly string[]) {
+    const all = typeof problems === 'string' ? [problems] : problems;
+    super(all.join('; '));
+    this.problems = all;
+  }
+}
+
+/**
+ * Runs each check, collecting every ConfigError instead of stopping at the first: a run reports all
+ * of its configuration problems at once. `finish()` throws them together.
+ */
+export class ConfigProblems {
+  readonly #problems: string[] = [];
+
+  add(problem: string): void {
+    this.#problems.push(problem);
+  }
+
+  /** The check's value, or undefined when it failed (its problems are kept). */
+  check<T>(read: () => T): T | undefined {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.#problems.push(...error.problems);
+      return undefined;
+    }
+  }
+
+  finish(): void {
+    if (this.#problems.length > 0) throw new ConfigError(this.#problems);
+  }
 }
 
 const list = (value: string | undefined) =>
@@ -56,28 +91,31 @@ function origins(env: Environment, name: string): string[] {
  * Weak values are refused with a ConfigError naming the variable.
  */
 export function companionConfigFromEnv(env: Environment): CompanionConfig {
-  const apiKey = env.VOICE_AGENT_API_KEY;
-  if (!apiKey || apiKey.trim() === '') throw new ConfigError('VOICE_AGENT_API_KEY is required');
-  const baseUrl = env.VOICE_AGENT_BASE_URL;
-  if (!baseUrl)
-    throw new ConfigError('VOICE_AGENT_BASE_URL is required (the service API base URL, or the emulator apiUrl)');
+  const problems = new ConfigProblems();
+  const apiKey = env.VOICE_AGENT_API_KEY ?? '';
+  if (apiKey.trim() === '') problems.add('VOICE_AGENT_API_KEY is required');
+  const baseUrl = env.VOICE_AGENT_BASE_URL ?? '';
   const dev = env.NODE_ENV === 'development';
-  const baseUrlProblem = serviceUrlProblem(baseUrl);
-  if (baseUrlProblem && 'fatal' in baseUrlProblem)
-    throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.fatal}`);
-  if (baseUrlProblem && !dev)
-    throw new ConfigError(`VOICE_AGENT_BASE_URL ${baseUrlProblem.insecure} (allowed only with NODE_ENV=development)`);
+  if (!baseUrl) {
+    problems.add('VOICE_AGENT_BASE_URL is required (the service API base URL, or the emulator apiUrl)');
+  } else {
+    const baseUrlProblem = serviceUrlProblem(baseUrl);
+    if (baseUrlProblem && 'fatal' in baseUrlProblem) problems.add(`VOICE_AGENT_BASE_URL ${baseUrlProblem.fatal}`);
+    else if (baseUrlProblem && !dev)
+      problems.add(`VOICE_AGENT_BASE_URL ${baseUrlProblem.insecure} (allowed only with NODE_ENV=development)`);
+  }
   if (env.VOICE_AGENT_MEDIA_URL) {
     const problem = mediaUrlProblem(env.VOICE_AGENT_MEDIA_URL);
-    if (problem) throw new ConfigError(`VOICE_AGENT_MEDIA_URL ${problem}`);
+    if (problem) problems.add(`VOICE_AGENT_MEDIA_URL ${problem}`);
   }
   let agents: Record<string, string> = {};
+  let agentsInvalid = false;
   if (env.VOICE_AGENT_AGENTS) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(env.VOICE_AGENT_AGENTS);
     } catch {
-      throw new ConfigError('VOICE_AGENT_AGENTS must be a JSON object of agent name → agent id');
+      parsed = null;
     }
     if (
       typeof parsed !== 'object' ||
@@ -85,19 +123,20 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
       Array.isArray(parsed) ||
       !Object.values(parsed).every((id) => typeof id === 'string' && id)
     ) {
-      throw new ConfigError('VOICE_AGENT_AGENTS must be a JSON object of agent name → agent id');
+      problems.add('VOICE_AGENT_AGENTS must be a JSON object of agent name → agent id');
+      agentsInvalid = true;
+    } else {
+      agents = parsed as Record<string, string>;
     }
-    agents = parsed as Record<string, string>;
   }
   if (env.VOICE_AGENT_AGENT_ID) agents = { default: env.VOICE_AGENT_AGENT_ID, ...agents };
-  if (Object.keys(agents).length === 0) throw new ConfigError('set VOICE_AGENT_AGENT_ID or VOICE_AGENT_AGENTS');
+  if (Object.keys(agents).length === 0 && !agentsInvalid)
+    problems.add('set VOICE_AGENT_AGENT_ID or VOICE_AGENT_AGENTS');
   if (!env.COMPANION_SECRET && !dev)
-    throw new ConfigError(
-      'COMPANION_SECRET is required (at least 32 characters); only NODE_ENV=development makes a random one',
-    );
+    problems.add('COMPANION_SECRET is required (at least 32 characters); only NODE_ENV=development makes a random one');
   if (env.COMPANION_SECRET) {
     const problem = secretProblem(env.COMPANION_SECRET, apiKey, 32);
-    if (problem) throw new ConfigError(`COMPANION_SECRET: ${problem}`);
+    if (problem) problems.add(`COMPANION_SECRET: ${problem}`);
   }
 
   const config: CompanionConfig = {
@@ -105,33 +144,34 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
     baseUrl,
     agents,
     dev,
-    allowedOrigins: origins(env, 'COMPANION_ALLOWED_ORIGINS'),
+    allowedOrigins: problems.check(() => origins(env, 'COMPANION_ALLOWED_ORIGINS')) ?? [],
     allowedInputs: list(env.COMPANION_ALLOWED_INPUTS),
-    trustProxy: flag(env, 'COMPANION_TRUST_PROXY'),
+    trustProxy: problems.check(() => flag(env, 'COMPANION_TRUST_PROXY')) ?? false,
   };
-  const publicOrigins = origins(env, 'COMPANION_PUBLIC_ORIGIN');
+  const publicOrigins = problems.check(() => origins(env, 'COMPANION_PUBLIC_ORIGIN')) ?? [];
   if (publicOrigins.length > 0) config.publicOrigin = publicOrigins;
   if (env.COMPANION_SECRET) config.secret = env.COMPANION_SECRET;
   if (env.VOICE_AGENT_GRAPHQL_URL) {
     if (!URL.canParse(env.VOICE_AGENT_GRAPHQL_URL))
-      throw new ConfigError('VOICE_AGENT_GRAPHQL_URL must be an absolute URL, e.g. https://api.example.com/query');
+      problems.add('VOICE_AGENT_GRAPHQL_URL must be an absolute URL, e.g. https://api.example.com/query');
     config.graphqlUrl = env.VOICE_AGENT_GRAPHQL_URL;
   }
   if (env.VOICE_AGENT_MEDIA_URL) config.mediaUrl = env.VOICE_AGENT_MEDIA_URL;
   if (env.COMPANION_BASE_PATH) config.basePath = env.COMPANION_BASE_PATH;
-  const timeoutMinutes = positiveInteger(env, 'COMPANION_TIMEOUT_MINUTES');
+  const timeoutMinutes = problems.check(() => positiveInteger(env, 'COMPANION_TIMEOUT_MINUTES'));
   if (timeoutMinutes !== undefined && (timeoutMinutes < 1 || timeoutMinutes > MAX_TIMEOUT_MINUTES))
-    throw new ConfigError(`COMPANION_TIMEOUT_MINUTES must be 1 to ${MAX_TIMEOUT_MINUTES} (a day)`);
+    problems.add(`COMPANION_TIMEOUT_MINUTES must be 1 to ${MAX_TIMEOUT_MINUTES} (a day)`);
   if (timeoutMinutes !== undefined) config.timeoutMinutes = timeoutMinutes;
   const limits = {
-    perAddress: positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_ADDRESS'),
-    total: positiveInteger(env, 'COMPANION_RATE_LIMIT_TOTAL'),
-    perDial: positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_DIAL'),
-    readsPerAddress: positiveInteger(env, 'COMPANION_RATE_LIMIT_READS_PER_ADDRESS'),
+    perAddress: problems.check(() => positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_ADDRESS')),
+    total: problems.check(() => positiveInteger(env, 'COMPANION_RATE_LIMIT_TOTAL')),
+    perDial: problems.check(() => positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_DIAL')),
+    readsPerAddress: problems.check(() => positiveInteger(env, 'COMPANION_RATE_LIMIT_READS_PER_ADDRESS')),
   };
   for (const [name, value] of Object.entries(limits)) {
     if (value !== undefined) config.rateLimit = { ...config.rateLimit, [name]: value };
   }
+  problems.finish();
   return config;
 }
 
@@ -146,28 +186,33 @@ export interface ListenEnvironment extends NodeServerLimits {
  * COMPANION_KEEP_ALIVE_TIMEOUT_MS, COMPANION_MAX_CONNECTIONS, COMPANION_MAX_CONNECTIONS_PER_ADDRESS.
  */
 export function listenOptionsFromEnv(env: Environment): ListenEnvironment {
-  const port = env.PORT ? Number(env.PORT) : 8787;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError('PORT must be a port number (0 picks a free one)');
+  const problems = new ConfigProblems();
+  let port = env.PORT ? Number(env.PORT) : 8787;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    problems.add('PORT must be a port number (0 picks a free one)');
+    port = 8787;
+  }
   const options: ListenEnvironment = { port, host: env.HOST || '127.0.0.1' };
-  const atLeastOne = (name: string) => {
-    const value = positiveInteger(env, name);
-    if (value === 0) throw new ConfigError(`${name} must be a whole number ≥ 1`);
-    return value;
-  };
+  const atLeastOne = (name: string) =>
+    problems.check(() => {
+      const value = positiveInteger(env, name);
+      if (value === 0) throw new ConfigError(`${name} must be a whole number ≥ 1`);
+      return value;
+    });
   const headersTimeoutMs = atLeastOne('COMPANION_HEADERS_TIMEOUT_MS');
   const requestTimeoutMs = atLeastOne('COMPANION_REQUEST_TIMEOUT_MS');
   const keepAliveTimeoutMs = atLeastOne('COMPANION_KEEP_ALIVE_TIMEOUT_MS');
   const maxConnections = atLeastOne('COMPANION_MAX_CONNECTIONS');
-  const maxConnectionsPerAddress = positiveInteger(env, 'COMPANION_MAX_CONNECTIONS_PER_ADDRESS');
+  const maxConnectionsPerAddress = problems.check(() => positiveInteger(env, 'COMPANION_MAX_CONNECTIONS_PER_ADDRESS'));
   if (headersTimeoutMs !== undefined) options.headersTimeoutMs = headersTimeoutMs;
   if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs;
   if (keepAliveTimeoutMs !== undefined) options.keepAliveTimeoutMs = keepAliveTimeoutMs;
   if (maxConnections !== undefined) options.maxConnections = maxConnections;
   if (maxConnectionsPerAddress !== undefined) options.maxConnectionsPerAddress = maxConnectionsPerAddress;
   if ((options.headersTimeoutMs ?? 10_000) > (options.requestTimeoutMs ?? 30_000)) {
-    throw new ConfigError('COMPANION_HEADERS_TIMEOUT_MS must not exceed COMPANION_REQUEST_TIMEOUT_MS (default 30000)');
+    problems.add('COMPANION_HEADERS_TIMEOUT_MS must not exceed COMPANION_REQUEST_TIMEOUT_MS (default 30000)');
   }
+  problems.finish();
   return options;
 }
 

@@ -96,12 +96,20 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
           reason: `Host ${JSON.stringify(own.host.slice(0, 100))} is not a public origin's host (COMPANION_PUBLIC_ORIGIN), an IP address or a loopback name`,
         });
       }
-      if (!origins.originAllowed(request, own))
-        throw new HttpError('origin_not_allowed', 'this origin may not use the endpoint');
-      cors = origins.corsHeaders(request);
-      if (!route) throw new HttpError('not_found', 'no such route');
-      response = await answerRoute(settings, exchange, route, cors);
-      Object.assign(response.headers, cors);
+      if (!origins.originAllowed(request, own)) {
+        const refusal = origins.refusal(request, own);
+        cors = refusal.cors;
+        // The preflight is granted so that the page's request comes and reads the refusal.
+        if (route && request.method === 'OPTIONS' && cors !== NO_CORS) {
+          exchange.reason = (refusal.error.reason ?? '') + ' (preflight granted; the request will be refused)';
+          response = preflightAnswer(route, cors);
+        } else throw refusal.error;
+      } else {
+        cors = origins.corsHeaders(request);
+        if (!route) throw new HttpError('not_found', 'no such route');
+        response = await answerRoute(settings, exchange, route, cors);
+        Object.assign(response.headers, cors);
+      }
     } catch (error) {
       failure = error instanceof HttpError ? error : unexpected(error, request);
       response = errorAnswer(failure, cors);

@@ -117,19 +117,47 @@ function adapterEntry(
   };
 }
 
-/** Reads the body up to `limit` bytes; `null` when it is larger (the rest is drained or the socket closed). */
-async function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit + DRAIN_LIMIT_BYTES) {
-      req.destroy();
-      return null;
-    }
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit ? null : Buffer.concat(chunks);
+/**
+ * Reads the body up to `limit` bytes; `null` as soon as it is larger. The rest is then read and
+ * dropped while the 413 goes out (a client sending a chunked body reads it and stops), so the
+ * connection is not reset under the answer; past `DRAIN_LIMIT_BYTES` more the socket is closed.
+ */
+function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    let done = false;
+    const finish = (value: Buffer | null): void => {
+      done = true;
+      resolve(value);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (over) {
+        if (size > limit + DRAIN_LIMIT_BYTES) req.destroy();
+        return;
+      }
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      over = true;
+      chunks.length = 0;
+      finish(null);
+    });
+    req.once('end', () => {
+      if (!done) finish(Buffer.concat(chunks));
+    });
+    req.once('close', () => {
+      if (done) return;
+      done = true;
+      reject(new Error('the request closed before its body ended'));
+    });
+    req.once('error', () => {
+      // Reported by 'close', which always follows; after the answer it is only the drain's end.
+    });
+  });
 }
 
 const SAFE_HOST = /^[A-Za-z0-9.:[\]-]+$/;
@@ -280,11 +308,9 @@ async function serve(
   const declared = Number(req.headers['content-length']);
   let body: Buffer | null = null;
   if (method !== 'GET' && method !== 'HEAD') {
+    const declaredTooLarge = Number.isFinite(declared) && declared > maxBodyBytes + DRAIN_LIMIT_BYTES;
     try {
-      body =
-        Number.isFinite(declared) && declared > maxBodyBytes + DRAIN_LIMIT_BYTES
-          ? null
-          : await readCapped(req, maxBodyBytes);
+      body = declaredTooLarge ? null : await readCapped(req, maxBodyBytes);
     } catch (error) {
       // The visitor went away (or the request timeout cut a slow body) before it was all sent.
       if (!req.socket.destroyed && !req.destroyed) throw error;
@@ -301,10 +327,12 @@ async function serve(
       return;
     }
     if (body === null) {
+      // Declared too large: not read at all, so the connection closes after the answer. Streamed
+      // past the limit: the rest is being drained (readCapped), and the connection may be reused.
       writeAnswer(
         res,
         errorAnswer(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)),
-        true,
+        declaredTooLarge,
       );
       return;
     }

@@ -4,7 +4,7 @@
 // proxy these come from the last `X-Forwarded-*` hop. Web APIs only.
 import { addressKey, isRebindingSafeHostname } from './checks.js';
 import type { CompanionSettings } from './config.js';
-import { BASE_HEADERS } from './errors.js';
+import { BASE_HEADERS, HttpError } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { allowOf, type Route } from './routes.js';
 
@@ -98,6 +98,26 @@ export class OriginPolicy {
     const origin = request.header('origin');
     if (origin === null || !this.#settings.allowedOrigins.has(origin)) return NO_CORS;
     return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': 'Retry-After' };
+  }
+
+  /**
+   * The refusal of a cross-origin page that is not allowed, readable by that page: without CORS
+   * headers the browser hides the answer and the widget could only say "network error". Its
+   * preflight is granted (the request itself is refused, before anything is done), and the 403 is
+   * readable, naming the origin. An opaque origin (`null`: a sandboxed frame, a file) gets none.
+   */
+  refusal(request: CompanionRequest, own: RequestOrigin): { error: HttpError; cors: Readonly<Record<string, string>> } {
+    const origin = (request.header('origin') ?? '').slice(0, 200);
+    const error = new HttpError(
+      'origin_not_allowed',
+      `this page's origin (${origin}) may not use the endpoint: the site must add it to the companion's allowed origins (COMPANION_ALLOWED_ORIGINS)`,
+      {
+        reason: `Origin ${JSON.stringify(origin)} refused: not the companion's own origin (${own.origin}) nor in COMPANION_ALLOWED_ORIGINS`,
+      },
+    );
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) return { error, cors: NO_CORS };
+    const cors = { 'access-control-allow-origin': origin, vary: 'Origin' };
+    return { error, cors };
   }
 
   /** The client's address: the trusted proxy's last `X-Forwarded-For` hop, else the adapter's. */

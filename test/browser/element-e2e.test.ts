@@ -5,6 +5,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { CallEndedEvent } from '../../src/call/events.js';
 import type { CallResult, CallState } from '../../src/call/types.js';
 import { VoiceAgentCall } from '../../src/define.js';
+import { formatDuration } from '../../src/element/strings.js';
 import { findPart, part, parts, query, shadow, text } from '../support/dom.js';
 import { emulatorDial } from '../support/emulator.js';
 import { collect } from '../support/events.js';
@@ -81,7 +82,15 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
       const bubbles = parts(el, 'entry-ai');
       expect(bubbles.length).to.be.greaterThan(0);
       expect(bubbles[0]?.textContent?.length).to.be.greaterThan('Assistant: '.length);
-      expect(text(el, 'summary')).to.match(/^Call ended · agent hung up · \d\d:\d\d$/);
+      // The card and the event agree on the duration (issue 29, item 3: Firefox showed 00:03 beside 4).
+      const reported = seen.ended[0]?.durationSeconds;
+      expect(reported, 'call-ended.durationSeconds').to.be.a('number');
+      expect(text(el, 'summary')).to.equal(`Agent hung up · ${formatDuration((reported ?? 0) * 1000)}`);
+      expect(text(el, 'status')).to.equal('Call ended');
+      // No empty space between the last line and the summary (it was 40–70 px under a short transcript).
+      const lastLine = parts(el, 'entry').at(-1)?.getBoundingClientRect();
+      const gap = part(el, 'summary').getBoundingClientRect().top - (lastLine?.bottom ?? 0);
+      expect(gap, 'space between the last line and the summary').to.be.within(0, 24);
       expect(text(el, 'call-button')).to.equal('Call again');
       expect(el.getTranscript().length).to.equal(seen.ended[0]?.transcript.length);
       expect(indicatorSpoke, 'the speaking indicator showed the agent speaking').to.equal(true);
@@ -106,7 +115,7 @@ describe('<voice-agent-call> end to end (companion + emulator)', function () {
     expect(text(el, 'call-button')).to.equal('Try again');
     // It never connected: no "Call ended" and no duration (the service's record has one).
     expect(text(el, 'status')).to.equal('Call not connected');
-    expect(text(el, 'summary')).to.equal('Call not connected · lines busy');
+    expect(text(el, 'summary')).to.equal('Lines busy');
   });
 
   it('emu-demo: removing the element mid-call ends it as element-removed and the dial ends', async () => {
@@ -196,6 +205,34 @@ describe('<voice-agent-call> end to end: focus when a call ends (keyboard only)'
     } finally {
       rendered.stop();
     }
+  });
+
+  // Issue 29, item 1: focus used to move to "Hang up" while the call was still `starting`, so a
+  // second Enter (the call looked slow) ended it at once: user-hangup, "00:00".
+  it('a second Enter while the call sets up does not hang up: focus rests on the card until the call is up', async () => {
+    const el = await fixture<VoiceAgentCall>(
+      html`<voice-agent-call endpoint="/api/voice-call" agent="emu-demo"></voice-agent-call>`,
+    );
+    const endings: string[] = [];
+    el.addEventListener('call-ended', (event) => endings.push(event.detail.reason));
+    const connected = new Promise((resolve) => el.addEventListener('call-connected', resolve, { once: true }));
+    part(el, 'call-button').focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => el.state !== 'idle', 10000, 'the call starts');
+    await el.updateComplete;
+    expect(['starting', 'connecting']).to.include(el.state);
+    expect(focused(el) === part(el, 'card'), 'focus rests on the card while the call sets up').to.equal(true);
+    await sendKeys({ press: 'Enter' });
+    await sendKeys({ press: 'Enter' });
+    await sendKeys({ press: ' ' });
+    await connected;
+    await el.updateComplete;
+    expect(endings, 'the repeated keys ended nothing').to.deep.equal([]);
+    expect(el.state).to.equal('in-call');
+    expect(focused(el) === part(el, 'hangup-button'), 'focus on hang-up once in the call').to.equal(true);
+    const end = ended(el);
+    await sendKeys({ press: 'Enter' });
+    expect((await end).reason).to.equal('user-hangup');
   });
 
   it('agent hang-up (emu-quick): focus on the hang-up button moves to "Call again"', async () => {

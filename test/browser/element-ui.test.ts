@@ -97,10 +97,32 @@ describe('<voice-agent-call> states', () => {
     await settle(el);
     expect(el.getAttribute('state')).to.equal('ended');
     expect(text(el, 'status')).to.equal('Call ended');
-    expect(text(el, 'summary')).to.equal('Call ended · agent hung up · 00:00');
+    expect(text(el, 'summary')).to.equal('Agent hung up · 00:00');
     expect(text(el, 'call-button')).to.equal('Call again');
     expect(findPart(el, 'error')).to.equal(null);
     expect(findPart(el, 'timer')).to.equal(null);
+  });
+
+  // Issue 29, item 3: under a short transcript the ended card had a 40–70 px gap before the summary,
+  // and said "Call ended" twice (status and summary).
+  it('ended after a short transcript: the summary follows the last line, and "Call ended" is said once', async () => {
+    for (const layout of ['inline', 'floating']) {
+      const el = await fixture<VoiceAgentCall>(
+        html`<voice-agent-call endpoint="/x" layout=${layout}></voice-agent-call>`,
+      );
+      const s = await inCall(el);
+      s.say({ id: 'a1', speaker: 'AI', text: 'Bye!', final: true });
+      s.end('agent-hangup');
+      await settle(el);
+      const last = parts(el, 'entry').at(-1)?.getBoundingClientRect();
+      const gap = part(el, 'summary').getBoundingClientRect().top - (last?.bottom ?? 0);
+      expect(gap, `${layout}: space between the last line and the summary`).to.be.within(0, 24);
+      const said =
+        shadow(el)
+          .querySelector('.card')
+          ?.textContent?.match(/Call ended/g) ?? [];
+      expect(said.length, `${layout}: "Call ended" on the card`).to.equal(1);
+    }
   });
 
   it('counts the call time in mm:ss while in the call and freezes it at the end', async () => {
@@ -113,7 +135,7 @@ describe('<voice-agent-call> states', () => {
     await waitUntil(() => text(el, 'timer') === 'Call duration 01:24', 'the timer did not tick', { timeout: 2500 });
     s.end('agent-hangup');
     await settle(el);
-    expect(text(el, 'summary')).to.equal('Call ended · agent hung up · 01:24');
+    expect(text(el, 'summary')).to.equal('Agent hung up · 01:24');
   });
 
   const errors: Array<[EndReason, string, string]> = [
@@ -145,7 +167,7 @@ describe('<voice-agent-call> states', () => {
     s.go('ended');
     await settle(el);
     expect(text(el, 'status')).to.equal('Call not connected');
-    expect(text(el, 'summary')).to.equal('Call not connected · lines busy');
+    expect(text(el, 'summary')).to.equal('Lines busy');
     expect(query(el, '[role="status"]').textContent).to.not.contain('Call ended');
     expect(query(el, '[role="status"]').textContent).to.not.match(/\d\d:\d\d/);
   });
@@ -157,7 +179,7 @@ describe('<voice-agent-call> states', () => {
     await settle(el);
     expect(text(el, 'error')).to.contain('The assistant could not hear you');
     expect(text(el, 'error')).to.contain('microphone');
-    expect(text(el, 'summary')).to.equal('Call ended · ended after silence · 00:00');
+    expect(text(el, 'summary')).to.equal('Ended after silence · 00:00');
 
     await el.start();
     s.go('connecting');
@@ -191,12 +213,12 @@ describe('<voice-agent-call> states', () => {
     fake().end('busy');
     await settle(el);
     expect(text(el, 'status')).to.equal('لم يتم الاتصال');
-    expect(text(el, 'summary')).to.equal('لم يتم الاتصال · الخطوط مشغولة');
+    expect(text(el, 'summary')).to.equal('الخطوط مشغولة');
     const s = await inCall(el);
     s.end('silence');
     await settle(el);
     expect(text(el, 'error')).to.contain('لم يتمكّن المساعد من سماعك');
-    expect(text(el, 'summary')).to.match(/^انتهت المكالمة · انتهت بسبب الصمت · 00:00$/);
+    expect(text(el, 'summary')).to.match(/^انتهت بسبب الصمت · 00:00$/);
   });
 
   it('"Call again" starts a new call on the same session', async () => {
@@ -488,7 +510,7 @@ describe('<voice-agent-call> controls', () => {
     await settle(el);
     await settle(el);
     expect(ended).to.deep.equal(['user-hangup']);
-    expect(text(el, 'summary')).to.equal('Call ended · you hung up · 00:00');
+    expect(text(el, 'summary')).to.equal('You hung up · 00:00');
     expect(shadow(el).activeElement === part(el, 'call-button'), 'focus on the call button').to.equal(true);
   });
 

@@ -158,6 +158,52 @@ describe('an unsupported browser is told, and nothing is spent', () => {
   });
 });
 
+// A page or an extension that blocks WebRTC often leaves the name defined: `in` still sees it, so
+// the check asks for a constructor (issue 29, item 4).
+describe('a constructor set to something that is not one counts as missing', () => {
+  for (const [label, value] of [
+    ['undefined', undefined],
+    ['null', null],
+    ['an object', {}],
+  ] as const) {
+    it(`RTCPeerConnection = ${label}: no microphone prompt, no dial, unsupported-browser`, async () => {
+      const own = Object.getOwnPropertyDescriptor(window, 'RTCPeerConnection');
+      Object.defineProperty(window, 'RTCPeerConnection', { value, configurable: true, writable: true });
+      const spent = spend();
+      try {
+        expect('RTCPeerConnection' in window, 'the name is still there').to.equal(true);
+        expect(missingCapabilities()).to.include('RTCPeerConnection');
+        const el = await fixture<VoiceAgentCall>(
+          html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick" preload="none"></voice-agent-call>`,
+        );
+        const ended = oneEvent(el, 'call-ended');
+        part(el, 'call-button').click();
+        const result = (await ended).detail as CallResult;
+        expect(result.reason).to.equal('unsupported-browser');
+        expect(result.error?.missing).to.include('RTCPeerConnection');
+        expect(spent.counts).to.deep.equal({ microphone: 0, companion: 0 });
+      } finally {
+        spent.restore();
+        if (own) Object.defineProperty(window, 'RTCPeerConnection', own);
+        else delete (window as unknown as Record<string, unknown>)['RTCPeerConnection'];
+      }
+    });
+  }
+
+  it('AudioContext and WebSocket too', () => {
+    for (const name of ['AudioContext', 'WebSocket'] as const) {
+      const own = Object.getOwnPropertyDescriptor(window, name);
+      Object.defineProperty(window, name, { value: undefined, configurable: true, writable: true });
+      try {
+        expect(missingCapabilities(), name).to.include(name);
+      } finally {
+        if (own) Object.defineProperty(window, name, own);
+      }
+    }
+    expect(missingCapabilities()).to.not.include('AudioContext');
+  });
+});
+
 describe('a page that is not https', () => {
   it('says so, since another browser would not help', async () => {
     const restore = without('isSecureContext');

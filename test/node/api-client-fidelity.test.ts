@@ -1,13 +1,13 @@
 // Issue 14, one test per correction against the seed document, each through `VoiceAgentApi`
 // against the emulator over HTTP.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Emulator } from '../../src/emulator/index.js';
 import { VoiceAgentApi } from '../../src/api/client.js';
 import type { Dial, SystemResultType } from '../../src/api/types/index.js';
 import type { ServiceError } from '../../src/api/service-error.js';
 import { present, eventually, reaches, rejectsWith, startApi, newAgent } from './api-client-support.js';
+import { readDocs } from '../../scripts/docs.js';
 
 /** The service's error body, kept on `cause` by VoiceAgentApi. */
 const errorBody = (error: ServiceError) =>
@@ -391,7 +391,7 @@ describe('issue 14: seed fidelity', () => {
     });
 
     test('the README has a table saying what produces each systemResultType', async () => {
-      const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+      const readme = readDocs();
       const start = readme.indexOf('### What ends a dial');
       assert.notEqual(start, -1, 'README section "What ends a dial"');
       const section = readme.slice(start, readme.indexOf('\n### ', start + 1));

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Emulator } from '../../src/emulator/index.js';
 import { VoiceAgentApi } from '../../src/api/client.js';
 import { startApi } from './api-client-support.js';
+import { readDocs } from '../../scripts/docs.js';
 
 interface Operation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -298,8 +299,7 @@ describe('every operation of the seed', () => {
   });
 
   test("the README's client table names the seed's path of every operation", async () => {
-    const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readDocs();
     const section = readme.slice(readme.indexOf('## The service API client'), readme.indexOf('## Benchmarks'));
     for (const operation of SEED_OPERATIONS) {
       assert.ok(section.includes(methodName(operation)), `README client table lacks ${methodName(operation)}`);

@@ -3,8 +3,6 @@
 // or dropped on either side, or a status changed, fails here or in `npm run typecheck`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   setupFailure,
   type CompanionErrorCode,
@@ -14,8 +12,7 @@ import {
 } from '../../src/call/error-codes.js';
 import { CallError, CompanionError } from '../../src/call/errors.js';
 import { STATUS_OF, type CompanionErrorCode as ServerErrorCode } from '../../src/server/errors.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { readDocs } from '../../scripts/docs.js';
 
 /** Every code but `client_closed` reaches a reader: nobody reads that answer. */
 type AnsweredCode = Exclude<ServerErrorCode, 'client_closed'>;
@@ -47,6 +44,7 @@ const ANSWERED = Object.entries(STATUS_OF).filter(([code]) => code !== 'client_c
 /** The widget's own codes, each once (the compiler wants every one of `WidgetErrorCode`). */
 const WIDGET_CODES: Record<Exclude<WidgetErrorCode, `http_${number}`>, true> = {
   unsupported_browser: true,
+  call_in_progress: true,
   microphone_denied: true,
   microphone_unavailable: true,
   network_error: true,
@@ -62,7 +60,7 @@ const WIDGET_CODES: Record<Exclude<WidgetErrorCode, `http_${number}`>, true> = {
 
 /** The rows of the README table whose header row starts with `| ${firstHeader} |`. */
 function readmeTable(firstHeader: string): string[][] {
-  const lines = readFileSync(`${ROOT}README.md`, 'utf8').split('\n');
+  const lines = readDocs().split('\n');
   const start = lines.findIndex((line) => line.startsWith(`| ${firstHeader} |`));
   assert.notEqual(start, -1, `README has a table headed "${firstHeader}"`);
   const rows: string[][] = [];

@@ -17,6 +17,7 @@ import { createApp as createExpressApp } from './recipes/express.js';
 import { createFetchHandler } from './recipes/fetch.js';
 import { createApp as createHonoApp } from './recipes/hono.js';
 import { SECRET } from './companion-support.js';
+import { readDocs } from '../../scripts/docs.js';
 
 const RECIPES = ['express', 'hono', 'fetch'] as const;
 
@@ -150,7 +151,7 @@ describe('mounted in frameworks, in front of the real emulator', () => {
   }
 
   test("the README's recipes are these files, word for word", async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readDocs();
     for (const name of RECIPES) {
       const source = await readFile(new URL(`recipes/${name}.ts`, import.meta.url), 'utf8');
       const asPublished = source.replaceAll('../../../src/server/index.js', 'voice-agent-call/server');

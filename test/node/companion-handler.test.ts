@@ -569,10 +569,31 @@ describe('origins and CORS', () => {
         headers: { ...evil, 'access-control-request-method': 'POST' },
       }),
     );
-    await expectError(preflight, 403, 'origin_not_allowed');
-    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    // The preflight is granted so that the page's request comes and reads its refusal (issue 29, item 7).
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), evil.origin);
     assert.equal(service.callsTo('POST', /^\/dials$/).length, 1);
     assert.equal(service.calls.length, 3, 'only the one create and the media credentials it fetched');
+  });
+
+  test('a refused origin can read why (CORS on the 403), and the log names the origin', async () => {
+    const { handler, logs: entries } = makeCompanion();
+    const refused = await handler(post('/dials', {}, { origin: 'https://blog.example' }));
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers.get('access-control-allow-origin'), 'https://blog.example');
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'origin_not_allowed');
+    assert.match(body.error.message, /https:\/\/blog\.example/);
+    assert.match(body.error.message, /COMPANION_ALLOWED_ORIGINS/);
+    const logged = entries.at(-1);
+    assert.equal(logged?.code, 'origin_not_allowed');
+    assert.match(logged?.reason ?? '', /"https:\/\/blog\.example" refused/);
+    // An opaque origin gets no CORS grant, and neither does a value that is not an origin.
+    for (const origin of ['null', 'https://blog.example/path']) {
+      const opaque = await handler(post('/dials', {}, { origin }));
+      assert.equal(opaque.status, 403, origin);
+      assert.equal(opaque.headers.get('access-control-allow-origin'), null, origin);
+    }
   });
 
   test('same-origin and origin-less requests need no configuration', async () => {

@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createCompanionHandler, listen, type CompanionServer } from '../../src/server/index.js';
 import { SECRET } from './companion-support.js';
+import { readDocs } from '../../scripts/docs.js';
 
 type CreateStaticSite = (options: { root: string; companionUrl: string; prefix?: string }) => Server;
 
@@ -96,7 +97,7 @@ describe('a plain static site with the companion behind it, same-origin', () => 
   });
 
   test('the README quotes the recipe word for word', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readDocs();
     const source = await readFile(new URL('recipes/static-site.mjs', import.meta.url), 'utf8');
     assert.ok(
       readme.includes('```js\n' + source + '```'),

@@ -2,11 +2,11 @@
 // on the GraphQL step, the visitor sees only the companion's words, the log gets the service's,
 // and the README's table is this table.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { ServiceError, type ServiceErrorCode } from '../../src/api/service-error.js';
 import { HttpError, STATUS_OF } from '../../src/server/errors.js';
 import { UPSTREAM_ERRORS, graphqlFailure, upstreamFailure } from '../../src/server/upstream-errors.js';
+import { readDocs } from '../../scripts/docs.js';
 
 const CODES = Object.keys(UPSTREAM_ERRORS) as ServiceErrorCode[];
 
@@ -99,7 +99,7 @@ describe("the README's error tables", () => {
   };
 
   test('every companion code has its row with its status', async () => {
-    const text = section(await readFile(new URL('../../README.md', import.meta.url), 'utf8'));
+    const text = section(readDocs());
     for (const [code, status] of Object.entries(STATUS_OF)) {
       const [statusCell] = row(text, new RegExp(`^\\| \\d{3} \\| \`${code}\` \\|`));
       assert.equal(statusCell, String(status), code);
@@ -107,7 +107,7 @@ describe("the README's error tables", () => {
   });
 
   test('every service code has its row, saying what UPSTREAM_ERRORS says', async () => {
-    const text = section(await readFile(new URL('../../README.md', import.meta.url), 'utf8'));
+    const text = section(readDocs());
     for (const code of CODES) {
       const [, rest = '', graphql = ''] = row(text, new RegExp(`^\\| \`${code}\``));
       for (const [cell, answer] of [

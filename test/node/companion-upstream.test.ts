@@ -2,6 +2,7 @@
 // mid-body or answers errors; the companion (Node adapter) in front of it with a short timeout.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -173,6 +174,47 @@ describe('companion in front of a faulty service (over HTTP)', () => {
     assert.equal(response.status, 413);
     assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'payload_too_large');
     assert.equal(response.headers.get('cache-control'), 'no-store');
+  });
+
+  // As curl sends a body of unknown length: chunked, after `Expect: 100-continue`, reading while it
+  // sends and stopping at a final answer. It used to get 100 Continue, then a reset (issue 29, item 15).
+  test('a chunked body over the limit gets 100 Continue, then a clean 413, not a reset', async () => {
+    const { port } = new URL(companion.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    let sent = 0;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = (): void => {
+        // 8 MiB at most: far past the 16 KiB limit and the adapter's 1 MiB drain.
+        while (sent < 8 * 1024 * 1024 && !received.includes('413')) {
+          sent += chunk.length;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString()}\r\n`)) {
+            socket.once('drain', pump);
+            return;
+          }
+        }
+      };
+      socket.on('data', (data: Buffer) => {
+        received += data.toString();
+        if (received.includes('100 Continue') && sent === 0) pump();
+        const head = received.indexOf('\r\n\r\n', received.indexOf('HTTP/1.1 413'));
+        const length = /content-length: (\d+)/i.exec(received.slice(received.indexOf('HTTP/1.1 413')));
+        if (received.includes('HTTP/1.1 413') && head >= 0 && length && received.length >= head + 4 + Number(length[1]))
+          resolve(received);
+      });
+      socket.on('error', (error) =>
+        reject(new Error(`${error.message} after ${JSON.stringify(received.slice(0, 200))}`)),
+      );
+      socket.on('close', () => reject(new Error(`closed after ${JSON.stringify(received.slice(0, 200))}`)));
+      socket.write(
+        'POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+          'Transfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n',
+      );
+    });
+    socket.destroy();
+    assert.match(answer, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 413 /);
+    assert.match(answer, /"code":"payload_too_large"/);
   });
 
   test('service stopped → 502 upstream_error, at once', async () => {

@@ -13,6 +13,7 @@ import {
   readmeSizesSection,
 } from '../../scripts/build-sizes.js';
 import { present } from '../support/present.js';
+import { readDoc, SIZES_PAGE } from '../../scripts/docs.js';
 
 const CDN = fileURLToPath(new URL('../../dist/cdn/', import.meta.url));
 
@@ -159,19 +160,19 @@ test('the npm build splits the same way: define.js reaches the call logic and ot
   }
 });
 
-test("the README's page-weight table is the one generated from this build", () => {
+test("the docs' page-weight table is the one generated from this build", () => {
   read('voice-agent-call.js');
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const readme = readDoc(SIZES_PAGE);
   const start = readme.indexOf(README_SIZES_START);
   const end = readme.indexOf(README_SIZES_END);
-  assert.ok(start !== -1 && end > start, 'README.md has the cdn-sizes markers');
+  assert.ok(start !== -1 && end > start, `${SIZES_PAGE} has the cdn-sizes markers`);
   assert.equal(
     readme.slice(start, end + README_SIZES_END.length),
     readmeSizesSection(cdnSizes()),
     'README sizes are stale: run `npm run build`, then `node --import tsx scripts/build-sizes.ts --readme`',
   );
   // The only other size figure typed outside the table is the tested budget.
-  const intro = readme.slice(0, readme.indexOf('## Quick start'));
+  const intro = readDoc('README.md').slice(0, readDoc('README.md').indexOf('## Quick start'));
   assert.doesNotMatch(intro, /\d+(\.\d+)? ?KiB gzip\)/, 'the introduction cites the budget, not a measured size');
   assert.ok(intro.includes(`at most ${IDLE_ENTRY_BUDGET_GZIP / 1024} KiB gzip`), 'the introduction cites the budget');
 });

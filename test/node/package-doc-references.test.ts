@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readDocs } from '../../scripts/docs.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Spelled in two pieces so this file does not cite it either.
@@ -49,7 +50,7 @@ test('no tracked file cites the design contract, which is not in the repository'
 });
 
 test("the README's Types section matches src/call/types.ts", () => {
-  const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+  const readme = readDocs();
   const source = readFileSync(`${ROOT}src/call/types.ts`, 'utf8');
   const types = readme.slice(readme.indexOf('### Types'), readme.indexOf('## How a call ends'));
   assert.ok(types.length > 0 && readme.includes('### Types'), 'README has a Types section before "How a call ends"');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
 import { present } from '../support/present.js';
+import { readDocs } from '../../scripts/docs.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -38,7 +39,7 @@ test("the README's Node table holds for what is installed", () => {
 
   assert.deepEqual(refusing('22.22.0'), [], 'npm is quiet on Node 22.22');
   assert.deepEqual(refusing('24.0.0'), [], 'npm is quiet on Node 24');
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readDocs();
   for (const name of refusing(floor)) {
     const named = name === 'machina' || name === 'graphql' || name.startsWith('@web/');
     assert.ok(

@@ -157,7 +157,7 @@ test('publint: no errors, warnings or suggestions', async () => {
   );
 });
 
-test('the published files: dist (with the CDN build and the manifest), bins, sources; no tests, demo or scripts', async () => {
+test('the published files: dist (with the CDN build and the manifest), bins, sources, the docs pages; no tests, demo or scripts', async () => {
   requireBuild();
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: ROOT,
@@ -168,6 +168,10 @@ test('the published files: dist (with the CDN build and the manifest), bins, sou
   for (const required of [
     'package.json',
     'README.md',
+    'docs/embedding.md',
+    'docs/companion.md',
+    'docs/emulator.md',
+    'docs/development.md',
     'dist/index.js',
     'dist/index.d.ts',
     'dist/react.js',

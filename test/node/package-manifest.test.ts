@@ -14,6 +14,7 @@ import {
 } from '../../scripts/build-manifest.js';
 import { PUBLIC_CALL_EVENTS } from '../../src/call/event-names.js';
 import { CALL_EVENT_CLASSES } from '../../src/call/events.js';
+import { readDoc, REFERENCE_PAGE } from '../../scripts/docs.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -109,8 +110,8 @@ test('the API reference generated from the manifest names every attribute, event
   }
 });
 
-test("the README's element reference is the one generated from the manifest", () => {
-  const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+test("the docs' element reference is the one generated from the manifest", () => {
+  const readme = readDoc(REFERENCE_PAGE);
   assert.equal(
     replaceReadmeSection(readme, apiReference(builtManifest())),
     readme,

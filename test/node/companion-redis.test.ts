@@ -137,12 +137,14 @@ describe('rate limits shared through Redis', () => {
 
     // Redis dies mid-test: the default is to fail closed, with one clear log line; the process lives on.
     await redis.stop();
-    const mark = instance.logs.length;
+    // The companion's log is buffered, so the batch's own 429 lines may still arrive after this
+    // point: the refusal is the 429 handled from now on (entries carry the time they were made).
+    const since = new Date().toISOString();
     const refused = await createDial(instance, '203.0.113.50');
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('retry-after'), '10');
-    // Issue 30, 7: the refusal is logged as the outage it is, not as a visitor over a limit.
-    const refusal = await instance.logged((entry) => entry.status === 429 && instance.logs.indexOf(entry) >= mark);
+    // The refusal is logged as the outage it is, not as a visitor over a limit.
+    const refusal = await instance.logged((entry) => entry.status === 429 && entry.time >= since);
     assert.match(present(refusal.reason), /rate limit store unreachable/);
     assert.doesNotMatch(present(refusal.reason), /per-address/);
     const line = await instance.logged((entry) => entry.code === 'rate_limit_store_unreachable');

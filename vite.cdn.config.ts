@@ -120,12 +120,40 @@ function minifyTemplates(): Plugin {
   };
 }
 
+/**
+ * Vite wraps each `import()` in its preload helper, which adds `<link>` tags for a chunk's
+ * dependencies (CSS, modulepreload) before importing it. This build has neither (no CSS files,
+ * `modulePreload: false`), so every call passes no dependencies and only the helper's error path
+ * is ever used: this is that path alone (a failed load fires Vite's cancelable `vite:preloadError`
+ * on window, as before), about 1.3 KB minified less in the idle entry.
+ */
+function slimPreloadHelper(): Plugin {
+  const id = '\0vite/preload-helper.js';
+  return {
+    name: 'voice-agent-call-slim-preload-helper',
+    enforce: 'pre',
+    load: (loaded) =>
+      loaded === id
+        ? [
+            'export const __vitePreload = (load) =>',
+            '  load().catch((error) => {',
+            "    const event = new Event('vite:preloadError', { cancelable: true });",
+            '    event.payload = error;',
+            '    window.dispatchEvent(event);',
+            '    if (!event.defaultPrevented) throw error;',
+            '  });',
+            '',
+          ].join('\n')
+        : undefined,
+  };
+}
+
 export default defineConfig({
   configFile: false,
   publicDir: false,
   clearScreen: false,
   logLevel: 'warn',
-  plugins: [cdnEntry(), minifyTemplates()],
+  plugins: [cdnEntry(), minifyTemplates(), slimPreloadHelper()],
   define: {
     // livekit-client and its dependencies test NODE_ENV; a script tag has no `process`.
     'process.env.NODE_ENV': JSON.stringify('production'),

@@ -54,12 +54,9 @@ function summarize() {
           .join('\n') +
         '\n',
     );
-    if (label) {
-      process.stdout.write(`${label} (Node ${process.version}): ${summary.pass} passed, ${failed} failed\n`);
-      return;
-    }
-    process.stdout.write(`node: ${summary.pass} passed, ${failed} failed\n`);
-    // For the closing line of the whole `npm test` (the browser run's reporter adds its own counts).
-    writeFileSync(summaryFile('node'), JSON.stringify({ passed: Number(summary.pass), failed }));
+    if (label) process.stdout.write(`${label} (Node ${process.version}): ${summary.pass} passed, ${failed} failed\n`);
+    else process.stdout.write(`node: ${summary.pass} passed, ${failed} failed\n`);
+    // For a closing line over several runs (scripts/test-total.mjs): `npm test`'s, or .ci/run's.
+    writeFileSync(summaryFile(label || 'node'), JSON.stringify({ passed: Number(summary.pass), failed }));
   }
 }

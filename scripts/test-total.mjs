@@ -2,10 +2,14 @@
 // (and `, N skipped` when a run skipped any), from the counts scripts/test-node.mjs, the browser
 // runs' reporter (test/support/closing-counts.mjs) and scripts/test-webkit.mjs (all zero when
 // WebKit is not installed) left in .cache. Exits non-zero when one is missing or counted a failure.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+//
+// With run labels as arguments (.ci/run: `npm-test node22 node24`) it closes over those runs
+// instead; without, it also leaves its own counts as the run `npm-test`.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { summaryFile } from '../test/support/closing-counts.mjs';
 
-const parts = ['node', 'chromium', 'firefox', 'webkit'].map(summaryFile);
+const labels = process.argv.slice(2);
+const parts = (labels.length > 0 ? labels : ['node', 'chromium', 'firefox', 'webkit']).map(summaryFile);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -20,5 +24,6 @@ for (const file of parts) {
   failed += counts.failed;
   skipped += counts.skipped ?? 0;
 }
+if (labels.length === 0) writeFileSync(summaryFile('npm-test'), JSON.stringify({ passed, failed, skipped }));
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);

@@ -99,6 +99,19 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+/** The file at `path`, not cached, or a 404 where it is not `allowed` or is not a file. */
+function serveFile(res: ServerResponse, path: string, allowed: boolean): void {
+  if (!allowed || !existsSync(path) || !statSync(path).isFile()) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+    'cache-control': 'no-cache',
+  });
+  createReadStream(path).pipe(res);
+}
+
 async function proxy(req: IncomingMessage, res: ServerResponse, target: string): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -144,30 +157,14 @@ export function startStaticServer(
     }
     if (before && url.pathname.startsWith('/before/dist/')) {
       const path = normalize(join(before.root, decodeURIComponent(url.pathname.slice('/before'.length))));
-      if (!path.startsWith(join(before.root, 'dist/')) || !existsSync(path) || !statSync(path).isFile()) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
-        'cache-control': 'no-cache',
-      });
-      createReadStream(path).pipe(res);
+      serveFile(res, path, path.startsWith(join(before.root, 'dist/')));
       return;
     }
     const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
     const allowed = ['bench/pages/', 'dist/', 'node_modules/livekit-client/dist/'].some((dir) =>
       path.startsWith(join(ROOT, dir)),
     );
-    if (!allowed || !existsSync(path) || !statSync(path).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
-      'cache-control': 'no-cache',
-    });
-    createReadStream(path).pipe(res);
+    serveFile(res, path, allowed);
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {

@@ -8,6 +8,7 @@ import type { CallSessionEvents } from '../../src/call/events.js';
 import type { CallResult, CallSessionOptions, CallState, TranscriptEntry } from '../../src/call/types.js';
 import { median } from '../../bench/lib/stats.js';
 import { emulatorDial } from '../support/emulator.js';
+import { recordSignalPaths } from '../support/signal-paths.js';
 import { present } from '../support/present.js';
 import { until } from '../support/until.js';
 
@@ -360,8 +361,6 @@ describe('CallSession end to end (companion + emulator)', function () {
   describe('with the media on the v0 signal path (/rtc, two peer connections)', () => {
     // The widget's own Room, as an app that sets `singlePeerConnection: false` would have it: every
     // Room made while these run takes v0. The signal WebSockets the page opens say which path it took.
-    const signalPaths: string[] = [];
-    const NativeWebSocket = window.WebSocket;
     before(() => {
       Object.defineProperty(Room.prototype, 'options', {
         configurable: true,
@@ -374,18 +373,11 @@ describe('CallSession end to end (companion + emulator)', function () {
           });
         },
       });
-      window.WebSocket = class extends NativeWebSocket {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(url, protocols);
-          const { pathname } = new URL(String(url));
-          if (pathname.startsWith('/rtc')) signalPaths.push(pathname);
-        }
-      };
     });
     after(() => {
       Reflect.deleteProperty(Room.prototype, 'options');
-      window.WebSocket = NativeWebSocket;
     });
+    const signalPaths = recordSignalPaths();
 
     it('emu-demo: connects, the agent is heard and transcribed, the visitor hangs up, call-ended', async () => {
       const session = newSession('emu-demo');

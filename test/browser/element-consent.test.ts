@@ -4,27 +4,14 @@
 // dial before "Agree") in element-consent-e2e.test.ts.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import 'axe-core';
-import type AxeCore from 'axe-core';
 import type { CallConsentDetail } from '../../src/call/types.js';
 import type { VoiceAgentCall } from '../../src/define.js';
-import { loadCall } from '../../src/element/call-loader.js';
 import { CONSENT_KEY_PREFIX, hashText } from '../../src/element/consent-gate.js';
 import { findPart, part, query, shadow, text } from '../support/dom.js';
 import { collect } from '../support/events.js';
-import { useFakeSessions } from '../support/fake-session.js';
+import { axeViolations as axeViolationsNow, useFakeSessionsCallLoaded } from '../support/element-fixture.js';
 
-declare global {
-  interface Window {
-    axe: typeof AxeCore;
-  }
-}
-
-const fake = useFakeSessions();
-
-before(async () => {
-  await loadCall();
-});
+const fake = useFakeSessionsCallLoaded();
 
 afterEach(() => {
   sessionStorage.clear();
@@ -44,8 +31,7 @@ async function axeViolations(el: HTMLElement): Promise<string[]> {
     .getAnimations()
     .filter((animation) => animation.effect?.getTiming().iterations !== Infinity);
   await Promise.all(finite.map((animation) => animation.finished));
-  const results = await window.axe.run(el);
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return axeViolationsNow(el);
 }
 
 /** The node focus is on, through the element's shadow root. */

@@ -4,30 +4,13 @@
 // test/node/companion-feedback.test.ts, the whole path in element-feedback-e2e.test.ts.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import 'axe-core';
-import type AxeCore from 'axe-core';
 import type { VoiceAgentCall } from '../../src/define.js';
-import { loadCall } from '../../src/element/call-loader.js';
 import { findPart, part, query, shadow, text } from '../support/dom.js';
 import { collect } from '../support/events.js';
-import { inCall, useFakeSessions } from '../support/fake-session.js';
+import { axeViolations, useFakeSessionsCallLoaded } from '../support/element-fixture.js';
+import { inCall } from '../support/fake-session.js';
 
-declare global {
-  interface Window {
-    axe: typeof AxeCore;
-  }
-}
-
-const fake = useFakeSessions();
-
-before(async () => {
-  await loadCall();
-});
-
-async function axeViolations(el: HTMLElement): Promise<string[]> {
-  const results = await window.axe.run(el);
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const fake = useFakeSessionsCallLoaded();
 
 function focused(el: VoiceAgentCall): Element | null {
   return shadow(el).activeElement;

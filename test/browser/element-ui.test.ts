@@ -2,38 +2,20 @@
 // focus, removal. The same element against the real CallSession is in element-e2e.test.ts.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import 'axe-core';
-import type AxeCore from 'axe-core';
 import { CallEndedEvent, CallErrorEvent, CallStateEvent, CallTranscriptEvent } from '../../src/call/events.js';
 import type { EndReason } from '../../src/call/types.js';
 import { VoiceAgentCall, defineVoiceAgentCall } from '../../src/define.js';
-import { loadCall } from '../../src/element/call-loader.js';
 import { findPart, part, parts, query, shadow, text } from '../support/dom.js';
 import { collect } from '../support/events.js';
-import { inCall, useFakeSessions } from '../support/fake-session.js';
+import { axeViolations, useFakeSessionsCallLoaded } from '../support/element-fixture.js';
+import { inCall } from '../support/fake-session.js';
 import { pair, present } from '../support/present.js';
 
-declare global {
-  interface Window {
-    axe: typeof AxeCore;
-  }
-}
-
-const fake = useFakeSessions();
-
-// These tests drive the element with the call chunk loaded (as after the visitor's intent), so a
-// click makes the session at once; element-idle.test.ts covers the click before it has loaded.
-before(async () => {
-  await loadCall();
-});
+// The call chunk is loaded before these tests; element-idle.test.ts covers the click before it has loaded.
+const fake = useFakeSessionsCallLoaded();
 
 async function settle(el: VoiceAgentCall): Promise<void> {
   await el.updateComplete;
-}
-
-async function axeViolations(el: HTMLElement | Document): Promise<string[]> {
-  const results = await window.axe.run(el);
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('<voice-agent-call> states', () => {

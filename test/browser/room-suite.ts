@@ -12,6 +12,7 @@ import type { RemoteAudioTrack, RemoteParticipant, RemoteTrack, RoomOptions } fr
 import { median } from '../../bench/lib/stats.js';
 import { OPERATIONS, graphql, livekitCredentials, startDialSession } from '../support/media-credentials.js';
 import { present } from '../support/present.js';
+import { recordSignalPaths } from '../support/signal-paths.js';
 
 /** The parts of a livekit-client build the suite uses (an older build is cast to it: the same API). */
 export type LivekitClient = Pick<
@@ -329,20 +330,7 @@ export function describeRoom(client: RoomClient): void {
   });
 
   // Which signal path the client took: the path of every signal WebSocket it opens.
-  const signalPaths: string[] = [];
-  const NativeWebSocket = window.WebSocket;
-  before(() => {
-    window.WebSocket = class extends NativeWebSocket {
-      constructor(url: string | URL, protocols?: string | string[]) {
-        super(url, protocols);
-        const { pathname } = new URL(String(url));
-        if (pathname.startsWith('/rtc')) signalPaths.push(pathname);
-      }
-    };
-  });
-  after(() => {
-    window.WebSocket = NativeWebSocket;
-  });
+  const signalPaths = recordSignalPaths();
 
   describe(`loopback room (${client.label})`, () => {
     describe('loopback room: emu-quick', () => {

@@ -86,29 +86,39 @@ const createDial = (companion: CompanionProcess, address: string) =>
     body: '{}',
   });
 
-describe('rate limits shared through Redis', () => {
-  let emulator: Emulator;
-  let redis: RedisServer;
-  const companions: CompanionProcess[] = [];
-
+/**
+ * For one describe: an emulator and a redis-server started before its tests; after them, the
+ * companions its tests pushed are stopped, then Redis, then the emulator.
+ */
+function emulatorAndRedis() {
+  const stack = { companions: [] as CompanionProcess[] } as {
+    emulator: Emulator;
+    redis: RedisServer;
+    companions: CompanionProcess[];
+  };
   before(async () => {
-    emulator = await startEmulator({ logger: false });
-    redis = await startRedisServer();
+    stack.emulator = await startEmulator({ logger: false });
+    stack.redis = await startRedisServer();
   });
   after(async () => {
-    await Promise.all(companions.map((companion) => companion.stop()));
-    await redis.stop();
-    await emulator.close();
+    await Promise.all(stack.companions.map((companion) => companion.stop()));
+    await stack.redis.stop();
+    await stack.emulator.close();
   });
+  return stack;
+}
+
+describe('rate limits shared through Redis', () => {
+  const stack = emulatorAndRedis();
 
   test('two companion processes on one Redis give exactly the configured dials per window across both; Redis gone → closed by default, open when configured, a log line, no crash', async () => {
     const env = {
-      COMPANION_REDIS_URL: redis.url,
+      COMPANION_REDIS_URL: stack.redis.url,
       COMPANION_RATE_LIMIT_PER_ADDRESS: '2',
       COMPANION_RATE_LIMIT_TOTAL: '5',
     };
-    const [a, b] = await Promise.all([startCompanion(emulator, env), startCompanion(emulator, env)]);
-    companions.push(present(a), present(b));
+    const [a, b] = await Promise.all([startCompanion(stack.emulator, env), startCompanion(stack.emulator, env)]);
+    stack.companions.push(present(a), present(b));
 
     // One address, one process after the other: its limit of 2 holds across both.
     assert.equal((await createDial(present(a), '198.51.100.9')).status, 200);
@@ -136,7 +146,7 @@ describe('rate limits shared through Redis', () => {
     const instance = present(created[0]).response.url.startsWith(present(a).url) ? present(a) : present(b);
 
     // Redis dies mid-test: the default is to fail closed, with one clear log line; the process lives on.
-    await redis.stop();
+    await stack.redis.stop();
     // The companion's log is buffered, so the batch's own 429 lines may still arrive after this
     // point: the refusal is the 429 handled from now on (entries carry the time they were made).
     const since = new Date().toISOString();
@@ -150,7 +160,7 @@ describe('rate limits shared through Redis', () => {
     const line = await instance.logged((entry) => entry.code === 'rate_limit_store_unreachable');
     assert.equal(line.level, 'error');
     assert.match(present(line.message), /unreachable: failing closed/);
-    assert.ok(!JSON.stringify(line).includes(redis.url), 'the Redis URL (it may hold a password) is not logged');
+    assert.ok(!JSON.stringify(line).includes(stack.redis.url), 'the Redis URL (it may hold a password) is not logged');
     assert.equal(instance.child.exitCode, null);
     const token = await fetch(`${instance.url}/dials/${dial.dialId}/token`, {
       method: 'POST',
@@ -165,8 +175,8 @@ describe('rate limits shared through Redis', () => {
     );
 
     // The same outage with COMPANION_RATE_LIMIT_ON_STORE_ERROR=open: dials go through, counted per instance.
-    const open = await startCompanion(emulator, { ...env, COMPANION_RATE_LIMIT_ON_STORE_ERROR: 'open' });
-    companions.push(open);
+    const open = await startCompanion(stack.emulator, { ...env, COMPANION_RATE_LIMIT_ON_STORE_ERROR: 'open' });
+    stack.companions.push(open);
     assert.equal((await createDial(open, '203.0.113.60')).status, 200);
     assert.equal((await createDial(open, '203.0.113.60')).status, 200);
     assert.equal(
@@ -194,7 +204,7 @@ describe('rate limits shared through Redis', () => {
           ...process.env,
           PORT: '0',
           VOICE_AGENT_API_KEY: 'k',
-          VOICE_AGENT_BASE_URL: emulator.apiUrl,
+          VOICE_AGENT_BASE_URL: stack.emulator.apiUrl,
           VOICE_AGENT_AGENT_ID: 'emu-demo',
           COMPANION_SECRET: SECRET,
           ...env,
@@ -211,23 +221,12 @@ describe('rate limits shared through Redis', () => {
 });
 
 describe('one rating per dial across instances', () => {
-  let emulator: Emulator;
-  let redis: RedisServer;
-  const companions: CompanionProcess[] = [];
-  before(async () => {
-    emulator = await startEmulator({ logger: false });
-    redis = await startRedisServer();
-  });
-  after(async () => {
-    await Promise.all(companions.map((companion) => companion.stop()));
-    await redis.stop();
-    await emulator.close();
-  });
+  const stack = emulatorAndRedis();
 
   test('a dial rated through one process is a 409 through the other; without a hook each logs the rating, never the comment', async () => {
-    const env = { COMPANION_REDIS_URL: redis.url };
-    const [a, b] = await Promise.all([startCompanion(emulator, env), startCompanion(emulator, env)]);
-    companions.push(present(a), present(b));
+    const env = { COMPANION_REDIS_URL: stack.redis.url };
+    const [a, b] = await Promise.all([startCompanion(stack.emulator, env), startCompanion(stack.emulator, env)]);
+    stack.companions.push(present(a), present(b));
     const created = await createDial(present(a), '198.51.100.20');
     assert.equal(created.status, 200);
     const { dialId, handle } = (await created.json()) as { dialId: string; handle: string };

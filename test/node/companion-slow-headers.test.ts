@@ -6,25 +6,12 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
-import { createCompanionHandler } from '../../src/server/handler.js';
-import { listen, type CompanionServer, type NodeServerLimits } from '../../src/server/node.js';
-import { API_KEY, FakeService, SECRET } from './companion-support.js';
+import type { NodeServerLimits } from '../../src/server/node.js';
+import { listenCompanion } from './companion-support.js';
 
-async function start(limits: NodeServerLimits): Promise<{ companion: CompanionServer; port: number }> {
-  const service = new FakeService();
-  const handler = createCompanionHandler({
-    apiKey: API_KEY,
-    baseUrl: 'https://service.example/api',
-    agentId: 'agent-default',
-    secret: SECRET,
-    fetch: service.fetch,
-    logger: false,
-    // The visitor makes hundreds of calls here: the rate limits are not what is tested.
-    rateLimit: { perAddress: 100_000, total: 100_000 },
-  });
-  const companion = await listen(handler, { port: 0, ...limits });
-  return { companion, port: Number(new URL(companion.url).port) };
-}
+/** The companion on a free port; the visitor makes hundreds of calls here: the rate limits are not what is tested. */
+const start = (limits: NodeServerLimits) =>
+  listenCompanion({ logger: false, rateLimit: { perAddress: 100_000, total: 100_000 } }, limits);
 
 /** One visitor's request on a new connection: its status, or 0 when it was not answered within `timeoutMs`. */
 function visit(port: number, timeoutMs: number): Promise<number> {

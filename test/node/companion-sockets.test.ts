@@ -9,51 +9,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { createHandleSigner } from '../../src/server/handles.js';
 import { createCompanionHandler } from '../../src/server/handler.js';
-import type { CompanionConfig } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import { listen } from '../../src/server/node.js';
-import type { CompanionServer, NodeServerLimits } from '../../src/server/node.js';
 import { readCappedBody } from '../../src/api/body.js';
-import { API_KEY, companionWithHangingCreate, FakeService, present, SECRET } from './companion-support.js';
-
-interface Started {
-  companion: CompanionServer;
-  port: number;
-  service: FakeService;
-  logs: CompanionLogEntry[];
-  /** Resolves once `count` entries have been logged. */
-  logged(count: number): Promise<void>;
-}
-
-async function start(config: Partial<CompanionConfig> = {}, limits: NodeServerLimits = {}): Promise<Started> {
-  const service = new FakeService();
-  const logs: CompanionLogEntry[] = [];
-  const waiters = new Set<() => void>();
-  const handler = createCompanionHandler({
-    apiKey: API_KEY,
-    baseUrl: 'https://service.example/api',
-    agentId: 'agent-default',
-    secret: SECRET,
-    fetch: service.fetch,
-    logger: (entry) => {
-      logs.push(entry);
-      for (const waiter of waiters) waiter();
-    },
-    ...config,
-  });
-  const companion = await listen(handler, { port: 0, ...limits });
-  const logged = (count: number) =>
-    new Promise<void>((resolve) => {
-      const check = () => {
-        if (logs.length < count) return;
-        waiters.delete(check);
-        resolve();
-      };
-      waiters.add(check);
-      check();
-    });
-  return { companion, port: (companion.server.address() as AddressInfo).port, service, logs, logged };
-}
+import { API_KEY, companionWithHangingCreate, listenCompanion, present, SECRET } from './companion-support.js';
 
 /** A raw TCP client: what it received, and a promise that settles when the server closed it. */
 function rawClient(
@@ -129,7 +88,7 @@ describe('2. slow connections', () => {
     'a headers timeout and a connection cap: slow clients are cut off and the endpoint serves again',
     { timeout: 30_000 },
     async (t) => {
-      const { companion, port } = await start(
+      const { companion, port } = await listenCompanion(
         {},
         { headersTimeoutMs: 1500, requestTimeoutMs: 2000, maxConnections: 20, maxConnectionsPerAddress: 0 },
       );
@@ -190,7 +149,7 @@ describe('2. slow connections', () => {
     'near the cap, a connection without complete headers gives way to a new one (issue 30, 1)',
     { timeout: 20_000 },
     async () => {
-      const { companion, port } = await start(
+      const { companion, port } = await listenCompanion(
         {},
         { headersTimeoutMs: 10_000, maxConnections: 20, maxConnectionsPerAddress: 0 },
       );
@@ -211,7 +170,7 @@ describe('2. slow connections', () => {
   );
 
   test('a trickling body is cut off at the request timeout', { timeout: 20_000 }, async () => {
-    const { companion, port } = await start({}, { headersTimeoutMs: 500, requestTimeoutMs: 1000 });
+    const { companion, port } = await listenCompanion({}, { headersTimeoutMs: 500, requestTimeoutMs: 1000 });
     try {
       const client = rawClient(port);
       await client.connected;
@@ -234,7 +193,7 @@ describe('2. slow connections', () => {
     'one address cannot take every connection: per-address cap, other addresses still served',
     { timeout: 20_000 },
     async () => {
-      const { companion, port } = await start(
+      const { companion, port } = await listenCompanion(
         {},
         { maxConnections: 100, maxConnectionsPerAddress: 5, headersTimeoutMs: 10_000 },
       );
@@ -255,7 +214,7 @@ describe('2. slow connections', () => {
   );
 
   test('an idle keep-alive connection is closed at keepAliveTimeout', { timeout: 20_000 }, async () => {
-    const { companion, port } = await start({}, { keepAliveTimeoutMs: 300 });
+    const { companion, port } = await listenCompanion({}, { keepAliveTimeoutMs: 300 });
     try {
       const client = rawClient(port);
       await client.connected;
@@ -281,7 +240,7 @@ describe('2. slow connections', () => {
 
 describe('6. TRACE and other methods fetch cannot carry', () => {
   test('are answered 405 with Allow and logged through the handler logger', async () => {
-    const { companion, port, logs, service } = await start();
+    const { companion, port, logs, service } = await listenCompanion();
     try {
       for (const method of ['TRACE']) {
         const client = rawClient(port);
@@ -305,7 +264,7 @@ describe('6. TRACE and other methods fetch cannot carry', () => {
 
 describe('1 and 7. Host and origin over the Node adapter', () => {
   test('a rebinding Host is refused; the real hosts are served', async () => {
-    const { companion, port, service } = await start();
+    const { companion, port, service } = await listenCompanion();
     try {
       const rebound = await send(
         port,
@@ -327,7 +286,7 @@ describe('1 and 7. Host and origin over the Node adapter', () => {
   });
 
   test('an unparsable Host (issue 30, 2) is refused, not read as localhost', async () => {
-    const { companion, port, service } = await start();
+    const { companion, port, service } = await listenCompanion();
     try {
       for (const host of [`rebind_x.attacker.example:${port}`, `rebind.attacker.example/x:${port}`, 'a b']) {
         const answer = await send(port, 'POST', '/api/voice-call/dials', { host }, '{}');
@@ -342,9 +301,9 @@ describe('1 and 7. Host and origin over the Node adapter', () => {
 
   test('a same-origin page on https behind a TLS proxy: with publicOrigin, or trusted X-Forwarded-Proto', async () => {
     const page = { host: 'site.example', origin: 'https://site.example' };
-    const bare = await start();
-    const configured = await start({ publicOrigin: 'https://site.example' });
-    const proxied = await start({ trustProxy: true });
+    const bare = await listenCompanion();
+    const configured = await listenCompanion({ publicOrigin: 'https://site.example' });
+    const proxied = await listenCompanion({ trustProxy: true });
     try {
       assert.equal((await send(bare.port, 'POST', '/api/voice-call/dials', page, '{}')).status, 403);
       assert.equal((await send(configured.port, 'POST', '/api/voice-call/dials', page, '{}')).status, 200);
@@ -426,7 +385,7 @@ describe('9. answers from the service are size-capped', () => {
     }) => Promise<void>,
   ): Promise<void> {
     const upstream = await hugeService(declared);
-    const { companion, port, logs } = await start({
+    const { companion, port, logs } = await listenCompanion({
       baseUrl: upstream.url,
       fetch: globalThis.fetch,
       upstreamTimeoutMs: 20_000,
@@ -519,7 +478,7 @@ describe('12. a visitor closing the connection', () => {
   });
 
   test('while the body is still being sent, too', { timeout: 20_000 }, async () => {
-    const { companion, port, logs, logged } = await start();
+    const { companion, port, logs, logged } = await listenCompanion();
     try {
       const client = rawClient(port);
       await client.connected;

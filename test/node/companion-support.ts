@@ -5,6 +5,8 @@ import { ServiceError } from '../../src/api/service-error.js';
 import { createCompanionHandler } from '../../src/server/handler.js';
 import type { CompanionConfig, CompanionHandler, CompanionRequestContext } from '../../src/server/handler.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
+import { listen, type CompanionServer, type NodeServerLimits } from '../../src/server/node.js';
+import type { AddressInfo } from 'node:net';
 
 import { present } from '../support/present.js';
 
@@ -275,4 +277,47 @@ export function companionWithHangingCreate(): {
     },
   });
   return { handler, logs, reached, logged };
+}
+
+/** A companion handler on the fake service, listening on a free port (real TCP), with its log entries. */
+export interface ListeningCompanion {
+  companion: CompanionServer;
+  port: number;
+  service: FakeService;
+  logs: CompanionLogEntry[];
+  /** Resolves once `count` entries have been logged. */
+  logged(count: number): Promise<void>;
+}
+
+export async function listenCompanion(
+  config: Partial<CompanionConfig> = {},
+  limits: NodeServerLimits = {},
+): Promise<ListeningCompanion> {
+  const service = new FakeService();
+  const logs: CompanionLogEntry[] = [];
+  const waiters = new Set<() => void>();
+  const handler = createCompanionHandler({
+    apiKey: API_KEY,
+    baseUrl: 'https://service.example/api',
+    agentId: 'agent-default',
+    secret: SECRET,
+    fetch: service.fetch,
+    logger: (entry) => {
+      logs.push(entry);
+      for (const waiter of waiters) waiter();
+    },
+    ...config,
+  });
+  const companion = await listen(handler, { port: 0, ...limits });
+  const logged = (count: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (logs.length < count) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  return { companion, port: (companion.server.address() as AddressInfo).port, service, logs, logged };
 }

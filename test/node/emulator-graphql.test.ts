@@ -731,6 +731,16 @@ describe('the agent and startDialSession', () => {
     }
   }
 
+  /** A dial of `scenario` with its transcript, then its session, subscribed, and its agent made (not started). */
+  async function subscribedDial(emu: Emulator, scenario: string) {
+    const dial = await newDial(emu, scenario);
+    const client = wsClient(emu, dial.dialToken);
+    clients.push(client);
+    const transcript = new Stream<TranscriptEvent>(client, 'RefreshTranscript', { dialId: dial.dialId });
+    const session = new Stream<SessionMessage>(client, 'ConnectSession', { sessionId: dial.sessionId });
+    return { ...dial, transcript, session, ...agentFor(emu, dial.dialId, scenario) };
+  }
+
   test('without startDialSession the agent says nothing, not even at the time cap; the other timers still run', async () => {
     // One "minute" of time cap lasts 1.5 s here.
     await withEmulator({ minuteMs: 1500 }, async (emu) => {
@@ -762,12 +772,10 @@ describe('the agent and startDialSession', () => {
 
   test('after startDialSession it greets: LIVE events growing word by word, then one FINAL, as in lk.transcription and the dial record', async () => {
     await withEmulator({}, async (emu) => {
-      const { dialId, sessionId, dialToken } = await newDial(emu, 'emu-quick');
-      const client = wsClient(emu, dialToken);
-      clients.push(client);
-      const transcript = new Stream<TranscriptEvent>(client, 'RefreshTranscript', { dialId });
-      const session = new Stream<SessionMessage>(client, 'ConnectSession', { sessionId });
-      const { agent, peer, states, ended } = agentFor(emu, dialId, 'emu-quick');
+      const { dialId, sessionId, dialToken, transcript, session, agent, peer, states, ended } = await subscribedDial(
+        emu,
+        'emu-quick',
+      );
       emu.control.joined(dialId);
       agent.start();
       await session.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');
@@ -814,12 +822,10 @@ describe('the agent and startDialSession', () => {
 
   test('emu-graphql-transcript publishes no lk.transcription: the GraphQL events are the only live transcript', async () => {
     await withEmulator({}, async (emu) => {
-      const { dialId, sessionId, dialToken } = await newDial(emu, 'emu-graphql-transcript');
-      const client = wsClient(emu, dialToken);
-      clients.push(client);
-      const transcript = new Stream<TranscriptEvent>(client, 'RefreshTranscript', { dialId });
-      const session = new Stream<SessionMessage>(client, 'ConnectSession', { sessionId });
-      const { agent, peer, ended } = agentFor(emu, dialId, 'emu-graphql-transcript');
+      const { dialId, sessionId, dialToken, transcript, session, agent, peer, ended } = await subscribedDial(
+        emu,
+        'emu-graphql-transcript',
+      );
       emu.control.joined(dialId);
       agent.start();
       await session.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');
@@ -838,12 +844,10 @@ describe('the agent and startDialSession', () => {
 
   test('pauseAI: the line under way stops, the agent is idle and hears no turns; resumed, it says "I\'m back." and goes on', async () => {
     await withEmulator({}, async (emu) => {
-      const { dialId, sessionId, dialToken } = await newDial(emu, 'emu-demo');
-      const client = wsClient(emu, dialToken);
-      clients.push(client);
-      const transcript = new Stream<TranscriptEvent>(client, 'RefreshTranscript', { dialId });
-      const session = new Stream<SessionMessage>(client, 'ConnectSession', { sessionId });
-      const { agent, peer, states } = agentFor(emu, dialId, 'emu-demo');
+      const { dialId, sessionId, dialToken, transcript, session, agent, peer, states } = await subscribedDial(
+        emu,
+        'emu-demo',
+      );
       emu.control.onAiPaused((id, paused) => id === dialId && agent.pause(paused));
       emu.control.joined(dialId);
       agent.start();
@@ -888,12 +892,7 @@ describe('the agent and startDialSession', () => {
 
   test("caller turns: a LIVE '(caller speaking…)' then the FINAL HUMAN line", async () => {
     await withEmulator({}, async (emu) => {
-      const { dialId, sessionId, dialToken } = await newDial(emu, 'emu-demo');
-      const client = wsClient(emu, dialToken);
-      clients.push(client);
-      const transcript = new Stream<TranscriptEvent>(client, 'RefreshTranscript', { dialId });
-      const session = new Stream<SessionMessage>(client, 'ConnectSession', { sessionId });
-      const { agent } = agentFor(emu, dialId, 'emu-demo');
+      const { dialId, sessionId, dialToken, transcript, session, agent } = await subscribedDial(emu, 'emu-demo');
       emu.control.joined(dialId);
       agent.start();
       await session.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');

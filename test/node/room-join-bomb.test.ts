@@ -15,6 +15,7 @@ import {
 import WebSocket from 'ws';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { decodeJoinRequest, encodeJoinRequest } from '../../src/emulator/room/protocol/join-request.js';
+import { emulatorRest } from '../support/emulator-rest.js';
 import { livekitCredentials } from '../support/media-credentials.js';
 
 let emulator: Emulator;
@@ -25,15 +26,7 @@ before(async () => {
 });
 after(() => emulator.close());
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${emulator.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(response.ok, `${method} ${path}: ${response.status}`);
-  return (await response.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => emulatorRest<T>(emulator, method, path, body);
 
 /** An agent-less browser dial and the participant token for its room. */
 async function newDial(): Promise<{ dialId: string; token: string }> {

@@ -21,6 +21,7 @@ import { encodeJoinRequest } from '../../src/emulator/room/protocol/join-request
 import { DisconnectReason } from '../../src/emulator/room/protocol/responses.js';
 import { createMediaKeys, signParticipantToken, verifyParticipantToken } from '../../src/emulator/media-token.js';
 import type { DialControl } from '../../src/emulator/seam.js';
+import { emulatorRest } from '../support/emulator-rest.js';
 import { livekitCredentials } from '../support/media-credentials.js';
 
 let emulator: Emulator;
@@ -32,15 +33,7 @@ before(async () => {
 });
 after(() => emulator.close());
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${emulator.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(response.ok, `${method} ${path}: ${response.status}`);
-  return (await response.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => emulatorRest<T>(emulator, method, path, body);
 
 /** A dial and its LiveKit token, from browserDialToken (the REST dial token does not open the room). */
 async function newDial(callAgentId = 'emu-no-agent'): Promise<{ dialId: string; token: string; dialToken: string }> {

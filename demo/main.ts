@@ -1,20 +1,9 @@
 // In your app: import 'voice-agent-call/define';
 import '../src/define.js';
+// Every event the element fires on the page, from the one list (names only: no call code loads with it).
+import { PUBLIC_CALL_EVENTS } from '../src/call/event-names.js';
 import { SCENARIOS, agentChoices, initialAgent, type AgentChoice } from './scenarios.js';
 
-const EVENTS = [
-  'call-state',
-  'call-connected',
-  'call-transcript',
-  'call-mute',
-  'call-hold',
-  'call-dtmf',
-  'call-device',
-  'call-error',
-  'call-ended',
-  'call-consent',
-  'call-feedback',
-] as const;
 /** The log keeps this many entries; transcript entries go first, so no state change is lost. */
 const LOG_LIMIT = 120;
 /** The page's element for `selector` (index.html has each one this script uses). */
@@ -78,7 +67,7 @@ function trim(): void {
   }
 }
 
-for (const type of EVENTS) {
+for (const type of PUBLIC_CALL_EVENTS) {
   document.addEventListener(type, (event) => {
     const who = describe(event.target);
     let detail = (event as CustomEvent).detail as Record<string, unknown>;

@@ -10,7 +10,7 @@ import { HttpError, jsonAnswer } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { hmacBase64Url, type HandleClaims } from './handles.js';
 import { parseIceConfig, type IceServer } from './ice-config.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimitResult, RateLimiter } from './rate-limit.js';
 import { graphqlFailure, upstreamFailure } from './upstream-errors.js';
 
 /** One request on its way through the handler, and what its log line says of it. */
@@ -26,17 +26,20 @@ export interface Exchange {
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:+/=-]{1,255}$/;
 
+/** The 429 for a refused verdict of the limiter `name`, with its Retry-After. */
+function rateLimited(message: string, verdict: RateLimitResult, name: string): HttpError {
+  return new HttpError('rate_limited', message, {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
+    // An outage must not read as an attack: say which it was.
+    reason: verdict.storeUnreachable ? 'rate limit store unreachable (failing closed)' : `${name} limit`,
+  });
+}
+
 /** Counts the request against each limiter in turn; the first that refuses answers 429. */
 async function limit(message: string, checks: ReadonlyArray<readonly [RateLimiter, string, string]>): Promise<void> {
   for (const [limiter, key, name] of checks) {
     const verdict = await limiter.take(key);
-    if (!verdict.allowed) {
-      throw new HttpError('rate_limited', message, {
-        headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
-        // An outage must not read as an attack: say which it was.
-        reason: verdict.storeUnreachable ? 'rate limit store unreachable (failing closed)' : `${name} limit`,
-      });
-    }
+    if (!verdict.allowed) throw rateLimited(message, verdict, name);
   }
 }
 
@@ -295,12 +298,9 @@ export async function feedback(
   const { rating, comment } = await readFeedbackRequest(exchange.request, settings.maxBodyBytes);
   const verdict = await settings.limiters.feedbackPerDial.take(dialId);
   if (!verdict.allowed) {
-    if (verdict.storeUnreachable) {
-      throw new HttpError('rate_limited', 'ratings cannot be taken right now; try again later', {
-        headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
-        reason: 'rate limit store unreachable (failing closed)',
-      });
-    }
+    // Nothing says the dial was rated while the store cannot be asked: a 429, not a 409.
+    if (verdict.storeUnreachable)
+      throw rateLimited('ratings cannot be taken right now; try again later', verdict, 'feedback-per-dial');
     throw new HttpError('duplicate_request', 'this call was rated already', { reason: 'feedback-per-dial limit' });
   }
   const at = new Date(settings.now()).toISOString();

@@ -11,6 +11,7 @@ import { closingCounts } from './test/support/closing-counts.mjs';
 import { plainStatic } from './test/support/plain-static.mjs';
 import { withoutExpected404s } from './test/support/expected-404s.mjs';
 import { defaultReporter } from '@web/test-runner';
+import { testFiles } from './test/support/wtr-files.mjs';
 
 // Quiet by default (browser console output and the services' logs stay out of the terminal);
 // VERBOSE=1 shows them all.
@@ -104,10 +105,10 @@ const groups =
 const CHROMIUM_ONLY = ['test/browser/room-scenarios-v0.test.ts', 'test/browser/room-scenarios-2-15.test.ts'];
 
 export default {
-  files: process.env.WTR_FILES ?? [
+  files: testFiles([
     'test/browser/**/*.test.ts',
     ...(engines.includes('chromium') ? [] : CHROMIUM_ONLY.map((file) => `!${file}`)),
-  ],
+  ]),
   nodeResolve: true,
   hostname: '127.0.0.1',
   concurrency: 1,

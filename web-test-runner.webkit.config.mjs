@@ -7,6 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { closingCounts } from './test/support/closing-counts.mjs';
 import { webkitGtkLauncher } from './test/support/webkit-launcher.mjs';
+import { testFiles } from './test/support/wtr-files.mjs';
 
 const verbose = process.env.VERBOSE === '1';
 
@@ -26,7 +27,7 @@ export const WEBKIT_FILES = [
 ].filter((file) => existsSync(file));
 
 export default {
-  files: process.env.WTR_FILES ?? WEBKIT_FILES,
+  files: testFiles(WEBKIT_FILES),
   nodeResolve: true,
   hostname: '127.0.0.1',
   concurrency: 1,

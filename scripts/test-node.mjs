@@ -54,9 +54,52 @@ function summarize() {
           .join('\n') +
         '\n',
     );
+    // The failures last, just above the counts: the run's final lines say which test and why.
+    const failures = failedTests(tap);
+    if (failures.length > 0)
+      process.stdout.write(`\nFailed (${label || 'node'}):\n${failures.map((line) => `  ✗ ${line}`).join('\n')}\n`);
     if (label) process.stdout.write(`${label} (Node ${process.version}): ${summary.pass} passed, ${failed} failed\n`);
     else process.stdout.write(`node: ${summary.pass} passed, ${failed} failed\n`);
     // For a closing line over several runs (scripts/test-total.mjs): `npm test`'s, or .ci/run's.
     writeFileSync(summaryFile(label || 'node'), JSON.stringify({ passed: Number(summary.pass), failed }));
   }
+}
+
+/**
+ * The failed tests of a TAP report, innermost only (a suite fails with its test), each as
+ * `file > suite > test: the error's first line`.
+ */
+function failedTests(tap) {
+  const path = [];
+  const failures = [];
+  const lines = tap.split('\n');
+  lines.forEach((line, index) => {
+    const subtest = /^( *)# Subtest: (.*)$/.exec(line);
+    if (subtest) {
+      const depth = subtest[1].length / 4;
+      path.length = depth;
+      path[depth] = subtest[2].replace(`${process.cwd()}/`, '');
+      return;
+    }
+    const failed = /^( *)not ok \d+ - (.*?)(?: # .*)?$/.exec(line);
+    if (!failed) return;
+    const depth = failed[1].length / 4;
+    const name = [...path.slice(0, depth), failed[2].replace(`${process.cwd()}/`, '')].join(' > ');
+    // The YAML block under it: its `error:` line (a quoted message, or `|-` with the message below).
+    let error = 'failed';
+    let where = '';
+    for (let at = index + 1; at < lines.length && !/^ *(ok|not ok) \d+/.test(lines[at]); at++) {
+      const location = /^ *location: '(.*)'$/.exec(lines[at]);
+      if (location) where = ` (${location[1].replace(`${process.cwd()}/`, '')})`;
+      const field = /^ *error: (.*)$/.exec(lines[at]);
+      if (!field) continue;
+      error = /^[|>]-?$/.test(field[1]) ? (lines[at + 1] ?? '').trim() : field[1].replace(/^'|'$/g, '');
+      break;
+    }
+    // A parent that failed because this child did is left out: the child says more.
+    while (failures.length > 0 && name.startsWith(`${failures.at(-1).name} > `)) failures.pop();
+    if (!failures.some((failure) => failure.name.startsWith(`${name} > `)))
+      failures.push({ name, error: `${error.slice(0, 300)}${where}` });
+  });
+  return failures.map(({ name, error }) => `${name}: ${error}`);
 }

@@ -1,13 +1,16 @@
 // Loading the call ahead of the click (the `preload` attribute): the call chunk and the media
 // library (livekit-client) once, on intent (the element calls `intent` when the pointer enters the
 // call button or launcher, a touch too, since Pointer Events fire pointerenter before a touch's
-// pointerdown, or focus reaches them; on a device without hover, also when the inline card comes
-// into view), or with `preload="idle"` also in idle time a while after the element is connected.
+// pointerdown, or focus reaches them; on a touch device, also when the inline card comes into
+// view), or with `preload="idle"` also in idle time a while after the element is connected.
 // The call chunk, once in, warms the connection to a companion on another origin (preconnect.ts).
 // In the idle entry.
 import type { ReactiveController } from 'lit';
 import { loadCall } from './call-loader.js';
 import type { VoiceAgentCall, VoiceAgentCallPreload } from './voice-agent-call.js';
+
+/** A touch screen is the primary pointer: no hover, and a pointer (a finger) that is coarse. */
+export const TOUCH_PRIMARY = '(hover:none) and (pointer:coarse)';
 
 export class PreloadController implements ReactiveController {
   readonly #host: VoiceAgentCall;
@@ -24,8 +27,10 @@ export class PreloadController implements ReactiveController {
   hostConnected(): void {
     if (this.#mode() === 'idle') this.#scheduleIdle();
     // A phone has no pointerenter before the tap: the inline card coming into view is its intent.
+    // Only a touch screen (a coarse pointer without hover): a device with no pointer at all (a TV
+    // remote, a headless browser) also reports `hover:none`, and its visitors show intent by focus.
     // The observer ends itself once it has seen the card (or with the element, which it alone holds).
-    if (matchMedia('(hover:none)').matches && this.#host.layout != 'floating')
+    if (matchMedia(TOUCH_PRIMARY).matches && this.#host.layout != 'floating')
       new IntersectionObserver(([entry], seen) => entry?.isIntersecting && (seen.disconnect(), this.#load())).observe(
         this.#host,
       );

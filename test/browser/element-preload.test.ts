@@ -83,23 +83,66 @@ describe('<voice-agent-call> preload', () => {
     expect(preloads).to.equal(1);
   });
 
-  it('on a device without hover, the inline card coming into view is intent', async () => {
+  /**
+   * Runs `body` with matchMedia answering `hover` and `pointer` queries (alone or joined by `and`)
+   * as a device with these values would; any other query goes to the real matchMedia.
+   */
+  async function asDevice(device: { hover: string; pointer: string }, body: () => Promise<void>): Promise<void> {
     const realMatchMedia = window.matchMedia;
-    window.matchMedia = (query: string) =>
-      /hover:\s*none/.test(query) ? ({ matches: true } as MediaQueryList) : realMatchMedia.call(window, query);
+    window.matchMedia = (query: string) => {
+      const features = [...query.matchAll(/\((hover|pointer):\s*([a-z]+)\)/g)];
+      const answered = features.length > 0 && query.replace(/\((hover|pointer):\s*[a-z]+\)|\s|and/g, '') === '';
+      if (!answered) return realMatchMedia.call(window, query);
+      const matches = features.every(([, name, value]) => device[name as 'hover' | 'pointer'] === value);
+      return { matches } as MediaQueryList;
+    };
     try {
-      const wrapper = await fixture<HTMLDivElement>(
-        html`<div><div style="height: 300vh"></div><voice-agent-call endpoint="/x"></voice-agent-call></div>`,
-      );
-      const el = wrapper.querySelector('voice-agent-call') as VoiceAgentCall;
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await body();
+    } finally {
+      window.matchMedia = realMatchMedia;
+      window.scrollTo(0, 0);
+    }
+  }
+
+  async function belowTheFold(): Promise<VoiceAgentCall> {
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div><div style="height: 300vh"></div><voice-agent-call endpoint="/x"></voice-agent-call></div>`,
+    );
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return wrapper.querySelector('voice-agent-call') as VoiceAgentCall;
+  }
+
+  it('on a touch screen (no hover, a coarse pointer), the inline card coming into view is intent', async () => {
+    await asDevice({ hover: 'none', pointer: 'coarse' }, async () => {
+      const el = await belowTheFold();
       expect(preloads, 'below the fold: not yet').to.equal(0);
       el.scrollIntoView();
       await waitUntil(() => preloads === 1, 'the card in view preloads');
-      window.scrollTo(0, 0);
-    } finally {
-      window.matchMedia = realMatchMedia;
-    }
+    });
+  });
+
+  it('on a device without any pointer (hover:none, pointer:none: a TV, a headless browser), a card in view is not intent', async () => {
+    // Headless Firefox is such a device: counting the view as intent there loaded the call chunk
+    // on every page with a card, before any click or focus.
+    await asDevice({ hover: 'none', pointer: 'none' }, async () => {
+      const el = await belowTheFold();
+      // Nothing to await when nothing happens: once an observer of our own has seen the card, and
+      // two frames later (the element's observer may report a frame after ours), it would have loaded.
+      const seen = new Promise<void>((resolve) => {
+        const observer = new IntersectionObserver(([entry]) => {
+          if (!entry?.isIntersecting) return;
+          observer.disconnect();
+          resolve();
+        });
+        observer.observe(el);
+      });
+      el.scrollIntoView();
+      await seen;
+      for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(preloads, 'no intent: nothing loaded').to.equal(0);
+      part(el, 'call-button').focus();
+      expect(preloads, 'focus is its intent').to.equal(1);
+    });
   });
 
   it('warms a companion on another origin with one preconnect link (anonymous, as its fetches go), none for its own', () => {

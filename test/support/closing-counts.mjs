@@ -18,10 +18,18 @@ function count(suite, totals, path = []) {
       totals.skipped++;
       totals.skippedNames.push([...path, test.name].join(' > '));
     } else if (test.passed) totals.passed++;
-    else totals.failed++;
+    else {
+      totals.failed++;
+      totals.failures.push(`${[...path, test.name].join(' > ')}: ${firstLine(test.error?.message)}`);
+    }
   }
   for (const inner of suite.suites) count(inner, totals, [...path, inner.name]);
 }
+
+const firstLine = (message) =>
+  String(message ?? 'failed')
+    .split('\n')[0]
+    .slice(0, 300);
 
 /** The counts file a run labelled `label` leaves for scripts/test-total.mjs. */
 export const summaryFile = (label) => `.cache/test-${label}-summary.json`;
@@ -29,11 +37,20 @@ export const summaryFile = (label) => `.cache/test-${label}-summary.json`;
 export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
   return {
     onTestRunFinished({ sessions }) {
-      const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [] };
+      const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [], failures: [] };
       for (const session of sessions) {
-        count(session.testResults, totals);
+        const file = session.testFile.replace(`${process.cwd()}/`, '');
+        const before = totals.failures.length;
+        count(session.testResults, totals, [`${file} (${session.browser?.name ?? label})`]);
         // A file that failed to load or run reports no tests: count it as a failure.
-        if (!session.testResults && session.passed === false) totals.failed++;
+        if (!session.testResults && session.passed === false) {
+          totals.failed++;
+          totals.failures.push(`${file}: ${firstLine(session.errors?.[0]?.message ?? 'did not run')}`);
+        }
+        // A hook or the file itself failed after its tests passed: name that too.
+        if (totals.failures.length === before && session.passed === false && session.testResults) {
+          totals.failures.push(`${file}: ${firstLine(session.errors?.[0]?.message ?? 'failed outside its tests')}`);
+        }
       }
       const lines = [];
       if (servicesLog && totals.failed > 0 && existsSync(servicesLog)) {
@@ -42,6 +59,9 @@ export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
       }
       // A skipped test says so, by name (a skip hides nothing that way).
       lines.push(...totals.skippedNames.map((name) => `skipped (${label}): ${name}`));
+      // The failures last, just above the counts: the run's final lines say which test and why.
+      if (totals.failures.length > 0)
+        lines.push('', `Failed (${label}):`, ...totals.failures.map((failure) => `  ✗ ${failure}`));
       lines.push(
         '',
         `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,

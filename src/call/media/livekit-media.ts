@@ -283,6 +283,9 @@ class LivekitMedia implements MediaConnection {
       this.#release.abort();
       // The session owns the microphone track and stops it; the wrapper only lets go of it.
       this.#localTrack.stop();
+      // `debug` lasts as long as its call: livekit-client's levels are global, and the room's late
+      // work (the silence check on the stopped microphone) would otherwise still log after the end.
+      if (this.#options.debug) quietLivekitLogs(false);
     }
   }
 

@@ -52,6 +52,14 @@ export interface Rejoin {
   joinedAt: number;
 }
 
+/**
+ * The most signal requests one socket may have waiting (they are handled one at a time). A
+ * LiveKit client has a few in flight (an offer, its trickled candidates, a ping); a socket past
+ * this sends faster than the room answers, so it is closed (1008) instead of queueing without
+ * bound in the process every call shares.
+ */
+export const MAX_QUEUED_SIGNAL_REQUESTS = 256;
+
 const SIGNAL_TARGETS: Readonly<Record<Transport, SignalTarget>> = {
   publisher: SignalTarget.PUBLISHER,
   subscriber: SignalTarget.SUBSCRIBER,
@@ -68,6 +76,8 @@ export class Session {
   readonly #rejoin: Rejoin | undefined;
   #peer: Peer | undefined;
   #chain: Promise<void> = Promise.resolve();
+  /** Requests enqueued and not yet handled. */
+  #queued = 0;
   #joinedAt = 0;
   #micTrackSid: string | undefined;
   #micMuted = false;
@@ -186,14 +196,25 @@ export class Session {
   // ---- signal requests, one at a time ----
 
   #enqueue(task: () => Promise<void> | void): void {
-    this.#chain = this.#chain.then(task).catch((error: unknown) => {
-      if (this.#ended) return;
-      process.stderr.write(`voice-agent-emulator: room ${this.dial.roomName}: ${String(error)}\n`);
-    });
+    this.#queued += 1;
+    this.#chain = this.#chain
+      .then(task)
+      .catch((error: unknown) => {
+        if (this.#ended) return;
+        process.stderr.write(`voice-agent-emulator: room ${this.dial.roomName}: ${String(error)}\n`);
+      })
+      .finally(() => {
+        this.#queued -= 1;
+      });
   }
 
   #onMessage = (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void => {
-    if (!isBinary) return; // livekit-client speaks binary protobuf
+    if (!isBinary || this.#ws.readyState !== this.#ws.OPEN) return; // livekit-client speaks binary protobuf
+    if (this.#queued >= MAX_QUEUED_SIGNAL_REQUESTS) {
+      // The 'close' that follows ends the call as the caller leaving.
+      this.#ws.close(1008, 'too many signal requests waiting');
+      return;
+    }
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     let request: SignalRequest;
     try {

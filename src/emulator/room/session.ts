@@ -9,6 +9,7 @@ import { ALL_LINES, LINES, scenarioFor } from '../agent/scenarios.js';
 import { speech } from '../agent/voice.js';
 import { AgentParticipant, newId, type AgentSessionPort } from './agent-participant.js';
 import type { RoomTimings } from './timings.js';
+import { IgnoredPacketLog } from './ignored-packet-log.js';
 import { Peer, type Transport } from './media/peer.js';
 import { readCallerPacket } from './protocol/data-packets.js';
 import {
@@ -74,6 +75,7 @@ export class Session {
   readonly #identity: string;
   readonly #agent: AgentParticipant | undefined;
   readonly #rejoin: Rejoin | undefined;
+  readonly #ignoredPackets: IgnoredPacketLog;
   #peer: Peer | undefined;
   #chain: Promise<void> = Promise.resolve();
   /** Requests enqueued and not yet handled. */
@@ -102,6 +104,10 @@ export class Session {
     this.#identity = identity;
     this.dial = dial;
     this.#host = host;
+    this.#ignoredPackets = new IgnoredPacketLog(
+      (line) => process.stderr.write(`voice-agent-emulator: room ${dial.roomName}: ${line}\n`),
+      host.timings.ignoredPacketLogMs,
+    );
     if (scenarioFor(dial.scenario).agentJoins) {
       this.#agent = new AgentParticipant(this.#agentPort());
       if (dial.aiPaused) this.#agent.pause(true);
@@ -274,16 +280,12 @@ export class Session {
     }
   }
 
-  /** A DataPacket from the caller: keypad digits go to the agent, broken packets to the log. */
+  /** A DataPacket from the caller: keypad digits go to the agent, broken packets to the (throttled) log. */
   #onData(bytes: Uint8Array): void {
     if (this.#ended) return;
     const packet = readCallerPacket(bytes);
     if (packet.kind === 'keypad') this.#agent?.keypad(packet.digit);
-    else if (packet.kind === 'invalid') {
-      process.stderr.write(
-        `voice-agent-emulator: room ${this.dial.roomName}: ignored a data packet: ${packet.reason}\n`,
-      );
-    }
+    else if (packet.kind === 'invalid') this.#ignoredPackets.note(packet.reason);
   }
 
   async #answer(sdp: string, offerId: number): Promise<void> {
@@ -372,6 +374,7 @@ export class Session {
       options.then?.();
     };
     this.#agent?.stop();
+    this.#ignoredPackets.close();
     // The agent's audio stops now; only the data channel stays for the goodbye (see Peer.stopAudio).
     this.#peer?.stopAudio();
     this.#unsubscribe();

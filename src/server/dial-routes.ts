@@ -35,27 +35,54 @@ function rateLimited(message: string, verdict: RateLimitResult, name: string): H
   });
 }
 
-/** Counts the request against each limiter in turn; the first that refuses answers 429. */
-async function limit(message: string, checks: ReadonlyArray<readonly [RateLimiter, string, string]>): Promise<void> {
+/**
+ * Counts the request against each limiter in turn; the first that refuses answers 429. With
+ * `passWhenStoreDown`, a refusal only because the shared store cannot be asked lets the request
+ * through and says so in its log line.
+ */
+async function limit(
+  message: string,
+  checks: ReadonlyArray<readonly [RateLimiter, string, string]>,
+  passWhenStoreDown?: Exchange,
+): Promise<void> {
   for (const [limiter, key, name] of checks) {
     const verdict = await limiter.take(key);
-    if (!verdict.allowed) throw rateLimited(message, verdict, name);
+    if (verdict.allowed) continue;
+    if (verdict.storeUnreachable && passWhenStoreDown) {
+      passWhenStoreDown.reason =
+        'rate limit store unreachable; let through: a store outage must never keep a dial alive';
+      continue;
+    }
+    throw rateLimited(message, verdict, name);
   }
 }
+
+type DialRoute = 'token' | 'read' | 'hangup' | 'feedback';
+
+/**
+ * The routes that stop a dial spending money (hang-up; the leave route too, once there is one): a
+ * store outage must never keep a dial alive, so while the store is unreachable they go through,
+ * still guarded by the dial's handle. Over their limit with the store up, they are refused as before.
+ */
+const ENDS_A_DIAL: ReadonlySet<DialRoute> = new Set(['hangup']);
 
 /** Token, read, hang-up and rating: counted per dial, and token and read per client address too. */
 async function limitDialCall(
   settings: CompanionSettings,
   exchange: Exchange,
   dialId: string,
-  route: 'token' | 'read' | 'hangup' | 'feedback',
+  route: DialRoute,
 ): Promise<void> {
   const { perDial, readsPerAddress } = settings.limiters;
   const perAddress = route === 'token' || route === 'read';
-  await limit('too many requests for this call; try again later', [
-    [perDial, dialId, 'per-dial'],
-    ...(perAddress ? ([[readsPerAddress, exchange.addressKey, 'reads-per-address']] as const) : []),
-  ]);
+  await limit(
+    'too many requests for this call; try again later',
+    [
+      [perDial, dialId, 'per-dial'],
+      ...(perAddress ? ([[readsPerAddress, exchange.addressKey, 'reads-per-address']] as const) : []),
+    ],
+    ENDS_A_DIAL.has(route) ? exchange : undefined,
+  );
 }
 
 /** The claims of the request's handle (Bearer header, else `bodyHandle`) if it is valid for `dialId`; else 401. */
@@ -294,8 +321,10 @@ export async function feedback(
   dialId: string,
 ): Promise<CompanionAnswer> {
   await authorize(settings, exchange, dialId);
-  await limitDialCall(settings, exchange, dialId, 'feedback');
+  // Read first: a body refused as invalid does not count against the per-dial budget the call's
+  // token route needs (the body is capped, and only the handle's holder gets this far).
   const { rating, comment } = await readFeedbackRequest(exchange.request, settings.maxBodyBytes);
+  await limitDialCall(settings, exchange, dialId, 'feedback');
   const verdict = await settings.limiters.feedbackPerDial.take(dialId);
   if (!verdict.allowed) {
     // Nothing says the dial was rated while the store cannot be asked: a 429, not a 409.

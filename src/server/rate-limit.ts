@@ -134,6 +134,7 @@ export interface RedisRateLimitOptions {
   /**
    * When Redis cannot be reached: `closed` (default) refuses the limited requests with 429, since
    * dials cost money; `open` lets them through, each instance then counting alone in its memory.
+   * Either way the companion lets hang-up through (a store outage must never keep a dial alive).
    */
   onStoreError?: 'closed' | 'open';
   /** Receives one line when the store stops answering and one when it is back. Default: none. */

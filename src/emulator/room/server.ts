@@ -26,6 +26,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   timeUpLineMaxMs: 2500,
   dropGraceMs: DEFAULT_DROP_GRACE_MS,
   rejoinGraceMs: 10000,
+  ignoredPacketLogMs: 10000,
 };
 
 const ROOM_MISSING = 'requested room does not exist';
@@ -33,6 +34,13 @@ const ROOM_MISSING = 'requested room does not exist';
 const SIGNAL_PATHS: Readonly<Record<string, SignalPath>> = { '/rtc/v1': 'v1', '/rtc': 'v0' };
 const VALIDATE_PATHS: ReadonlySet<string> = new Set(['/rtc/v1/validate', '/rtc/validate']);
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
+/**
+ * The largest signal frame the room reads: no LiveKit client message comes near it (an offer's SDP
+ * is a few KiB). Past it the socket is closed with 1009 before the frame is buffered, so one
+ * participant's frame cannot hold up the event loop every call in the room (and the agent's audio
+ * pump) shares; ws's own default is 100 MiB.
+ */
+export const MAX_SIGNAL_FRAME_BYTES = 1024 * 1024;
 
 type Admission = { ok: true; identity: string; dial: DialSession } | { ok: false; status: 401 | 404; body: string };
 
@@ -126,7 +134,7 @@ export async function startMediaServer(
     reply(404, 'not found');
   });
 
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SIGNAL_FRAME_BYTES });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');

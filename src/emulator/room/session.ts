@@ -9,6 +9,7 @@ import { ALL_LINES, LINES, scenarioFor } from '../agent/scenarios.js';
 import { speech } from '../agent/voice.js';
 import { AgentParticipant, newId, type AgentSessionPort } from './agent-participant.js';
 import type { RoomTimings } from './timings.js';
+import { IgnoredPacketLog } from './ignored-packet-log.js';
 import { Peer, type Transport } from './media/peer.js';
 import { readCallerPacket } from './protocol/data-packets.js';
 import {
@@ -52,6 +53,14 @@ export interface Rejoin {
   joinedAt: number;
 }
 
+/**
+ * The most signal requests one socket may have waiting (they are handled one at a time). A
+ * LiveKit client has a few in flight (an offer, its trickled candidates, a ping); a socket past
+ * this sends faster than the room answers, so it is closed (1008) instead of queueing without
+ * bound in the process every call shares.
+ */
+export const MAX_QUEUED_SIGNAL_REQUESTS = 256;
+
 const SIGNAL_TARGETS: Readonly<Record<Transport, SignalTarget>> = {
   publisher: SignalTarget.PUBLISHER,
   subscriber: SignalTarget.SUBSCRIBER,
@@ -66,8 +75,11 @@ export class Session {
   readonly #identity: string;
   readonly #agent: AgentParticipant | undefined;
   readonly #rejoin: Rejoin | undefined;
+  readonly #ignoredPackets: IgnoredPacketLog;
   #peer: Peer | undefined;
   #chain: Promise<void> = Promise.resolve();
+  /** Requests enqueued and not yet handled. */
+  #queued = 0;
   #joinedAt = 0;
   #micTrackSid: string | undefined;
   #micMuted = false;
@@ -92,6 +104,10 @@ export class Session {
     this.#identity = identity;
     this.dial = dial;
     this.#host = host;
+    this.#ignoredPackets = new IgnoredPacketLog(
+      (line) => process.stderr.write(`voice-agent-emulator: room ${dial.roomName}: ${line}\n`),
+      host.timings.ignoredPacketLogMs,
+    );
     if (scenarioFor(dial.scenario).agentJoins) {
       this.#agent = new AgentParticipant(this.#agentPort());
       if (dial.aiPaused) this.#agent.pause(true);
@@ -186,14 +202,25 @@ export class Session {
   // ---- signal requests, one at a time ----
 
   #enqueue(task: () => Promise<void> | void): void {
-    this.#chain = this.#chain.then(task).catch((error: unknown) => {
-      if (this.#ended) return;
-      process.stderr.write(`voice-agent-emulator: room ${this.dial.roomName}: ${String(error)}\n`);
-    });
+    this.#queued += 1;
+    this.#chain = this.#chain
+      .then(task)
+      .catch((error: unknown) => {
+        if (this.#ended) return;
+        process.stderr.write(`voice-agent-emulator: room ${this.dial.roomName}: ${String(error)}\n`);
+      })
+      .finally(() => {
+        this.#queued -= 1;
+      });
   }
 
   #onMessage = (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void => {
-    if (!isBinary) return; // livekit-client speaks binary protobuf
+    if (!isBinary || this.#ws.readyState !== this.#ws.OPEN) return; // livekit-client speaks binary protobuf
+    if (this.#queued >= MAX_QUEUED_SIGNAL_REQUESTS) {
+      // The 'close' that follows ends the call as the caller leaving.
+      this.#ws.close(1008, 'too many signal requests waiting');
+      return;
+    }
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     let request: SignalRequest;
     try {
@@ -253,16 +280,12 @@ export class Session {
     }
   }
 
-  /** A DataPacket from the caller: keypad digits go to the agent, broken packets to the log. */
+  /** A DataPacket from the caller: keypad digits go to the agent, broken packets to the (throttled) log. */
   #onData(bytes: Uint8Array): void {
     if (this.#ended) return;
     const packet = readCallerPacket(bytes);
     if (packet.kind === 'keypad') this.#agent?.keypad(packet.digit);
-    else if (packet.kind === 'invalid') {
-      process.stderr.write(
-        `voice-agent-emulator: room ${this.dial.roomName}: ignored a data packet: ${packet.reason}\n`,
-      );
-    }
+    else if (packet.kind === 'invalid') this.#ignoredPackets.note(packet.reason);
   }
 
   async #answer(sdp: string, offerId: number): Promise<void> {
@@ -351,6 +374,7 @@ export class Session {
       options.then?.();
     };
     this.#agent?.stop();
+    this.#ignoredPackets.close();
     // The agent's audio stops now; only the data channel stays for the goodbye (see Peer.stopAudio).
     this.#peer?.stopAudio();
     this.#unsubscribe();

@@ -18,6 +18,8 @@ export interface RoomTimings extends AgentTimings {
   dropGraceMs: number;
   /** emu-blip: how long the room waits for the caller's rejoin before the dial ends `failed`. */
   rejoinGraceMs: number;
+  /** The shortest time between two stderr lines about one caller's ignored data packets. */
+  ignoredPacketLogMs: number;
 }
 
 /** emu-drop's default `dropGraceMs`, also the grace before the calls lost in a media room crash end `failed`. */

@@ -1,6 +1,7 @@
 // `voice-agent-call/emulator`: a local stand-in for the Voice Agent Calling Service — its REST
 // API (api/), its GraphQL browser protocol at `/query` (graphql/) and a LiveKit-protocol loopback
-// media server with scripted agents (room/, agent/). Everything binds 127.0.0.1.
+// media server with scripted agents (room/, agent/). Everything binds 127.0.0.1 (the media room
+// another address when `mediaHost` asks for one).
 import type { AddressInfo } from 'node:net';
 import { createApiServer, GRAPHQL_PATH } from './api/server.js';
 import type { EndedDialRetention } from './api/dial-lifecycle.js';

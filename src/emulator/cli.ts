@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { IDEMPOTENCY_MODES, type IdempotencyMode } from './api/idempotency.js';
 import { startEmulator } from './index.js';
+import { stopWhenAsked } from '../server/node.js';
 
 const usage =
   'usage: voice-agent-emulator [--port N] [--media-port N] [--api-key KEY] [--join-window-ms N] [--idempotency replay|strict] [--ice-config TEXT] [--keep-ended-dials N] [--keep-ended-dials-minutes N]';
@@ -68,23 +69,15 @@ async function main(): Promise<void> {
     `${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`,
   );
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    // A second signal means "now": do not wait for a stuck close.
-    if (stopping) process.exit(1);
-    stopping = true;
-    process.stderr.write(`[emulator] ${signal}: stopping\n`);
-    // process.exit, not a natural exit: the media half's libwebrtc crashes a process that winds down on its own.
-    emulator.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`[emulator] error while stopping: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // process.exit after the close (stopWhenAsked does it), not a natural exit: the media half's
+  // libwebrtc crashes a process that winds down on its own. The room's process exits when this one does.
+  stopWhenAsked((why) => {
+    process.stderr.write(`[emulator] ${why}: stopping\n`);
+    return emulator.close().catch((error: unknown) => {
+      process.stderr.write(`[emulator] error while stopping: ${String(error)}\n`);
+      throw error;
+    });
+  });
 }
 
 main().catch((error: unknown) => {

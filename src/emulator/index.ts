@@ -1,6 +1,7 @@
 // `voice-agent-call/emulator`: a local stand-in for the Voice Agent Calling Service — its REST
 // API (api/), its GraphQL browser protocol at `/query` (graphql/) and a LiveKit-protocol loopback
-// media server with scripted agents (room/, agent/). Everything binds 127.0.0.1.
+// media server with scripted agents (room/, agent/). Everything binds 127.0.0.1 (the media room
+// another address when `mediaHost` asks for one).
 import type { AddressInfo } from 'node:net';
 import { createApiServer, GRAPHQL_PATH } from './api/server.js';
 import type { EndedDialRetention } from './api/dial-lifecycle.js';
@@ -50,6 +51,13 @@ export interface EmulatorOptions {
   port?: number;
   /** Media (LiveKit signalling) port; 0 (the default) picks a free one. */
   mediaPort?: number;
+  /**
+   * The address the media room listens on and takes ICE candidates on. Default `127.0.0.1`.
+   * LiveKit's Rust-core SDKs (`@livekit/rtc-node`, Python, Rust) gather no loopback candidates:
+   * give them an address of a non-loopback interface, e.g. a veth pair kept inside a test's own
+   * network namespace. The REST and GraphQL API stay on 127.0.0.1.
+   */
+  mediaHost?: string;
   /** The API key every REST call must carry as `Authorization: Bearer <apiKey>`. Default `emu-dev-key`. */
   apiKey?: string;
   /** How long a dial waits for the browser to join its room before it ends `no-answer`. Default 60 000. */
@@ -142,11 +150,12 @@ async function startMedia(
   log: (line: string) => void,
 ): Promise<SupervisedMedia> {
   const port = options.mediaPort ?? 0;
+  const host = options.mediaHost ?? HOST;
   const timings = options.roomTimings ?? {};
   if (options.isolateMedia ?? true) {
     const { startSupervisedMedia } = await import('./room/supervisor.js');
     return startSupervisedMedia({
-      host: HOST,
+      host,
       port,
       control,
       keys,
@@ -156,7 +165,7 @@ async function startMedia(
     });
   }
   const { startMediaServer } = await loadRoom();
-  const media = await startMediaServer({ host: HOST, port, control, verifyToken }, timings);
+  const media = await startMediaServer({ host, port, control, verifyToken, log }, timings);
   return {
     url: media.url,
     close: () => media.close(),

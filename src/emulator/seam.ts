@@ -76,4 +76,6 @@ export interface MediaServerOptions {
   control: MediaControl;
   /** Verifies a participant token (the same key the REST half signs with). */
   verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
+  /** Receives the room's log lines (a refused signal connection and its reason). Default: stderr. */
+  log?(line: string): void;
 }

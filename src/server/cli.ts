@@ -11,7 +11,7 @@ import {
 import type { CompanionConfig } from './handler.js';
 import { createCompanionHandler } from './handler.js';
 import { createBufferedLogger, type CompanionLogger } from './log.js';
-import { listen } from './node.js';
+import { listen, stopWhenAsked } from './node.js';
 import { createRedisRateLimiters } from './rate-limit.js';
 
 /** How long startup waits for Redis's first answer before it listens anyway. */
@@ -121,15 +121,10 @@ async function main(): Promise<void> {
     logger({ time: new Date().toISOString(), level: 'warn', message });
   const server = await listen(handler, listenOptions);
   process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
+  stopWhenAsked(() => {
     closeRedis?.();
-    void server.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+    return server.close();
+  });
 }
 
 main().catch((error: unknown) => {

@@ -503,3 +503,51 @@ function manageConnections(server: Server, maxConnections: number, perAddress: n
     });
   });
 }
+
+// ---- how both bins stop (voice-agent-companion, and voice-agent-emulator's cli.ts) ----
+// On SIGTERM or SIGINT, and, when a package manager started them (`npx`, `npm exec`, `npm run`),
+// also when they are orphaned: npm hands a SIGTERM to the `sh -c` it runs a bin in, and that
+// shell dies without passing it on, so the bin never hears it and lived on, re-parented to PID 1
+// with its children. Its parent going is what it can notice.
+
+/** How often an orphaned bin is looked for; a stop is noticed within this. */
+const PARENT_CHECK_MS = 250;
+
+export interface StopOptions {
+  /** After this long, a stop that has not finished exits anyway (code 1). Default 4 000. */
+  graceMs?: number;
+  /** The environment that tells whether a package manager started this process. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Whether npm (or a package manager that sets npm's variables: pnpm, yarn) runs this process. */
+export function startedByPackageManager(env: Record<string, string | undefined>): boolean {
+  return env.npm_command !== undefined || env.npm_lifecycle_event !== undefined || env.npm_execpath !== undefined;
+}
+
+/**
+ * Calls `stop` once, with why (`SIGTERM`, `SIGINT`, `parent exited`), then exits: 0 when it
+ * resolved, 1 when it failed or took longer than `graceMs`. A second signal exits at once.
+ */
+export function stopWhenAsked(stop: (why: string) => Promise<void>, options: StopOptions = {}): void {
+  const graceMs = options.graceMs ?? 4000;
+  let stopping = false;
+  const parent = process.ppid;
+  const watch = startedByPackageManager(options.env ?? process.env)
+    ? setInterval(() => {
+        if (process.ppid !== parent) begin('parent exited');
+      }, PARENT_CHECK_MS).unref()
+    : undefined;
+  function begin(why: string): void {
+    if (stopping) process.exit(1);
+    stopping = true;
+    clearInterval(watch);
+    setTimeout(() => process.exit(1), graceMs).unref();
+    stop(why).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  }
+  process.on('SIGINT', () => begin('SIGINT'));
+  process.on('SIGTERM', () => begin('SIGTERM'));
+}

@@ -27,7 +27,7 @@ import {
 import {
   DisconnectReason,
   answer,
-  isLoopbackCandidate,
+  isCandidateOn,
   joinResponse,
   leave,
   offer,
@@ -222,12 +222,18 @@ describe('other signal responses', () => {
 
 describe('ICE candidates', () => {
   test('only UDP host candidates on 127.0.0.1 pass, both ways', () => {
-    assert.equal(isLoopbackCandidate('candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host generation 0'), true);
-    assert.equal(isLoopbackCandidate('candidate:2 1 udp 2122260223 10.0.0.5 50000 typ host'), false);
-    assert.equal(isLoopbackCandidate('candidate:3 1 udp 2122262783 ::1 50001 typ host'), false);
-    assert.equal(isLoopbackCandidate('candidate:4 1 udp 2122260223 3f1c4b2e-1234.local 50000 typ host'), false);
-    assert.equal(isLoopbackCandidate('candidate:5 1 tcp 1518280447 127.0.0.1 9 typ host tcptype active'), false);
-    assert.equal(isLoopbackCandidate(''), true, 'end-of-candidates passes');
+    const loopback = ['127.0.0.1'];
+    assert.equal(isCandidateOn('candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host generation 0', loopback), true);
+    assert.equal(isCandidateOn('candidate:2 1 udp 2122260223 10.0.0.5 50000 typ host', loopback), false);
+    assert.equal(isCandidateOn('candidate:3 1 udp 2122262783 ::1 50001 typ host', loopback), false);
+    assert.equal(isCandidateOn('candidate:4 1 udp 2122260223 3f1c4b2e-1234.local 50000 typ host', loopback), false);
+    assert.equal(isCandidateOn('candidate:5 1 tcp 1518280447 127.0.0.1 9 typ host tcptype active', loopback), false);
+    assert.equal(isCandidateOn('', loopback), true, 'end-of-candidates passes');
+    // A room listening on another address takes the candidates on it, and still no other.
+    const veth = ['10.77.0.1'];
+    assert.equal(isCandidateOn('candidate:6 1 udp 2122260223 10.77.0.1 50000 typ host', veth), true);
+    assert.equal(isCandidateOn('candidate:7 1 udp 2122260223 10.77.0.2 50000 typ host', veth), false);
+    assert.equal(isCandidateOn('candidate:8 1 udp 2122260223 127.0.0.1 50000 typ host', veth), false);
   });
 
   test('malformed candidateInit is ignored', () => {

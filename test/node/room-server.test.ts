@@ -284,16 +284,19 @@ for (const path of ['v1', 'v0'] as const) {
       assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
     });
 
-    test('one human per room: a second join is refused with a LeaveRequest', async () => {
-      const { token } = await newDial();
+    test('a rejoin with the same identity replaces the first connection (DUPLICATE_IDENTITY), as on a LiveKit server', async () => {
+      const { dialId, token } = await newDial();
       const first = new Signal(token, undefined, path);
       await first.next('join');
       const second = new Signal(token, undefined, path);
-      assert.equal((await second.next('leave')).reason, DisconnectReason.DUPLICATE_IDENTITY);
-      await second.closed;
-      assert.equal(first.ws.readyState, WebSocket.OPEN, 'the first caller stays');
-      first.ws.close();
+      assert.equal((await first.next('leave')).reason, DisconnectReason.DUPLICATE_IDENTITY, 'the older one is told');
       await first.closed;
+      await second.next('join');
+      assert.equal(second.ws.readyState, WebSocket.OPEN, 'the newcomer stays');
+      assert.equal((await dialRecord(dialId)).status, 'in-progress', 'the dial goes on');
+      second.ws.close();
+      await second.closed;
+      await eventually(async () => (await dialRecord(dialId)).status === 'completed');
     });
 
     test('a resume (reconnect=true) is answered with a LeaveRequest', async () => {

@@ -80,6 +80,7 @@ process.on('message', (message: ParentMessage) => {
               port: message.port,
               control,
               verifyToken: (token) => verifyParticipantToken(keys, token),
+              log: (line) => send({ type: 'log', line }),
             },
             message.timings,
           ),

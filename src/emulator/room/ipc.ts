@@ -17,6 +17,7 @@ export type ChildMessage =
   | { type: 'sessionForRoom'; id: number; roomName: string }
   | { type: 'waitSessionStarted'; id: number; dialId: string }
   | { type: 'unwait'; id: number }
+  | { type: 'log'; line: string }
   | Command;
 
 export type ParentMessage =

@@ -6,6 +6,7 @@
 //   GET /rtc/v1/validate, /rtc/validate  why an upgrade failed: 401 bad token, 404 "requested room does not exist", else 200
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { DialSession, MediaServer, MediaServerOptions } from '../seam.js';
@@ -75,11 +76,12 @@ export async function startMediaServer(
     return timer;
   }
 
-  async function admit(url: URL): Promise<Admission> {
-    const token = url.searchParams.get('access_token') ?? '';
+  async function admit(request: IncomingMessage, url: URL): Promise<Admission> {
+    const token = tokenOf(request, url);
+    if (!token.ok) return { ok: false, status: 401, body: token.reason };
     let claims: { identity: string; roomName: string };
     try {
-      claims = await options.verifyToken(token);
+      claims = await options.verifyToken(token.token);
     } catch {
       return { ok: false, status: 401, body: 'invalid token' };
     }
@@ -90,9 +92,17 @@ export async function startMediaServer(
     return { ok: true, identity: claims.identity, dial };
   }
 
+  const log = options.log ?? ((line: string) => process.stderr.write(`voice-agent-emulator: ${line}\n`));
+  /** A refused signal connection, with why (never the token: only where it was looked for). */
+  function refuse(socket: Duplex, request: IncomingMessage, url: URL, status: number, body: string): void {
+    log(`media room: refused the ${url.pathname} upgrade: ${status} ${body} (${tokenPlace(request, url)})`);
+    refuseUpgrade(socket, status, body);
+  }
+
   const host = {
     control,
     timings: roomTimings,
+    addresses: () => listeningAddresses(options.host),
     lingering: new Set<Promise<void>>(),
     closed(session: Session, how: Dropped | undefined) {
       const roomName = session.dial.roomName;
@@ -125,7 +135,7 @@ export async function startMediaServer(
       return reply(200, 'voice-agent-emulator media room (a LiveKit-protocol test double)\n');
     }
     if (VALIDATE_PATHS.has(url.pathname) && request.method === 'GET') {
-      admit(url).then(
+      admit(request, url).then(
         (admission) => (admission.ok ? reply(200, 'success') : reply(admission.status, admission.body)),
         () => reply(500, 'internal error'),
       );
@@ -139,9 +149,9 @@ export async function startMediaServer(
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const path = Object.hasOwn(SIGNAL_PATHS, url.pathname) ? SIGNAL_PATHS[url.pathname] : undefined;
-    if (!path) return refuseUpgrade(socket, 404, 'not found');
-    void admit(url).then((admission) => {
-      if (!admission.ok) return refuseUpgrade(socket, admission.status, admission.body);
+    if (!path) return refuse(socket, request, url, 404, 'not found');
+    void admit(request, url).then((admission) => {
+      if (!admission.ok) return refuse(socket, request, url, admission.status, admission.body);
       const param = url.searchParams.get('join_request');
       let join;
       try {
@@ -149,15 +159,18 @@ export async function startMediaServer(
         else if (!param) throw new Error('no join_request');
         else join = decodeJoinRequest(param);
       } catch {
-        return refuseUpgrade(socket, 400, 'join_request missing or malformed');
+        return refuse(socket, request, url, 400, 'join_request missing or malformed');
       }
       wss.handleUpgrade(request, socket, head, (ws) => {
         const roomName = admission.dial.roomName;
         // No resume (the double keeps no session state to resume; livekit-client answers the refusal
-        // with a full rejoin, which emu-blip takes), and one human per room.
+        // with a full rejoin, which emu-blip takes), and one human per room: a second identity is
+        // refused, while the same identity again replaces the connection it had, as a LiveKit server
+        // does (the older one gets DUPLICATE_IDENTITY; the dial goes on with the newcomer).
+        const current = active.get(roomName);
         const refusal = join.reconnect
           ? DisconnectReason.STATE_MISMATCH
-          : active.has(roomName)
+          : current && current.identity !== admission.identity
             ? DisconnectReason.DUPLICATE_IDENTITY
             : undefined;
         if (refusal !== undefined) {
@@ -165,6 +178,7 @@ export async function startMediaServer(
           setTimeout(() => ws.close(), roomTimings.leaveCloseDelayMs).unref();
           return;
         }
+        const replaced = current?.replace();
         const rejoin = awaitingRejoin.get(roomName);
         if (rejoin) {
           awaitingRejoin.delete(roomName);
@@ -179,9 +193,12 @@ export async function startMediaServer(
           admission.identity,
           { ...dial, aiPaused: pauses.get(dial.dialId) ?? dial.aiPaused },
           host,
-          rejoin && { joinedAt: rejoin.joinedAt },
+          replaced ?? (rejoin && { joinedAt: rejoin.joinedAt }),
         );
         active.set(roomName, session);
+        log(
+          `media room: ${admission.identity} joined ${roomName} on ${url.pathname} (${tokenPlace(request, url)})${current ? ', replacing its older connection (DUPLICATE_IDENTITY)' : ''}`,
+        );
         session.start();
       });
     });
@@ -213,6 +230,33 @@ export async function startMediaServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The IPv4 addresses a server bound to `host` is reached on: `host` itself, or every interface's for 0.0.0.0. */
+function listeningAddresses(host: string): readonly string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [host];
+  return Object.values(networkInterfaces())
+    .flat()
+    .flatMap((info) => (info?.family === 'IPv4' ? [info.address] : []));
+}
+
+/**
+ * The participant token as a LiveKit server reads it (its API-key auth middleware, in front of
+ * rtcservice): the `Authorization: Bearer` header when there is one (LiveKit's Rust-core SDKs send
+ * it there), else the `access_token` query parameter (livekit-client's).
+ */
+function tokenOf(request: IncomingMessage, url: URL): { ok: true; token: string } | { ok: false; reason: string } {
+  const header = request.headers.authorization;
+  if (header === undefined) return { ok: true, token: url.searchParams.get('access_token') ?? '' };
+  const match = /^Bearer (.*)$/.exec(header);
+  if (!match?.[1]) return { ok: false, reason: 'invalid authorization header' };
+  return { ok: true, token: match[1] };
+}
+
+/** Where the token was looked for, for the log (never the token itself). */
+function tokenPlace(request: IncomingMessage, url: URL): string {
+  if (request.headers.authorization !== undefined) return 'token in the Authorization header';
+  return url.searchParams.has('access_token') ? 'token in access_token' : 'no token';
 }
 
 function refuseUpgrade(socket: Duplex, status: number, body: string): void {

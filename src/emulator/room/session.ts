@@ -29,6 +29,8 @@ import {
 export interface SessionHost {
   control: MediaControl;
   timings: RoomTimings;
+  /** The addresses the room listens on: ICE candidates are exchanged on these only. */
+  addresses(): readonly string[];
   /**
    * The session ended; the room is free again. `dropped`: the connection dropped without a goodbye,
    * `for good` (refuse the room from now on) or `once` (take the caller's rejoin as the same dial).
@@ -130,6 +132,7 @@ export class Session {
         {
           agent: agent && { participantSid: agent.sid, trackSid: agent.trackSid },
           connections: this.#path === 'v0' ? 'dual' : 'single',
+          addresses: this.#host.addresses(),
         },
         {
           localCandidate: (candidate, transport) => this.#send(trickle(candidate, SIGNAL_TARGETS[transport])),
@@ -160,6 +163,22 @@ export class Session {
       // Harmless on a rejoin: the dial is in progress already.
       this.#host.control.joined(this.dial.dialId);
     });
+  }
+
+  /** The caller's participant identity (from its token). */
+  get identity(): string {
+    return this.#identity;
+  }
+
+  /**
+   * A new connection with this caller's identity takes the room over, as on a LiveKit server: this
+   * one is told DUPLICATE_IDENTITY and let go, the dial goes on. Returns what the newcomer carries
+   * on (the transcript clock), or nothing when this one had not finished joining.
+   */
+  replace(): Rejoin | undefined {
+    const joinedAt = this.#joinedAt;
+    this.#finish({ leaveReason: DisconnectReason.DUPLICATE_IDENTITY });
+    return joinedAt > 0 ? { joinedAt } : undefined;
   }
 
   /** When the caller first joined this dial's room (`performance.now()`), once joined. */

@@ -123,6 +123,9 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
         current.waits.get(message.id)?.abort();
         current.waits.delete(message.id);
         return;
+      case 'log':
+        log(message.line);
+        return;
       case 'command':
         switch (message.name) {
           case 'joined': {

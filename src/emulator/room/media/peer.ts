@@ -11,7 +11,7 @@
 // agent's DataPackets go out; the browser answers). ICE candidates name the connection they are for.
 import type { RTCAudioSink, RTCAudioSource } from '@roamhq/wrtc/types/nonstandard.js';
 import { explainMissingPeer } from '../../optional-peers.js';
-import { isLoopbackCandidate, type CandidateInit } from '../protocol/responses.js';
+import { isCandidateOn, type CandidateInit } from '../protocol/responses.js';
 import { FRAME_SAMPLES, SAMPLE_RATE, framesDue, peakLevel, toFrames } from './pcm.js';
 
 type Wrtc = typeof import('@roamhq/wrtc');
@@ -33,7 +33,7 @@ export function loadWrtc(): Promise<Wrtc> {
 export type Transport = 'publisher' | 'subscriber';
 
 export interface PeerEvents {
-  /** A local ICE candidate, already filtered to 127.0.0.1, for the caller's `transport` connection. */
+  /** A local ICE candidate, already filtered to the room's addresses, for the caller's `transport` connection. */
   localCandidate(candidate: CandidateInit, transport: Transport): void;
   /** One 10 ms frame of the caller's microphone, its peak level 0…1. */
   micFrame(peak: number): void;
@@ -50,6 +50,8 @@ export interface PeerOptions {
   agent?: { participantSid: string; trackSid: string };
   /** `single`: one connection the browser offers (v1). `dual`: publisher + subscriber connections (v0). */
   connections: 'single' | 'dual';
+  /** The addresses the room listens on: the only ones ICE candidates are taken on, both ways. */
+  addresses: readonly string[];
 }
 
 interface Utterance {
@@ -183,7 +185,7 @@ export class Peer {
   }
 
   async addRemoteCandidate(candidate: CandidateInit, transport: Transport = 'publisher'): Promise<void> {
-    if (this.#closed || !isLoopbackCandidate(candidate.candidate)) return;
+    if (this.#closed || !isCandidateOn(candidate.candidate, this.#options.addresses)) return;
     const pc = transport === 'subscriber' ? this.#sub : this.#pc;
     await pc?.addIceCandidate(candidate);
   }
@@ -315,7 +317,7 @@ export class Peer {
 
   #onIceCandidate(event: RTCPeerConnectionIceEvent, transport: Transport): void {
     const candidate = event.candidate;
-    if (!candidate || !isLoopbackCandidate(candidate.candidate)) return;
+    if (!candidate || !isCandidateOn(candidate.candidate, this.#options.addresses)) return;
     this.#events.localCandidate(
       { candidate: candidate.candidate, sdpMid: candidate.sdpMid, sdpMLineIndex: candidate.sdpMLineIndex },
       transport,

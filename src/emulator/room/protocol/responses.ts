@@ -216,14 +216,16 @@ export function parseCandidateInit(json: string): CandidateInit | undefined {
 }
 
 /**
- * Loopback only: a candidate is kept when it is a UDP host candidate on 127.0.0.1, or empty
- * (end of candidates). Everything else (eth0, ::1, mDNS names, TCP) is dropped, both directions.
+ * The room's addresses only: a candidate is kept when it is a UDP candidate on one of `addresses`
+ * (the addresses the room listens on; 127.0.0.1 by default), or empty (end of candidates).
+ * Everything else (other interfaces, ::1, mDNS names, TCP) is dropped, both directions: a client on
+ * this machine reaches the room on those addresses and no other.
  */
-export function isLoopbackCandidate(candidate: string): boolean {
+export function isCandidateOn(candidate: string, addresses: readonly string[]): boolean {
   if (candidate === '') return true;
   const parts = candidate.replace(/^candidate:/, '').split(' ');
   // foundation component protocol priority address port typ type …
-  return parts[2]?.toLowerCase() === 'udp' && parts[4] === '127.0.0.1';
+  return parts[2]?.toLowerCase() === 'udp' && addresses.includes(parts[4] ?? '');
 }
 
 export { DisconnectReason };

@@ -130,7 +130,7 @@ interface Sample {
 }
 
 export async function networkTalk(options: { calls?: number; before?: RefTree } = {}): Promise<BenchSection> {
-  const calls = options.calls ?? 12;
+  const calls = options.calls ?? 10;
   const { before } = options;
   if (before) buildCdn(before);
   const kinds: Kind[] = ['hand', 'desktop', 'phone', ...(before ? (['before-desktop', 'before-phone'] as const) : [])];

@@ -2,11 +2,11 @@
 // The browser and media-room benchmarks need a network namespace where only loopback exists; when
 // not already in one, this script re-runs itself inside one (`unshare -n`, as root; `unshare -rn`
 // otherwise). Pick benchmarks by name: `npm run bench -- weight companion talk endurance`.
-// Knobs (environment): BENCH_CALLS (time-to-talk rounds, default 24), BENCH_CYCLES (call cycles,
+// Knobs (environment): BENCH_CALLS (time-to-talk rounds, default 20), BENCH_CYCLES (call cycles,
 // default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
 // BENCH_NET_CALLS (network time-to-talk calls per page at 50 ms each way, a third of it on the other
-// networks, default 12), BENCH_COMPARE_REF (a git ref whose companion, and for both time-to-talk
-// sections and the call cycles its widget, run side by side with this tree's). The default counts
+// networks, default 10), BENCH_COMPARE_REF (a git ref whose companion, and for both time-to-talk
+// sections, the call cycles and the long transcript its widget, run side by side with this tree's). The default counts
 // give each time-to-talk ratio an interquartile range narrow enough to show a change of 0.1, and
 // keep a whole run under 15 minutes on 2 shared cores (docs/development.md, Benchmarks).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -85,13 +85,13 @@ if (run.includes('network')) {
     : undefined;
   try {
     log('time to talk on a real network');
-    sections.push(await networkTalk({ calls: envNumber('BENCH_NET_CALLS', 12), before }));
+    sections.push(await networkTalk({ calls: envNumber('BENCH_NET_CALLS', 10), before }));
   } finally {
     before?.remove();
   }
 }
 if (run.includes('talk') || run.includes('endurance')) {
-  // BENCH_COMPARE_REF=<git ref>: that version's widget and companion run the call cycles side by side too.
+  // BENCH_COMPARE_REF=<git ref>: that version's widget and companion run the loopback calls, the call cycles and the long transcript side by side too.
   const before = process.env.BENCH_COMPARE_REF
     ? checkoutRef(process.env.BENCH_COMPARE_REF, CDN_BUILD_PATHS)
     : undefined;
@@ -102,7 +102,7 @@ if (run.includes('talk') || run.includes('endurance')) {
   try {
     if (run.includes('talk')) {
       log('time to talk');
-      sections.push(await timeToTalk(services, { calls: envNumber('BENCH_CALLS', 24) }));
+      sections.push(await timeToTalk(services, { calls: envNumber('BENCH_CALLS', 20) }));
     }
     if (run.includes('endurance')) {
       log('endurance');
@@ -243,7 +243,7 @@ const markdown = [
   ...notes,
   '',
   ...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
-  `Reproduce: \`npm install\`, the system packages \`.ci/run\` installs (chromium, espeak-ng, sox, iproute2, util-linux, redis-server), then \`npm run bench\` (or \`npm run bench -- weight companion talk network endurance\` for a subset; \`BENCH_COMPARE_REF=<git ref>\` adds that version's companion and limiter, and its widget in the network section and the call cycles, side by side). Children's logs: \`${LOG_FILE}\`.`,
+  `Reproduce: \`npm install\`, the system packages \`.ci/run\` installs (chromium, espeak-ng, sox, iproute2, util-linux, redis-server), then \`npm run bench\` (or \`npm run bench -- weight companion talk network endurance\` for a subset; \`BENCH_COMPARE_REF=<git ref>\` adds that version's companion and limiter, and its widget in both time-to-talk sections, the call cycles and the long transcript, side by side). Children's logs: \`${LOG_FILE}\`.`,
   '',
 ].join('\n');
 const out = resolve(ROOT, process.env.BENCH_OUT ?? 'BENCHMARKS.md');

@@ -152,7 +152,7 @@ export async function timeToTalk(
   services: Services,
   options: { calls?: number; agent?: string } = {},
 ): Promise<BenchSection> {
-  const calls = options.calls ?? 24;
+  const calls = options.calls ?? 20;
   const agent = options.agent ?? 'emu-quick';
   const before = services.before;
   const beforeBuild: Build | null = before ? { src: before.src, endpoint: before.endpoint } : null;

@@ -191,9 +191,11 @@ export async function callCycles(
 
 const PACED_ENTRIES = 20;
 
+/** `build`: another commit's widget (services.before) instead of this tree's. */
 export async function longTranscript(
   services: Services,
   options: { entries?: number; minutes?: number; stepMs?: number } = {},
+  build?: { src: string },
 ): Promise<{ markdown: string; headline: BenchSection['headline'] }> {
   const entries = options.entries ?? 1000;
   const minutes = options.minutes ?? 10;
@@ -202,7 +204,7 @@ export async function longTranscript(
   try {
     const context = await instrumentedContext(browser, services.origin);
     const page = await context.newPage();
-    await page.goto('/bench/pages/transcript.html');
+    await page.goto(`/bench/pages/transcript.html${build ? `?src=${encodeURIComponent(build.src)}` : ''}`);
     await page.waitForFunction('window.scriptedReady === true');
     await page.evaluate(`(() => {
       window.__perf = { longTasks: [], frames: [], renders: [], recording: false };
@@ -321,8 +323,15 @@ export async function endurance(
   const cycles = await callCycles(services, options.cycles ?? 50);
   const old = services.before ? await callCycles(services, options.cycles ?? 50, services.before) : null;
   const transcript = await longTranscript(services, { entries: options.entries ?? 1000 });
+  const oldTranscript = services.before
+    ? await longTranscript(services, { entries: options.entries ?? 1000 }, services.before)
+    : null;
   const heapRow = cycles.headline.find((row) => row.id === 'heap');
   if (heapRow && old) heapRow.measured += ` (before: ${(old.growth / 1048576).toFixed(2)} MB)`;
+  for (const row of transcript.headline) {
+    const was = oldTranscript?.headline.find((other) => other.id === row.id);
+    if (was) row.measured += ` (before: ${was.measured})`;
+  }
   return {
     title: 'Endurance',
     markdown: [
@@ -341,6 +350,14 @@ export async function endurance(
       '**A long call’s transcript**',
       '',
       transcript.markdown,
+      ...(oldTranscript && services.before
+        ? [
+            '',
+            `**A long call’s transcript, before** (the widget of commit ${services.before.commit}, same run, right after)`,
+            '',
+            oldTranscript.markdown,
+          ]
+        : []),
     ].join('\n'),
     headline: [...cycles.headline, ...transcript.headline],
   };

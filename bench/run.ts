@@ -2,10 +2,13 @@
 // The browser and media-room benchmarks need a network namespace where only loopback exists; when
 // not already in one, this script re-runs itself inside one (`unshare -n`, as root; `unshare -rn`
 // otherwise). Pick benchmarks by name: `npm run bench -- weight companion talk endurance`.
-// Knobs (environment): BENCH_CALLS (time-to-talk calls, default 20), BENCH_CYCLES (call cycles,
+// Knobs (environment): BENCH_CALLS (time-to-talk rounds, default 20), BENCH_CYCLES (call cycles,
 // default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
-// BENCH_NET_CALLS (network time-to-talk calls per page and network, default 5), BENCH_COMPARE_REF (a
-// git ref whose companion, and for the network section its widget, run side by side with this tree's).
+// BENCH_NET_CALLS (network time-to-talk calls per page at 50 ms each way, a third of it on the other
+// networks, default 10), BENCH_COMPARE_REF (a git ref whose companion, and for both time-to-talk
+// sections, the call cycles and the long transcript its widget, run side by side with this tree's). The default counts
+// give each time-to-talk ratio an interquartile range narrow enough to show a change of 0.1, and
+// keep a whole run under 15 minutes on 2 shared cores (docs/development.md, Benchmarks).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
@@ -82,13 +85,13 @@ if (run.includes('network')) {
     : undefined;
   try {
     log('time to talk on a real network');
-    sections.push(await networkTalk({ calls: envNumber('BENCH_NET_CALLS', 5), before }));
+    sections.push(await networkTalk({ calls: envNumber('BENCH_NET_CALLS', 10), before }));
   } finally {
     before?.remove();
   }
 }
 if (run.includes('talk') || run.includes('endurance')) {
-  // BENCH_COMPARE_REF=<git ref>: that version's widget and companion run the call cycles side by side too.
+  // BENCH_COMPARE_REF=<git ref>: that version's widget and companion run the loopback calls, the call cycles and the long transcript side by side too.
   const before = process.env.BENCH_COMPARE_REF
     ? checkoutRef(process.env.BENCH_COMPARE_REF, CDN_BUILD_PATHS)
     : undefined;
@@ -154,7 +157,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
       'On the read route the companion answers fewer than 0.8× the requests/s of the bare proxy; see the token-route ratio note for what was removed and what remains.',
   },
   'ratio-audio': {
-    met: 'Against a bare livekit-client page doing the same work (both companion round trips, connect, publish, wait for the agent to speak) the widget is within the target on a first visit with `preload="none"`, where the click also fetches and runs the call chunk and livekit-client: the microphone request is made inside the click in the idle entry, and both chunks load side by side while it is pending.',
+    met: 'Against a bare livekit-client page doing the same work on the same clock (the microphone request, both companion round trips, connect, publish, wait for the agent to speak) the widget is within the target on a first visit with `preload="none"`, where the click also fetches and runs the call chunk and livekit-client: the microphone request is made inside the click in the idle entry, and both chunks load side by side while it is pending.',
     missed:
       'On a first visit with `preload="none"` the widget is slower than the target against a bare livekit-client page: the click fetches the call chunk and livekit-client (both started at once, in parallel with the microphone request) but running them on the main thread delays the handling of the dial and token answers (compare "dial created" and "token" between the first call and "call again"). By default the widget prefetches both chunks when the pointer enters or focus reaches the call button (see the "hover, then click" row), and `preload="idle"` also loads them in idle time.',
   },
@@ -164,9 +167,9 @@ const NOTES: Record<string, { met: string; missed: string }> = {
       "Even with the chunks prefetched the widget is slower than 1.3× the baseline: the remaining difference is in the widget's own steps (see the step table).",
   },
   'long-tasks-fast': {
-    met: 'Even in fast-forward (updates 5 ms apart, 60× a real call\'s rate) the widget makes no long task: it keeps the newest 100 lines in the DOM ("Show earlier lines" reveals older ones), renders transcript-only updates once per frame (compare "renders" with the updates), leaves unchanged lines untouched and reads the log\'s height to follow the end only when the log changed.',
+    met: 'Even in fast-forward (updates 5 ms apart, 60× a real call\'s rate) the widget makes no long task: it keeps the newest 100 lines in the DOM ("Show earlier lines" reveals older ones), renders transcript-only updates once per frame (compare "renders" with the updates), leaves unchanged lines untouched, reads the log\'s height to follow the end only when the log changed, and slides in only the newest line (issue 42: a profile of this phase under load, with the CPU throttled 4×, found style recalculation and layout of the lines still sliding in, one animation per line, the largest cost of each frame; with one animation at a time they took 2–3× less).',
     missed:
-      'In fast-forward (updates 5 ms apart, 60× a real call\'s rate) long tasks still appear although the DOM is bounded (newest 100 lines) and transcript-only updates render once per frame: see "render max ms" in the table for whether the element or the session\'s per-update copy of the whole transcript (src/call) is the cost.',
+      "In fast-forward (updates 5 ms apart, 60× a real call's rate) long tasks still appear although the DOM is bounded (newest 100 lines), transcript-only updates render once per frame and only the newest line slides in. A profile of this phase under load (issue 42; CPU throttled 4×, Chromium tracing) put each long frame in the element's render: style recalculation, layout (following the end reads the log's height) and paint of the log, not script; the entry animation on every line was the largest part and is gone. What is left grows with the machine's load (compare \"render max ms\" with a quiet run).",
   },
   'long-tasks-paced': {
     met: "At a real call's pace with the log full the widget makes no long task, and its work per update no longer grows with the log.",
@@ -176,16 +179,16 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'ratio-hover': {
     met: 'With the default `preload="intent"`, the pointer resting on the call button before the click (here a short dwell) lets the widget start loading the call and media chunks itself; the click then finds them loaded or loading, and the widget is within the target.',
     missed:
-      'Even with the widget\'s own prefetch on pointerenter the widget is slower than the target: a short dwell leaves part of the chunks still loading at the click (compare with "chunks prefetched"); `preload="idle"` loads them before any intent.',
+      'Even with the widget\'s own prefetch on pointerenter the widget is slower than the target: a short dwell leaves part of the chunks still loading at the click (compare with "chunks prefetched"); `preload="idle"` loads them before any intent. The levers are the per-feature chunks (a smaller call chunk to parse and run) and what runs before the media join starts (the step table).',
+  },
+  'ratio-prompt': {
+    met: 'On a first visit the microphone prompt (1.5 s here, both pages alike) hides the lazy load: the click fetches and runs both chunks while the visitor reads the prompt, so the widget reaches first audio about as soon as a page that had livekit-client loaded all along.',
+    missed:
+      'Even behind a 1.5 s microphone prompt the widget is slower than the target: what follows the grant (the dial, the join) is slower than the bare page\'s; see the "microphone prompt" column of the step table.',
   },
   'ratio-again': {
     met: 'A second call in the same page is about as fast as the bare baseline or faster (warm connections and JIT).',
     missed: 'A second call in the same page is slower than 0.8× the baseline.',
-  },
-  'ratio-issue': {
-    met: 'The ratio the issue names, widget click → first agent audio over baseline (two round trips + Room.connect), is within 1.3.',
-    missed:
-      'The ratio the issue names, widget click → first agent audio over baseline (two round trips + Room.connect), misses 1.3 mostly because its numerator includes the agent starting to speak after joining, which the baseline connect does not; the like-for-like ratio (both to first audio) is the row above. The one step the widget serialises on purpose is the microphone before the dial (no paid dial is created before the visitor allowed the microphone); the media chunk already loads in parallel with both.',
   },
   heap: {
     met: "Heap growth stays within 1.5 MB over the call cycles. A heap-snapshot diff over call cycles (issue 31) found every call's livekit Room kept for the page's life, with its engine's AbortControllers and the MediaStreams its tracks joined (livekit-client 2.23.0's `devicechange` listener and FinalizationRegistry entry both held it), and `AbortSignal.timeout` signals alive until their timers fired; both are released now. What remains per call is the empty getUserMedia stream Chromium keeps with its promise.",
@@ -193,20 +196,23 @@ const NOTES: Record<string, { met: string; missed: string }> = {
       "Heap growth is over 1.5 MB. The heap figure is V8's used size, which includes optimised code (warm-up: compare the two halves in the table). A heap-snapshot diff over call cycles (issue 31) found every call's livekit Room kept for the page's life (livekit-client 2.23.0's `devicechange` listener and FinalizationRegistry entry both held it) and `AbortSignal.timeout` signals alive until their timers fired; both are released now, and the snapshot then shows no AbortSignal growth and one empty getUserMedia stream per call (Chromium keeps it with its promise). What is left of the growth is JIT code and feedback vectors, and livekit-client's log strings, which DevTools keeps because the benchmark attaches it.",
   },
   'net-audio': {
-    met: "At 50 ms each way the widget's click → first agent audio is within 0.7× the hand-written page's: one request to the companion before joining (the create answers the media credentials), the dial created while getUserMedia resolves when the microphone is already granted, the chunks loaded on intent, the GraphQL session and the room join at once.",
+    met: "At 50 ms each way the widget's click → first agent audio is within the target of the hand-written page's (the median of per-round ratios): one request to the companion before joining (the create answers the media credentials), the dial created while getUserMedia resolves when the microphone is already granted, the chunks loaded on intent, the GraphQL session and the room join at once.",
     missed:
-      "At 50 ms each way the widget's click → first agent audio is over 0.7× the hand-written page's; compare the round-trip columns for where the time goes.",
+      "At 50 ms each way the widget's click → first agent audio is over the target of the hand-written page's; the critical-path table shows which round trips it waited for.",
   },
   'net-trips': {
-    met: "The widget's critical path has at most half the hand-written page's browser round trips.",
+    met: "The widget's critical path has at most half the hand-written page's browser round trips (counted by the delaying proxies, per call; the table lists them).",
     missed:
-      "The widget's critical path has more than half the hand-written page's browser round trips. What stays on it: the create (one round trip; the companion's two service calls inside it), the media server's signal WebSocket (a new connection: its handshake, the upgrade, the join and the first negotiation), `GLOBAL_CALL_CONNECT` over the GraphQL socket, and `startDialSession` (a cross-origin POST with an `authorization` header: its CORS preflight and the POST, on a connection the session warms ahead). The figures come from medians of few calls on a loaded machine: read them as ±1 round trip.",
+      "The widget's critical path has more than half the hand-written page's browser round trips (counted by the delaying proxies, per call). The critical-path table lists what each call waited for: the create (one round trip; the companion's two service calls inside it), the media server's signal WebSocket (its connection, the upgrade, the join and the first negotiation), the GraphQL session (connection, upgrade, `connection_init`, `subscribe`) and whatever the agent's start waited for after it.",
   },
   leftovers: {
     met: 'Nothing is left behind after the call cycles: no live track, no open peer connection, no audio element, no extra listener on window or document.',
     missed: 'Something is left behind after the calls; the table shows what.',
   },
 };
+/** How the time-to-talk figures are made (docs/development.md, Benchmarks, says the same at more length). */
+const METHOD =
+  "- **Method (time to talk).** Ratios are per round: each widget call over the baseline call of the same round (their order alternates every round), the median of those ratios with their interquartile range (IQR); a verdict is on the median. On loopback both clocks include the microphone request (the widget's click makes it; the bare livekit-client page's clock starts before its own), and one row holds getUserMedia 1.5 s on both pages (a first visit's permission prompt). On the network the browser's round trips on the critical path are counted by the delaying proxies, per call (an integer; the tables list what each was); the figure inferred from the times stays beside it as a cross-check. With `BENCH_COMPARE_REF` the other commit's widget makes the same calls in the same rounds, so before and after are side by side on one machine under the same load.";
 const notes = sections.flatMap((section) =>
   section.headline.flatMap((row) => {
     const note = NOTES[row.id];
@@ -232,10 +238,12 @@ const markdown = [
   '',
   '## Notes',
   '',
+  METHOD,
+  '',
   ...notes,
   '',
   ...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
-  `Reproduce: \`npm install\`, the system packages \`.ci/run\` installs (chromium, espeak-ng, sox, iproute2, util-linux, redis-server), then \`npm run bench\` (or \`npm run bench -- weight companion talk network endurance\` for a subset; \`BENCH_COMPARE_REF=<git ref>\` adds that version's companion and limiter, and its widget in the network section and the call cycles, side by side). Children's logs: \`${LOG_FILE}\`.`,
+  `Reproduce: \`npm install\`, the system packages \`.ci/run\` installs (chromium, espeak-ng, sox, iproute2, util-linux, redis-server), then \`npm run bench\` (or \`npm run bench -- weight companion talk network endurance\` for a subset; \`BENCH_COMPARE_REF=<git ref>\` adds that version's companion and limiter, and its widget in both time-to-talk sections, the call cycles and the long transcript, side by side). Children's logs: \`${LOG_FILE}\`.`,
   '',
 ].join('\n');
 const out = resolve(ROOT, process.env.BENCH_OUT ?? 'BENCHMARKS.md');

@@ -14,6 +14,27 @@ export function median(values: readonly number[]): number {
   return lower === undefined || upper === undefined ? Number.NaN : (lower + upper) / 2;
 }
 
+/** Linear-interpolated quantile of unsorted samples (q in 0..1; the median at 0.5); NaN for none. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const at = (sorted.length - 1) * q;
+  const lower = sorted[Math.floor(at)] ?? Number.NaN;
+  const upper = sorted[Math.ceil(at)] ?? Number.NaN;
+  return lower + (upper - lower) * (at - Math.floor(at));
+}
+
+/** The interquartile range of unsorted samples: [25th, 75th percentile]. */
+export function iqr(values: readonly number[]): [number, number] {
+  return [quantile(values, 0.25), quantile(values, 0.75)];
+}
+
+/** `median (IQR low–high)`, e.g. "1.12 (1.05–1.20)": the figure and the spread a reader compares rows by. */
+export function withSpread(values: readonly number[], digits = 1): string {
+  const [low, high] = iqr(values);
+  return `${fixed(median(values), digits)} (${fixed(low, digits)}–${fixed(high, digits)})`;
+}
+
 export function fixed(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : '—';
 }

@@ -1,12 +1,14 @@
-// The baseline: a bare livekit-client page doing the least a call needs, with no widget: the two
-// companion round trips, Room.connect, the microphone published, startDialSession (the service's
-// agent speaks only after it; sent at once, without waiting for connectSession's
-// GLOBAL_CALL_CONNECT as the widget does), the agent's first audio.
+// The baseline: a bare livekit-client page doing the least a call needs, with no widget: the
+// microphone request, the two companion round trips, Room.connect, the microphone published,
+// startDialSession (the service's agent speaks only after it; sent at once, without waiting for
+// connectSession's GLOBAL_CALL_CONNECT as the widget does), the agent's first audio.
 import { Room, RoomEvent } from '/node_modules/livekit-client/dist/livekit-client.esm.mjs';
 
 window.baselineCall = async (agent) => {
   const bench = window.__bench;
-  // The microphone is granted before the clock starts (the widget's grant is its own column).
+  // The clock starts before the microphone request, as the widget's starts at the click that makes
+  // it (a prompt the bench simulates, `window.__bench.promptMs`, delays both alike).
+  const start = performance.now();
   const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
   const mic = stream.getAudioTracks()[0];
   const t0 = performance.now();
@@ -48,11 +50,13 @@ window.baselineCall = async (agent) => {
   await published.catch(() => undefined);
   await started.catch(() => undefined);
   const result = {
+    micMs: t0 - start,
     dialMs: t1 - t0,
     tokenMs: t2 - t1,
     connectMs: t3 - t2,
     agentMs: agentAt === null ? null : agentAt - t2,
     firstAudioMs: 'firstAudio' in bench.marks ? bench.marks.firstAudio - t2 : null,
+    totalMs: 'firstAudio' in bench.marks ? bench.marks.firstAudio - start : null,
   };
   await fetch(`/api/voice-call/dials/${dial.dialId}/hangup`, {
     method: 'POST',

@@ -26,9 +26,25 @@
   };
   window.addEventListener('click', () => mark('click'), true);
 
+  // A first visit's permission prompt: with `window.__bench.promptMs` set, getUserMedia resolves that
+  // long after it was asked (the time a person needs to read the prompt and click Allow), and until
+  // then the Permissions API answers `prompt` for the microphone, as it does before the first grant.
   const devices = navigator.mediaDevices;
   const getUserMedia = devices.getUserMedia.bind(devices);
+  let prompting = false;
+  const permissions = navigator.permissions;
+  const query = permissions.query.bind(permissions);
+  permissions.query = async (descriptor) => {
+    const status = await query(descriptor);
+    if (descriptor?.name !== 'microphone' || !(window.__bench.promptMs > 0) || !prompting) return status;
+    return Object.assign(Object.create(status), { state: 'prompt' });
+  };
   devices.getUserMedia = async (constraints) => {
+    if (window.__bench.promptMs > 0) {
+      prompting = true;
+      await new Promise((resolve) => setTimeout(resolve, window.__bench.promptMs));
+      prompting = false;
+    }
     const stream = await getUserMedia(constraints);
     mark('micGranted');
     for (const track of stream.getTracks()) trackRefs.push(new WeakRef(track));

@@ -27,6 +27,12 @@ export const transcriptStyles = css`
     border-radius: 16px;
     white-space: pre-wrap;
     overflow-wrap: anywhere;
+  }
+
+  /* Only the newest line slides in. Every running animation is restyled each frame, so when lines
+     come faster than the animation lasts (interim segments, a fast-forwarded log) animating each
+     one made frames of 100 ms on a loaded machine; a line that is no longer the newest stops. */
+  .entry:last-child {
     animation: vac-in 0.18s ease-out;
   }
 

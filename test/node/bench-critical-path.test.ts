@@ -1,0 +1,55 @@
+// The network benchmark's round-trip count (bench/lib/delay-proxy.ts): which recorded round trips
+// lie on a call's critical path, and what the proxy calls each one. Pure functions on made-up
+// exchanges: no timing is measured or asserted here.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { criticalPath, describeClientChunk, type Exchange } from '../../bench/lib/delay-proxy.js';
+
+const at = (leg: string, what: string, start: number, end: number): Exchange => ({ leg, what, start, end });
+
+test('the critical path is the chain back from the end, each step ending before the next one starts', () => {
+  const dial = at('page server', 'POST /api/voice-call/dials', 0, 100);
+  const connect = at('signal', 'new connection', 105, 205);
+  const upgrade = at('signal', 'WebSocket upgrade GET /rtc/v1', 205, 305);
+  // Beside the path: a chunk fetched at the same time as the dial, a poll inside the join.
+  const chunk = at('page server', 'GET /dist/cdn/chunks/in-call.js', 2, 90);
+  const poll = at('page server', 'GET /api/voice-call/dials/:id', 210, 260);
+  const join = at('signal', 'WebSocket message (binary)', 310, 410);
+  const path = criticalPath([chunk, join, poll, dial, upgrade, connect], 0, 420);
+  assert.deepEqual(path, [dial, connect, upgrade, join]);
+});
+
+test('round trips started before the click or ending after the end are not on the path', () => {
+  const prefetch = at('page server', 'GET /dist/cdn/chunks/livekit-media.js', -50, 60);
+  const dial = at('page server', 'POST /api/voice-call/dials', 10, 110);
+  const late = at('GraphQL', 'WebSocket message: subscribe', 120, 400);
+  assert.deepEqual(criticalPath([prefetch, dial, late], 0, 300), [dial]);
+  assert.deepEqual(criticalPath([], 0, 300), []);
+});
+
+function frame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const mask = Buffer.from([1, 2, 3, 4]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ (mask[i % 4] ?? 0)));
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
+}
+
+test('a turn is named by its request line or its WebSocket message', () => {
+  const token = 'x'.repeat(3000);
+  assert.equal(
+    describeClientChunk(
+      Buffer.from('POST /api/voice-call/dials/0b0e8d4c-1f7a-4e55-9a1e-3c1b2a4d5e6f/token HTTP/1.1\r\nhost: a\r\n\r\n'),
+      false,
+    ),
+    'POST /api/voice-call/dials/:id/token',
+  );
+  assert.equal(
+    describeClientChunk(
+      Buffer.from(`GET /rtc/v1?access_token=${token} HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\r\n`),
+      false,
+    ),
+    'WebSocket upgrade GET /rtc/v1',
+  );
+  assert.equal(describeClientChunk(frame('{"type":"connection_init"}'), true), 'WebSocket message: connection_init');
+  assert.equal(describeClientChunk(Buffer.from([0x82, 0x82, 0, 0, 0, 0, 1, 2]), true), 'WebSocket message (binary)');
+});

@@ -17,7 +17,14 @@ import {
   type Ending,
   type PlannedEnd,
 } from './endings.js';
-import { canChooseSpeaker, deviceLabel, listDevices, openMicrophone, readRemembered, remember } from './devices.js';
+import {
+  canChooseSpeaker,
+  deviceLabel,
+  listDevices,
+  openMicrophone,
+  readRemembered,
+  remember,
+} from '../features/devices/devices.js';
 import { setupFailure, type ReportedError } from './error-codes.js';
 import { CallError, CompanionError } from './errors.js';
 import {
@@ -45,7 +52,7 @@ import type {
   ServiceSessionCallbacks,
 } from './media/livekit-media.js';
 import { loadMedia, type MediaModule } from './media-loader.js';
-import { ScreenWake } from './screen-wake.js';
+import { ScreenWake } from '../features/screen-wake/screen-wake.js';
 import { isEnding, isLive, isReleased, stateOf, transition, type CallPhase } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
 import type {

@@ -8,7 +8,7 @@ import { css } from 'lit';
 import { controlsStyles } from './controls-styles.js';
 import { consentStyles } from './consent-styles.js';
 import { endedStyles } from './ended-styles.js';
-import { feedbackStyles } from './feedback-styles.js';
+import { feedbackStyles } from '../features/feedback/feedback-styles.js';
 import { inCallStyles } from './in-call-styles.js';
 import { darkScheme } from './theme.js';
 import { transcriptStyles } from './transcript-styles.js';

@@ -22,7 +22,7 @@ import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ConsentGate } from './consent-gate.js';
-import { FeedbackPrompt } from './feedback-prompt.js';
+import { FeedbackPrompt } from '../features/feedback/feedback-part.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';

@@ -5,10 +5,10 @@
 // the site knows the rating came from the visitor who made that dial.
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { createCallEvent } from '../call/events.js';
-import type { CallFeedbackDetail, CallRating, CallSessionLike } from '../call/types.js';
-import { thumbDownIcon, thumbUpIcon } from './call-icons.js';
-import type { VoiceAgentCallStrings } from './strings.js';
+import { createCallEvent } from '../../call/events.js';
+import type { CallFeedbackDetail, CallRating, CallSessionLike } from '../../call/types.js';
+import { thumbDownIcon, thumbUpIcon } from '../../element/call-icons.js';
+import type { VoiceAgentCallStrings } from '../../element/strings.js';
 
 /** Longest comment, in characters (the companion refuses longer ones). */
 export const MAX_FEEDBACK_COMMENT = 500;

@@ -18,11 +18,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/element/**/*.ts', 'src/define.ts', 'src/react.ts', 'src/vue.ts'],
+    files: ['src/element/**/*.ts', 'src/features/**/*.ts', 'src/define.ts', 'src/react.ts', 'src/vue.ts'],
     ...lit.configs['flat/recommended'],
   },
   {
-    files: ['src/element/**/*.ts', 'src/define.ts', 'src/react.ts', 'src/vue.ts'],
+    files: ['src/element/**/*.ts', 'src/features/**/*.ts', 'src/define.ts', 'src/react.ts', 'src/vue.ts'],
     ...wc.configs['flat/recommended'],
   },
 );

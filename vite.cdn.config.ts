@@ -78,7 +78,7 @@ export function minifyMarkup(markup: string): string {
 
 /**
  * Lit's templates and styles are template literals, which the JS minifier keeps verbatim: this
- * drops their comments, indentation and line breaks in the element's modules (the static parts
+ * drops their comments, indentation and line breaks in the element's and the features' modules (the static parts
  * of `html`, `svg` and `css` literals only; a `css` literal with `${}` is left alone). Whitespace
  * inside a line is kept, so text and inline spacing render as before.
  */
@@ -86,7 +86,8 @@ function minifyTemplates(): Plugin {
   return {
     name: 'voice-agent-call-minify-templates',
     transform(code, id) {
-      if (!/[\\/]src[\\/]element[\\/][\w-]+\.ts$/.test(id) || !/\b(html|svg|css)`/.test(code)) return undefined;
+      if (!/[\\/]src[\\/](element|features[\\/][\w-]+)[\\/][\w-]+\.ts$/.test(id) || !/\b(html|svg|css)`/.test(code))
+        return undefined;
       const out = new MagicString(code);
       const visit = (node: unknown): void => {
         if (Array.isArray(node)) return node.forEach(visit);

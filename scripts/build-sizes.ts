@@ -45,6 +45,8 @@ function loadsWhen(file: string): string {
     return 'media chunk (livekit-client): at the same moments, beside the call chunk';
   if (/^chunks\/errors-/.test(file)) return 'the error classes both of those use: fetched beside them';
   if (/^chunks\/strings-/.test(file)) return 'a language: when `lang` asks for it';
+  if (/^chunks\/[\w-]+-part-/.test(file))
+    return "an optional feature's part (`feedback`: the rating): when a call starts, only when its attribute asks for it";
   return 'lazily';
 }
 
@@ -196,6 +198,7 @@ function holds(file: string): string {
   if (file.startsWith('chunks/livekit-media-')) return `livekit-client ${livekitVersion()}`;
   if (file.startsWith('chunks/errors-')) return 'the error classes both use';
   if (file.startsWith('chunks/strings-ar-')) return 'Arabic';
+  if (file.startsWith('chunks/feedback-part-')) return 'the rating after a call: its part and styles';
   return '';
 }
 
@@ -206,6 +209,7 @@ function loadsShort(file: string): string {
   if (file.startsWith('chunks/livekit-media-')) return 'beside the call chunk';
   if (file.startsWith('chunks/errors-')) return 'beside them';
   if (file.startsWith('chunks/strings-')) return 'when `lang` asks for it';
+  if (file.startsWith('chunks/feedback-part-')) return 'when a call starts, only with `feedback`';
   return 'lazily';
 }
 

@@ -8,7 +8,6 @@ import { css } from 'lit';
 import { controlsStyles } from './controls-styles.js';
 import { consentStyles } from './consent-styles.js';
 import { endedStyles } from './ended-styles.js';
-import { feedbackStyles } from './feedback-styles.js';
 import { inCallStyles } from './in-call-styles.js';
 import { darkScheme } from './theme.js';
 import { transcriptStyles } from './transcript-styles.js';
@@ -31,4 +30,4 @@ const callTheme = css`${css`
   --vac-warning: #f59e0b;
 `)}`;
 
-export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${consentStyles}${feedbackStyles}`;
+export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${consentStyles}`;

@@ -22,7 +22,8 @@ import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ConsentGate } from './consent-gate.js';
-import { FeedbackPrompt } from './feedback-prompt.js';
+import { adoptPartStyles, loadPart, loadedPart } from './feature-parts.js';
+import type { FeedbackPrompt } from '../features/feedback/feedback-part.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
@@ -86,8 +87,10 @@ export class CallView implements ReactiveController {
   readonly call: CallController;
   /** The `consent` gate before a call. */
   readonly consent: ConsentGate;
-  /** The `feedback` rating after a call. */
-  private readonly _feedback: FeedbackPrompt;
+  /** The `feedback` rating after a call: its own chunk, made once it has loaded (`_wantFeedback`). */
+  private _feedback: FeedbackPrompt | null = null;
+  /** The rating's chunk is loading: an ended card waits for it (`gate`). */
+  private _feedbackLoad: Promise<void> | null = null;
   private readonly _host: CallViewHost;
   private readonly _hooks: CallViewHooks;
   private _styled = false;
@@ -115,7 +118,7 @@ export class CallView implements ReactiveController {
       endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
     });
     this.consent = new ConsentGate(host);
-    this._feedback = new FeedbackPrompt(host, () => this.call.session);
+    this._wantFeedback();
     this._controls = new InCallControls(
       host,
       () => this.call.session,
@@ -193,7 +196,29 @@ export class CallView implements ReactiveController {
   gate(): Promise<void> | null {
     const wait = this._transcriptOnly;
     this._transcriptOnly = false;
+    // The ended card renders with its rating, not a frame before it.
+    if (this.state === 'ended' && this._feedbackLoad) return this._feedbackLoad;
     return wait ? nextFrame() : null;
+  }
+
+  /** An element with `feedback` fetches the rating's chunk (once per page) and makes its part. */
+  private _wantFeedback(): void {
+    if (this._feedback || this._feedbackLoad || !this._host.hasAttribute('feedback')) return;
+    const made = (): void => {
+      const part = loadedPart('feedback');
+      const root = this._host.shadowRoot;
+      if (!part || !root || this._feedback) return;
+      adoptPartStyles(root, part.feedbackStyles);
+      this._feedback = new part.FeedbackPrompt(this._host, () => this.call.session);
+    };
+    const load = loadPart('feedback');
+    if (!load) return made();
+    const pending = load.then(() => {
+      if (this._feedbackLoad === pending) this._feedbackLoad = null;
+      made();
+      this._hooks.invalidate();
+    });
+    this._feedbackLoad = pending;
   }
 
   /** Something besides transcript lines asked for the update: it renders at once. */
@@ -218,7 +243,8 @@ export class CallView implements ReactiveController {
     }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._follow.reset();
-      this._feedback.reset();
+      this._feedback?.reset();
+      this._wantFeedback();
       // The attribute is read by the call chunk, as each call starts (the session reads it next).
       this.call.session?.configure({ rememberDevices: this._host.hasAttribute('remember-devices') });
     }
@@ -350,7 +376,7 @@ export class CallView implements ReactiveController {
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
     const summary = this._announcedSummary(s);
-    return error ? `${summary}. ${error.title}. ${error.help}` : this._feedback.announcement(s, summary);
+    return error ? `${summary}. ${error.title}. ${error.help}` : (this._feedback?.announcement(s, summary) ?? summary);
   }
 
   /** The call button's label after a call. */
@@ -406,7 +432,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._feedback.render(s)}` : nothing}`;
+    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._feedback?.render(s) ?? nothing}` : nothing}`;
   }
 
   /**

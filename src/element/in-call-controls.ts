@@ -10,7 +10,7 @@ import {
   type SVGTemplateResult,
   type TemplateResult,
 } from 'lit';
-import { canChooseSpeaker, listDevices } from '../call/devices.js';
+import { canChooseSpeaker, listDevices } from '../features/devices/devices.js';
 import type { CallDeviceEvent, CallDtmfEvent, CallStateEvent } from '../call/events.js';
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
 import { devicesIcon, holdIcon, keypadIcon, resumeIcon } from './call-icons.js';

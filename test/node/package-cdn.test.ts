@@ -34,7 +34,7 @@ function lazyChunk(pattern: RegExp): string {
   return present(matches[0], `a lazy chunk matching ${pattern}`).file;
 }
 
-test('the entry loads nothing else up front; the call, livekit-client, their shared error classes and Arabic are one lazy chunk each', () => {
+test('the entry loads nothing else up front; the call, livekit-client, their shared error classes, Arabic and each optional feature are one lazy chunk each', () => {
   const sizes = cdnSizes();
   assert.deepEqual(
     sizes.initial.map((size) => size.file),
@@ -42,7 +42,7 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
   );
   assert.deepEqual(
     sizes.lazy.map((size) => size.file.replace(/-[\w-]{8}\.js$/, '')),
-    ['chunks/in-call', 'chunks/livekit-media', 'chunks/errors', 'chunks/strings-ar'],
+    ['chunks/in-call', 'chunks/livekit-media', 'chunks/errors', 'chunks/strings-ar', 'chunks/feedback-part'],
   );
   const entry = read('voice-agent-call.js');
   const call = read(lazyChunk(/^chunks\/in-call-/));
@@ -58,6 +58,16 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
     assert.ok(!entry.includes(marker), `the idle entry does not contain ${JSON.stringify(marker)}`);
     assert.ok(call.includes(marker), `the call chunk contains ${JSON.stringify(marker)}`);
   }
+  // An optional feature's part is in its own chunk, which the call chunk only imports dynamically.
+  const feedback = read(lazyChunk(/^chunks\/feedback-part-/));
+  for (const marker of ['feedback-comment', 'feedback-up']) {
+    assert.ok(feedback.includes(marker), `the rating's chunk contains ${marker}`);
+    assert.ok(!entry.includes(marker) && !call.includes(marker), `only the rating's chunk contains ${marker}`);
+  }
+  assert.ok(
+    call.includes(lazyChunk(/^chunks\/feedback-part-/).slice('chunks/'.length)),
+    'the call chunk imports it on demand',
+  );
   assert.ok(
     arabic.includes('ابدأ المكالمة') && !entry.includes('ابدأ المكالمة') && !call.includes('ابدأ المكالمة'),
     'Arabic only in its chunk',

@@ -1,7 +1,7 @@
 // The visitor's microphones and speakers: opening a chosen microphone, routing the agent's voice
 // to a chosen speaker where the browser can (`HTMLMediaElement.setSinkId`), and, only when the
 // site asks for it (`rememberDevices`), keeping the choice in `localStorage`.
-import { MICROPHONE_CONSTRAINTS } from './gesture.js';
+import { MICROPHONE_CONSTRAINTS } from '../../call/gesture.js';
 
 /** The `localStorage` key of the remembered choice (only with `rememberDevices`). */
 export const DEVICES_STORAGE_KEY = 'voice-agent-call:devices';

@@ -1,14 +1,17 @@
-// The rating after a call (the `feedback` attribute), in the ended card, in the lazy call chunk:
+// The rating after a call (the `feedback` attribute), in the ended card, in a chunk of its own
+// (element/feature-parts.ts) fetched only for an element with `feedback`:
 // "How was this call?" with thumbs up and down, then an optional comment with "Send" and "Skip",
 // then thanks. Fires `call-feedback` once per call; with `feedback="server"` the session also posts
 // it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle), so
 // the site knows the rating came from the visitor who made that dial.
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { createCallEvent } from '../call/events.js';
-import type { CallFeedbackDetail, CallRating, CallSessionLike } from '../call/types.js';
-import { thumbDownIcon, thumbUpIcon } from './call-icons.js';
-import type { VoiceAgentCallStrings } from './strings.js';
+import { createCallEvent } from '../../call/events.js';
+import type { CallFeedbackDetail, CallRating, CallSessionLike } from '../../call/types.js';
+import { thumbDownIcon, thumbUpIcon } from '../../element/call-icons.js';
+import type { VoiceAgentCallStrings } from '../../element/strings.js';
+
+export { feedbackStyles } from './feedback-styles.js';
 
 /** Longest comment, in characters (the companion refuses longer ones). */
 export const MAX_FEEDBACK_COMMENT = 500;

@@ -10,6 +10,7 @@ import { faultServices } from './test/support/fault-proxy.mjs';
 import { closingCounts } from './test/support/closing-counts.mjs';
 import { plainStatic } from './test/support/plain-static.mjs';
 import { withoutExpected404s } from './test/support/expected-404s.mjs';
+import { touchEmulation } from './test/support/touch-emulation.mjs';
 import { defaultReporter } from '@web/test-runner';
 
 // Quiet by default (browser console output and the services' logs stay out of the terminal);
@@ -121,7 +122,12 @@ export default {
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 10 * 60 * 1000),
   middleware: [services.middleware, faults.middleware, plainStatic],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+    services.plugin,
+    faults.plugin,
+    touchEmulation(),
+  ],
   browsers: engines.map((name) => launchers[name]()),
   groups,
 };

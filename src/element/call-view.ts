@@ -249,6 +249,8 @@ export class CallView implements ReactiveController {
   // ---- rendering (the element calls these for states other than idle) ----
 
   statusText(s: VoiceAgentCallStrings): string {
+    // The consent gate asks before a new call: the last call's "Call ended" above it would be stale.
+    if (this.consent.open) return s.statusIdle;
     const session = this.call.session;
     switch (this.state) {
       case 'idle':
@@ -476,7 +478,8 @@ export class CallView implements ReactiveController {
   }
 
   /**
-   * Mute and hang-up, while a call is up. While the call is ending they are `aria-disabled`, not
+   * Mute and hang-up, while a call is up. Mute is a toggle with one name and `aria-pressed` (the
+   * WAI-ARIA toggle pattern): a name that changed too would be said twice ("Unmute, pressed"). While the call is ending they are `aria-disabled`, not
    * `disabled`: a disabled button drops focus to `<body>` before `ended` renders, and the element
    * could no longer move it to "Call again" (nor would Escape reach a floating panel).
    */
@@ -492,7 +495,7 @@ export class CallView implements ReactiveController {
         aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onMuteClick}
       >
-        ${muted ? micOffIcon : micIcon}<span>${muted ? s.unmute : s.mute}</span>
+        ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
       </button>`
       : nothing;
     return html`${mute}${this._controls.buttons(s, this.state)}<button

@@ -154,6 +154,15 @@ export const inCallStyles = css`
     block-size: 16px;
   }
 
+  /* Where the pointer is a finger, every pill (Skip, Send, Enable audio, Show earlier, Jump to
+     latest) is a 44 px target (WCAG 2.5.5, both platforms' guidelines). */
+  @media (pointer: coarse) {
+    .pill {
+      min-block-size: 44px;
+      padding-inline: 16px;
+    }
+  }
+
   /* Ending: the controls keep focus (aria-disabled) but look and act disabled. */
   .control[aria-disabled='true'],
   .control[aria-disabled='true']:hover,

@@ -494,7 +494,12 @@ export class VoiceAgentCall extends LitElement {
   }
 
   #focusPrimary(): void {
-    this.renderRoot.querySelector<HTMLElement>('[data-primary]')?.focus();
+    // A question the card asks first (the rating's, with `feedback`) comes before the primary
+    // action, so a keyboard or screen-reader visitor meets it instead of skipping past it.
+    const first =
+      this.renderRoot.querySelector<HTMLElement>('[data-focus-first]') ??
+      this.renderRoot.querySelector<HTMLElement>('[data-primary]');
+    first?.focus();
   }
 
   // ---- UI handlers ----

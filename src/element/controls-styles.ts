@@ -75,7 +75,9 @@ export const controlsStyles = css`
   .key {
     display: grid;
     justify-items: center;
+    align-content: center;
     gap: 0;
+    min-block-size: 44px;
     padding: 6px 0 5px;
     border: 0;
     border-radius: 12px;

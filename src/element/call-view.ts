@@ -15,7 +15,7 @@ import {
 import { guard } from 'lit/directives/guard.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { CallStateEvent, CallTranscriptEvent } from '../call/events.js';
+import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
 import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
@@ -100,6 +100,15 @@ export class CallView implements ReactiveController {
   private readonly _controls: InCallControls;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
+  /**
+   * Where this call was put on hold and resumed, by how many transcript entries came before: a
+   * marker line in the transcript at each. While held the transcript goes on showing what the
+   * service transcribes (the visitor's words are still heard and recorded); the markers say which
+   * of it the paused agent did not answer.
+   */
+  private _holdMarks: Array<{ at: number; held: boolean }> = [];
+  /** The agent's line a hold cut off mid-sentence: shown ending in "…", interrupted, not finished. */
+  private readonly _cutOff = new Set<string>();
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
@@ -212,6 +221,7 @@ export class CallView implements ReactiveController {
       this._follow.linesArrived();
       return;
     }
+    if (type === 'call-hold') this._holdChanged((event as CallHoldEvent).detail.held);
     if (type === 'call-state' || type === 'call-ended') this._entries = null;
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
       this._connectedMuted = this._host.muted;
@@ -219,9 +229,23 @@ export class CallView implements ReactiveController {
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._follow.reset();
       this._feedback.reset();
+      this._holdMarks = [];
+      this._cutOff.clear();
       // The attribute is read by the call chunk, as each call starts (the session reads it next).
       this.call.session?.configure({ rememberDevices: this._host.hasAttribute('remember-devices') });
     }
+  }
+
+  /** A hold began or ended: a marker where the transcript stands; a hold cuts off the agent mid-line. */
+  private _holdChanged(held: boolean): void {
+    const entries = this._renderedEntries();
+    const last = entries[entries.length - 1];
+    if (held && last?.speaker === 'AI' && this.call.session?.agentSpeaking) this._cutOff.add(last.id);
+    const previous = this._holdMarks[this._holdMarks.length - 1];
+    // A hold and its resume with no line between say nothing worth a marker.
+    if (previous && previous.at === entries.length && previous.held !== held) this._holdMarks.pop();
+    else this._holdMarks.push({ at: entries.length, held });
+    this._follow.linesArrived();
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
@@ -449,19 +473,26 @@ export class CallView implements ReactiveController {
             : nothing
         }
         ${repeat(
-          first > 0 ? entries.slice(first) : entries,
-          (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
-          (entry) => {
+          this._withHoldMarks(entries, first),
+          (item) => ('mark' in item ? `hold:${item.mark}` : `${item.id}:${item.final ? 'final' : 'interim'}`),
+          (item) => {
+            // A hold marker: hidden from assistive tech, since the status line already announces it.
+            if ('mark' in item)
+              return html`<div class="hold-mark" part="hold-mark" aria-hidden="true">
+                <span>${item.held ? s.statusOnHold : s.holdResumed}</span>
+              </div>`;
+            const entry = item;
             const speaker = entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman;
+            const cutOff = this._cutOff.has(entry.id);
             // An entry whose text did not change is not touched: only the changed line re-renders.
-            return guard([entry.text, speaker], () => {
+            return guard([entry.text, speaker, cutOff], () => {
               const who = entry.speaker === 'AI' ? 'ai' : 'human';
               // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
               return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'}"
+                class="entry ${who} ${entry.final ? '' : 'interim'}${cutOff ? ' cut-off' : ''}"
                 part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
                 aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
-              ><span class="sr-only">${speaker}: </span>${entry.text}</div>`;
+              ><span class="sr-only">${speaker}: </span>${entry.text}${cutOff ? '\u2026' : ''}</div>`;
             });
           },
         )}
@@ -475,6 +506,29 @@ export class CallView implements ReactiveController {
           : nothing
       }
     </div>`;
+  }
+
+  /** The shown entries (from `first`) with this call's hold markers between them where they fell. */
+  private _withHoldMarks(
+    entries: TranscriptEntry[],
+    first: number,
+  ): Array<TranscriptEntry | { mark: number; held: boolean }> {
+    const shown = first > 0 ? entries.slice(first) : entries;
+    if (this._holdMarks.length === 0) return shown;
+    const items: Array<TranscriptEntry | { mark: number; held: boolean }> = [];
+    let next = 0;
+    const marksUpTo = (at: number): void => {
+      for (; next < this._holdMarks.length && (this._holdMarks[next]?.at ?? Infinity) <= at; next++) {
+        const mark = this._holdMarks[next];
+        if (mark && mark.at >= first) items.push({ mark: next, held: mark.held });
+      }
+    };
+    shown.forEach((entry, index) => {
+      marksUpTo(first + index);
+      items.push(entry);
+    });
+    marksUpTo(Infinity);
+    return items;
   }
 
   /**

@@ -17,6 +17,11 @@ export const inCallStyles = css`
     opacity: 1;
   }
 
+  /* On hold: the dot turns amber and stands still; the status line says "On hold". */
+  .root[data-state='in-call'][data-held] .status-dot {
+    background: var(--vac-warning);
+  }
+
   .timer {
     flex: none;
     padding: 3px 10px;

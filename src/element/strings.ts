@@ -48,8 +48,10 @@ export interface VoiceAgentCallStrings {
   hold: string;
   /** @deprecated Not shown: the hold toggle keeps one name, `hold`, and says its state with `aria-pressed`. */
   resume: string;
-  /** The status line while the call is on hold. */
+  /** The status line while the call is on hold, and the transcript's marker where a hold began. */
   statusOnHold: string;
+  /** The transcript's marker where a hold ended (the agent listens again). */
+  holdResumed: string;
   /** The devices toggle (`controls="devices"`) and the menu's name. */
   devices: string;
   /** The menu's groups. */
@@ -169,6 +171,7 @@ export const en: VoiceAgentCallStrings = {
   hold: 'Hold',
   resume: 'Resume',
   statusOnHold: 'On hold',
+  holdResumed: 'Resumed',
   devices: 'Microphone and speaker',
   microphone: 'Microphone',
   speaker: 'Speaker',

@@ -42,10 +42,13 @@ export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
       }
       // A skipped test says so, by name (a skip hides nothing that way).
       lines.push(...totals.skippedNames.map((name) => `skipped (${label}): ${name}`));
-      lines.push(
-        '',
-        `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
-      );
+      // A run of chosen files (WTR_FILES) ends with web-test-runner's own summary: the closing line
+      // would say it twice. It is for `npm test`'s total, which runs every file.
+      if (!process.env.WTR_FILES)
+        lines.push(
+          '',
+          `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+        );
       mkdirSync('.cache', { recursive: true });
       writeFileSync(
         summaryFile(label),

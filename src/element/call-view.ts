@@ -240,11 +240,16 @@ export class CallView implements ReactiveController {
   private _holdChanged(held: boolean): void {
     const entries = this._renderedEntries();
     const last = entries[entries.length - 1];
-    if (held && last?.speaker === 'AI' && this.call.session?.agentSpeaking) this._cutOff.add(last.id);
-    const previous = this._holdMarks[this._holdMarks.length - 1];
-    // A hold and its resume with no line between say nothing worth a marker.
-    if (previous && previous.at === entries.length && previous.held !== held) this._holdMarks.pop();
-    else this._holdMarks.push({ at: entries.length, held });
+    // Cut off: the agent was speaking and its line stops mid-sentence (a line that ends its sentence
+    // was whole in the transcript, even if its audio still played).
+    if (
+      held &&
+      last?.speaker === 'AI' &&
+      this.call.session?.agentSpeaking &&
+      !/[.!?…。؟!?]["'”’)]*\s*$/u.test(last.text)
+    )
+      this._cutOff.add(last.id);
+    this._holdMarks.push({ at: entries.length, held });
     this._follow.linesArrived();
   }
 

@@ -69,6 +69,14 @@ describe('<voice-agent-call> on hold', () => {
       part(el, 'hold-button').click();
       await until(() => !el.held, 5000, 'resumed');
       session.say({ id: 'a3', speaker: 'AI', text: 'I am back.', final: true });
+      // A line that ends its sentence was whole, even if its audio still played: no "…". A hold
+      // with nothing said during it still leaves both markers.
+      session.speaking(true);
+      session.say({ id: 'a4', speaker: 'AI', text: 'Anything else?', final: true });
+      part(el, 'hold-button').click();
+      await until(() => el.held, 5000, 'held again');
+      part(el, 'hold-button').click();
+      await until(() => !el.held, 5000, 'resumed again');
       await el.updateComplete;
       // Wait for the frame the transcript lines render in.
       await new Promise((resolve) => requestAnimationFrame(resolve));
@@ -83,6 +91,9 @@ describe('<voice-agent-call> on hold', () => {
         'Hello? Are you there?',
         '— Resumed —',
         'I am back.',
+        'Anything else?',
+        '— On hold —',
+        '— Resumed —',
       ]);
       // Contrast as the lines rest, not while they fade in.
       const fading = (el.shadowRoot?.getAnimations() ?? []).filter(

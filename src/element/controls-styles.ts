@@ -17,6 +17,12 @@ export const controlsStyles = css`
     flex: 1 0 auto;
   }
 
+  /* An inline card's row, scrolled into view when a sheet opens, keeps a launcher's room below it
+     (a floating launcher of the default size and offset in the page's corner). */
+  .root:not(.floating) .controls {
+    scroll-margin-block-end: calc(var(--vac-launcher-size) + 2 * var(--vac-offset));
+  }
+
   .tool {
     flex: none;
     inline-size: 46px;

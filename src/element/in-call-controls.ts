@@ -280,6 +280,11 @@ export class InCallControls implements ReactiveController {
       .then(() => this._host.updateComplete)
       .then(() => {
         if (this._sheet !== sheet) return;
+        // The sheet made the card taller and pushed the controls row down, on a phone under a
+        // floating launcher: the row scrolls back into view, clear of it (its scroll margin), before
+        // focus scrolls to the sheet's first key if it has to. A floating panel is fixed: no need.
+        if (this._host.getAttribute('layout') !== 'floating')
+          this._query<HTMLElement>('.controls')?.scrollIntoView({ block: 'nearest' });
         const first =
           sheet === 'keypad'
             ? this._query<HTMLElement>('.keypad .key')

@@ -215,3 +215,42 @@ describe('<voice-agent-call> floating on a phone: hang-up stays clear of the lau
     });
   }
 });
+
+describe('<voice-agent-call> inline on a phone page with a floating launcher', () => {
+  afterEach(async () => {
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  it('opening the keypad or the device menu keeps hang-up on screen and clear of the launcher', async () => {
+    await setViewport({ width: 390, height: 844 });
+    const restore = withFullSessions();
+    try {
+      // A page as the demo's: the inline card low on a long page, the launcher fixed in the corner.
+      const page = await fixture<HTMLElement>(html`<div style="padding-block: 600px 1200px">
+        <voice-agent-call endpoint="/api/voice-call" controls="mute devices keypad hold" style="--vac-width: 358px"></voice-agent-call>
+        <voice-agent-call endpoint="/api/voice-call" layout="floating"></voice-agent-call>
+      </div>`);
+      const [inline, floating] = [...page.querySelectorAll('voice-agent-call')] as VoiceAgentCall[];
+      if (!inline || !floating) throw new Error('the page has its two widgets');
+      await inCall(inline);
+      const launcher = part(floating, 'launcher').getBoundingClientRect();
+      for (const sheet of ['keypad', 'devices'] as const) {
+        // The visitor scrolled so that the row sits just above the launcher, as it was before the sheet opened.
+        const row = query(inline, '.controls').getBoundingClientRect();
+        window.scrollBy(0, row.bottom - (launcher.top - 4));
+        part(inline, `${sheet}-button`).click();
+        await until(() => shadow(inline).activeElement?.closest(`.sheet.${sheet}`) != null, 5000, `${sheet} focused`);
+        const hangup = part(inline, 'hangup-button').getBoundingClientRect();
+        expect(overlap(hangup, launcher), `${sheet} open: hang-up is behind the launcher`).to.equal(false);
+        expect(hangup.bottom, `${sheet} open: hang-up on screen`).to.be.at.most(844);
+        const focusedRect = (shadow(inline).activeElement as HTMLElement).getBoundingClientRect();
+        expect(focusedRect.top, `${sheet} open: its focused first item on screen`).to.be.at.least(0);
+        part(inline, `${sheet}-button`).click();
+        await until(() => shadow(inline).querySelector(`.sheet.${sheet}`) === null, 5000, `${sheet} closed`);
+      }
+    } finally {
+      restore();
+      window.scrollTo(0, 0);
+    }
+  });
+});

@@ -521,7 +521,14 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     try {
       const dial = await (created ?? this.#createDial(call));
       if (isOver(call)) return;
-      // The create's answer carries the media credentials; the token route only when it did not.
+      // The create's answer carries the media credentials; the token route only when it did not. A
+      // dial the service ended at once (busy) ends here as the token route's 409 would end it, without
+      // a refused request in the site's console.
+      if (dial.ended) {
+        throw new CompanionError('duplicate_request', 'the dial had already ended when it was created', {
+          status: 409,
+        });
+      }
       const token = dial.media ?? (await call.companion.token(dial, signal));
       if (isOver(call)) return;
       this.#enter(call, 'connecting');

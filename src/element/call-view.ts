@@ -29,6 +29,12 @@ import { VoicePresence } from './voice-presence.js';
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 
+/** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
+interface HoldMark {
+  mark: number;
+  held: boolean;
+}
+
 /** Schemes a `fallback` link may use: a page, a phone number, an email or a text message; never `javascript:`. */
 const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
 
@@ -494,7 +500,7 @@ export class CallView implements ReactiveController {
               const who = entry.speaker === 'AI' ? 'ai' : 'human';
               // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
               return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'}${cutOff ? ' cut-off' : ''}"
+                class="entry ${who} ${entry.final ? '' : 'interim'}"
                 part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
                 aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
               ><span class="sr-only">${speaker}: </span>${entry.text}${cutOff ? '\u2026' : ''}</div>`;
@@ -514,25 +520,13 @@ export class CallView implements ReactiveController {
   }
 
   /** The shown entries (from `first`) with this call's hold markers between them where they fell. */
-  private _withHoldMarks(
-    entries: TranscriptEntry[],
-    first: number,
-  ): Array<TranscriptEntry | { mark: number; held: boolean }> {
-    const shown = first > 0 ? entries.slice(first) : entries;
-    if (this._holdMarks.length === 0) return shown;
-    const items: Array<TranscriptEntry | { mark: number; held: boolean }> = [];
-    let next = 0;
-    const marksUpTo = (at: number): void => {
-      for (; next < this._holdMarks.length && (this._holdMarks[next]?.at ?? Infinity) <= at; next++) {
-        const mark = this._holdMarks[next];
-        if (mark && mark.at >= first) items.push({ mark: next, held: mark.held });
-      }
-    };
-    shown.forEach((entry, index) => {
-      marksUpTo(first + index);
-      items.push(entry);
-    });
-    marksUpTo(Infinity);
+  private _withHoldMarks(entries: TranscriptEntry[], first: number): Array<TranscriptEntry | HoldMark> {
+    const items: Array<TranscriptEntry | HoldMark> = entries.slice(first);
+    // From the last marker back, so each insertion leaves the earlier positions as they were.
+    for (let mark = this._holdMarks.length - 1; mark >= 0; mark--) {
+      const { at, held } = this._holdMarks[mark] as { at: number; held: boolean };
+      if (at >= first) items.splice(at - first, 0, { mark, held });
+    }
     return items;
   }
 

@@ -102,7 +102,12 @@ const groups =
  * The room suite's extra runs (livekit-client 2.23 on v0, livekit-client 2.15): in Chromium only,
  * to keep the whole run short; Firefox runs the suite once, on the project's client and path.
  */
-const CHROMIUM_ONLY = ['test/browser/room-scenarios-v0.test.ts', 'test/browser/room-scenarios-2-15.test.ts'];
+const CHROMIUM_ONLY = [
+  'test/browser/room-scenarios-v0.test.ts',
+  'test/browser/room-scenarios-2-15.test.ts',
+  // Touch targets need a touch screen, which only Chromium emulates (test/support/touch-emulation.mjs).
+  'test/browser/element-touch-targets.test.ts',
+];
 
 export default {
   files: process.env.WTR_FILES ?? [

@@ -10,6 +10,7 @@ import { faultServices } from './test/support/fault-proxy.mjs';
 import { closingCounts } from './test/support/closing-counts.mjs';
 import { plainStatic } from './test/support/plain-static.mjs';
 import { withoutExpected404s } from './test/support/expected-404s.mjs';
+import { touchEmulation } from './test/support/touch-emulation.mjs';
 import { defaultReporter } from '@web/test-runner';
 import { testFiles } from './test/support/wtr-files.mjs';
 
@@ -102,7 +103,12 @@ const groups =
  * The room suite's extra runs (livekit-client 2.23 on v0, livekit-client 2.15): in Chromium only,
  * to keep the whole run short; Firefox runs the suite once, on the project's client and path.
  */
-const CHROMIUM_ONLY = ['test/browser/room-scenarios-v0.test.ts', 'test/browser/room-scenarios-2-15.test.ts'];
+const CHROMIUM_ONLY = [
+  'test/browser/room-scenarios-v0.test.ts',
+  'test/browser/room-scenarios-2-15.test.ts',
+  // Touch targets need a touch screen, which only Chromium emulates (test/support/touch-emulation.mjs).
+  'test/browser/element-touch-targets.test.ts',
+];
 
 export default {
   files: testFiles([
@@ -122,7 +128,12 @@ export default {
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 10 * 60 * 1000),
   middleware: [services.middleware, faults.middleware, plainStatic],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), services.plugin, faults.plugin],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+    services.plugin,
+    faults.plugin,
+    touchEmulation(),
+  ],
   browsers: engines.map((name) => launchers[name]()),
   groups,
 };

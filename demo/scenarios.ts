@@ -8,7 +8,7 @@ export interface AgentChoice {
   label: string;
 }
 
-/** The emulator's scenario agents `npm start` maps by name (README: "Recipes"). */
+/** The emulator's scenario agents `npm start` maps by name (README: "Recipes"): every one (test/node/demo-scenarios.test.ts). */
 export const SCENARIOS: ReadonlyArray<AgentChoice> = [
   { name: 'emu-demo', label: 'emu-demo: answers each turn (talk to it)' },
   { name: 'emu-quick', label: 'emu-quick: one exchange, then hangs up' },
@@ -19,6 +19,9 @@ export const SCENARIOS: ReadonlyArray<AgentChoice> = [
   { name: 'emu-busy', label: 'emu-busy: the service is at capacity' },
   { name: 'emu-agent-leaves', label: 'emu-agent-leaves: the agent leaves without a goodbye' },
   { name: 'emu-server-leave', label: 'emu-server-leave: the media server closes the room' },
+  { name: 'emu-keypad', label: 'emu-keypad: answers each keypad key you press' },
+  { name: 'emu-graphql-transcript', label: 'emu-graphql-transcript: live transcript over GraphQL only' },
+  { name: 'emu-vonage', label: 'emu-vonage: Vonage media, which the widget cannot join' },
 ];
 
 /**

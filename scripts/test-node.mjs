@@ -13,13 +13,22 @@ import { summaryFile } from '../test/support/closing-counts.mjs';
 // no counts for `npm test`'s closing line.
 const verbose = process.env.VERBOSE === '1';
 const label = process.env.NODE_TEST_LABEL || '';
-const only = (process.env.NODE_TEST_ONLY ?? '').split(',').filter(Boolean);
+// `npm run test:node -- test/node/docs.test.ts companion-redis`: arguments (a file's path or a file
+// name prefix) pick files the way NODE_TEST_ONLY does; with neither, every file runs.
+const only = [
+  ...(process.env.NODE_TEST_ONLY ?? '').split(','),
+  ...process.argv.slice(2).map((arg) => arg.replace(/^(\.\/)?test\/node\//, '')),
+].filter(Boolean);
 const report = label ? `.cache/test-${label}.tap` : '.cache/test-node.tap';
 mkdirSync('.cache', { recursive: true });
 const files = readdirSync('test/node')
   .filter((name) => name.endsWith('.test.ts') && (only.length === 0 || only.some((prefix) => name.startsWith(prefix))))
   .sort()
   .map((name) => `test/node/${name}`);
+if (only.length > 0 && files.length === 0) {
+  process.stderr.write(`no test file in test/node matches ${only.join(', ')}\n`);
+  process.exit(1);
+}
 const reporters = [
   `--test-reporter=${verbose ? 'tap' : 'dot'}`,
   '--test-reporter-destination=stdout',

@@ -7,7 +7,7 @@ import { mediaCallbacks, serviceCallbacks } from './call-signals.js';
 import type { CreatedDial } from './companion-client.js';
 import { microphoneEnding } from './endings.js';
 import { setupFailure } from './error-codes.js';
-import { CallError } from './errors.js';
+import { CallError, CompanionError } from './errors.js';
 import { joinMedia } from './join-media.js';
 import { microphoneGranted } from './microphone-permission.js';
 import type { MediaModule } from './media-loader.js';
@@ -50,7 +50,14 @@ export async function runSetup(
   try {
     const dial = await (created ?? createDial(call));
     if (isOver(call)) return;
-    // The create's answer carries the media credentials; the token route only when it did not.
+    // The create's answer carries the media credentials; the token route only when it did not. A
+    // dial the service ended at once (busy) ends here as the token route's 409 would end it, without
+    // a refused request in the site's console.
+    if (dial.ended) {
+      throw new CompanionError('duplicate_request', 'the dial had already ended when it was created', {
+        status: 409,
+      });
+    }
     const token = dial.media ?? (await call.companion.token(dial, signal));
     if (isOver(call)) return;
     host.enter(call, 'connecting');

@@ -28,6 +28,8 @@ export interface MediaToken {
 /** A new dial: its handle, and its media credentials when the companion sent them with it. */
 export interface CreatedDial extends DialHandle {
   media?: MediaToken;
+  /** The service ended the dial as it was created (e.g. busy): no token to ask for; its record says why. */
+  ended?: true;
 }
 
 /** The media credentials in a token answer (or a create's `media`); null when it has none the browser can use. */
@@ -145,12 +147,17 @@ export class CompanionClient {
       if (!retryable) throw error;
       answer = await send();
     }
-    const dial = answer as (Partial<DialHandle> & { media?: unknown }) | null;
+    const dial = answer as (Partial<DialHandle> & { media?: unknown; ended?: unknown }) | null;
     if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
       throw new CompanionError('invalid_response', 'the companion answered POST /dials without dialId and handle');
     }
     const media = mediaTokenOf(dial.media);
-    return { dialId: dial.dialId, handle: dial.handle, ...(media ? { media } : {}) };
+    return {
+      dialId: dial.dialId,
+      handle: dial.handle,
+      ...(media ? { media } : {}),
+      ...(dial.ended === true ? { ended: true as const } : {}),
+    };
   }
 
   /** `POST /dials/:id/token`: the media credentials again (a rejoin, or a create that answered without them). */

@@ -15,7 +15,7 @@ import {
 import { guard } from 'lit/directives/guard.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { CallStateEvent, CallTranscriptEvent } from '../call/events.js';
+import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
 import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
@@ -29,6 +29,12 @@ import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
+
+/** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
+interface HoldMark {
+  mark: number;
+  held: boolean;
+}
 
 /** Schemes a `fallback` link may use: a page, a phone number, an email or a text message; never `javascript:`. */
 const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
@@ -103,6 +109,15 @@ export class CallView implements ReactiveController {
   private readonly _controls: InCallControls;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
+  /**
+   * Where this call was put on hold and resumed, by how many transcript entries came before: a
+   * marker line in the transcript at each. While held the transcript goes on showing what the
+   * service transcribes (the visitor's words are still heard and recorded); the markers say which
+   * of it the paused agent did not answer.
+   */
+  private _holdMarks: Array<{ at: number; held: boolean }> = [];
+  /** The agent's line a hold cut off mid-sentence: shown ending in "…", interrupted, not finished. */
+  private readonly _cutOff = new Set<string>();
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
@@ -237,6 +252,7 @@ export class CallView implements ReactiveController {
       this._follow.linesArrived();
       return;
     }
+    if (type === 'call-hold') this._holdChanged((event as CallHoldEvent).detail.held);
     if (type === 'call-state' || type === 'call-ended') this._entries = null;
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
       this._connectedMuted = this._host.muted;
@@ -245,9 +261,28 @@ export class CallView implements ReactiveController {
       this._follow.reset();
       this._feedback?.reset();
       this._wantFeedback();
+      this._holdMarks = [];
+      this._cutOff.clear();
       // The attribute is read by the call chunk, as each call starts (the session reads it next).
       this.call.session?.configure({ rememberDevices: this._host.hasAttribute('remember-devices') });
     }
+  }
+
+  /** A hold began or ended: a marker where the transcript stands; a hold cuts off the agent mid-line. */
+  private _holdChanged(held: boolean): void {
+    const entries = this._renderedEntries();
+    const last = entries[entries.length - 1];
+    // Cut off: the agent was speaking and its line stops mid-sentence (a line that ends its sentence
+    // was whole in the transcript, even if its audio still played).
+    if (
+      held &&
+      last?.speaker === 'AI' &&
+      this.call.session?.agentSpeaking &&
+      !/[.!?…。؟!?]["'”’)]*\s*$/u.test(last.text)
+    )
+      this._cutOff.add(last.id);
+    this._holdMarks.push({ at: entries.length, held });
+    this._follow.linesArrived();
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
@@ -275,6 +310,8 @@ export class CallView implements ReactiveController {
   // ---- rendering (the element calls these for states other than idle) ----
 
   statusText(s: VoiceAgentCallStrings): string {
+    // The consent gate asks before a new call: the last call's "Call ended" above it would be stale.
+    if (this.consent.open) return s.statusIdle;
     const session = this.call.session;
     switch (this.state) {
       case 'idle':
@@ -473,19 +510,26 @@ export class CallView implements ReactiveController {
             : nothing
         }
         ${repeat(
-          first > 0 ? entries.slice(first) : entries,
-          (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
-          (entry) => {
+          this._withHoldMarks(entries, first),
+          (item) => ('mark' in item ? `hold:${item.mark}` : `${item.id}:${item.final ? 'final' : 'interim'}`),
+          (item) => {
+            // A hold marker: hidden from assistive tech, since the status line already announces it.
+            if ('mark' in item)
+              return html`<div class="hold-mark" part="hold-mark" aria-hidden="true">
+                <span>${item.held ? s.statusOnHold : s.holdResumed}</span>
+              </div>`;
+            const entry = item;
             const speaker = entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman;
+            const cutOff = this._cutOff.has(entry.id);
             // An entry whose text did not change is not touched: only the changed line re-renders.
-            return guard([entry.text, speaker], () => {
+            return guard([entry.text, speaker, cutOff], () => {
               const who = entry.speaker === 'AI' ? 'ai' : 'human';
               // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
               return html`<div
                 class="entry ${who} ${entry.final ? '' : 'interim'}"
                 part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
                 aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
-              ><span class="sr-only">${speaker}: </span>${entry.text}</div>`;
+              ><span class="sr-only">${speaker}: </span>${entry.text}${cutOff ? '\u2026' : ''}</div>`;
             });
           },
         )}
@@ -501,8 +545,20 @@ export class CallView implements ReactiveController {
     </div>`;
   }
 
+  /** The shown entries (from `first`) with this call's hold markers between them where they fell. */
+  private _withHoldMarks(entries: TranscriptEntry[], first: number): Array<TranscriptEntry | HoldMark> {
+    const items: Array<TranscriptEntry | HoldMark> = entries.slice(first);
+    // From the last marker back, so each insertion leaves the earlier positions as they were.
+    for (let mark = this._holdMarks.length - 1; mark >= 0; mark--) {
+      const { at, held } = this._holdMarks[mark] as { at: number; held: boolean };
+      if (at >= first) items.splice(at - first, 0, { mark, held });
+    }
+    return items;
+  }
+
   /**
-   * Mute and hang-up, while a call is up. While the call is ending they are `aria-disabled`, not
+   * Mute and hang-up, while a call is up. Mute is a toggle with one name and `aria-pressed` (the
+   * WAI-ARIA toggle pattern): a name that changed too would be said twice ("Unmute, pressed"). While the call is ending they are `aria-disabled`, not
    * `disabled`: a disabled button drops focus to `<body>` before `ended` renders, and the element
    * could no longer move it to "Call again" (nor would Escape reach a floating panel).
    */
@@ -518,7 +574,7 @@ export class CallView implements ReactiveController {
         aria-disabled=${ifDefined(ending ? 'true' : undefined)}
         @click=${this._onMuteClick}
       >
-        ${muted ? micOffIcon : micIcon}<span>${muted ? s.unmute : s.mute}</span>
+        ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
       </button>`
       : nothing;
     return html`${mute}${this._controls.buttons(s, this.state)}<button

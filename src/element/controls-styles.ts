@@ -4,6 +4,25 @@
 import { css } from 'lit';
 
 export const controlsStyles = css`
+  /* The row holds every combination of controls at every card width (down to 280 px) and in every
+     language: mute and hang-up never shrink below their label, and when the row cannot hold them
+     all, hang-up takes a line of its own, full width, under the round tools (issue 40). */
+  .controls {
+    flex-wrap: wrap;
+    justify-content: center;
+  }
+
+  .controls .mute,
+  .controls .hangup {
+    flex: 1 0 auto;
+  }
+
+  /* An inline card's row, scrolled into view when a sheet opens, keeps a launcher's room below it
+     (a floating launcher of the default size and offset in the page's corner). */
+  .root:not(.floating) .controls {
+    scroll-margin-block-end: calc(var(--vac-launcher-size) + 2 * var(--vac-offset));
+  }
+
   .tool {
     flex: none;
     inline-size: 46px;
@@ -62,7 +81,9 @@ export const controlsStyles = css`
   .key {
     display: grid;
     justify-items: center;
+    align-content: center;
     gap: 0;
+    min-block-size: 44px;
     padding: 6px 0 5px;
     border: 0;
     border-radius: 12px;
@@ -110,10 +131,12 @@ export const controlsStyles = css`
     color: var(--vac-text-muted);
   }
 
+  /* The whole row is the radio's target (the label holds it): 44 px tall, a finger's size. */
   .option {
     display: flex;
     align-items: center;
     gap: 10px;
+    min-block-size: 44px;
     padding: 8px 6px;
     border-radius: 10px;
     font-size: 14px;

@@ -150,6 +150,8 @@ export class InCallControls implements ReactiveController {
       buttons.push(this._toggle('keypad', s.keypad, keypadIcon, inactive));
     }
     if (shown.has('hold') && session?.canHold && session.setHeld) {
+      // One name, "Hold", and `aria-pressed` while held (the WAI-ARIA toggle pattern): not "Resume"
+      // as well, which a screen reader would say with "pressed". The icon shows what a press does.
       const held = this._host.held;
       buttons.push(html`<button
         class="control tool hold"
@@ -157,10 +159,10 @@ export class InCallControls implements ReactiveController {
         type="button"
         aria-pressed=${held ? 'true' : 'false'}
         aria-disabled=${inactive ?? nothing}
-        title=${held ? s.resume : s.hold}
+        title=${s.hold}
         @click=${this._onHoldClick}
       >
-        ${held ? resumeIcon : holdIcon}<span class="tool-label">${held ? s.resume : s.hold}</span>
+        ${held ? resumeIcon : holdIcon}<span class="tool-label">${s.hold}</span>
       </button>`);
     }
     return buttons;
@@ -278,6 +280,11 @@ export class InCallControls implements ReactiveController {
       .then(() => this._host.updateComplete)
       .then(() => {
         if (this._sheet !== sheet) return;
+        // The sheet made the card taller and pushed the controls row down, on a phone under a
+        // floating launcher: the row scrolls back into view, clear of it (its scroll margin), before
+        // focus scrolls to the sheet's first key if it has to. A floating panel is fixed: no need.
+        if (this._host.getAttribute('layout') !== 'floating')
+          this._query<HTMLElement>('.controls')?.scrollIntoView({ block: 'nearest' });
         const first =
           sheet === 'keypad'
             ? this._query<HTMLElement>('.keypad .key')

@@ -17,6 +17,11 @@ export const inCallStyles = css`
     opacity: 1;
   }
 
+  /* On hold: the dot turns amber and stands still; the status line says "On hold". */
+  .root[data-state='in-call'][data-held] .status-dot {
+    background: var(--vac-warning);
+  }
+
   .timer {
     flex: none;
     padding: 3px 10px;
@@ -152,6 +157,15 @@ export const inCallStyles = css`
   .pill .icon {
     inline-size: 16px;
     block-size: 16px;
+  }
+
+  /* Where the pointer is a finger, every pill (Skip, Send, Enable audio, Show earlier, Jump to
+     latest) is a 44 px target (WCAG 2.5.5, both platforms' guidelines). */
+  @media (pointer: coarse) {
+    .pill {
+      min-block-size: 44px;
+      padding-inline: 16px;
+    }
   }
 
   /* Ending: the controls keep focus (aria-disabled) but look and act disabled. */

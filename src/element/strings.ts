@@ -35,20 +35,23 @@ export interface VoiceAgentCallStrings {
   callAgain: string;
   tryAgain: string;
   hangup: string;
-  /** Label of the mute toggle while the microphone is on; `aria-pressed` carries whether it is on. */
+  /** Label of the mute toggle, muted or not: `aria-pressed="true"` says the microphone is muted. */
   mute: string;
-  /** Label of the mute toggle while the microphone is muted (the toggle is pressed). */
+  /** @deprecated Not shown: the mute toggle keeps one name, `mute`, and says its state with `aria-pressed`. */
   unmute: string;
   enableAudio: string;
   audioBlockedHint: string;
 
   /** The keypad toggle (`controls="keypad"`) and the pad's name; typing digits while it is open sends them. */
   keypad: string;
-  /** The hold toggle (`controls="hold"`): its label while not held and while held (`aria-pressed`). */
+  /** The hold toggle (`controls="hold"`), held or not: `aria-pressed="true"` says the call is on hold. */
   hold: string;
+  /** @deprecated Not shown: the hold toggle keeps one name, `hold`, and says its state with `aria-pressed`. */
   resume: string;
-  /** The status line while the call is on hold. */
+  /** The status line while the call is on hold, and the transcript's marker where a hold began. */
   statusOnHold: string;
+  /** The transcript's marker where a hold ended (the agent listens again). */
+  holdResumed: string;
   /** The devices toggle (`controls="devices"`) and the menu's name. */
   devices: string;
   /** The menu's groups. */
@@ -168,6 +171,7 @@ export const en: VoiceAgentCallStrings = {
   hold: 'Hold',
   resume: 'Resume',
   statusOnHold: 'On hold',
+  holdResumed: 'Resumed',
   devices: 'Microphone and speaker',
   microphone: 'Microphone',
   speaker: 'Speaker',

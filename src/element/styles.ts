@@ -129,6 +129,14 @@ export const styles = [
     color: var(--vac-text-muted);
   }
 
+  /* The panel's close: a 44 px target where the pointer is a finger (WCAG 2.5.5). */
+  @media (pointer: coarse) {
+    .icon-button {
+      inline-size: 44px;
+      block-size: 44px;
+    }
+  }
+
   .icon-button:hover {
     background: var(--vac-surface);
     color: var(--vac-text);
@@ -302,6 +310,13 @@ export const styles = [
   .panel .card {
     inline-size: 100%;
     max-block-size: inherit;
+  }
+
+  /* A panel taller than the screen allows (a keypad or a device menu open on a phone) scrolls its
+     body: the controls row stays whole at the bottom, above the launcher, never under the body. */
+  .panel .body {
+    overflow-y: auto;
+    overscroll-behavior: contain;
   }
 
   .root.left .launcher,

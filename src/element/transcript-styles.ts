@@ -36,6 +36,24 @@ export const transcriptStyles = css`
     animation: vac-in 0.18s ease-out;
   }
 
+  /* Where a hold began and ended: a quiet rule across the log with its word in the middle. */
+  .hold-mark {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    margin-block: 2px;
+    font-size: 12px;
+    font-weight: 600;
+    color: var(--vac-text-muted);
+  }
+
+  .hold-mark::before,
+  .hold-mark::after {
+    content: '';
+    flex: 1;
+    border-block-start: 1px dashed color-mix(in srgb, var(--vac-text-muted) 45%, transparent);
+  }
+
   .earlier {
     align-self: center;
     margin-block-end: 4px;

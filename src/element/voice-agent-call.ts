@@ -109,9 +109,10 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart controls - The button row.
  * @csspart call-button - Start call / Call again / Try again.
  * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.
- * @csspart mute-button - The mute toggle: "Mute", or "Unmute" while pressed (`aria-pressed="true"`, the microphone muted).
+ * @csspart mute-button - The mute toggle: "Mute", pressed (`aria-pressed="true"`) while the microphone is muted.
  * @csspart hangup-button - Hang up.
- * @csspart hold-button - The hold toggle (`controls` has `hold`): "Hold", or "Resume" while pressed (`aria-pressed="true"`, the AI paused). Absent when the companion gave no service session.
+ * @csspart hold-button - The hold toggle (`controls` has `hold`): "Hold", pressed (`aria-pressed="true"`) while the AI is paused. Absent when the companion gave no service session.
+ * @csspart hold-mark - A line in the transcript where a hold began ("On hold") or ended ("Resumed").
  * @csspart keypad-button - Opens and closes the keypad (`controls` has `keypad`; `aria-expanded`).
  * @csspart keypad - The 12-key pad (0–9, `*`, `#`); each key sends one DTMF digit, and so does typing one while it is open. Escape closes it.
  * @csspart keypad-key - Each key of the pad.
@@ -494,7 +495,12 @@ export class VoiceAgentCall extends LitElement {
   }
 
   #focusPrimary(): void {
-    this.renderRoot.querySelector<HTMLElement>('[data-primary]')?.focus();
+    // A question the card asks first (the rating's, with `feedback`) comes before the primary
+    // action, so a keyboard or screen-reader visitor meets it instead of skipping past it.
+    const first =
+      this.renderRoot.querySelector<HTMLElement>('[data-focus-first]') ??
+      this.renderRoot.querySelector<HTMLElement>('[data-primary]');
+    first?.focus();
   }
 
   // ---- UI handlers ----
@@ -545,6 +551,7 @@ export class VoiceAgentCall extends LitElement {
       class="root${floating ? ' floating' : ''}${left ? ' left' : ''}"
       dir=${isRtlLanguage(this._lang) ? 'rtl' : nothing}
       data-state=${this.state}
+      ?data-held=${this.held}
       ?data-error=${error !== null}
       @keydown=${floating ? this.#onFloatingKeydown : undefined}
     >

@@ -161,7 +161,7 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
     dialId: created.dialId,
     handle,
     expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
-    ...(media ? { media } : {}),
+    ...(media === 'ended' ? { ended: true } : media ? { media } : {}),
   });
 }
 
@@ -245,18 +245,25 @@ async function mediaCredentials(
  * The create's answer carries the media credentials too, so a first call needs one request to the
  * site before joining. A failure here does not fail the create (the dial exists and the visitor
  * holds its handle): the answer goes without them, the reason is logged, and the browser asks the
- * token route, which answers that failure as its own.
+ * token route, which answers that failure as its own. Except a dial the service ended at once (a
+ * busy workspace): the answer says `ended: true`, and the browser reads the dial for why instead
+ * of asking for a token it would be refused (a 409 the browser would log as a red console error).
  */
 async function mediaOnCreate(
   settings: CompanionSettings,
   exchange: Exchange,
   dialId: string,
   sessionId: string,
-): Promise<MediaCredentials | null> {
+): Promise<MediaCredentials | 'ended' | null> {
   try {
     return await mediaCredentials(settings, exchange, dialId, sessionId);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
+    if (error.code === 'duplicate_request') {
+      const why = 'the dial had already ended: answered `ended`, without media credentials';
+      exchange.reason = exchange.reason === undefined ? why : `${exchange.reason}; ${why}`;
+      return 'ended';
+    }
     const why = `media credentials not sent (${error.code}${error.reason ? `: ${error.reason}` : ''}); the token route gives them`;
     exchange.reason = exchange.reason === undefined ? why : `${exchange.reason}; ${why}`;
     return null;

@@ -2,7 +2,7 @@
 // item 7). Expected outcomes (a hang-up, the agent hanging up, busy, a drop, a blip, a silence
 // hang-up) print nothing: not from the widget, not from livekit-client, and no unhandled
 // rejection. The `debug` switch brings livekit-client's logs back, which also shows that this
-// test sees them when they are there. (A failed fetch, e.g. busy's 429/409, is logged by the
+// test sees them when they are there. (A failed fetch, e.g. the companion's 429, is logged by the
 // browser itself, outside JavaScript's reach: not counted here, see the README.)
 import { expect, fixture, html } from '@open-wc/testing';
 import { getLogger, LoggerNames } from 'livekit-client';

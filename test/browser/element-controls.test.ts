@@ -164,7 +164,7 @@ describe('in-call controls end to end (companion + emulator)', function () {
       expect(el.held).to.equal(true);
       expect(text(el, 'status')).to.equal('On hold');
       expect(part(el, 'hold-button').getAttribute('aria-pressed')).to.equal('true');
-      expect(text(el, 'hold-button')).to.equal('Resume');
+      expect(text(el, 'hold-button'), 'one name, the state in aria-pressed').to.equal('Hold');
       // The agent's voice, every 10 ms for 1.5 s from the click: silent from the last loud moment on.
       let lastLoudAt = heldAt;
       for (const end = heldAt + 1500; performance.now() < end;) {

@@ -121,7 +121,7 @@ describe('the demo pages together', function () {
         frame.remove();
       }
     }
-    expect(lists[0]?.length, 'every scenario agent npm start maps').to.equal(9);
+    expect(lists[0]?.length, 'every scenario agent npm start maps').to.equal(12);
     expect(lists[1]).to.deep.equal(lists[0]);
     expect(lists[2]).to.deep.equal(lists[0]);
   });

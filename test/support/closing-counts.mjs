@@ -62,10 +62,13 @@ export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
       // The failures last, just above the counts: the run's final lines say which test and why.
       if (totals.failures.length > 0)
         lines.push('', `Failed (${label}):`, ...totals.failures.map((failure) => `  ✗ ${failure}`));
-      lines.push(
-        '',
-        `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
-      );
+      // A run of chosen files (WTR_FILES) ends with web-test-runner's own summary: the closing line
+      // would say it twice. It is for `npm test`'s total, which runs every file.
+      if (!process.env.WTR_FILES)
+        lines.push(
+          '',
+          `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+        );
       mkdirSync('.cache', { recursive: true });
       writeFileSync(
         summaryFile(label),

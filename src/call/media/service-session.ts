@@ -20,6 +20,26 @@ export const SET_PAUSED =
 export const REFRESH_TRANSCRIPT =
   'subscription RefreshTranscript($dialId: ID!) { watchLiveTranscriptEvents(dialId: $dialId) { eventType transcriptLine { role speaker text detailType audioStart audioEnd functionCalls { name arguments } } } }';
 
+/**
+ * A `<link rel="preconnect">` to `url`'s origin, once per page: the browser opens the connection
+ * (DNS, TCP, TLS) without sending a request, so nothing can fail in the console. Anonymous, as the
+ * mutation's fetch sends no credentials: the same connection pool.
+ */
+function preconnectOrigin(url: string): void {
+  let origin: string;
+  try {
+    origin = new URL(url, location.href).origin;
+  } catch {
+    return;
+  }
+  if (origin === location.origin || document.head.querySelector(`link[rel=preconnect][href="${origin}"]`)) return;
+  const link = document.createElement('link');
+  link.rel = 'preconnect';
+  link.href = origin;
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
+}
+
 /** Dial statuses after which the official client stops listening. */
 const TERMINAL_DIAL_STATUSES = new Set(['completed', 'canceled', 'no-answer', 'failed', 'busy']);
 
@@ -90,9 +110,9 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   });
 
   // Warms a connection to the GraphQL origin for startDialSession (its socket is not the
-  // subscriptions' WebSocket), as livekit-client's prepareConnection does for the media server: a
-  // HEAD, a simple request, whose answer is not read.
-  fetch(options.graphqlUrl, { method: 'HEAD', mode: 'no-cors' }).catch(() => undefined);
+  // subscriptions' WebSocket). A preconnect, not a request: a HEAD got 405 from the endpoint and a
+  // red "Failed to load resource" in the site's console on every call (issue 40).
+  preconnectOrigin(options.graphqlUrl);
 
   const start = (): void => {
     if (started || closed) return;

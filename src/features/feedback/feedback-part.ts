@@ -118,7 +118,7 @@ export class FeedbackPrompt {
     const chosen = step.name === 'comment' ? step.rating : null;
     return html`<div class="feedback" part="feedback" role="group" aria-labelledby="feedback-question">
       <div class="feedback-ask">
-        <p class="feedback-question" id="feedback-question">${s.feedbackQuestion}</p>
+        <p class="feedback-question" id="feedback-question" tabindex="-1" data-focus-first>${s.feedbackQuestion}</p>
         <button
           class="thumb"
           part="feedback-up"

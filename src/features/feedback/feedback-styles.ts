@@ -26,8 +26,8 @@ export const feedbackStyles = css`
   .thumb {
     display: inline-grid;
     place-items: center;
-    inline-size: 40px;
-    block-size: 40px;
+    inline-size: 44px;
+    block-size: 44px;
     padding: 0;
     border: 1px solid var(--vac-border);
     border-radius: 50%;

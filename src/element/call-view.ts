@@ -16,6 +16,7 @@ import { guard } from 'lit/directives/guard.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { CallStateEvent, CallTranscriptEvent } from '../call/events.js';
+import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
 import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
@@ -26,8 +27,6 @@ import { FeedbackPrompt } from './feedback-prompt.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
-
-const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 
 /** Schemes a `fallback` link may use: a page, a phone number, an email or a text message; never `javascript:`. */
 const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
@@ -70,6 +69,8 @@ export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCal
   readonly isUpdatePending: boolean;
   readonly state: CallState;
   readonly muted: boolean;
+  /** The `remember-devices` attribute. */
+  readonly rememberDevices: boolean;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
 }
@@ -219,8 +220,8 @@ export class CallView implements ReactiveController {
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._follow.reset();
       this._feedback.reset();
-      // The attribute is read by the call chunk, as each call starts (the session reads it next).
-      this.call.session?.configure({ rememberDevices: this._host.hasAttribute('remember-devices') });
+      // Read as each call starts (the session reads it next).
+      this.call.session?.configure({ rememberDevices: this._host.rememberDevices });
     }
   }
 
@@ -383,7 +384,7 @@ export class CallView implements ReactiveController {
     const summary = state === 'ended' ? this._summary(s) : '';
     const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
-      session?.audioBlocked && !RESTING.has(state)
+      session?.audioBlocked && !isResting(state)
         ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>
           <button class="pill" part="unlock-button" type="button" @click=${this._onUnlockClick}>
@@ -392,8 +393,8 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${RESTING.has(state) ? nothing : this._controls.sheet(s, state)}
-    ${RESTING.has(state) ? nothing : this._renderVoices(s)}
+    ${isResting(state) ? nothing : this._controls.sheet(s, state)}
+    ${isResting(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}
     ${
       error

@@ -17,6 +17,8 @@ type Step = { name: 'ask' } | { name: 'comment'; rating: CallRating } | { name: 
 
 export interface FeedbackHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The `feedback` attribute: on unless unset or `false`; `server` also posts the rating. */
+  readonly feedback?: string | boolean | null;
 }
 
 export class FeedbackPrompt {
@@ -41,7 +43,8 @@ export class FeedbackPrompt {
   shown(): boolean {
     const session = this._session();
     return (
-      this._host.hasAttribute('feedback') &&
+      this._host.feedback != null &&
+      this._host.feedback !== false &&
       session?.state === 'ended' &&
       session.connectedAt !== null &&
       session.dialId !== null
@@ -93,7 +96,7 @@ export class FeedbackPrompt {
     this._step = { name: 'done' };
     this._comment = '';
     this._host.dispatchEvent(createCallEvent('call-feedback', detail));
-    if (this._host.getAttribute('feedback') === 'server' && session.sendFeedback) {
+    if (this._host.feedback === 'server' && session.sendFeedback) {
       const sent: { rating: CallRating; comment?: string } = { rating: detail.rating };
       if (comment) sent.comment = comment;
       // The page has the event either way; a refused post (already rated, offline) changes nothing the visitor can do.

@@ -48,6 +48,7 @@ import { loadMedia, type MediaModule } from './media-loader.js';
 import { ScreenWake } from './screen-wake.js';
 import { isEnding, isLive, isReleased, stateOf, transition, type CallPhase } from './states.js';
 import { Transcript, type LiveSegment } from './transcript.js';
+import { isDtmfDigits } from '../wire/dtmf.js';
 import type {
   CallDevice,
   CallRating,
@@ -66,7 +67,6 @@ export { MICROPHONE_CONSTRAINTS, type CallHandover } from './gesture.js';
 const ROOM_LEAVE_GRACE_MS = 300;
 
 /** What `sendDigits` takes: the keypad's twelve keys, as the service's own client sends them. */
-const DTMF_DIGITS = /^[0-9*#]+$/;
 
 /** Everything one call owns; a fresh one per `start()`, so a late result of an old call finds nothing. */
 interface ActiveCall {
@@ -356,7 +356,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * `*` and `#`: anything else rejects with a `RangeError` before any digit is sent.
    */
   async sendDigits(digits: string): Promise<void> {
-    if (typeof digits !== 'string' || !DTMF_DIGITS.test(digits)) {
+    if (typeof digits !== 'string' || !isDtmfDigits(digits)) {
       throw new RangeError(
         `sendDigits: ${JSON.stringify(String(digits))} is not keypad digits (only 0-9, * and #; nothing was sent)`,
       );

@@ -9,9 +9,10 @@ import { createCallEvent } from '../call/events.js';
 import type { CallFeedbackDetail, CallRating, CallSessionLike } from '../call/types.js';
 import { thumbDownIcon, thumbUpIcon } from './call-icons.js';
 import type { VoiceAgentCallStrings } from './strings.js';
+import { MAX_FEEDBACK_COMMENT } from '../wire/companion.js';
 
-/** Longest comment, in characters (the companion refuses longer ones). */
-export const MAX_FEEDBACK_COMMENT = 500;
+/** Longest comment, in characters (the companion refuses longer ones): the wire contract's limit. */
+export { MAX_FEEDBACK_COMMENT };
 
 type Step = { name: 'ask' } | { name: 'comment'; rating: CallRating } | { name: 'done' };
 

@@ -16,6 +16,7 @@ import { isUp } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
 import { devicesIcon, holdIcon, keypadIcon, resumeIcon } from './call-icons.js';
 import type { VoiceAgentCallStrings } from './strings.js';
+import { isDtmfDigit } from '../wire/dtmf.js';
 
 /** The tokens of `controls`; hang-up always shows. */
 export type InCallControl = 'mute' | 'devices' | 'keypad' | 'hold';
@@ -318,7 +319,7 @@ export class InCallControls implements ReactiveController {
       return;
     }
     if (this._sheet !== 'keypad' || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (!/^[0-9*#]$/.test(event.key)) return;
+    if (!isDtmfDigit(event.key)) return;
     event.preventDefault();
     this._send(event.key);
   };

@@ -26,22 +26,36 @@ export const voiceAgentCallEvents = Object.fromEntries(
 ) as { [K in PublicCallEventName as EventPropName<K>]: EventName<PublicCallEvents[K]> };
 
 /**
- * The element's attributes that have no property (the call chunk reads them): React sets them as
- * attributes. `consent-storage` is written with its hyphen, as in HTML.
+ * Attribute spellings beside the element's properties (which are props already, `consentStorage`
+ * and `rememberDevices` among them): `consent-storage` and `remember-devices` written with their
+ * hyphens, as in HTML, and set as attributes.
  */
 export interface VoiceAgentCallAttributeProps {
-  /** The consent gate's disclosure (or put `<p slot="consent">…</p>` among the children). */
-  consent?: string;
-  /** Where an agreement is remembered beyond the page. */
-  'consent-storage'?: 'session' | 'local';
-  /** Ask for a rating after the call: `''` or `true` for the event only, `'server'` to post it to the companion too. */
-  feedback?: '' | 'server' | boolean;
+  /** Where an agreement is remembered beyond the page (the `consentStorage` property). */
+  'consent-storage'?: VoiceAgentCallElement['consentStorage'];
+  /** Keep the chosen microphone and speaker for later calls (the `rememberDevices` property). */
+  'remember-devices'?: boolean;
 }
+
+/**
+ * The element's string attributes a server should render, so the tag carries them before
+ * hydration (the consent disclosure, the rating, the controls). @lit/react sets every prop the
+ * element class has as a property, which a server does not render: it is shown a prototype without
+ * these, and passes them to React, which renders them as attributes on the server and (React 19)
+ * sets the element's properties in the browser.
+ */
+const RENDERED_ATTRIBUTES: ReadonlySet<PropertyKey> = new Set(['controls', 'consent', 'feedback']);
+const elementClass = {
+  name: VoiceAgentCallElement.name,
+  prototype: new Proxy(VoiceAgentCallElement.prototype, {
+    has: (target, key) => !RENDERED_ATTRIBUTES.has(key) && Reflect.has(target, key),
+  }),
+} as typeof VoiceAgentCallElement;
 
 const component = createComponent({
   react: React,
   tagName: TAG_NAME,
-  elementClass: VoiceAgentCallElement,
+  elementClass,
   events: voiceAgentCallEvents,
   displayName: 'VoiceAgentCall',
 });

@@ -23,16 +23,33 @@ export type VoiceAgentCallEvents = PublicCallEvents;
 
 /** What a template may set on the element: its attributes and writable properties. */
 export type VoiceAgentCallTemplateProps = Partial<
-  Pick<VoiceAgentCall, 'endpoint' | 'agent' | 'layout' | 'placement' | 'theme' | 'open' | 'inputs' | 'strings' | 'lang'>
+  Pick<
+    VoiceAgentCall,
+    | 'endpoint'
+    | 'agent'
+    | 'layout'
+    | 'placement'
+    | 'theme'
+    | 'open'
+    | 'preload'
+    | 'fallback'
+    | 'debug'
+    | 'controls'
+    | 'consent'
+    | 'consentStorage'
+    | 'feedback'
+    | 'rememberDevices'
+    | 'inputs'
+    | 'strings'
+    | 'lang'
+  >
 > & {
   /** The `transcript` attribute: `live`, `poll` or `off`. */
   transcript?: VoiceAgentCall['transcriptMode'];
-  /** The consent gate's disclosure (or a `<p slot="consent">` child for rich content). */
-  consent?: string;
-  /** Where an agreement is remembered beyond the page. */
-  'consent-storage'?: 'session' | 'local';
-  /** Ask for a rating after the call; `server` also posts it to the companion. */
-  feedback?: '' | 'server' | boolean;
+  /** The `consentStorage` property as its attribute. */
+  'consent-storage'?: VoiceAgentCall['consentStorage'];
+  /** The `rememberDevices` property as its attribute. */
+  'remember-devices'?: VoiceAgentCall['rememberDevices'];
 };
 
 type VueEmit<T> = EmitFn<{ [K in keyof T]: (event: T[K]) => void }>;

@@ -6,7 +6,7 @@ import type { CallOptions } from './call-options.js';
 import { CompanionClient, type DialHandle } from './companion-client.js';
 import type { PlannedEnd } from './endings.js';
 import type { MediaConnection, ServiceSession } from './media/livekit-media.js';
-import { isEnding, type CallPhase } from './states.js';
+import { isEnding, isUp, stateOf, type CallPhase } from './states.js';
 import { Transcript } from './transcript.js';
 import type { CallResult } from './types.js';
 
@@ -94,7 +94,7 @@ export function hasEnded(call: ActiveCall): boolean {
 
 /** The call is up: in the room with the agent (`in-call`), or getting back to it (`reconnecting`). */
 export function isUpPhase(call: ActiveCall): boolean {
-  return call.phase === 'in-call' || call.phase === 'reconnecting';
+  return isUp(stateOf(call.phase));
 }
 
 /** Runs `run` after `ms` unless the timers are cleared first (`clearTimers`) or `stillLive` says no. */

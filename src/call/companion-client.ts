@@ -3,6 +3,16 @@
 import type { CallErrorCode, CompanionErrorCode } from './error-codes.js';
 import { CompanionError, abortError } from './errors.js';
 import type { ServiceLine } from './transcript.js';
+import type {
+  BeaconHangupBody,
+  CreateDialAnswer,
+  CreateDialBody,
+  DialRouteTail,
+  ErrorAnswer,
+  FeedbackBody,
+  MediaCredentials,
+  SessionGrant,
+} from '../wire/companion.js';
 
 export interface DialHandle {
   dialId: string;
@@ -10,16 +20,13 @@ export interface DialHandle {
 }
 
 /** What the browser needs to run the service's session protocol itself (GraphQL, with the dial token). */
-export interface ServiceSessionGrant {
-  dialToken: string;
-  graphqlUrl: string;
-  sessionId: string;
-}
+export type ServiceSessionGrant = SessionGrant;
 
-/** The token route's answer: LiveKit's token-endpoint shape, plus the session grant and ICE servers when sent. */
-export interface MediaToken {
-  serverUrl: string;
-  participantToken: string;
+/**
+ * The wire's `MediaCredentials` (the token route's answer, a create's `media`) as the browser
+ * keeps them once checked: the session grant grouped, absent when the companion sent none usable.
+ */
+export interface MediaToken extends Pick<MediaCredentials, 'serverUrl' | 'participantToken'> {
   /** Absent from a companion that does not hand out the session protocol: the call then runs without it. */
   session?: ServiceSessionGrant;
   iceServers?: RTCIceServer[];
@@ -34,7 +41,7 @@ export interface CreatedDial extends DialHandle {
 
 /** The media credentials in a token answer (or a create's `media`); null when it has none the browser can use. */
 function mediaTokenOf(value: unknown): MediaToken | null {
-  const answer = value as (Partial<MediaToken> & Partial<ServiceSessionGrant> & { iceServers?: unknown }) | null;
+  const answer = value as (Partial<Omit<MediaCredentials, 'iceServers'>> & { iceServers?: unknown }) | null;
   if (!answer || typeof answer.serverUrl !== 'string' || typeof answer.participantToken !== 'string') return null;
   const token: MediaToken = { serverUrl: answer.serverUrl, participantToken: answer.participantToken };
   const { dialToken, graphqlUrl, sessionId } = answer;
@@ -83,7 +90,7 @@ export function isTerminal(record: Pick<DialRecord, 'status'>): boolean {
 }
 
 /** The route of one dial: `/dials/:id` and below. */
-function dialPath(dial: DialHandle, route: '' | '/token' | '/hangup' | '/feedback'): string {
+function dialPath(dial: DialHandle, route: DialRouteTail): string {
   return `/dials/${encodeURIComponent(dial.dialId)}${route}`;
 }
 
@@ -122,11 +129,7 @@ export class CompanionClient {
    * and so can hang it up.) The answer carries the media credentials too, from a companion that
    * could fetch them: then the call joins without asking the token route.
    */
-  async createDial(
-    body: { agent?: string; inputs?: Record<string, string> },
-    idempotencyKey: string,
-    signal: AbortSignal,
-  ): Promise<CreatedDial> {
+  async createDial(body: CreateDialBody, idempotencyKey: string, signal: AbortSignal): Promise<CreatedDial> {
     const send = () =>
       this.#request('/dials', {
         method: 'POST',
@@ -147,7 +150,8 @@ export class CompanionClient {
       if (!retryable) throw error;
       answer = await send();
     }
-    const dial = answer as (Partial<DialHandle> & { media?: unknown; ended?: unknown }) | null;
+    const dial = answer as
+      (Partial<Omit<CreateDialAnswer, 'media' | 'ended'>> & { media?: unknown; ended?: unknown }) | null;
     if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
       throw new CompanionError('invalid_response', 'the companion answered POST /dials without dialId and handle');
     }
@@ -197,11 +201,7 @@ export class CompanionClient {
   }
 
   /** `POST /dials/:id/feedback`: the visitor's rating of the call (one per dial; a second is a 409 `duplicate_request`). */
-  async feedback(
-    dial: DialHandle,
-    body: { rating: 'up' | 'down'; comment?: string },
-    signal: AbortSignal,
-  ): Promise<void> {
+  async feedback(dial: DialHandle, body: FeedbackBody, signal: AbortSignal): Promise<void> {
     await this.#request(dialPath(dial, '/feedback'), {
       method: 'POST',
       headers: { ...bearer(dial), 'content-type': 'application/json' },
@@ -223,13 +223,19 @@ export class CompanionClient {
    */
   hangupBeacon(dial: DialHandle): void {
     const url = this.#url(dialPath(dial, '/hangup'));
-    const body = new Blob([JSON.stringify({ handle: dial.handle })], { type: 'application/json' });
+    const beacon: BeaconHangupBody = { handle: dial.handle };
+    const body = new Blob([JSON.stringify(beacon)], { type: 'application/json' });
     const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, body);
     if (!queued) this.hangupKeepalive(dial);
   }
 
   /** A request on one dial's route, with its handle. */
-  #onDial(dial: DialHandle, route: '' | '/token' | '/hangup', method: string, signal: AbortSignal): Promise<unknown> {
+  #onDial(
+    dial: DialHandle,
+    route: Exclude<DialRouteTail, '/feedback'>,
+    method: string,
+    signal: AbortSignal,
+  ): Promise<unknown> {
     return this.#request(dialPath(dial, route), { method, headers: bearer(dial), signal });
   }
 
@@ -271,7 +277,7 @@ export class CompanionClient {
     }
     if (signal.aborted) throw abortError(signal);
     if (!response.ok) {
-      const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+      const error = (body as { error?: Partial<Record<keyof ErrorAnswer['error'], unknown>> } | null)?.error;
       const message =
         typeof error?.message === 'string'
           ? error.message

@@ -1,11 +1,16 @@
 // The codes a `call-error` (and `CallResult.error`) carries, and what the widget makes of a failed
-// setup step. Browser code never imports src/server, so the companion's codes are listed here;
-// test/node/call-error-codes.test.ts holds the list to the companion's own. README: "Error codes".
+// setup step. The companion's codes are the wire contract's (src/wire/companion.ts), which src/server
+// imports too; test/node/call-error-codes.test.ts holds them to the docs. README: "Error codes".
 import { CallError, CompanionError } from './errors.js';
 import type { CallSessionEventMap } from './types.js';
+import type { CompanionErrorCode as WireCompanionErrorCode } from '../wire/companion.js';
+
+/** The companion's codes a browser reads: every one of the wire contract's but `client_closed` (an answer nobody reads). */
+type AnsweredCode = Exclude<WireCompanionErrorCode, 'client_closed'>;
 
 /** The companion refused the request (4xx): the call ends `setup-failed`, and another call will not help. */
-export type CompanionRefusalCode =
+export type CompanionRefusalCode = Extract<
+  AnsweredCode,
   | 'duplicate_request'
   | 'host_not_allowed'
   | 'invalid_handle'
@@ -13,19 +18,27 @@ export type CompanionRefusalCode =
   | 'method_not_allowed'
   | 'not_found'
   | 'origin_not_allowed'
-  | 'payload_too_large';
+  | 'payload_too_large'
+>;
 
 /** The companion or the service failed (5xx): the call ends `setup-failed`, and another call may help. */
-export type CompanionFailureCode =
-  'internal_error' | 'unsupported_media_provider' | 'upstream_error' | 'upstream_timeout';
+export type CompanionFailureCode = Extract<
+  AnsweredCode,
+  'internal_error' | 'unsupported_media_provider' | 'upstream_error' | 'upstream_timeout'
+>;
 
 /**
  * The companion's error codes (`{ error: { code, message } }`; README "Error codes" has the status
  * each comes with), by what they mean for the call; `rate_limited` (429) ends it `busy`, and a
  * later call may get through. The widget passes each on unchanged as its own code (an error answer
  * without a code becomes `http_<status>`); the answer's status decides the outcome (`setupFailure`).
+ * The codes come from the wire contract (src/wire/companion.ts); the sorting above must cover them.
  */
 export type CompanionErrorCode = CompanionRefusalCode | 'rate_limited' | CompanionFailureCode;
+
+type Holds<T extends true> = T;
+/** Fails to compile when the wire contract has a code the sorting above leaves out. */
+export type CompanionCodesSorted = Holds<[Exclude<AnsweredCode, CompanionErrorCode>] extends [never] ? true : false>;
 
 /** The codes the widget itself reports (README "Error codes" says when). */
 export type WidgetErrorCode =

@@ -2,6 +2,10 @@
 import { IllegalTransitionError } from './errors.js';
 import type { CallState } from './types.js';
 
+// The public states' predicates (no call up, media up) are in state-predicates.ts, with no imports,
+// so the idle entry can use them without this table.
+export { isResting, isUp } from './state-predicates.js';
+
 /** From each state, the states a call may move to. */
 export const TRANSITIONS: Readonly<Record<CallState, readonly CallState[]>> = Object.freeze({
   idle: ['starting'],

@@ -4,11 +4,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { SESSION_EVENT_NAMES as SESSION_EVENTS, isPublicCallEvent } from '../call/event-names.js';
 import { createCallEvent, type CallStateEvent } from '../call/events.js';
+import { isResting, isUp } from '../call/state-predicates.js';
 import type { CallResult, CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
-
-/** States in which a call is up: the timer ticks, the element must not drop the call silently. */
-const TICKING: ReadonlySet<CallState> = new Set<CallState>(['in-call', 'reconnecting']);
-const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 
 export interface CallControllerHooks {
   /** Runs synchronously on every session event, before it is re-dispatched on the host. */
@@ -60,7 +57,7 @@ export class CallController implements ReactiveController {
   get elapsedMs(): number | null {
     const connectedAt = this._session?.connectedAt ?? null;
     if (connectedAt === null) return null;
-    const end = TICKING.has(this.state) ? Date.now() : (this._leftCallAt ?? Date.now());
+    const end = isUp(this.state) ? Date.now() : (this._leftCallAt ?? Date.now());
     return Math.max(0, end - connectedAt);
   }
 
@@ -83,7 +80,7 @@ export class CallController implements ReactiveController {
       this._removalCheck = undefined;
       if (this._host.isConnected) return;
       const session = this._session;
-      if (session && !RESTING.has(session.state)) {
+      if (session && !isResting(session.state)) {
         this._detachAfterEnd = true;
         session.abandon('element-removed');
       } else {
@@ -108,7 +105,7 @@ export class CallController implements ReactiveController {
     const type = event.type as keyof CallSessionEventMap;
     if (type === 'call-state') {
       const { state, previous } = (event as CallStateEvent).detail;
-      if (TICKING.has(previous) && !TICKING.has(state)) this._leftCallAt = Date.now();
+      if (isUp(previous) && !isUp(state)) this._leftCallAt = Date.now();
       if (state === 'starting') this._leftCallAt = null;
       this._syncTicker();
     }
@@ -131,7 +128,7 @@ export class CallController implements ReactiveController {
 
   /** Re-renders on each whole second of the call, only while a call is up and the host is shown. */
   private _syncTicker(): void {
-    if (!this._connected || !TICKING.has(this.state)) {
+    if (!this._connected || !isUp(this.state)) {
       this._stopTicker();
       return;
     }
@@ -142,7 +139,7 @@ export class CallController implements ReactiveController {
       this._tick = setTimeout(() => {
         this._tick = undefined;
         this._host.requestUpdate();
-        if (this._connected && TICKING.has(this.state)) schedule();
+        if (this._connected && isUp(this.state)) schedule();
       }, untilNextSecond + 5);
     };
     schedule();

@@ -16,6 +16,7 @@ import { guard } from 'lit/directives/guard.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
+import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
 import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
@@ -27,8 +28,6 @@ import type { FeedbackPrompt } from '../features/feedback/feedback-part.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
-
-const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 
 /** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
 interface HoldMark {
@@ -77,6 +76,10 @@ export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCal
   readonly isUpdatePending: boolean;
   readonly state: CallState;
   readonly muted: boolean;
+  /** The `remember-devices` attribute. */
+  readonly rememberDevices: boolean;
+  /** The `feedback` attribute: the rating's chunk loads only when it is set. */
+  readonly feedback?: string | boolean | null;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
 }
@@ -218,7 +221,8 @@ export class CallView implements ReactiveController {
 
   /** An element with `feedback` fetches the rating's chunk (once per page) and makes its part. */
   private _wantFeedback(): void {
-    if (this._feedback || this._feedbackLoad || !this._host.hasAttribute('feedback')) return;
+    // The property, not the attribute: Lit renders before it reflects a property a page set.
+    if (this._feedback || this._feedbackLoad || this._host.feedback == null || this._host.feedback === false) return;
     const made = (): void => {
       const part = loadedPart('feedback');
       const root = this._host.shadowRoot;
@@ -263,8 +267,8 @@ export class CallView implements ReactiveController {
       this._wantFeedback();
       this._holdMarks = [];
       this._cutOff.clear();
-      // The attribute is read by the call chunk, as each call starts (the session reads it next).
-      this.call.session?.configure({ rememberDevices: this._host.hasAttribute('remember-devices') });
+      // Read as each call starts (the session reads it next).
+      this.call.session?.configure({ rememberDevices: this._host.rememberDevices });
     }
   }
 
@@ -446,7 +450,7 @@ export class CallView implements ReactiveController {
     const summary = state === 'ended' ? this._summary(s) : '';
     const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
-      session?.audioBlocked && !RESTING.has(state)
+      session?.audioBlocked && !isResting(state)
         ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>
           <button class="pill" part="unlock-button" type="button" @click=${this._onUnlockClick}>
@@ -455,8 +459,8 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${RESTING.has(state) ? nothing : this._controls.sheet(s, state)}
-    ${RESTING.has(state) ? nothing : this._renderVoices(s)}
+    ${isResting(state) ? nothing : this._controls.sheet(s, state)}
+    ${isResting(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}
     ${
       error

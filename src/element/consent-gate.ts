@@ -7,6 +7,7 @@
 // so a changed text asks again. `CallSession` knows nothing of it.
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { createCallEvent } from '../call/events.js';
+import { isResting } from '../call/state-predicates.js';
 import type { CallState } from '../call/types.js';
 import type { VoiceAgentCallStrings } from './strings.js';
 
@@ -39,7 +40,7 @@ export function hashText(text: string): string {
 }
 
 /** The storage `consent-storage` names, or null (unset, another value, or storage the browser refuses). */
-function storageOf(value: string | null): Storage | null {
+function storageOf(value: string | null | undefined): Storage | null {
   try {
     if (value === 'session') return globalThis.sessionStorage;
     if (value === 'local') return globalThis.localStorage;
@@ -66,6 +67,10 @@ function tabbables(root: Element): HTMLElement[] {
 
 export interface ConsentHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The `consent` attribute. */
+  readonly consent?: string | null;
+  /** The `consent-storage` attribute. */
+  readonly consentStorage?: string | null;
   readonly state: CallState;
 }
 
@@ -105,8 +110,8 @@ export class ConsentGate implements ReactiveController {
       const text = slotted.map((node) => node.textContent ?? '').join(' ');
       return { source: slotted.map((node) => node.outerHTML).join(''), text: text.replace(/\s+/g, ' ').trim() };
     }
-    const attribute = this._host.getAttribute('consent');
-    return attribute === null || attribute.trim() === '' ? null : { source: attribute, text: attribute.trim() };
+    const attribute = this._host.consent;
+    return attribute == null || attribute.trim() === '' ? null : { source: attribute, text: attribute.trim() };
   }
 
   /**
@@ -116,7 +121,7 @@ export class ConsentGate implements ReactiveController {
    */
   ask(start: () => Promise<void>): Promise<void> {
     const state = this._host.state;
-    if (state !== 'idle' && state !== 'ended') return start();
+    if (!isResting(state)) return start();
     const disclosure = this._disclosure();
     if (!disclosure) {
       this._consentAt = undefined;
@@ -139,7 +144,7 @@ export class ConsentGate implements ReactiveController {
 
   private _stored(hash: string): string | undefined {
     try {
-      return storageOf(this._host.getAttribute('consent-storage'))?.getItem(CONSENT_KEY_PREFIX + hash) ?? undefined;
+      return storageOf(this._host.consentStorage)?.getItem(CONSENT_KEY_PREFIX + hash) ?? undefined;
     } catch {
       return undefined;
     }
@@ -155,7 +160,7 @@ export class ConsentGate implements ReactiveController {
       this._consentAt = at;
       agreedOnPage.set(pending.hash, at);
       try {
-        storageOf(this._host.getAttribute('consent-storage'))?.setItem(CONSENT_KEY_PREFIX + pending.hash, at);
+        storageOf(this._host.consentStorage)?.setItem(CONSENT_KEY_PREFIX + pending.hash, at);
       } catch {
         // Storage full or refused: the page still remembers the agreement.
       }
@@ -243,7 +248,7 @@ export class ConsentGate implements ReactiveController {
     if (!this._pending) return nothing;
     return html`<div class="consent" part="consent" role="group" aria-labelledby="consent-label">
       <p class="consent-label" id="consent-label">${s.consentLabel}</p>
-      <div class="consent-text" id="consent-text"><slot name="consent">${this._host.getAttribute('consent')}</slot></div>
+      <div class="consent-text" id="consent-text"><slot name="consent">${this._host.consent}</slot></div>
     </div>`;
   }
 

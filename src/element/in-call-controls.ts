@@ -12,9 +12,11 @@ import {
 } from 'lit';
 import { canChooseSpeaker, listDevices } from '../features/devices/devices.js';
 import type { CallDeviceEvent, CallDtmfEvent, CallStateEvent } from '../call/events.js';
+import { isUp } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
 import { devicesIcon, holdIcon, keypadIcon, resumeIcon } from './call-icons.js';
 import type { VoiceAgentCallStrings } from './strings.js';
+import { isDtmfDigit } from '../wire/dtmf.js';
 
 /** The tokens of `controls`; hang-up always shows. */
 export type InCallControl = 'mute' | 'devices' | 'keypad' | 'hold';
@@ -33,13 +35,13 @@ const KEY_LETTERS: Partial<Record<string, string>> = {
   '9': 'WXYZ',
   '0': '+',
 };
-/** The states in which the call's media is up: the keypad and the hold can act. */
-const UP: ReadonlySet<CallState> = new Set<CallState>(['in-call', 'reconnecting']);
 
 type Sheet = 'keypad' | 'devices';
 
 export interface InCallControlsHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The `controls` attribute. */
+  readonly controls?: string | null;
   readonly held: boolean;
   readonly microphoneId: string | null;
   readonly speakerId: string | null;
@@ -72,7 +74,6 @@ export class InCallControls implements ReactiveController {
   private _inputs: MediaDeviceInfo[] = [];
   private _outputs: MediaDeviceInfo[] = [];
   private _listening = false;
-  private readonly _attributes = new MutationObserver(() => this._invalidate());
 
   constructor(host: InCallControlsHost, session: () => CallSessionLike | null, invalidate: () => void) {
     this._host = host;
@@ -82,15 +83,12 @@ export class InCallControls implements ReactiveController {
   }
 
   hostConnected(): void {
+    // A change of `controls` re-renders the host: it is a declared property of the element.
     this._host.addEventListener('keydown', this._onKeydown);
-    // `controls` is an attribute only (no property: the idle entry has no bytes to spare), so a
-    // change is watched here and re-renders.
-    this._attributes.observe(this._host, { attributeFilter: ['controls'] });
   }
 
   hostDisconnected(): void {
     this._host.removeEventListener('keydown', this._onKeydown);
-    this._attributes.disconnect();
     this._stopListening();
   }
 
@@ -117,7 +115,7 @@ export class InCallControls implements ReactiveController {
         this._noticeKey = null;
       }
       // An open keypad or menu belongs to a call that is up.
-      if (!UP.has(state)) this._close(false);
+      if (!isUp(state)) this._close(false);
     }
   }
 
@@ -132,15 +130,15 @@ export class InCallControls implements ReactiveController {
   sheet(s: VoiceAgentCallStrings, state: CallState): TemplateResult | typeof nothing {
     const notice = this.notice(s);
     const noticeView = notice ? html`<p class="device-notice" part="device-notice">${notice}</p>` : nothing;
-    if (!UP.has(state) || !this._sheet) return noticeView;
+    if (!isUp(state) || !this._sheet) return noticeView;
     return html`${noticeView}${this._sheet === 'keypad' ? this._renderKeypad(s) : this._renderDevices(s)}`;
   }
 
   /** The buttons of the shown controls other than mute, for the controls row. */
   buttons(s: VoiceAgentCallStrings, state: CallState): TemplateResult[] {
     const session = this._session();
-    const shown = shownControls(this._host.getAttribute('controls'));
-    const up = UP.has(state);
+    const shown = shownControls(this._host.controls);
+    const up = isUp(state);
     const inactive = up ? undefined : 'true';
     const buttons: TemplateResult[] = [];
     if (shown.has('devices') && session?.setMicrophone) {
@@ -170,7 +168,7 @@ export class InCallControls implements ReactiveController {
 
   /** The mute toggle shows (`controls` has `mute`). */
   showsMute(): boolean {
-    return shownControls(this._host.getAttribute('controls')).has('mute');
+    return shownControls(this._host.controls).has('mute');
   }
 
   private _toggle(sheet: Sheet, label: string, icon: SVGTemplateResult, inactive: 'true' | undefined): TemplateResult {
@@ -258,14 +256,14 @@ export class InCallControls implements ReactiveController {
 
   private readonly _onHoldClick = (): void => {
     const session = this._session();
-    if (!session || !UP.has(session.state)) return;
+    if (!session || !isUp(session.state)) return;
     this._noticeKey = null;
     this._host.setHeld(!this._host.held).catch(() => undefined);
   };
 
   private _onToggle(sheet: Sheet): void {
     const session = this._session();
-    if (!session || !UP.has(session.state)) return;
+    if (!session || !isUp(session.state)) return;
     if (this._sheet === sheet) {
       this._close(true);
       return;
@@ -328,7 +326,7 @@ export class InCallControls implements ReactiveController {
       return;
     }
     if (this._sheet !== 'keypad' || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (!/^[0-9*#]$/.test(event.key)) return;
+    if (!isDtmfDigit(event.key)) return;
     event.preventDefault();
     this._send(event.key);
   };

@@ -2,6 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import type { CallSession } from '../call/call-session.js';
 import { captureGesture, releaseGesture, type CallHandover } from '../call/gesture.js';
 import { loadMedia, preloadMedia } from '../call/media-loader.js';
+import { isResting } from '../call/state-predicates.js';
 import type {
   CallSessionEventMap,
   CallSessionLike,
@@ -23,10 +24,13 @@ export type VoiceAgentCallPlacement = 'bottom-right' | 'bottom-left';
 export type VoiceAgentCallTheme = 'light' | 'dark' | 'auto';
 /** When the element loads the call chunk and the media library (livekit-client) ahead of the first call. */
 export type VoiceAgentCallPreload = 'none' | 'intent' | 'idle';
+/** Where the consent gate remembers an agreement beyond the page (`consent-storage`). */
+export type VoiceAgentCallConsentStorage = 'session' | 'local';
+/** The rating after a call (`feedback`): `''` or `true` fires `call-feedback` only; `'server'` also posts it to the companion. */
+export type VoiceAgentCallFeedback = '' | 'server' | boolean;
 /** Makes the session an element drives; replace it to drive the element with another implementation. */
 export type CallSessionFactory = (options: CallSessionOptions) => CallSessionLike;
 
-const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
 
 /** The default factory: a `CallSession` from the call chunk (the element calls factories only once it has loaded). */
@@ -63,11 +67,6 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
  * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
- * @attr controls - The in-call controls shown, a space-separated list of `mute`, `devices` (microphone and speaker), `keypad` (DTMF) and `hold` (pause the AI); default `mute devices`. Unknown tokens are ignored; hang-up always shows.
- * @attr remember-devices - Boolean: keep the microphone and speaker the visitor chose in `localStorage` and use them in later calls. Off by default: nothing is stored. Read when a call starts.
- * @attr consent - A disclosure the visitor must agree to before each call (e.g. that calls are recorded): the call button first shows it with "Agree and call" and "Cancel"; nothing is asked of the browser and no dial is created before "Agree". The `consent` slot takes rich content (links) instead. Asked once per page.
- * @attr consent-storage - Where an agreement is remembered beyond the page: `session` (sessionStorage) or `local` (localStorage), under a key holding a hash of the disclosure, so a changed text asks again. Unset (default): nothing is written.
- * @attr feedback - Ask for a rating after a call that connected: the ended card asks "How was this call?" with thumbs up and down, then an optional comment (at most 500 characters) with "Send" and "Skip"; fires `call-feedback`. `feedback="server"` also posts it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle, one rating per dial), where the site's `onFeedback` hook receives it.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
@@ -168,6 +167,11 @@ export class VoiceAgentCall extends LitElement {
     preload: { type: String },
     fallback: { type: String },
     debug: { type: Boolean },
+    controls: { type: String },
+    consent: { type: String },
+    consentStorage: { type: String, attribute: 'consent-storage' },
+    feedback: { type: String },
+    rememberDevices: { type: Boolean, attribute: 'remember-devices' },
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
@@ -218,6 +222,38 @@ export class VoiceAgentCall extends LitElement {
    * errors, and every outcome is an event.
    */
   debug = false;
+  /**
+   * The in-call controls shown, a space-separated list of `mute`, `devices` (microphone and
+   * speaker), `keypad` (DTMF) and `hold` (pause the AI); default `mute devices`. Unknown tokens are
+   * ignored; hang-up always shows.
+   */
+  controls?: string;
+  /**
+   * A disclosure the visitor must agree to before each call (e.g. that calls are recorded): the call
+   * button first shows it with "Agree and call" and "Cancel"; nothing is asked of the browser and no
+   * dial is created before "Agree". The `consent` slot takes rich content (links) instead. Asked
+   * once per page.
+   */
+  consent?: string;
+  /**
+   * Where an agreement is remembered beyond the page: `session` (sessionStorage) or `local`
+   * (localStorage), under a key holding a hash of the disclosure, so a changed text asks again.
+   * Unset (default): nothing is written.
+   */
+  consentStorage?: VoiceAgentCallConsentStorage;
+  /**
+   * Ask for a rating after a call that connected: the ended card asks "How was this call?" with
+   * thumbs up and down, then an optional comment (at most 500 characters) with "Send" and "Skip";
+   * fires `call-feedback`. `feedback="server"` also posts it to the companion (`POST
+   * {endpoint}/dials/:id/feedback`, authorised by the dial's handle, one rating per dial), where the
+   * site's `onFeedback` hook receives it.
+   */
+  feedback?: VoiceAgentCallFeedback;
+  /**
+   * Boolean: keep the microphone and speaker the visitor chose in `localStorage` and use them in
+   * later calls. Off by default: nothing is stored. Read when a call starts.
+   */
+  rememberDevices = false;
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;
   /** Overrides any built-in string, in any language. */
@@ -391,7 +427,7 @@ export class VoiceAgentCall extends LitElement {
     // "Agree", whose click then starts the call.
     const able =
       own &&
-      !this.hasAttribute('consent') &&
+      this.consent == null &&
       !this.querySelector('[slot=consent]') &&
       typeof globalThis.RTCPeerConnection === 'function';
     let handover: Required<CallHandover> | null = null;
@@ -428,7 +464,7 @@ export class VoiceAgentCall extends LitElement {
     const session = this.#session(module);
     if (this.#layout === 'floating') this.open = true;
     const start = (): Promise<void> => {
-      if (RESTING.has(session.state)) session.configure(this.#sessionOptions());
+      if (isResting(session.state)) session.configure(this.#sessionOptions());
       return handover ? (session as CallSession).start(handover) : session.start();
     };
     // #session made the view.
@@ -469,7 +505,7 @@ export class VoiceAgentCall extends LitElement {
   #onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
     if (type === 'call-state') {
       this.#reflectState();
-      if (!RESTING.has(this.state) && this.#layout === 'floating') this.open = true;
+      if (!isResting(this.state) && this.#layout === 'floating') this.open = true;
     }
   }
 
@@ -511,7 +547,7 @@ export class VoiceAgentCall extends LitElement {
 
   readonly #onLauncherClick = (): void => {
     if (!this.open) void this.#openPanel();
-    else if (RESTING.has(this.state)) void this.#closePanel();
+    else if (isResting(this.state)) void this.#closePanel();
     else this.#focusPrimary();
   };
 
@@ -521,7 +557,7 @@ export class VoiceAgentCall extends LitElement {
 
   /** Escape, from the panel or the launcher, closes the panel unless a call is up. */
   readonly #onFloatingKeydown = (event: KeyboardEvent): void => {
-    if (event.key === 'Escape' && this.open && RESTING.has(this.state)) {
+    if (event.key === 'Escape' && this.open && isResting(this.state)) {
       event.stopPropagation();
       void this.#closePanel();
     }
@@ -534,7 +570,7 @@ export class VoiceAgentCall extends LitElement {
   }
 
   async #closePanel(): Promise<void> {
-    if (!RESTING.has(this.state)) return;
+    if (!isResting(this.state)) return;
     this.open = false;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus();
@@ -577,7 +613,7 @@ export class VoiceAgentCall extends LitElement {
         @pointerenter=${this.#preloader.intent}
         @focus=${this.#preloader.intent}
       >
-        ${view && !RESTING.has(this.state) ? view.launcherGlyph() : this.open ? closeIcon : phoneIcon}
+        ${view && !isResting(this.state) ? view.launcherGlyph() : this.open ? closeIcon : phoneIcon}
       </button>`;
   }
 
@@ -607,7 +643,7 @@ export class VoiceAgentCall extends LitElement {
         </div>
         ${idle || !view ? nothing : view.timer(s)}
         ${
-          inPanel && RESTING.has(state)
+          inPanel && isResting(state)
             ? html`<button
               class="icon-button"
               part="close-button"
@@ -630,7 +666,7 @@ export class VoiceAgentCall extends LitElement {
     const view = this._view;
     const own = view?.restingControls(s, this.fallback);
     if (own) return own;
-    if (RESTING.has(state) || !view) {
+    if (isResting(state) || !view) {
       const label = state === 'idle' || !view ? s.startCall : view.againLabel(s);
       return html`<button class="control call" part="call-button"
         type="button"

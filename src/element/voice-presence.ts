@@ -5,9 +5,9 @@
 // screen reader hears (the meters are aria-hidden; the status line says who speaks). In the lazy
 // call chunk.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CallSessionLike, CallState } from '../call/types.js';
+import { isUp } from '../call/state-predicates.js';
+import type { CallSessionLike } from '../call/types.js';
 
-const LIVE: ReadonlySet<CallState> = new Set<CallState>(['in-call', 'reconnecting']);
 /** A side counts as speaking above this level, and keeps counting for a moment after (no flicker between words). */
 const SPEAKING_LEVEL = 0.12;
 const SPEAKING_HOLD_MS = 350;
@@ -46,7 +46,7 @@ export class VoicePresence implements ReactiveController {
   /** Runs while the media is up and the element is in the document; stops (levels back to 0) otherwise. */
   private _sync(): void {
     const session = this._session();
-    const live = this._connected && session !== null && LIVE.has(session.state);
+    const live = this._connected && session !== null && isUp(session.state);
     if (live && this._frame === 0) this._frame = requestAnimationFrame(this._onFrame);
     else if (!live) this._stop();
   }
@@ -60,7 +60,7 @@ export class VoicePresence implements ReactiveController {
   private readonly _onFrame = (now: number): void => {
     this._frame = 0;
     const session = this._session();
-    if (!this._connected || !session || !LIVE.has(session.state)) return this._stop();
+    if (!this._connected || !session || !isUp(session.state)) return this._stop();
     const levels = session.audioLevels ?? { agent: 0, visitor: 0 };
     if (levels.agent >= SPEAKING_LEVEL || session.agentSpeaking) this._lastHeard.agent = now;
     if (levels.visitor >= SPEAKING_LEVEL) this._lastHeard.visitor = now;

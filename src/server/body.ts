@@ -5,6 +5,9 @@ import { isPlainObject } from './checks.js';
 import type { CompanionSettings } from './config.js';
 import { HttpError } from './errors.js';
 import type { CompanionRequest } from './exchange.js';
+import { MAX_FEEDBACK_COMMENT, type FeedbackBody } from '../wire/companion.js';
+
+export { MAX_FEEDBACK_COMMENT };
 
 const BODY_FIELDS = new Set(['agent', 'inputs']);
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
@@ -83,17 +86,10 @@ export async function readBeaconHandle(request: CompanionRequest, maxBodyBytes: 
   return isPlainObject(body) && typeof body.handle === 'string' ? body.handle : undefined;
 }
 
-/** Longest comment a rating may carry, in characters (UTF-16 units, as a textarea's `maxlength` counts). */
-export const MAX_FEEDBACK_COMMENT = 500;
-
 const FEEDBACK_FIELDS = new Set(['rating', 'comment']);
 
-/** A visitor's rating of a call, checked. */
-export interface FeedbackRequest {
-  rating: 'up' | 'down';
-  /** Trimmed; absent when none or empty. */
-  comment?: string;
-}
+/** A visitor's rating of a call, checked; the comment trimmed, absent when none or empty. */
+export type FeedbackRequest = FeedbackBody;
 
 /** `POST /dials/:id/feedback`'s body: JSON `{ rating: 'up' | 'down', comment? }` (a string of at most 500 characters), nothing else. */
 export async function readFeedbackRequest(request: CompanionRequest, maxBodyBytes: number): Promise<FeedbackRequest> {

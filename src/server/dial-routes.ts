@@ -11,6 +11,7 @@ import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { hmacBase64Url, type HandleClaims } from './handles.js';
 import { parseIceConfig, type IceServer } from './ice-config.js';
 import type { RateLimitResult, RateLimiter } from './rate-limit.js';
+import type { CreateDialAnswer, MediaCredentials } from '../wire/companion.js';
 import { graphqlFailure, upstreamFailure } from './upstream-errors.js';
 
 /** One request on its way through the handler, and what its log line says of it. */
@@ -157,22 +158,13 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
   const handle = await settings.signer.sign(created.dialId, expiresAtMs, created.sessionId || undefined);
   // Issued in this answer only, to the visitor whose request created (or, by its own key, replayed) the dial.
   const media = created.sessionId ? await mediaOnCreate(settings, exchange, created.dialId, created.sessionId) : null;
-  return jsonAnswer(200, {
+  const answer: CreateDialAnswer = {
     dialId: created.dialId,
     handle,
     expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
     ...(media === 'ended' ? { ended: true } : media ? { media } : {}),
-  });
-}
-
-/** What the browser needs to join: LiveKit's token-endpoint shape plus the session grant (and ICE servers when sent). */
-interface MediaCredentials {
-  serverUrl: string;
-  participantToken: string;
-  dialToken: string;
-  graphqlUrl: string;
-  sessionId: string;
-  iceServers?: IceServer[];
+  };
+  return jsonAnswer(200, answer);
 }
 
 /**

@@ -1,23 +1,10 @@
 // The companion's error answers: JSON `{ error: { code, message } }` with a fitting status.
 // Messages are the companion's own words; an upstream body or an exception's text never reaches them.
+import type { CompanionErrorCode, ErrorAnswer } from '../wire/companion.js';
 import type { CompanionAnswer } from './exchange.js';
 
-/** The `code` of every error answer (README: "Error codes: the companion and the service"). */
-export type CompanionErrorCode =
-  | 'invalid_request'
-  | 'invalid_handle'
-  | 'origin_not_allowed'
-  | 'host_not_allowed'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'duplicate_request'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'upstream_error'
-  | 'unsupported_media_provider'
-  | 'upstream_timeout'
-  | 'internal_error'
-  | 'client_closed';
+/** The codes are the wire contract's (src/wire/companion.ts). */
+export type { CompanionErrorCode };
 
 /** Each code's HTTP status. */
 export const STATUS_OF: Record<CompanionErrorCode, number> = {
@@ -75,9 +62,7 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
 }
 
 /** The body of every error answer. */
-export interface CompanionErrorBody {
-  error: { code: CompanionErrorCode; message: string };
-}
+export type CompanionErrorBody = ErrorAnswer;
 
 export function errorAnswer(error: HttpError, headers: Readonly<Record<string, string>> = {}): CompanionAnswer {
   const body: CompanionErrorBody = { error: { code: error.code, message: error.message } };

@@ -1,14 +1,11 @@
 // `browserDialToken`'s `iceConfig` is a String in the service's schema with no documented format
 // (its own browser client never reads it for LiveKit). Read defensively: a JSON list of
 // RTCIceServer-shaped entries, or an object holding one as `iceServers`; anything else is ignored.
+import type { WireIceServer } from '../wire/companion.js';
 import { isPlainObject } from './checks.js';
 
-/** An RTCIceServer as the browser's RTCPeerConnection takes it. */
-export interface IceServer {
-  urls: string | string[];
-  username?: string;
-  credential?: string;
-}
+/** An RTCIceServer as the browser's RTCPeerConnection takes it (the wire contract's). */
+export type IceServer = WireIceServer;
 
 const ICE_URL = /^(stun|stuns|turn|turns):\S+$/i;
 const MAX_SERVERS = 16;

@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = join(ROOT, 'src/server');
 const API = join(ROOT, 'src/api');
+/** The wire contract and the plumbing the companion shares (test/node/shared-modules.test.ts holds their own rules). */
+const SHARED = [join(ROOT, 'src/wire'), join(ROOT, 'src/shared')];
 
 /** Packages a server module may import; the handler's own modules take only ones that run in Workers. */
 const PACKAGES_ALLOWED: Record<string, string[]> = {
@@ -135,7 +137,7 @@ describe('module boundaries', () => {
     assert.ok(seen.size > 3);
   });
 
-  test('src/server (every folder) imports only itself, src/api and Worker-safe packages; Node built-ins only in node.ts/cli.ts', async () => {
+  test('src/server (every folder) imports only itself, src/api, src/wire, src/shared and Worker-safe packages; Node built-ins only in node.ts/cli.ts', async () => {
     const files = await sources(SERVER);
     assert.ok(files.some((file) => name(file) === 'src/server/handler.ts'));
     for (const file of files) {
@@ -143,7 +145,8 @@ describe('module boundaries', () => {
       for (const { specifier } of await importsOf(file)) {
         const target = resolveRelative(file, specifier);
         const allowed =
-          (target !== null && (isInside(target, SERVER) || isInside(target, API))) ||
+          (target !== null &&
+            (isInside(target, SERVER) || isInside(target, API) || SHARED.some((dir) => isInside(target, dir)))) ||
           SERVER_PACKAGES.has(specifier) ||
           (NODE_MODULES.has(name(file)) && specifier.startsWith('node:')) ||
           PACKAGES_ALLOWED[base]?.includes(specifier) === true;

@@ -1,12 +1,12 @@
 // The REST half's HTTP server: auth, body limits, routing and JSON answers. The routes are the
 // resource modules' (resources/), over the one store. `/query` (HTTP and WebSocket) goes to the
 // GraphQL endpoint, which has its own auth (dial tokens as well as the API key).
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { resourceRoutes, type ResourceRoute } from './resources/index.js';
 import { BinaryAnswer } from './resources/route.js';
+import { secretCheck } from '../../shared/secret.js';
 import { readCappedBody } from '../request-body.js';
 import type { Store } from './store.js';
 
@@ -83,7 +83,7 @@ export const HEALTH_PATH = '/healthz';
 
 export function createApiServer(options: ApiServerOptions): Server {
   const routes = resourceRoutes(options.store).map(serverRoute);
-  const expectedKey = digest(options.apiKey);
+  const isApiKey = secretCheck(options.apiKey);
   const server = createServer((request, response) => {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -117,7 +117,7 @@ export function createApiServer(options: ApiServerOptions): Server {
   return server;
 
   async function handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<unknown> {
-    if (!authorized(request.headers.authorization)) {
+    if (!(await authorized(request.headers.authorization))) {
       // Checked before any of the body is read; then at most a small body is drained, unkept.
       await discardBody(request, response, options.maxBodyBytes);
       throw new ApiError('unauthorized', 'missing or invalid API key (Authorization: Bearer <apiKey>)');
@@ -138,10 +138,9 @@ export function createApiServer(options: ApiServerOptions): Server {
     throw notFound(`no route ${request.method} ${url.pathname}`);
   }
 
-  function authorized(header: string | undefined): boolean {
+  async function authorized(header: string | undefined): Promise<boolean> {
     const key = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
-    // Comparing fixed-length digests keeps the time independent of where the keys differ.
-    return key !== undefined && timingSafeEqual(digest(key.trim()), expectedKey);
+    return key !== undefined && (await isApiKey(key.trim()));
   }
 }
 
@@ -151,10 +150,6 @@ function decodePathPart(part: string): string {
   } catch {
     throw notFound('no such resource');
   }
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {

@@ -3,7 +3,6 @@
 // WebSocket on the same path for subscriptions (`connection_init` payload `{authToken}`), built
 // on `graphql` and `graphql-ws`. A token is the workspace API key or a dial token. Every
 // operation is logged by type and name (never a token), so one call's sequence reads from the log.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -18,6 +17,7 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { verifyDialToken, type DialTokenKeys } from '../dial-token.js';
+import { secretCheck } from '../../shared/secret.js';
 import { readCappedBody } from '../request-body.js';
 import { MAX_SUBSCRIPTIONS_PER_SOCKET, parseBounded } from './limits.js';
 import {
@@ -56,12 +56,11 @@ const UNAUTHENTICATED =
 
 export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlEndpoint {
   const schema = createSchema(options);
-  const expectedKey = digest(options.apiKey);
+  const isApiKey = secretCheck(options.apiKey);
 
   async function authenticate(token: unknown): Promise<Principal | undefined> {
     if (typeof token !== 'string' || token === '') return undefined;
-    // Comparing fixed-length digests keeps the time independent of where the keys differ.
-    if (timingSafeEqual(digest(token), expectedKey)) return { kind: 'workspace' };
+    if (await isApiKey(token)) return { kind: 'workspace' };
     try {
       const claims = await verifyDialToken(options.dialTokens, token);
       return options.dials.has(claims.dialId) ? { kind: 'dial', ...claims } : undefined;
@@ -242,10 +241,6 @@ function who(principal: Principal): string {
 
 function bearer(header: string | undefined): string | undefined {
   return /^Bearer (.+)$/i.exec(header ?? '')?.[1]?.trim();
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }
 
 function errors(

@@ -10,16 +10,19 @@ import { createCallEvent } from '../../call/events.js';
 import type { CallFeedbackDetail, CallRating, CallSessionLike } from '../../call/types.js';
 import { thumbDownIcon, thumbUpIcon } from '../../element/call-icons.js';
 import type { VoiceAgentCallStrings } from '../../element/strings.js';
+import { MAX_FEEDBACK_COMMENT } from '../../wire/companion.js';
 
 export { feedbackStyles } from './feedback-styles.js';
 
-/** Longest comment, in characters (the companion refuses longer ones). */
-export const MAX_FEEDBACK_COMMENT = 500;
+/** Longest comment, in characters (the companion refuses longer ones): the wire contract's limit. */
+export { MAX_FEEDBACK_COMMENT };
 
 type Step = { name: 'ask' } | { name: 'comment'; rating: CallRating } | { name: 'done' };
 
 export interface FeedbackHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The `feedback` attribute: on unless unset or `false`; `server` also posts the rating. */
+  readonly feedback?: string | boolean | null;
 }
 
 export class FeedbackPrompt {
@@ -44,7 +47,8 @@ export class FeedbackPrompt {
   shown(): boolean {
     const session = this._session();
     return (
-      this._host.hasAttribute('feedback') &&
+      this._host.feedback != null &&
+      this._host.feedback !== false &&
       session?.state === 'ended' &&
       session.connectedAt !== null &&
       session.dialId !== null
@@ -96,7 +100,7 @@ export class FeedbackPrompt {
     this._step = { name: 'done' };
     this._comment = '';
     this._host.dispatchEvent(createCallEvent('call-feedback', detail));
-    if (this._host.getAttribute('feedback') === 'server' && session.sendFeedback) {
+    if (this._host.feedback === 'server' && session.sendFeedback) {
       const sent: { rating: CallRating; comment?: string } = { rating: detail.rating };
       if (comment) sent.comment = comment;
       // The page has the event either way; a refused post (already rated, offline) changes nothing the visitor can do.

@@ -4,9 +4,7 @@ import { isUpPhase, type ActiveCall } from '../../call/active-call.js';
 import { CallError } from '../../call/errors.js';
 import { CallDtmfEvent } from '../../call/events.js';
 import type { FeatureContext, SessionFeature } from '../../call/session-feature.js';
-
-/** What `sendDigits` takes: the keypad's twelve keys, as the service's own client sends them. */
-export const DTMF_DIGITS = /^[0-9*#]+$/;
+import { isDtmfDigits } from '../../wire/dtmf.js';
 
 export class KeypadFeature implements SessionFeature {
   readonly #context: FeatureContext;
@@ -18,7 +16,7 @@ export class KeypadFeature implements SessionFeature {
   }
 
   async sendDigits(digits: string): Promise<void> {
-    if (typeof digits !== 'string' || !DTMF_DIGITS.test(digits)) {
+    if (typeof digits !== 'string' || !isDtmfDigits(digits)) {
       throw new RangeError(
         `sendDigits: ${JSON.stringify(String(digits))} is not keypad digits (only 0-9, * and #; nothing was sent)`,
       );

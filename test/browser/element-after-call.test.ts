@@ -4,11 +4,11 @@
 // hold toggles keep one name and say their state with `aria-pressed` alone.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { CallHoldEvent } from '../../src/call/events.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { part, shadow, text } from '../support/dom.js';
 import { axeViolations, useFakeSessionsCallLoaded } from '../support/element-fixture.js';
-import { FakeSession, inCall } from '../support/fake-session.js';
+import { inCall } from '../support/fake-session.js';
+import { HoldingSession } from '../support/full-session.js';
 import { until } from '../support/until.js';
 
 useFakeSessionsCallLoaded();
@@ -60,14 +60,6 @@ describe('<voice-agent-call> around a call, by keyboard', () => {
   });
 
   it('mute and hold keep their names; aria-pressed alone says muted or held', async () => {
-    class HoldingSession extends FakeSession {
-      canHold = true;
-      held = false;
-      async setHeld(held: boolean): Promise<void> {
-        this.held = held;
-        this.dispatchEvent(new CallHoldEvent({ held }));
-      }
-    }
     const previous = VoiceAgentCall.sessionFactory;
     let made: HoldingSession | null = null;
     VoiceAgentCall.sessionFactory = (options) => (made = new HoldingSession(options));

@@ -5,31 +5,11 @@
 // whatever sheet is open. Against a scripted session that can do everything the row offers.
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import { CallHoldEvent } from '../../src/call/events.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { find, part, query, queryAll, shadow } from '../support/dom.js';
 import { useFakeSessionsCallLoaded } from '../support/element-fixture.js';
-import { FakeSession } from '../support/fake-session.js';
+import { FullSession } from '../support/full-session.js';
 import { until } from '../support/until.js';
-
-/** A scripted session with every in-call control: hold, keypad, microphone and speaker. */
-export class FullSession extends FakeSession {
-  canHold = true;
-  held = false;
-  microphoneId: string | null = null;
-  speakerId: string | null = null;
-  async setHeld(held: boolean): Promise<void> {
-    this.held = held;
-    this.dispatchEvent(new CallHoldEvent({ held }));
-  }
-  async sendDigits(): Promise<void> {}
-  async setMicrophone(deviceId: string): Promise<void> {
-    this.microphoneId = deviceId;
-  }
-  async setSpeaker(deviceId: string): Promise<void> {
-    this.speakerId = deviceId;
-  }
-}
 
 const TOKENS = ['mute', 'devices', 'keypad', 'hold'] as const;
 /** Every subset of the four tokens, the empty one included (hang-up alone). */

@@ -2,21 +2,11 @@
 // agent's line the hold cut off ends in "…", and the transcript marks where the hold began and
 // ended, with what the visitor said meanwhile (still transcribed by the service) between them.
 import { expect, fixture, html } from '@open-wc/testing';
-import { CallHoldEvent } from '../../src/call/events.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { part, query, queryAll, text } from '../support/dom.js';
 import { axeViolations, useFakeSessionsCallLoaded } from '../support/element-fixture.js';
-import { FakeSession } from '../support/fake-session.js';
+import { HoldingSession } from '../support/full-session.js';
 import { until } from '../support/until.js';
-
-class HoldingSession extends FakeSession {
-  canHold = true;
-  held = false;
-  async setHeld(held: boolean): Promise<void> {
-    this.held = held;
-    this.dispatchEvent(new CallHoldEvent({ held }));
-  }
-}
 
 useFakeSessionsCallLoaded();
 

@@ -5,36 +5,16 @@
 // label), "Enable audio", the consent buttons, the rating's thumbs, Skip and Send.
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
-import { CallHoldEvent } from '../../src/call/events.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { part, query, queryAll, shadow } from '../support/dom.js';
 import { useFakeSessionsCallLoaded } from '../support/element-fixture.js';
-import { FakeSession } from '../support/fake-session.js';
+import { FullSession } from '../support/full-session.js';
 import { until } from '../support/until.js';
 
 /** The smallest side a finger can hit reliably. */
 const MIN = 44;
 /** Half a pixel: layout rounds. */
 const SLACK = 0.5;
-
-/** A scripted session with every in-call control. */
-class FullSession extends FakeSession {
-  canHold = true;
-  held = false;
-  microphoneId: string | null = null;
-  speakerId: string | null = null;
-  async setHeld(held: boolean): Promise<void> {
-    this.held = held;
-    this.dispatchEvent(new CallHoldEvent({ held }));
-  }
-  async sendDigits(): Promise<void> {}
-  async setMicrophone(deviceId: string): Promise<void> {
-    this.microphoneId = deviceId;
-  }
-  async setSpeaker(deviceId: string): Promise<void> {
-    this.speakerId = deviceId;
-  }
-}
 
 useFakeSessionsCallLoaded();
 let newest: FullSession | null = null;

@@ -62,6 +62,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
  * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
+ * @attr metrics - `server`: also post each call's `metrics` (as on `call-ended`: time to first audio, setup stages, reconnects, link averages) once to the companion (`POST {endpoint}/dials/:id/metrics`, by beacon when the page is leaving), for the site's real-user histograms in its `/metrics`.
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
  * @attr controls - The in-call controls shown, a space-separated list of `mute`, `devices` (microphone and speaker), `keypad` (DTMF) and `hold` (pause the AI); default `mute devices`. Unknown tokens are ignored; hang-up always shows.
  * @attr remember-devices - Boolean: keep the microphone and speaker the visitor chose in `localStorage` and use them in later calls. Off by default: nothing is stored. Read when a call starts.
@@ -77,8 +78,10 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-hold - `{ held }`: the AI was paused (on hold) or resumed, through the service's `pauseAI`.
  * @fires call-dtmf - `{ digit }`: one keypad digit (DTMF) was sent.
  * @fires call-device - `{ kind, deviceId, label, fallback }`: the call moved to another microphone (`audioinput`) or speaker (`audiooutput`); `fallback` when the microphone in use went away and the call moved to the default one.
+ * @fires call-quality - `{ quality, rttMs?, jitterMs?, packetLoss? }`: the connection's grade changed (`excellent`, `good`, `poor`, `lost`), from LiveKit's connection quality and the peer connection's stats; the card says "Weak connection" while it stays `poor` or `lost`.
+ * @fires call-progress - `{ stage, ms, startMs }`: a stage of the call's setup is done (`microphone`, `dial`, `media`, `agent`, `firstAudio`), `ms` how long it took.
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
- * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed.
+ * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed; `metrics` holds the call's timings (time to first audio, stages, reconnects, averaged rtt, jitter and packet loss).
  * @fires call-consent - `{ accepted, at }`: the visitor agreed to the consent gate ("Agree and call") or cancelled it; `at` is an ISO time.
  * @fires call-feedback - `{ dialId, rating, comment? }`: the visitor rated the call (`rating` `up` or `down`), after "Send" or "Skip".
  *
@@ -167,6 +170,7 @@ export class VoiceAgentCall extends LitElement {
     preload: { type: String },
     fallback: { type: String },
     debug: { type: Boolean },
+    metrics: { type: String },
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
@@ -217,6 +221,12 @@ export class VoiceAgentCall extends LitElement {
    * errors, and every outcome is an event.
    */
   debug = false;
+  /**
+   * `server`: each call's `metrics` (as on `call-ended`) are also posted once to the companion
+   * (`POST {endpoint}/dials/:id/metrics`, by beacon when the page is leaving), which keeps them as
+   * the site's real-user histograms (time to first audio, setup stages) in its `/metrics`.
+   */
+  metrics?: 'server';
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;
   /** Overrides any built-in string, in any language. */
@@ -458,6 +468,7 @@ export class VoiceAgentCall extends LitElement {
     if (this.shadowRoot) options.audioContainer = this.shadowRoot;
     // Always set: configure() merges, so a removed attribute must say false.
     options.debug = this.debug;
+    options.metrics = this.metrics === 'server' ? 'server' : 'off';
     return options;
   }
 

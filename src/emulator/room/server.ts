@@ -26,6 +26,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   timeUpLineMaxMs: 2500,
   dropGraceMs: DEFAULT_DROP_GRACE_MS,
   rejoinGraceMs: 10000,
+  qualityIntervalMs: 5000,
 };
 
 const ROOM_MISSING = 'requested room does not exist';

@@ -18,6 +18,8 @@ export interface RoomTimings extends AgentTimings {
   dropGraceMs: number;
   /** emu-blip: how long the room waits for the caller's rejoin before the dial ends `failed`. */
   rejoinGraceMs: number;
+  /** How often the room sends each caller the connection-quality update (LiveKit's 5 s). */
+  qualityIntervalMs: number;
 }
 
 /** emu-drop's default `dropGraceMs`, also the grace before the calls lost in a media room crash end `failed`. */

@@ -26,6 +26,7 @@ import { FeedbackPrompt } from './feedback-prompt.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
+import { WeakConnection } from '../features/quality/weak-connection.js';
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 
@@ -100,6 +101,8 @@ export class CallView implements ReactiveController {
   private readonly _controls: InCallControls;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
+  /** "Weak connection" (issue 38: src/features/quality). */
+  private readonly _weak = new WeakConnection(() => this._hooks.invalidate());
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
@@ -206,6 +209,7 @@ export class CallView implements ReactiveController {
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     this._hooks.onSessionEvent(type, event);
     this._controls.onSessionEvent(type, event);
+    this._weak.onSessionEvent(type, event);
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
       this._entries = (event as CallTranscriptEvent).detail.entries;
@@ -344,6 +348,7 @@ export class CallView implements ReactiveController {
     if (this.state === 'in-call') {
       const notice = this._controls.notice(s);
       if (notice) return notice;
+      if (this._weak.announcing) return s.weakConnection;
       if (this.call.session?.held) return s.statusOnHold;
       return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     }
@@ -392,6 +397,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
+    ${RESTING.has(state) ? nothing : this._weak.render(s.weakConnection)}
     ${RESTING.has(state) ? nothing : this._controls.sheet(s, state)}
     ${RESTING.has(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}

@@ -33,6 +33,7 @@ export const ar: VoiceAgentCallStrings = {
   hold: 'انتظار',
   resume: 'استئناف',
   statusOnHold: 'المكالمة في الانتظار',
+  weakConnection: 'الاتصال ضعيف',
   devices: 'الميكروفون ومكبر الصوت',
   microphone: 'الميكروفون',
   speaker: 'مكبر الصوت',

@@ -49,6 +49,8 @@ export interface VoiceAgentCallStrings {
   resume: string;
   /** The status line while the call is on hold. */
   statusOnHold: string;
+  /** Shown (and announced once) while the connection's quality stays poor or lost. */
+  weakConnection: string;
   /** The devices toggle (`controls="devices"`) and the menu's name. */
   devices: string;
   /** The menu's groups. */
@@ -168,6 +170,7 @@ export const en: VoiceAgentCallStrings = {
   hold: 'Hold',
   resume: 'Resume',
   statusOnHold: 'On hold',
+  weakConnection: 'Weak connection',
   devices: 'Microphone and speaker',
   microphone: 'Microphone',
   speaker: 'Speaker',

@@ -124,6 +124,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart consent - The consent gate's disclosure (its label and the `consent` text or slot), shown instead of the idle hint.
  * @csspart consent-agree - "Agree and call".
  * @csspart consent-cancel - "Cancel": back to idle, nothing asked for.
+ * @csspart weak-connection - "Weak connection": shown while the connection's quality stays poor or lost for a few seconds (`call-quality`).
  * @csspart feedback - The rating after the call: the question and thumbs, then the comment, then the thanks.
  * @csspart feedback-up - Thumbs up (`aria-pressed="true"` once chosen).
  * @csspart feedback-down - Thumbs down (`aria-pressed="true"` once chosen).

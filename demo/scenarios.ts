@@ -19,6 +19,7 @@ export const SCENARIOS: ReadonlyArray<AgentChoice> = [
   { name: 'emu-busy', label: 'emu-busy: the service is at capacity' },
   { name: 'emu-agent-leaves', label: 'emu-agent-leaves: the agent leaves without a goodbye' },
   { name: 'emu-server-leave', label: 'emu-server-leave: the media server closes the room' },
+  { name: 'emu-weak-link', label: 'emu-weak-link: the room grades your connection poor' },
 ];
 
 /**

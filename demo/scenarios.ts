@@ -22,6 +22,7 @@ export const SCENARIOS: ReadonlyArray<AgentChoice> = [
   { name: 'emu-keypad', label: 'emu-keypad: answers each keypad key you press' },
   { name: 'emu-graphql-transcript', label: 'emu-graphql-transcript: live transcript over GraphQL only' },
   { name: 'emu-vonage', label: 'emu-vonage: Vonage media, which the widget cannot join' },
+  { name: 'emu-weak-link', label: 'emu-weak-link: the room grades your connection poor' },
 ];
 
 /**

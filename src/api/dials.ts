@@ -41,6 +41,7 @@ function dialCall(
     path: `/dials/${encodeURIComponent(dialId)}${action}`,
     what,
     signal: options.signal,
+    traceContext: options.traceContext,
   });
 }
 
@@ -60,6 +61,7 @@ export async function createDial(
       keepErrorBody: true,
       signal: options.signal,
       idempotencyKey: options.idempotencyKey,
+      traceContext: options.traceContext,
     });
   } catch (error) {
     throw withoutBody(error);
@@ -105,6 +107,7 @@ export async function browserDialToken(
         variables: { input: { type: 'DIAL_SESSION', dialSessionId: sessionId, liveListen: false } },
       },
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.traceContext ? { traceContext: options.traceContext } : {}),
     },
   );
   if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) {

@@ -7,7 +7,7 @@ export { paginate } from './paginate.js';
 export type { PaginateOptions } from './paginate.js';
 export { ServiceError } from './service-error.js';
 export type { ConflictingDial, ServiceErrorCode } from './service-error.js';
-export type { CallOptions, ServiceClientOptions } from './transport.js';
+export type { CallOptions, ServiceClientOptions, TraceContext } from './transport.js';
 export type { RequestOptions } from './resource.js';
 export type { AgentsResource } from './resources/agents.js';
 export type { BatchDialJobsResource } from './resources/batch-dial-jobs.js';

@@ -6,7 +6,7 @@
 import { readCappedBody, type BodyChunks } from './body.js';
 import { CallControl, follow, unfollow } from './call-control.js';
 import { SERVICE_ERROR_OF_STATUS, ServiceError } from './service-error.js';
-import type { ServiceTransport } from './transport.js';
+import type { ServiceTransport, TraceContext } from './transport.js';
 import { fastPathNow, isNativeFetch, loadUndici, sendWithUndici, type UndiciAnswer } from './undici.js';
 
 export interface ServiceRequest {
@@ -25,6 +25,8 @@ export interface ServiceRequest {
   /** Keep a failed answer's parsed body as the error's `cause` (`{ body }`), for the caller to inspect. */
   keepErrorBody?: boolean;
   idempotencyKey?: string | undefined;
+  /** W3C trace context of the caller's span, sent as `traceparent` (and `tracestate`). */
+  traceContext?: TraceContext | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -73,6 +75,10 @@ export async function requestService(transport: ServiceTransport, request: Servi
     body = JSON.stringify(request.body);
   }
   if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
+  if (request.traceContext?.traceparent) {
+    headers.traceparent = request.traceContext.traceparent;
+    if (request.traceContext.tracestate) headers.tracestate = request.traceContext.tracestate;
+  }
   let url = transport.baseUrl + request.path;
   if (request.query) {
     const search = new URLSearchParams();

@@ -21,6 +21,14 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent as the `Idempotency-Key` header (create only). */
   idempotencyKey?: string;
+  /** W3C trace context (`traceparent`, `tracestate`) passed on to the service with the call. */
+  traceContext?: TraceContext;
+}
+
+/** The W3C trace-context headers of a call (https://www.w3.org/TR/trace-context/). */
+export interface TraceContext {
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export interface ServiceTransport {

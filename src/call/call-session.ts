@@ -42,6 +42,8 @@ import type {
 import { DevicesFeature } from '../features/devices/devices-feature.js';
 import { HoldFeature } from '../features/hold/hold-feature.js';
 import { KeypadFeature } from '../features/keypad/keypad-feature.js';
+import { MetricsFeature } from '../features/metrics/metrics-feature.js';
+import { QualityFeature } from '../features/quality/quality-feature.js';
 import { ScreenWakeFeature } from '../features/screen-wake/screen-wake-feature.js';
 
 export { preloadMedia } from './media-loader.js';
@@ -60,7 +62,7 @@ const liveSessions = new Set<CallSession>();
  * ```
  *
  * @fires call-state @fires call-connected @fires call-transcript @fires call-mute
- * @fires call-hold @fires call-dtmf @fires call-device
+ * @fires call-hold @fires call-dtmf @fires call-device @fires call-quality @fires call-progress
  * @fires call-error @fires call-ended @fires agent-speaking @fires audio-blocked
  */
 export class CallSession extends CallEventTarget implements CallSessionLike {
@@ -77,8 +79,16 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   readonly #devices = new DevicesFeature(this.#host);
   readonly #hold = new HoldFeature(this.#host);
   readonly #keypad = new KeypadFeature(this.#host);
-  /** Every feature, in the order their hooks run. */
-  readonly #features: readonly SessionFeature[] = [this.#devices, this.#hold, this.#keypad, new ScreenWakeFeature()];
+  readonly #quality = new QualityFeature(this.#host);
+  /** Every feature, in the order their hooks run (the metrics read the quality's averages as the call ends). */
+  readonly #features: readonly SessionFeature[] = [
+    this.#devices,
+    this.#hold,
+    this.#keypad,
+    new ScreenWakeFeature(),
+    this.#quality,
+    new MetricsFeature(this.#host, this.#quality),
+  ];
   readonly #feed = new TranscriptFeed(this.#host);
 
   constructor(options: CallSessionOptions) {

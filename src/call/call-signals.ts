@@ -21,12 +21,17 @@ export function mediaCallbacks(host: CallHost, call: ActiveCall): MediaCallbacks
   return {
     onAgentJoined: live(() => {
       call.agentJoined = true;
+      for (const feature of host.features) feature.agentJoined?.(call);
       host.maybeConnected(call);
     }),
     onAgentLeft: live(() => void host.end(call, 'agent-left')),
     onAgentAudio: live((track: MediaStreamTrack | null) => call.audio.play(track)),
-    onAgentSpeaking: live((speaking: boolean) => host.setAgentSpeaking(speaking)),
+    onAgentSpeaking: live((speaking: boolean) => {
+      host.setAgentSpeaking(speaking);
+      for (const feature of host.features) feature.agentSpeaking?.(call, speaking);
+    }),
     onReconnecting: live(() => {
+      for (const feature of host.features) feature.reconnecting?.(call);
       if (call.phase === 'in-call') host.enter(call, 'reconnecting');
     }),
     onReconnected: live(() => {

@@ -210,6 +210,25 @@ export class CompanionClient {
     });
   }
 
+  /**
+   * Sends the call's metrics once (`POST /dials/:id/metrics`): a `keepalive` fetch with the handle
+   * in the header, or, while the page is leaving, a beacon with the handle in the body. Fire and forget.
+   */
+  sendMetrics(dial: DialHandle, metrics: object, leaving: boolean): void {
+    const url = this.#url(dialPath(dial, '/metrics'));
+    if (leaving && typeof navigator.sendBeacon === 'function') {
+      // text/plain: a beacon the browser may send cross-origin without a preflight; the companion reads it as JSON.
+      const body = new Blob([JSON.stringify({ ...metrics, handle: dial.handle })], { type: 'text/plain' });
+      if (navigator.sendBeacon(url, body)) return;
+    }
+    fetch(url, {
+      method: 'POST',
+      headers: { ...bearer(dial), 'content-type': 'application/json' },
+      body: JSON.stringify(metrics),
+      keepalive: true,
+    }).catch(() => undefined);
+  }
+
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */
   hangupKeepalive(dial: DialHandle): void {
     fetch(this.#url(dialPath(dial, '/hangup')), { method: 'POST', headers: bearer(dial), keepalive: true }).catch(

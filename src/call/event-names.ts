@@ -19,6 +19,8 @@ export const CALL_EVENTS = {
   'call-hold': 'public',
   'call-dtmf': 'public',
   'call-device': 'public',
+  'call-quality': 'public',
+  'call-progress': 'public',
   'call-error': 'public',
   'call-ended': 'public',
   'agent-speaking': 'internal',

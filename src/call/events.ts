@@ -43,6 +43,10 @@ export class CallHoldEvent extends callEventClass('call-hold') {}
 export class CallDtmfEvent extends callEventClass('call-dtmf') {}
 /** `call-device`: the call moved to another microphone or speaker (`fallback`: the one in use went away). */
 export class CallDeviceEvent extends callEventClass('call-device') {}
+/** `call-quality`: the connection's grade changed (`excellent`, `good`, `poor`, `lost`), with its figures. */
+export class CallQualityEvent extends callEventClass('call-quality') {}
+/** `call-progress`: a stage of the call's setup is done (`stage`, how long it took in `ms`). */
+export class CallProgressEvent extends callEventClass('call-progress') {}
 /** `call-error`: something failed; `recoverable` says whether starting a new call may help. */
 export class CallErrorEvent extends callEventClass('call-error') {}
 /** `call-ended`: the call is over; exactly once for every call that left `idle`. */
@@ -65,6 +69,8 @@ export const CALL_EVENT_CLASSES = {
   'call-hold': CallHoldEvent,
   'call-dtmf': CallDtmfEvent,
   'call-device': CallDeviceEvent,
+  'call-quality': CallQualityEvent,
+  'call-progress': CallProgressEvent,
   'call-error': CallErrorEvent,
   'call-ended': CallEndedEvent,
   'agent-speaking': AgentSpeakingEvent,

@@ -8,6 +8,8 @@ export {
   CallHoldEvent,
   CallDtmfEvent,
   CallDeviceEvent,
+  CallQualityEvent,
+  CallProgressEvent,
   CallErrorEvent,
   CallEndedEvent,
   CallConsentEvent,

@@ -35,6 +35,12 @@ export interface SessionFeature {
   connecting?(call: ActiveCall): void;
   /** The call is in the room (`call.media`); awaited, feature after feature, before the agent's wait begins. */
   joined?(call: ActiveCall): Promise<void> | void;
+  /** The agent is on the call (in the room and ready); may come before `joined`. */
+  agentJoined?(call: ActiveCall): void;
+  /** The agent started (`true`) or stopped speaking. */
+  agentSpeaking?(call: ActiveCall, speaking: boolean): void;
+  /** The media connection dropped and is being restored. */
+  reconnecting?(call: ActiveCall): void;
   /** The call let go of its microphone, audio and room: remove whatever the feature added. */
   released?(call: ActiveCall): void;
   /** The call is about to be `ended`: undo what belonged to it (its events fire before `call-ended`). */

@@ -76,6 +76,55 @@ export interface CallResult {
    * `CallSession` never sets it.
    */
   consentAt?: string;
+  /** The call's own timings and link figures (see `CallMetrics`); absent for a call that never started its setup. */
+  metrics?: CallMetrics;
+}
+
+/** How good the visitor's connection is, as LiveKit grades it (`lost`: no media is getting through). */
+export type ConnectionQualityLevel = 'excellent' | 'good' | 'poor' | 'lost';
+
+/** `call-quality`: the connection's grade and, where the peer connection's stats know them yet, its figures. */
+export interface CallQuality {
+  quality: ConnectionQualityLevel;
+  /** Round-trip time to the media server, in ms. */
+  rttMs?: number;
+  /** Jitter of the agent's audio as received, in ms. */
+  jitterMs?: number;
+  /** Fraction (0…1) of the agent's audio packets lost so far. */
+  packetLoss?: number;
+}
+
+/**
+ * A stage of a call's setup, in order: the `microphone` granted, the `dial` made (and its media
+ * credentials), the `media` room joined, the `agent` in the room, the agent's `firstAudio`.
+ */
+export type CallStage = 'microphone' | 'dial' | 'media' | 'agent' | 'firstAudio';
+
+/** When a stage began (ms from the click) and how long it took. */
+export interface StageTiming {
+  startMs: number;
+  durationMs: number;
+}
+
+/** `call-progress`: a stage of the setup is done; `ms` is how long it took, `startMs` when it began (from the click). */
+export interface CallProgress {
+  stage: CallStage;
+  ms: number;
+  startMs: number;
+}
+
+/** `call-ended.detail.metrics`: how long the visitor waited, stage by stage, and how the link held up. */
+export interface CallMetrics {
+  /** From the click to the agent's first audio; absent when the agent never spoke. */
+  timeToFirstAudioMs?: number;
+  /** The stages the call went through. */
+  stages: Partial<Record<CallStage, StageTiming>>;
+  /** How many times the media connection dropped and came back (or tried to). */
+  reconnects: number;
+  /** Averages over the call's stats samples; absent when none was taken. */
+  rttMs?: number;
+  jitterMs?: number;
+  packetLoss?: number;
 }
 
 export type TranscriptMode = 'live' | 'poll' | 'off';
@@ -90,6 +139,11 @@ export interface VoiceLevels {
 export interface CallSessionOptions {
   /** Base URL of the companion endpoint, e.g. `/api/voice-call`. */
   endpoint: string;
+  /**
+   * `server`: send each call's `metrics` once to the companion (`POST {endpoint}/dials/:id/metrics`,
+   * by beacon when the page is leaving), for the site's own real-user monitoring.
+   */
+  metrics?: 'server' | 'off';
   agent?: string;
   inputs?: Record<string, string>;
   transcript?: TranscriptMode;
@@ -163,6 +217,10 @@ export interface CallSessionEventMap {
   'call-dtmf': { digit: string };
   /** The call moved to another microphone or speaker. */
   'call-device': CallDevice;
+  /** The connection's quality changed (fired on a change of grade, not on every sample). */
+  'call-quality': CallQuality;
+  /** A stage of the call's setup is done. */
+  'call-progress': CallProgress;
   'call-error': CallErrorInfo & { recoverable: boolean };
   'call-ended': CallResult;
   /** Not a public element event: the agent is speaking or not (lk.agent.state or audio level). */

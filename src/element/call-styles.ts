@@ -11,6 +11,7 @@ import { endedStyles } from './ended-styles.js';
 import { inCallStyles } from './in-call-styles.js';
 import { darkScheme } from './theme.js';
 import { transcriptStyles } from './transcript-styles.js';
+import { weakConnectionStyles } from '../features/quality/weak-connection-styles.js';
 
 const callTheme = css`${css`
   :host {
@@ -30,4 +31,4 @@ const callTheme = css`${css`
   --vac-warning: #f59e0b;
 `)}`;
 
-export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${consentStyles}`;
+export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${consentStyles}${weakConnectionStyles}`;

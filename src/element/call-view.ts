@@ -28,6 +28,7 @@ import type { FeedbackPrompt } from '../features/feedback/feedback-part.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
+import { WeakConnection } from '../features/quality/weak-connection.js';
 
 /** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
 interface HoldMark {
@@ -121,6 +122,8 @@ export class CallView implements ReactiveController {
   private _holdMarks: Array<{ at: number; held: boolean }> = [];
   /** The agent's line a hold cut off mid-sentence: shown ending in "…", interrupted, not finished. */
   private readonly _cutOff = new Set<string>();
+  /** "Weak connection" (issue 38: src/features/quality). */
+  private readonly _weak = new WeakConnection(() => this._hooks.invalidate());
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
@@ -250,6 +253,7 @@ export class CallView implements ReactiveController {
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     this._hooks.onSessionEvent(type, event);
     this._controls.onSessionEvent(type, event);
+    this._weak.onSessionEvent(type, event);
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
       this._entries = (event as CallTranscriptEvent).detail.entries;
@@ -411,6 +415,7 @@ export class CallView implements ReactiveController {
     if (this.state === 'in-call') {
       const notice = this._controls.notice(s);
       if (notice) return notice;
+      if (this._weak.announcing) return s.weakConnection;
       if (this.call.session?.held) return s.statusOnHold;
       return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     }
@@ -459,6 +464,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
+    ${isResting(state) ? nothing : this._weak.render(s.weakConnection)}
     ${isResting(state) ? nothing : this._controls.sheet(s, state)}
     ${isResting(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}

@@ -34,6 +34,7 @@ export const ar: VoiceAgentCallStrings = {
   resume: 'استئناف',
   statusOnHold: 'المكالمة في الانتظار',
   holdResumed: 'استُؤنفت المكالمة',
+  weakConnection: 'الاتصال ضعيف',
   devices: 'الميكروفون ومكبر الصوت',
   microphone: 'الميكروفون',
   speaker: 'مكبر الصوت',

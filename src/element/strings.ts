@@ -52,6 +52,8 @@ export interface VoiceAgentCallStrings {
   statusOnHold: string;
   /** The transcript's marker where a hold ended (the agent listens again). */
   holdResumed: string;
+  /** Shown (and announced once) while the connection's quality stays poor or lost. */
+  weakConnection: string;
   /** The devices toggle (`controls="devices"`) and the menu's name. */
   devices: string;
   /** The menu's groups. */
@@ -172,6 +174,7 @@ export const en: VoiceAgentCallStrings = {
   resume: 'Resume',
   statusOnHold: 'On hold',
   holdResumed: 'Resumed',
+  weakConnection: 'Weak connection',
   devices: 'Microphone and speaker',
   microphone: 'Microphone',
   speaker: 'Speaker',

@@ -66,6 +66,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
  * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
+ * @attr metrics - `server`: also post each call's `metrics` (as on `call-ended`: time to first audio, setup stages, reconnects, link averages) once to the companion (`POST {endpoint}/dials/:id/metrics`, by beacon when the page is leaving), for the site's real-user histograms in its `/metrics`.
  * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
  * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
@@ -76,8 +77,10 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-hold - `{ held }`: the AI was paused (on hold) or resumed, through the service's `pauseAI`.
  * @fires call-dtmf - `{ digit }`: one keypad digit (DTMF) was sent.
  * @fires call-device - `{ kind, deviceId, label, fallback }`: the call moved to another microphone (`audioinput`) or speaker (`audiooutput`); `fallback` when the microphone in use went away and the call moved to the default one.
+ * @fires call-quality - `{ quality, rttMs?, jitterMs?, packetLoss? }`: the connection's grade changed (`excellent`, `good`, `poor`, `lost`), from LiveKit's connection quality and the peer connection's stats; the card says "Weak connection" while it stays `poor` or `lost`.
+ * @fires call-progress - `{ stage, ms, startMs }`: a stage of the call's setup is done (`microphone`, `dial`, `media`, `agent`, `firstAudio`), `ms` how long it took.
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
- * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed.
+ * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed; `metrics` holds the call's timings (time to first audio, stages, reconnects, averaged rtt, jitter and packet loss).
  * @fires call-consent - `{ accepted, at }`: the visitor agreed to the consent gate ("Agree and call") or cancelled it; `at` is an ISO time.
  * @fires call-feedback - `{ dialId, rating, comment? }`: the visitor rated the call (`rating` `up` or `down`), after "Send" or "Skip".
  *
@@ -121,6 +124,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart consent - The consent gate's disclosure (its label and the `consent` text or slot), shown instead of the idle hint.
  * @csspart consent-agree - "Agree and call".
  * @csspart consent-cancel - "Cancel": back to idle, nothing asked for.
+ * @csspart weak-connection - "Weak connection": shown while the connection's quality stays poor or lost for a few seconds (`call-quality`).
  * @csspart feedback - The rating after the call: the question and thumbs, then the comment, then the thanks.
  * @csspart feedback-up - Thumbs up (`aria-pressed="true"` once chosen).
  * @csspart feedback-down - Thumbs down (`aria-pressed="true"` once chosen).
@@ -172,6 +176,7 @@ export class VoiceAgentCall extends LitElement {
     consentStorage: { type: String, attribute: 'consent-storage' },
     feedback: { type: String },
     rememberDevices: { type: Boolean, attribute: 'remember-devices' },
+    metrics: { type: String },
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
@@ -254,6 +259,12 @@ export class VoiceAgentCall extends LitElement {
    * later calls. Off by default: nothing is stored. Read when a call starts.
    */
   rememberDevices = false;
+  /**
+   * `server`: each call's `metrics` (as on `call-ended`) are also posted once to the companion
+   * (`POST {endpoint}/dials/:id/metrics`, by beacon when the page is leaving), which keeps them as
+   * the site's real-user histograms (time to first audio, setup stages) in its `/metrics`.
+   */
+  metrics?: 'server';
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;
   /** Overrides any built-in string, in any language. */
@@ -495,6 +506,7 @@ export class VoiceAgentCall extends LitElement {
     if (this.shadowRoot) options.audioContainer = this.shadowRoot;
     // Always set: configure() merges, so a removed attribute must say false.
     options.debug = this.debug;
+    options.metrics = this.metrics === 'server' ? 'server' : 'off';
     return options;
   }
 

@@ -86,6 +86,7 @@ export interface CompanionConfig {
     perDial?: RateLimiter;
     readsPerAddress?: RateLimiter;
     feedbackPerDial?: RateLimiter;
+    metricsPerDial?: RateLimiter;
   };
   /**
    * Receives each visitor's rating (`POST /dials/:id/feedback`, the element's `feedback="server"`),
@@ -107,6 +108,17 @@ export interface CompanionConfig {
   logger?: CompanionLogger | false;
   /** Clock, for tests. */
   now?: () => number;
+  /**
+   * Serves the companion's Prometheus metrics at `GET {base}/metrics` to requests bearing this
+   * token (`Authorization: Bearer …`), at least 16 characters. Turns metrics on.
+   */
+  metricsToken?: string;
+  /**
+   * Keeps metrics (prom-client, Node only) without the route or with it: `handler.metrics` holds the
+   * registry for a host's own `/metrics`. `defaultMetrics: false` leaves out the process's default
+   * metrics (when the host's registry collects them already). Default: on when `metricsToken` is set.
+   */
+  metrics?: boolean | { defaultMetrics?: boolean };
 }
 
 /** The config as the handler uses it, made once by `resolveConfig`. */
@@ -138,12 +150,21 @@ export interface CompanionSettings {
     perDial: RateLimiter;
     readsPerAddress: RateLimiter;
     feedbackPerDial: RateLimiter;
+    /** One metrics post per dial. */
+    metricsPerDial: RateLimiter;
   };
   onFeedback: ((feedback: CompanionFeedback) => void | Promise<void>) | null;
   /** `/api/voice-call` (no trailing slash), or null to match the path's tail. */
   basePath: string | null;
   trustProxy: boolean;
+  /** The bearer token of `GET /metrics`, or null: no such route. */
+  metricsToken: string | null;
+  /** Whether metrics are kept, and with the process's default metrics. */
+  metrics: { defaultMetrics: boolean } | null;
 }
+
+/** Shortest `metricsToken` (COMPANION_METRICS_TOKEN). */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
 
 const MIN_SECRET_LENGTH = 32;
 
@@ -247,6 +268,17 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
     config.rateLimiters?.[name] ?? createMemoryRateLimiter({ limit: config.rateLimit?.[name] ?? limit, windowMs, now });
   if (config.onFeedback !== undefined && typeof config.onFeedback !== 'function')
     throw new TypeError('createCompanionHandler: onFeedback must be a function');
+  if (config.metricsToken !== undefined) {
+    const problem =
+      typeof config.metricsToken === 'string'
+        ? secretProblem(config.metricsToken, config.apiKey, MIN_METRICS_TOKEN_LENGTH)
+        : 'the metrics token must be a string';
+    if (problem)
+      throw new TypeError(
+        `createCompanionHandler: metricsToken (COMPANION_METRICS_TOKEN): ${problem.replace('the secret', 'the metrics token')}`,
+      );
+  }
+  const metricsOn = config.metricsToken !== undefined || (config.metrics !== undefined && config.metrics !== false);
   const handleLifetimeMs = (timeoutMinutes * 60 + (config.handleMarginSeconds ?? 900)) * 1000;
   return {
     log,
@@ -274,9 +306,15 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
       // One rating per dial for as long as any handle for it can be valid.
       feedbackPerDial:
         config.rateLimiters?.feedbackPerDial ?? createMemoryRateLimiter({ limit: 1, windowMs: handleLifetimeMs }),
+      metricsPerDial:
+        config.rateLimiters?.metricsPerDial ?? createMemoryRateLimiter({ limit: 1, windowMs: handleLifetimeMs }),
     },
     onFeedback: config.onFeedback ?? null,
     basePath: config.basePath ? '/' + config.basePath.replace(/^\/+|\/+$/g, '') : null,
     trustProxy: config.trustProxy === true,
+    metricsToken: config.metricsToken?.trim() || null,
+    metrics: metricsOn
+      ? { defaultMetrics: typeof config.metrics === 'object' ? config.metrics.defaultMetrics !== false : true }
+      : null,
   };
 }

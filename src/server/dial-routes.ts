@@ -10,6 +10,7 @@ import { HttpError, jsonAnswer } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { hmacBase64Url, type HandleClaims } from './handles.js';
 import { parseIceConfig, type IceServer } from './ice-config.js';
+import type { ClientCallMetrics } from './metrics.js';
 import type { RateLimitResult, RateLimiter } from './rate-limit.js';
 import type { CreateDialAnswer, MediaCredentials } from '../wire/companion.js';
 import { graphqlFailure, upstreamFailure } from './upstream-errors.js';
@@ -23,12 +24,16 @@ export interface Exchange {
   dialId?: string;
   /** Logged with a successful answer that needs explaining. */
   reason?: string;
+  /** The rating a feedback route took (counted in `ratings_total`). */
+  rating?: 'up' | 'down';
+  /** The call timings a metrics route took (recorded into the client histograms). */
+  callMetrics?: ClientCallMetrics;
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:+/=-]{1,255}$/;
 
 /** The 429 for a refused verdict of the limiter `name`, with its Retry-After. */
-function rateLimited(message: string, verdict: RateLimitResult, name: string): HttpError {
+export function rateLimited(message: string, verdict: RateLimitResult, name: string): HttpError {
   return new HttpError('rate_limited', message, {
     headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
     // An outage must not read as an attack: say which it was.
@@ -58,7 +63,7 @@ async function limit(
   }
 }
 
-type DialRoute = 'token' | 'read' | 'hangup' | 'feedback';
+type DialRoute = 'token' | 'read' | 'hangup' | 'feedback' | 'metrics';
 
 /**
  * The routes that stop a dial spending money (hang-up; the leave route too, once there is one): a
@@ -68,7 +73,7 @@ type DialRoute = 'token' | 'read' | 'hangup' | 'feedback';
 const ENDS_A_DIAL: ReadonlySet<DialRoute> = new Set(['hangup']);
 
 /** Token, read, hang-up and rating: counted per dial, and token and read per client address too. */
-async function limitDialCall(
+export async function limitDialCall(
   settings: CompanionSettings,
   exchange: Exchange,
   dialId: string,
@@ -87,7 +92,7 @@ async function limitDialCall(
 }
 
 /** The claims of the request's handle (Bearer header, else `bodyHandle`) if it is valid for `dialId`; else 401. */
-async function authorize(
+export async function authorize(
   settings: CompanionSettings,
   exchange: Exchange,
   dialId: string,
@@ -331,6 +336,7 @@ export async function feedback(
       throw rateLimited('ratings cannot be taken right now; try again later', verdict, 'feedback-per-dial');
     throw new HttpError('duplicate_request', 'this call was rated already', { reason: 'feedback-per-dial limit' });
   }
+  exchange.rating = rating;
   const at = new Date(settings.now()).toISOString();
   const received: CompanionFeedback = { dialId, rating, ...(comment !== undefined ? { comment } : {}), at };
   if (settings.onFeedback) {

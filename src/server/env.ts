@@ -1,7 +1,7 @@
 // Companion config from environment variables (README: "Run it as a process"). Takes the variables as a plain
 // object, so Workers (`env`), Deno (`Deno.env.toObject()`) and Node (`process.env`) can all use it.
 import { isLoopbackHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
-import { MAX_TIMEOUT_MINUTES } from './config.js';
+import { MAX_TIMEOUT_MINUTES, MIN_METRICS_TOKEN_LENGTH } from './config.js';
 import type { CompanionConfig } from './handler.js';
 import type { NodeServerLimits } from './node.js';
 
@@ -87,7 +87,8 @@ function origins(env: Environment, name: string): string[] {
  * NODE_ENV=development), COMPANION_ALLOWED_ORIGINS, COMPANION_PUBLIC_ORIGIN, COMPANION_ALLOWED_INPUTS,
  * COMPANION_TIMEOUT_MINUTES, COMPANION_RATE_LIMIT_PER_ADDRESS, COMPANION_RATE_LIMIT_TOTAL,
  * COMPANION_RATE_LIMIT_PER_DIAL, COMPANION_RATE_LIMIT_READS_PER_ADDRESS (per minute),
- * COMPANION_TRUST_PROXY (1/true/yes/on or 0/false/no/off), COMPANION_BASE_PATH.
+ * COMPANION_TRUST_PROXY (1/true/yes/on or 0/false/no/off), COMPANION_BASE_PATH, COMPANION_METRICS_TOKEN
+ * (serves `GET {base}/metrics` to that bearer token, at least 16 characters).
  * Weak values are refused with a ConfigError naming the variable.
  */
 export function companionConfigFromEnv(env: Environment): CompanionConfig {
@@ -158,6 +159,11 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   }
   if (env.VOICE_AGENT_MEDIA_URL) config.mediaUrl = env.VOICE_AGENT_MEDIA_URL;
   if (env.COMPANION_BASE_PATH) config.basePath = env.COMPANION_BASE_PATH;
+  if (env.COMPANION_METRICS_TOKEN !== undefined && env.COMPANION_METRICS_TOKEN !== '') {
+    const problem = secretProblem(env.COMPANION_METRICS_TOKEN, apiKey, MIN_METRICS_TOKEN_LENGTH);
+    if (problem) problems.add(`COMPANION_METRICS_TOKEN: ${problem.replace('the secret', 'the metrics token')}`);
+    config.metricsToken = env.COMPANION_METRICS_TOKEN;
+  }
   const timeoutMinutes = problems.check(() => positiveInteger(env, 'COMPANION_TIMEOUT_MINUTES'));
   if (timeoutMinutes !== undefined && (timeoutMinutes < 1 || timeoutMinutes > MAX_TIMEOUT_MINUTES))
     problems.add(`COMPANION_TIMEOUT_MINUTES must be 1 to ${MAX_TIMEOUT_MINUTES} (a day)`);

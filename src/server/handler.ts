@@ -4,14 +4,20 @@
 // This file composes the parts: config.ts (settings, made once), routes.ts (which route),
 // origin.ts (host, origin, CORS, client address), dial-routes.ts (what each route does, reading
 // bodies with body.ts and answering service failures through upstream-errors.ts), errors.ts (the
-// error answers), and writes one log line per request.
+// error answers), and writes one log line per request. Watching it: tracing.ts (a span per request
+// and per service call), metrics.ts and prometheus.ts (what is counted), scrape.ts (`GET /metrics`).
 import { resolveConfig, type CompanionConfig, type CompanionSettings } from './config.js';
+import { callMetrics } from './call-metrics-route.js';
 import { createDial, feedback, hangup, read, token, type Exchange } from './dial-routes.js';
 import { HttpError, errorAnswer } from './errors.js';
 import { fromFetchRequest, toFetchResponse, type CompanionAnswer, type CompanionRequest } from './exchange.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
 import { NO_CORS, OriginPolicy, preflightAnswer } from './origin.js';
+import { refusalOf, type MetricsRecorder } from './metrics.js';
+import { createPrometheusMetrics, type CompanionMetrics } from './prometheus.js';
 import { allowOf, dialIdOf, matchRoute, type Route } from './routes.js';
+import { scrape } from './scrape.js';
+import { endRequestSpan, observeService, startRequestSpan, withSpan } from './tracing.js';
 
 export type { CompanionConfig, CompanionFeedback } from './config.js';
 
@@ -20,7 +26,16 @@ export interface CompanionRequestContext {
   clientAddress?: string;
 }
 
-export type CompanionHandler = (request: Request, context?: CompanionRequestContext) => Promise<Response>;
+export type { CompanionMetrics } from './prometheus.js';
+
+export interface CompanionHandler {
+  (request: Request, context?: CompanionRequestContext): Promise<Response>;
+  /**
+   * The companion's metrics (prom-client's Registry), when on (`metricsToken` or `metrics`), for a
+   * host app's own `/metrics`; undefined when off.
+   */
+  readonly metrics?: CompanionMetrics;
+}
 
 /**
  * What an adapter must know of a handler's config (its logger, whether a proxy sits in front) and
@@ -45,7 +60,7 @@ export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
 }
 
 /** The dial routes, by name. */
-const DIAL_ROUTES = { token, read, hangup, feedback } as const;
+const DIAL_ROUTES = { token, read, hangup, feedback, metrics: callMetrics } as const;
 
 /** The route's answer, once host and origin passed: a preflight, a 405, or what the route does. */
 function answerRoute(
@@ -61,6 +76,8 @@ function answerRoute(
       headers: { allow: allowOf(route) },
     });
   if (route.name === 'create') return createDial(settings, exchange);
+  if (route.name === 'scrape' || (route.name === 'metrics' && !settings.metrics))
+    throw new HttpError('not_found', 'no such route');
   const dialId = dialIdOf(route.rawId);
   exchange.dialId = dialId;
   return DIAL_ROUTES[route.name](settings, exchange, dialId);
@@ -75,10 +92,34 @@ function unexpected(error: unknown, request: CompanionRequest): HttpError {
     : new HttpError('internal_error', 'the companion failed to handle the request', { reason });
 }
 
+/** What a request's answer adds to the metrics. */
+function count(
+  recorder: MetricsRecorder,
+  route: Route | null,
+  exchange: Exchange,
+  status: number,
+  failure?: HttpError,
+) {
+  // The operators' scrape is not visitors' traffic.
+  if (route?.name === 'scrape') return;
+  if (failure) {
+    const reason = refusalOf(failure);
+    if (reason !== null) recorder.refused(reason);
+    return;
+  }
+  if (status !== 200 || route === null) return;
+  if (route.name === 'create') recorder.dialCreated();
+  else if (route.name === 'feedback' && exchange.rating !== undefined) recorder.rating(exchange.rating);
+  else if (route.name === 'metrics' && exchange.callMetrics !== undefined) recorder.clientMetrics(exchange.callMetrics);
+}
+
 export function createCompanionHandler(config: CompanionConfig): CompanionHandler {
   const settings = resolveConfig(config);
   const { log, now } = settings;
   const origins = new OriginPolicy(settings);
+  const prometheus = settings.metrics ? createPrometheusMetrics(settings.metrics) : null;
+  const recorder = prometheus?.recorder ?? null;
+  settings.service = observeService(settings.service, recorder);
 
   async function serve(request: CompanionRequest, context?: CompanionRequestContext): Promise<CompanionAnswer> {
     const started = now();
@@ -88,27 +129,33 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     let response: CompanionAnswer;
     let failure: HttpError | undefined;
     let cors = NO_CORS;
+    const span = startRequestSpan(request.method, request.header);
     try {
       route = matchRoute(request.pathname, settings.basePath);
-      const own = origins.requestOrigin(request);
-      if (!own.hostAllowed) {
-        throw new HttpError('host_not_allowed', 'this host name is not served here', {
-          reason: `Host ${JSON.stringify(own.host.slice(0, 100))} is not a public origin's host (COMPANION_PUBLIC_ORIGIN), an IP address or a loopback name`,
-        });
-      }
-      if (!origins.originAllowed(request, own)) {
-        const refusal = origins.refusal(request, own);
-        cors = refusal.cors;
-        // The preflight is granted so that the page's request comes and reads the refusal.
-        if (route && request.method === 'OPTIONS' && cors !== NO_CORS) {
-          exchange.reason = (refusal.error.reason ?? '') + ' (preflight granted; the request will be refused)';
-          response = preflightAnswer(route, cors);
-        } else throw refusal.error;
-      } else {
-        cors = origins.corsHeaders(request);
-        if (!route) throw new HttpError('not_found', 'no such route');
-        response = await answerRoute(settings, exchange, route, cors);
-        Object.assign(response.headers, cors);
+      // Operators' traffic, guarded by its own token: no host or origin rule, never CORS-readable.
+      if (route?.name === 'scrape') response = await scrape(settings, prometheus?.metrics, request);
+      else {
+        const own = origins.requestOrigin(request);
+        if (!own.hostAllowed) {
+          throw new HttpError('host_not_allowed', 'this host name is not served here', {
+            reason: `Host ${JSON.stringify(own.host.slice(0, 100))} is not a public origin's host (COMPANION_PUBLIC_ORIGIN), an IP address or a loopback name`,
+          });
+        }
+        if (!origins.originAllowed(request, own)) {
+          const refusal = origins.refusal(request, own);
+          cors = refusal.cors;
+          // The preflight is granted so that the page's request comes and reads the refusal.
+          if (route && request.method === 'OPTIONS' && cors !== NO_CORS) {
+            exchange.reason = (refusal.error.reason ?? '') + ' (preflight granted; the request will be refused)';
+            response = preflightAnswer(route, cors);
+          } else throw refusal.error;
+        } else {
+          cors = origins.corsHeaders(request);
+          if (!route) throw new HttpError('not_found', 'no such route');
+          const matched = route;
+          response = await withSpan(span, () => answerRoute(settings, exchange, matched, cors));
+          Object.assign(response.headers, cors);
+        }
       }
     } catch (error) {
       failure = error instanceof HttpError ? error : unexpected(error, request);
@@ -135,10 +182,15 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
     } catch {
       // A broken logger must not break the answer.
     }
+    if (recorder) count(recorder, route, exchange, response.status, failure);
+    endRequestSpan(span, route?.pattern ?? '-', response.status, failure?.code);
     return response;
   }
-  const handler: CompanionHandler = async (request, context) =>
-    toFetchResponse(await serve(fromFetchRequest(request), context));
+  const handler: CompanionHandler = Object.assign(
+    async (request: Request, context?: CompanionRequestContext) =>
+      toFetchResponse(await serve(fromFetchRequest(request), context)),
+    prometheus ? { metrics: prometheus.metrics } : {},
+  );
   handlerTraits.set(handler, {
     log,
     trustProxy: settings.trustProxy,

@@ -1,9 +1,17 @@
 // `voice-agent-call/server`: the companion endpoint. Everything except the Node adapter uses Web
 // APIs only; node.ts is the one module here that imports `node:` builtins.
 export { createCompanionHandler } from './handler.js';
-export type { CompanionConfig, CompanionFeedback, CompanionHandler, CompanionRequestContext } from './handler.js';
+export type {
+  CompanionConfig,
+  CompanionFeedback,
+  CompanionHandler,
+  CompanionMetrics,
+  CompanionRequestContext,
+} from './handler.js';
+export { METRIC_PREFIX, REFUSAL_REASONS, SETUP_STAGES } from './metrics.js';
+export type { RefusalReason, SetupStage } from './metrics.js';
 export { createNodeListener, listen } from './node.js';
-export type { CompanionServer, NodeListenerOptions, NodeServerLimits } from './node.js';
+export type { CompanionListener, CompanionServer, NodeListenerOptions, NodeServerLimits } from './node.js';
 export { createServiceClient } from './service-client.js';
 export type { ServiceClient } from './service-client.js';
 export { createMemoryRateLimiter, createRedisRateLimiters } from './rate-limit.js';

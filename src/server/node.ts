@@ -10,7 +10,7 @@ import { addressKey } from './checks.js';
 import { HttpError, errorAnswer, type CompanionErrorCode } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { traitsOf } from './handler.js';
-import type { CompanionHandler, HandlerTraits } from './handler.js';
+import type { CompanionHandler, CompanionMetrics, HandlerTraits } from './handler.js';
 import { consoleLogger } from './log.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
 
@@ -63,7 +63,10 @@ const DRAIN_LIMIT_BYTES = 1024 * 1024;
 /** Methods a fetch `Request` cannot carry: answered here, since the handler cannot see them. */
 const UNREPRESENTABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-export function createNodeListener(handler: CompanionHandler, options: NodeListenerOptions = {}): RequestListener {
+/** A Node request listener for the handler; `metrics` is the handler's (for a host's own `/metrics`). */
+export type CompanionListener = RequestListener & { readonly metrics?: CompanionMetrics };
+
+export function createNodeListener(handler: CompanionHandler, options: NodeListenerOptions = {}): CompanionListener {
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const traits = traitsOf(handler);
   const logger = options.logger === false ? () => {} : (options.logger ?? traits?.log ?? consoleLogger);
@@ -74,7 +77,7 @@ export function createNodeListener(handler: CompanionHandler, options: NodeListe
       // A broken logger must not break the answer.
     }
   };
-  return (req, res) => {
+  const listener: RequestListener = (req, res) => {
     const started = Date.now();
     void serve(handler, traits, req, res, maxBodyBytes, started, log).catch((error: unknown) => {
       log(
@@ -94,6 +97,7 @@ export function createNodeListener(handler: CompanionHandler, options: NodeListe
       );
     });
   };
+  return Object.assign(listener, handler.metrics ? { metrics: handler.metrics } : {});
 }
 
 /** A log line about a request the adapter answered (or dropped) itself. */

@@ -110,6 +110,8 @@ export interface CompanionRateLimiters {
   readsPerAddress: RateLimiter;
   /** Ratings per dial: one (`POST /dials/:id/feedback`; a second is a 409). */
   feedbackPerDial: RateLimiter;
+  /** Call-metrics posts per dial: one (`POST /dials/:id/metrics`; a second is a 409). */
+  metricsPerDial: RateLimiter;
 }
 
 export interface RedisRateLimitOptions {
@@ -245,5 +247,6 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
     perDial: make('perDial', options.perDial ?? DEFAULT_RATE_LIMITS.perDial),
     readsPerAddress: make('readsPerAddress', options.readsPerAddress ?? DEFAULT_RATE_LIMITS.readsPerAddress),
     feedbackPerDial: make('feedbackPerDial', 1, feedbackWindowMs),
+    metricsPerDial: make('metricsPerDial', 1, feedbackWindowMs),
   };
 }

@@ -1,13 +1,19 @@
-// The companion's five routes and how a path finds one: under `basePath` exactly, or, without
-// one, by the path's tail (`…/dials`, `…/dials/:id/token`), so the handler works under any prefix.
+// The companion's routes and how a path finds one: under `basePath` exactly, or, without one, by
+// the path's tail (`…/dials`, `…/dials/:id/token`, `…/metrics`), so the handler works under any prefix.
 import { isDialId } from './checks.js';
 import { HttpError } from './errors.js';
 
-export type RouteName = 'create' | 'token' | 'read' | 'hangup' | 'feedback';
+export type RouteName = 'create' | 'token' | 'read' | 'hangup' | 'feedback' | 'metrics' | 'scrape';
 
 export type Route =
   | { name: 'create'; pattern: 'POST /dials'; methods: readonly string[] }
-  | { name: 'token' | 'read' | 'hangup' | 'feedback'; pattern: string; methods: readonly string[]; rawId: string };
+  | { name: 'scrape'; pattern: 'GET /metrics'; methods: readonly string[] }
+  | {
+      name: 'token' | 'read' | 'hangup' | 'feedback' | 'metrics';
+      pattern: string;
+      methods: readonly string[];
+      rawId: string;
+    };
 
 const POST = ['POST'] as const;
 const GET = ['GET'] as const;
@@ -27,13 +33,15 @@ export function matchRoute(pathname: string, basePath: string | null): Route | n
     n >= 4 &&
     segments[n - 3] === 'dials' &&
     second !== undefined &&
-    (last === 'token' || last === 'hangup' || last === 'feedback')
+    (last === 'token' || last === 'hangup' || last === 'feedback' || last === 'metrics')
   )
     return { name: last, pattern: `POST /dials/:id/${last}`, methods: POST, rawId: second };
   if (n >= 3 && second === 'dials' && last !== undefined && (basePath === null || n === 3))
     return { name: 'read', pattern: 'GET /dials/:id', methods: GET, rawId: last };
   if (n >= 2 && last === 'dials' && (basePath === null || n === 2))
     return { name: 'create', pattern: 'POST /dials', methods: POST };
+  if (n >= 2 && last === 'metrics' && (basePath === null || n === 2))
+    return { name: 'scrape', pattern: 'GET /metrics', methods: GET };
   return null;
 }
 

@@ -25,10 +25,12 @@ const PACKAGES_ALLOWED: Record<string, string[]> = {
   ],
   'rate-limiter-flexible.d.ts': ['rate-limiter-flexible'],
   'cli.ts': ['ioredis'],
+  // Types only; the module loads prom-client (Node only) at run time by a name in a variable.
+  'prometheus.ts': ['prom-client'],
 };
 
 /** npm packages any server module may import: Web-API-only libraries that run in Workers, Deno and Bun too. */
-const SERVER_PACKAGES = new Set(['ipaddr.js']);
+const SERVER_PACKAGES = new Set(['ipaddr.js', '@opentelemetry/api']);
 
 /** The modules that may use Node built-ins: the Node adapter and the CLI. */
 const NODE_MODULES = new Set(['src/server/node.ts', 'src/server/cli.ts']);

@@ -296,6 +296,7 @@ describe('emulator REST API', () => {
         'emu-server-leave',
         'emu-silent-user',
         'emu-vonage',
+        'emu-weak-link',
       ]);
       for (const agent of answer.body.data) {
         assert.deepEqual(Object.keys(agent).sort(), [...AGENT_FIELDS].sort());

@@ -139,6 +139,8 @@ test('the React component renders its tag on the server (SSR) with typed event p
     onCallHold: 'call-hold',
     onCallDtmf: 'call-dtmf',
     onCallDevice: 'call-device',
+    onCallQuality: 'call-quality',
+    onCallProgress: 'call-progress',
     onCallError: 'call-error',
     onCallEnded: 'call-ended',
     onCallConsent: 'call-consent',

@@ -6,7 +6,7 @@ import { AgentAudio } from '../../src/call/agent-audio.js';
 import { callOptions } from '../../src/call/call-options.js';
 import type { EndDetail, Ending } from '../../src/call/endings.js';
 import { CallErrorEvent } from '../../src/call/events.js';
-import type { MediaConnection, ServiceSession } from '../../src/call/media/livekit-media.js';
+import type { LinkStats, MediaConnection, ServiceSession } from '../../src/call/media/livekit-media.js';
 import type { FeatureContext } from '../../src/call/session-feature.js';
 import type { CallPhase } from '../../src/call/states.js';
 import type { CallSessionOptions, VoiceLevels } from '../../src/call/types.js';
@@ -45,6 +45,14 @@ export class FakeMedia implements MediaConnection {
   async replaceMicrophone(track: MediaStreamTrack, muted: boolean): Promise<void> {
     await this.#wait('replace');
     this.replaced.push({ track, muted });
+  }
+
+  watchQuality(): () => void {
+    return () => undefined;
+  }
+
+  async linkStats(): Promise<LinkStats> {
+    return {};
   }
 
   async disconnect(): Promise<void> {

@@ -43,6 +43,7 @@ export const SCENARIO_AGENTS = [
   'emu-vonage',
   'emu-graphql-transcript',
   'emu-keypad',
+  'emu-weak-link',
 ];
 
 /** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */
@@ -187,6 +188,8 @@ export function testServices() {
             COMPANION_SECRET: 'browser-tests-secret-0123456789abcdef',
             COMPANION_ALLOWED_ORIGINS: `http://127.0.0.1:${config.port}`,
             COMPANION_ALLOWED_INPUTS: 'name,topic',
+            // GET /api/voice-call/metrics for the tests of metrics="server" (call-quality-e2e).
+            COMPANION_METRICS_TOKEN: 'browser-tests-metrics-token-0123456789',
             // Every test page calls from 127.0.0.1; the limits themselves are tested in node.
             COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
             COMPANION_RATE_LIMIT_TOTAL: '100000',

@@ -1,6 +1,7 @@
 // The call's media: one LiveKit room. The ONLY module that imports livekit-client; call-session.ts
 // loads it with a dynamic import() on the first call, so a page that never calls pays nothing.
 import {
+  ConnectionQuality,
   ConnectionState,
   DisconnectReason,
   LocalAudioTrack,
@@ -15,10 +16,11 @@ import {
   type RemoteTrack,
   type RemoteTrackPublication,
   type TextStreamReader,
+  RemoteAudioTrack,
 } from 'livekit-client';
 import { CallError, abortError } from '../errors.js';
 import type { LiveSegment } from '../transcript.js';
-import type { Speaker, VoiceLevels } from '../types.js';
+import type { ConnectionQualityLevel, Speaker, VoiceLevels } from '../types.js';
 import { AudioLevelMeter } from './audio-levels.js';
 
 // The service's session protocol (GraphQL) travels in this chunk too: loaded with the media, not before.
@@ -72,9 +74,32 @@ export interface MediaConnection {
    * or not as `muted` says. The session owns both tracks: it stops the old one.
    */
   replaceMicrophone(track: MediaStreamTrack, muted: boolean): Promise<void>;
+  /**
+   * Calls `listener` with the visitor's connection quality as the media server grades it
+   * (LiveKit's `ConnectionQualityChanged` for the local participant), now if known and on each
+   * change; returns the function that stops it (the room's `disconnect` stops it too).
+   */
+  watchQuality(listener: (quality: ConnectionQualityLevel) => void): () => void;
+  /** The link's figures from the peer connection's stats (RTCP), each absent while not known yet. */
+  linkStats(): Promise<LinkStats>;
   /** Leaves the room and removes every listener; idempotent. */
   disconnect(): Promise<void>;
 }
+
+/** Round trip (from the microphone's sender), jitter and loss (of the agent's audio as received). */
+export interface LinkStats {
+  rttMs?: number;
+  jitterMs?: number;
+  /** Packets lost so far / packets expected so far (0…1). */
+  packetLoss?: number;
+}
+
+const QUALITY_LEVELS: Readonly<Record<string, ConnectionQualityLevel>> = {
+  [ConnectionQuality.Excellent]: 'excellent',
+  [ConnectionQuality.Good]: 'good',
+  [ConnectionQuality.Poor]: 'poor',
+  [ConnectionQuality.Lost]: 'lost',
+};
 
 const TRANSCRIPTION_TOPIC = 'lk.transcription';
 
@@ -161,6 +186,7 @@ class LivekitMedia implements MediaConnection {
   #agentStateSeen = false;
   #reconnecting = false;
   #closed = false;
+  readonly #qualityWatchers = new Set<() => void>();
   readonly #meter = new AudioLevelMeter();
 
   constructor(options: MediaOptions) {
@@ -258,9 +284,45 @@ class LivekitMedia implements MediaConnection {
     await this.setMuted(muted);
   }
 
+  watchQuality(listener: (quality: ConnectionQualityLevel) => void): () => void {
+    if (this.#closed) return () => {};
+    const local = this.#room.localParticipant;
+    const onChange = (quality: ConnectionQuality, participant: Participant) => {
+      const level = QUALITY_LEVELS[quality];
+      if (participant === local && level !== undefined) listener(level);
+    };
+    this.#room.on(RoomEvent.ConnectionQualityChanged, onChange);
+    const stop = () => void this.#room.off(RoomEvent.ConnectionQualityChanged, onChange);
+    this.#qualityWatchers.add(stop);
+    const now = QUALITY_LEVELS[local.connectionQuality];
+    if (now !== undefined) listener(now);
+    return () => {
+      this.#qualityWatchers.delete(stop);
+      stop();
+    };
+  }
+
+  async linkStats(): Promise<LinkStats> {
+    if (this.#closed) return {};
+    const stats: LinkStats = {};
+    const sent = await this.#localTrack.getSenderStats().catch(() => undefined);
+    if (sent?.roundTripTime !== undefined) stats.rttMs = sent.roundTripTime * 1000;
+    const track = this.#agentTrack;
+    const received =
+      track instanceof RemoteAudioTrack ? await track.getReceiverStats().catch(() => undefined) : undefined;
+    if (received?.jitter !== undefined) stats.jitterMs = received.jitter * 1000;
+    const lost = received?.packetsLost;
+    const got = received?.packetsReceived;
+    if (lost !== undefined && got !== undefined && lost + got > 0)
+      stats.packetLoss = Math.max(0, lost) / (Math.max(0, lost) + got);
+    return stats;
+  }
+
   async disconnect(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const stop of this.#qualityWatchers) stop();
+    this.#qualityWatchers.clear();
     this.#options.signal.removeEventListener('abort', this.#onAbort);
     const room = this.#room;
     room

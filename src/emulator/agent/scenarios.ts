@@ -211,6 +211,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'emu-blip': blip,
   'emu-graphql-transcript': graphqlTranscript,
   'emu-keypad': keypad,
+  // emu-demo's call over a link the room grades POOR (room/quality-reports.ts).
+  'emu-weak-link': demo,
   // emu-busy never reaches the room: the REST half ends it at creation and the room refuses it.
   // emu-vonage never gets a LiveKit token (its provider is Vonage), so it never reaches the room.
 };

@@ -28,6 +28,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   dropGraceMs: DEFAULT_DROP_GRACE_MS,
   rejoinGraceMs: 10000,
   ignoredPacketLogMs: 10000,
+  qualityIntervalMs: 5000,
 };
 
 const ROOM_MISSING = 'requested room does not exist';

@@ -12,6 +12,7 @@ import type { RoomTimings } from './timings.js';
 import { IgnoredPacketLog } from './ignored-packet-log.js';
 import { Peer, type Transport } from './media/peer.js';
 import { readCallerPacket } from './protocol/data-packets.js';
+import { startQualityReports } from './quality-reports.js';
 import {
   DisconnectReason,
   answer,
@@ -89,6 +90,7 @@ export class Session {
   /** The agent left (emu-agent-leaves): the dial is over, the caller stays until it leaves. */
   #agentGone = false;
   #unsubscribe: () => void = () => {};
+  #stopQualityReports: () => void = () => {};
 
   constructor(
     ws: WebSocket,
@@ -143,15 +145,23 @@ export class Session {
         },
       );
       if (this.#ended) return this.#peer.close();
+      const callerSid = newId('PA');
       this.#send(
         joinResponse({
           roomSid: newId('RM'),
           roomName: this.dial.roomName,
-          human: { sid: newId('PA'), identity: this.#identity, joinedAtMs: Date.now() },
+          human: { sid: callerSid, identity: this.#identity, joinedAtMs: Date.now() },
           agent,
           subscriberPrimary: this.#path === 'v0',
         }),
       );
+      this.#stopQualityReports = startQualityReports({
+        intervalMs: this.#host.timings.qualityIntervalMs,
+        scenario: this.dial.scenario,
+        callerSid,
+        agentSid: agent?.sid,
+        send: (response) => this.#send(response),
+      });
       const publisherOffer = this.#join.publisherOffer;
       if (publisherOffer) await this.#answer(publisherOffer.sdp, publisherOffer.id);
       if (this.#path === 'v0') {
@@ -386,6 +396,7 @@ export class Session {
   #finish(options: { leaveReason?: DisconnectReason; dropped?: Dropped; then?: () => void }): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#stopQualityReports();
     let told = false;
     const then = () => {
       if (told) return;

@@ -20,6 +20,8 @@ export interface RoomTimings extends AgentTimings {
   rejoinGraceMs: number;
   /** The shortest time between two stderr lines about one caller's ignored data packets. */
   ignoredPacketLogMs: number;
+  /** How often the room sends each caller the connection-quality update (LiveKit's 5 s). */
+  qualityIntervalMs: number;
 }
 
 /** emu-drop's default `dropGraceMs`, also the grace before the calls lost in a media room crash end `failed`. */

@@ -5,7 +5,7 @@ import { ServiceError } from '../api/service-error.js';
 import type { ServiceDial } from '../api/types/dials.js';
 import { readBeaconHandle, readDialRequest, readFeedbackRequest } from './body.js';
 import { isDialId, mediaUrlProblem } from './checks.js';
-import { warn, type CompanionFeedback, type CompanionSettings } from './config.js';
+import { transferOffered, warn, type CompanionFeedback, type CompanionSettings } from './config.js';
 import { HttpError, jsonAnswer } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { hmacBase64Url, type HandleClaims } from './handles.js';
@@ -27,7 +27,7 @@ export interface Exchange {
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:+/=-]{1,255}$/;
 
 /** The 429 for a refused verdict of the limiter `name`, with its Retry-After. */
-function rateLimited(message: string, verdict: RateLimitResult, name: string): HttpError {
+export function rateLimited(message: string, verdict: RateLimitResult, name: string): HttpError {
   return new HttpError('rate_limited', message, {
     headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterSeconds))) },
     // An outage must not read as an attack: say which it was.
@@ -44,11 +44,11 @@ async function limit(message: string, checks: ReadonlyArray<readonly [RateLimite
 }
 
 /** Token, read, hang-up and rating: counted per dial, and token and read per client address too. */
-async function limitDialCall(
+export async function limitDialCall(
   settings: CompanionSettings,
   exchange: Exchange,
   dialId: string,
-  route: 'token' | 'read' | 'hangup' | 'feedback',
+  route: 'token' | 'read' | 'hangup' | 'feedback' | 'transfer',
 ): Promise<void> {
   const { perDial, readsPerAddress } = settings.limiters;
   const perAddress = route === 'token' || route === 'read';
@@ -59,7 +59,7 @@ async function limitDialCall(
 }
 
 /** The claims of the request's handle (Bearer header, else `bodyHandle`) if it is valid for `dialId`; else 401. */
-async function authorize(
+export async function authorize(
   settings: CompanionSettings,
   exchange: Exchange,
   dialId: string,
@@ -135,6 +135,8 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
     handle,
     expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
     ...(media ? { media } : {}),
+    // Talk to a person is offered: a number is configured for this agent (transfer-route.ts).
+    ...(transferOffered(settings, callAgentId) ? { transfer: true } : {}),
   });
 }
 

@@ -12,6 +12,7 @@ import { fromFetchRequest, toFetchResponse, type CompanionAnswer, type Companion
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
 import { NO_CORS, OriginPolicy, preflightAnswer } from './origin.js';
 import { allowOf, dialIdOf, matchRoute, type Route } from './routes.js';
+import { transfer } from './transfer-route.js';
 
 export type { CompanionConfig, CompanionFeedback } from './config.js';
 
@@ -45,7 +46,7 @@ export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
 }
 
 /** The dial routes, by name. */
-const DIAL_ROUTES = { token, read, hangup, feedback } as const;
+const DIAL_ROUTES = { token, read, hangup, feedback, transfer } as const;
 
 /** The route's answer, once host and origin passed: a preflight, a 405, or what the route does. */
 function answerRoute(

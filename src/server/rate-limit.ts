@@ -110,6 +110,8 @@ export interface CompanionRateLimiters {
   readsPerAddress: RateLimiter;
   /** Ratings per dial: one (`POST /dials/:id/feedback`; a second is a 409). */
   feedbackPerDial: RateLimiter;
+  /** Transfers per dial: one (`POST /dials/:id/transfer`; a second is a 409), remembered as long as a rating. */
+  transferPerDial: RateLimiter;
 }
 
 export interface RedisRateLimitOptions {
@@ -244,5 +246,6 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
     perDial: make('perDial', options.perDial ?? DEFAULT_RATE_LIMITS.perDial),
     readsPerAddress: make('readsPerAddress', options.readsPerAddress ?? DEFAULT_RATE_LIMITS.readsPerAddress),
     feedbackPerDial: make('feedbackPerDial', 1, feedbackWindowMs),
+    transferPerDial: make('transferPerDial', 1, feedbackWindowMs),
   };
 }

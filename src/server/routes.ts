@@ -1,13 +1,18 @@
-// The companion's five routes and how a path finds one: under `basePath` exactly, or, without
+// The companion's six routes and how a path finds one: under `basePath` exactly, or, without
 // one, by the path's tail (`…/dials`, `…/dials/:id/token`), so the handler works under any prefix.
 import { isDialId } from './checks.js';
 import { HttpError } from './errors.js';
 
-export type RouteName = 'create' | 'token' | 'read' | 'hangup' | 'feedback';
+export type RouteName = 'create' | 'token' | 'read' | 'hangup' | 'feedback' | 'transfer';
 
 export type Route =
   | { name: 'create'; pattern: 'POST /dials'; methods: readonly string[] }
-  | { name: 'token' | 'read' | 'hangup' | 'feedback'; pattern: string; methods: readonly string[]; rawId: string };
+  | {
+      name: 'token' | 'read' | 'hangup' | 'feedback' | 'transfer';
+      pattern: string;
+      methods: readonly string[];
+      rawId: string;
+    };
 
 const POST = ['POST'] as const;
 const GET = ['GET'] as const;
@@ -27,7 +32,7 @@ export function matchRoute(pathname: string, basePath: string | null): Route | n
     n >= 4 &&
     segments[n - 3] === 'dials' &&
     second !== undefined &&
-    (last === 'token' || last === 'hangup' || last === 'feedback')
+    (last === 'token' || last === 'hangup' || last === 'feedback' || last === 'transfer')
   )
     return { name: last, pattern: `POST /dials/:id/${last}`, methods: POST, rawId: second };
   if (n >= 3 && second === 'dials' && last !== undefined && (basePath === null || n === 3))

@@ -262,7 +262,7 @@ describe('createRedisRateLimiters', () => {
     await redis.stop();
   });
 
-  test('makes the five limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
+  test('makes the six limiters the handler uses, each counting its own keys exactly under concurrency', async () => {
     const limiters = createRedisRateLimiters(client, {
       perAddress: 3,
       total: 4,
@@ -276,6 +276,7 @@ describe('createRedisRateLimiters', () => {
       'perDial',
       'readsPerAddress',
       'total',
+      'transferPerDial',
     ]);
     for (const [name, limit] of [
       ['perAddress', 3],
@@ -283,10 +284,11 @@ describe('createRedisRateLimiters', () => {
       ['perDial', 5],
       ['readsPerAddress', 6],
       ['feedbackPerDial', 1],
+      ['transferPerDial', 1],
     ] as const) {
       const verdicts = await Promise.all(Array.from({ length: 10 }, () => limiters[name].take('same-key')));
       assert.equal(verdicts.filter((verdict) => verdict.allowed).length, limit, name);
-      const window = name === 'feedbackPerDial' ? 86_400 : 60;
+      const window = name === 'feedbackPerDial' || name === 'transferPerDial' ? 86_400 : 60;
       for (const verdict of verdicts.filter((v) => !v.allowed))
         assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= window);
       assert.equal((await limiters[name].take('another-key')).allowed, true, `${name} counts per key`);

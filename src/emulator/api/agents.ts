@@ -26,6 +26,8 @@ export const EMU_VONAGE = 'emu-vonage';
 export const EMU_GRAPHQL_TRANSCRIPT = 'emu-graphql-transcript';
 /** Greets, asks for a key, and answers each keypad tone the caller sends ("You pressed 2."). */
 export const EMU_KEYPAD = 'emu-keypad';
+/** emu-demo whose calls the service refuses to transfer: `hangupCall` with a `transferNumber` is a GraphQL error. */
+export const EMU_TRANSFER_REFUSED = 'emu-transfer-refused';
 
 export const SCENARIO_AGENT_IDS = [
   EMU_DEMO,
@@ -40,6 +42,7 @@ export const SCENARIO_AGENT_IDS = [
   EMU_VONAGE,
   EMU_GRAPHQL_TRANSCRIPT,
   EMU_KEYPAD,
+  EMU_TRANSFER_REFUSED,
 ] as const;
 export type ScenarioAgentId = (typeof SCENARIO_AGENT_IDS)[number];
 
@@ -58,6 +61,7 @@ const names: Record<ScenarioAgentId, string> = {
   'emu-vonage': 'Emulator agent on a Vonage media session (not LiveKit)',
   'emu-graphql-transcript': 'Emulator quick agent with its live transcript over GraphQL only',
   'emu-keypad': 'Emulator agent that answers keypad tones',
+  'emu-transfer-refused': 'Emulator demo agent whose calls cannot be transferred',
 };
 
 /** The media provider `browserDialToken` names for a dial of this scenario. */

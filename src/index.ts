@@ -31,6 +31,7 @@ export type {
   NonSpeechLine,
   Speaker,
   TranscriptEntry,
+  TransferState,
   TranscriptMode,
   VoiceLevels,
 } from './call/types.js';

@@ -7,6 +7,8 @@ import type { ServiceLine } from './transcript.js';
 export interface DialHandle {
   dialId: string;
   handle: string;
+  /** The companion offers talking to a person on this dial (its create answered `transfer: true`). */
+  transfer?: boolean;
 }
 
 /** What the browser needs to run the service's session protocol itself (GraphQL, with the dial token). */
@@ -81,7 +83,7 @@ export function isTerminal(record: Pick<DialRecord, 'status'>): boolean {
 }
 
 /** The route of one dial: `/dials/:id` and below. */
-function dialPath(dial: DialHandle, route: '' | '/token' | '/hangup' | '/feedback'): string {
+function dialPath(dial: DialHandle, route: '' | '/token' | '/hangup' | '/feedback' | '/transfer'): string {
   return `/dials/${encodeURIComponent(dial.dialId)}${route}`;
 }
 
@@ -145,12 +147,17 @@ export class CompanionClient {
       if (!retryable) throw error;
       answer = await send();
     }
-    const dial = answer as (Partial<DialHandle> & { media?: unknown }) | null;
+    const dial = answer as (Partial<DialHandle> & { media?: unknown; transfer?: unknown }) | null;
     if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
       throw new CompanionError('invalid_response', 'the companion answered POST /dials without dialId and handle');
     }
     const media = mediaTokenOf(dial.media);
-    return { dialId: dial.dialId, handle: dial.handle, ...(media ? { media } : {}) };
+    return {
+      dialId: dial.dialId,
+      handle: dial.handle,
+      ...(media ? { media } : {}),
+      ...(dial.transfer === true ? { transfer: true } : {}),
+    };
   }
 
   /** `POST /dials/:id/token`: the media credentials again (a rejoin, or a create that answered without them). */
@@ -201,6 +208,11 @@ export class CompanionClient {
       body: JSON.stringify(body),
       signal,
     });
+  }
+
+  /** `POST /dials/:id/transfer`: the companion asked the service to hand the call to a person, and it accepted. */
+  async transfer(dial: DialHandle, signal: AbortSignal): Promise<void> {
+    await this.#request(dialPath(dial, '/transfer'), { method: 'POST', headers: bearer(dial), signal });
   }
 
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */

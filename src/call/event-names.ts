@@ -19,6 +19,7 @@ export const CALL_EVENTS = {
   'call-hold': 'public',
   'call-dtmf': 'public',
   'call-device': 'public',
+  'call-transfer': 'public',
   'call-error': 'public',
   'call-ended': 'public',
   'agent-speaking': 'internal',

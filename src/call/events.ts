@@ -43,6 +43,8 @@ export class CallHoldEvent extends callEventClass('call-hold') {}
 export class CallDtmfEvent extends callEventClass('call-dtmf') {}
 /** `call-device`: the call moved to another microphone or speaker (`fallback`: the one in use went away). */
 export class CallDeviceEvent extends callEventClass('call-device') {}
+/** `call-transfer`: talking to a person was asked for (`requested`), happened (`connected`) or was refused (`failed`). */
+export class CallTransferEvent extends callEventClass('call-transfer') {}
 /** `call-error`: something failed; `recoverable` says whether starting a new call may help. */
 export class CallErrorEvent extends callEventClass('call-error') {}
 /** `call-ended`: the call is over; exactly once for every call that left `idle`. */
@@ -65,6 +67,7 @@ export const CALL_EVENT_CLASSES = {
   'call-hold': CallHoldEvent,
   'call-dtmf': CallDtmfEvent,
   'call-device': CallDeviceEvent,
+  'call-transfer': CallTransferEvent,
   'call-error': CallErrorEvent,
   'call-ended': CallEndedEvent,
   'agent-speaking': AgentSpeakingEvent,

@@ -8,6 +8,7 @@ export {
   CallHoldEvent,
   CallDtmfEvent,
   CallDeviceEvent,
+  CallTransferEvent,
   CallErrorEvent,
   CallEndedEvent,
   CallConsentEvent,

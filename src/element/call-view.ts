@@ -26,6 +26,7 @@ import { FeedbackPrompt } from './feedback-prompt.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
+import { isPersonEntry, transferStatus } from '../features/transfer/transfer-view.js';
 
 const RESTING: ReadonlySet<CallState> = new Set<CallState>(['idle', 'ended']);
 
@@ -260,7 +261,8 @@ export class CallView implements ReactiveController {
       case 'in-call':
         if (session?.held) return s.statusOnHold;
         if (session?.muted) return s.statusMuted;
-        return session?.agentSpeaking ? s.statusSpeaking : s.statusListening;
+        // Talk to a person (src/features/transfer): "Connecting you to a person…", "With a person".
+        return transferStatus(session, s) ?? (session?.agentSpeaking ? s.statusSpeaking : s.statusListening);
       case 'reconnecting':
         return s.statusReconnecting;
       case 'ending':
@@ -345,6 +347,8 @@ export class CallView implements ReactiveController {
       const notice = this._controls.notice(s);
       if (notice) return notice;
       if (this.call.session?.held) return s.statusOnHold;
+      const transfer = transferStatus(this.call.session, s);
+      if (transfer) return transfer;
       return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     }
     if (this.state !== 'ended') return this.statusText(s);
@@ -418,7 +422,9 @@ export class CallView implements ReactiveController {
   private _renderVoices(s: VoiceAgentCallStrings): TemplateResult {
     const meter = html`<span class="meter"><i></i><i></i><i></i><i></i><i></i></span>`;
     return html`<div class="voices" part="voices" aria-hidden="true">
-      <div class="voice agent" part="voice voice-agent">${meter}<span class="who">${s.speakerAI}</span></div>
+      <div class="voice agent" part="voice voice-agent">
+        ${meter}<span class="who">${transferStatus(this.call.session, s) === s.statusWithPerson ? s.speakerPerson : s.speakerAI}</span>
+      </div>
       <div class="voice visitor" part="voice voice-visitor">${meter}<span class="who">${s.speakerHuman}</span></div>
     </div>`;
   }
@@ -449,15 +455,17 @@ export class CallView implements ReactiveController {
         ${repeat(
           first > 0 ? entries.slice(first) : entries,
           (entry) => `${entry.id}:${entry.final ? 'final' : 'interim'}`,
-          (entry) => {
-            const speaker = entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman;
+          (entry, index) => {
+            // Talk to a person (src/features/transfer): the other side's lines after the transfer are the person's.
+            const person = isPersonEntry(this.call.session, first + index, entry);
+            const speaker = entry.speaker === 'AI' ? (person ? s.speakerPerson : s.speakerAI) : s.speakerHuman;
             // An entry whose text did not change is not touched: only the changed line re-renders.
             return guard([entry.text, speaker], () => {
               const who = entry.speaker === 'AI' ? 'ai' : 'human';
               // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
               return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'}"
-                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
+                class="entry ${who} ${entry.final ? '' : 'interim'} ${person ? 'person' : ''}"
+                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}${person ? ' entry-person' : ''}"
                 aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
               ><span class="sr-only">${speaker}: </span>${entry.text}</div>`;
             });

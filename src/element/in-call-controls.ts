@@ -15,10 +15,11 @@ import type { CallDeviceEvent, CallDtmfEvent, CallStateEvent } from '../call/eve
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
 import { devicesIcon, holdIcon, keypadIcon, resumeIcon } from './call-icons.js';
 import type { VoiceAgentCallStrings } from './strings.js';
+import { transferButton } from '../features/transfer/transfer-view.js';
 
 /** The tokens of `controls`; hang-up always shows. */
-export type InCallControl = 'mute' | 'devices' | 'keypad' | 'hold';
-const CONTROL_TOKENS: ReadonlySet<string> = new Set<InCallControl>(['mute', 'devices', 'keypad', 'hold']);
+export type InCallControl = 'mute' | 'devices' | 'keypad' | 'hold' | 'transfer';
+const CONTROL_TOKENS: ReadonlySet<string> = new Set<InCallControl>(['mute', 'devices', 'keypad', 'hold', 'transfer']);
 const DEFAULT_CONTROLS = 'mute devices';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'] as const;
@@ -44,6 +45,7 @@ export interface InCallControlsHost extends ReactiveControllerHost, HTMLElement 
   readonly microphoneId: string | null;
   readonly speakerId: string | null;
   setHeld(held: boolean): Promise<void>;
+  requestTransfer(): Promise<void>;
   sendDigits(digits: string): Promise<void>;
   setMicrophone(deviceId: string): Promise<void>;
   setSpeaker(deviceId: string): Promise<void>;
@@ -67,7 +69,7 @@ export class InCallControls implements ReactiveController {
   /** The digits sent in this call, shown above the pad. */
   private _sent = '';
   /** What changed without the visitor asking (the microphone went away), or a choice that failed. */
-  private _noticeKey: 'microphoneLost' | 'deviceFailed' | 'holdFailed' | null = null;
+  private _noticeKey: 'microphoneLost' | 'deviceFailed' | 'holdFailed' | 'transferFailed' | null = null;
   private _noticeDevice = '';
   private _inputs: MediaDeviceInfo[] = [];
   private _outputs: MediaDeviceInfo[] = [];
@@ -110,6 +112,7 @@ export class InCallControls implements ReactiveController {
       if (code === 'hold_failed' || code === 'device_failed') {
         this._noticeKey = code === 'hold_failed' ? 'holdFailed' : 'deviceFailed';
       }
+      if (code === 'transfer_failed') this._noticeKey = 'transferFailed';
     } else if (type === 'call-state') {
       const { state } = (event as CallStateEvent).detail;
       if (state === 'starting') {
@@ -163,6 +166,9 @@ export class InCallControls implements ReactiveController {
         ${held ? resumeIcon : holdIcon}<span class="tool-label">${held ? s.resume : s.hold}</span>
       </button>`);
     }
+    // Talk to a person (src/features/transfer): only while the companion offers it.
+    const transfer = shown.has('transfer') ? transferButton(session, s, inactive, this._onTransferClick) : null;
+    if (transfer) buttons.push(transfer);
     return buttons;
   }
 
@@ -253,6 +259,13 @@ export class InCallControls implements ReactiveController {
   }
 
   // ---- what the visitor does ----
+
+  private readonly _onTransferClick = (): void => {
+    const session = this._session();
+    if (!session?.canTransfer || !UP.has(session.state)) return;
+    this._noticeKey = null;
+    this._host.requestTransfer().catch(() => undefined);
+  };
 
   private readonly _onHoldClick = (): void => {
     const session = this._session();

@@ -73,7 +73,7 @@ async function endsTransferred(el: VoiceAgentCall, ended: CallResult[]): Promise
   expect(result?.aiDurationSeconds).to.be.a('number');
   expect(result?.durationSeconds ?? 0).to.be.greaterThan(result?.aiDurationSeconds ?? Infinity);
   await el.updateComplete;
-  expect(text(el, 'summary')).to.contain('transferred');
+  expect(text(el, 'summary')).to.match(/^Transferred · \d\d:\d\d$/);
 }
 
 describe('talk to a person (companion + emulator)', function () {
@@ -137,16 +137,37 @@ describe('talk to a person (companion + emulator)', function () {
   });
 
   it('no number configured for the agent: no button, requestTransfer() rejects, the route answers 404', async () => {
-    const { el, seen } = await inCall('emu-keypad');
+    const created: Array<{ dialId: string; handle: string; transfer?: boolean }> = [];
+    const pageFetch = window.fetch;
+    // The create's answer, read as it reaches the widget: it offers no transfer, and holds the handle.
+    window.fetch = async (input, init) => {
+      const response = await pageFetch(input, init);
+      if (String(input).endsWith('/api/voice-call/dials') && init?.method === 'POST')
+        created.push((await response.clone().json()) as (typeof created)[number]);
+      return response;
+    };
+    let call;
+    try {
+      call = await inCall('emu-keypad');
+    } finally {
+      window.fetch = pageFetch;
+    }
+    const { el, seen } = call;
+    expect(created.length).to.equal(1);
+    expect(created[0]?.transfer).to.equal(undefined);
     try {
       expect(findPart(el, 'transfer-button')).to.equal(null);
       let error: unknown = null;
       await el.requestTransfer().catch((caught: unknown) => (error = caught));
       expect((error as Error | null)?.message).to.contain('does not offer');
       expect(seen.transfer).to.deep.equal([]);
-      const dialId = el.dialId;
-      expect(dialId).to.be.a('string');
-      const answer = await fetch(`/api/voice-call/dials/${dialId}/transfer`, { method: 'POST' });
+      const { dialId, handle } = created[0] ?? {};
+      expect(dialId).to.equal(el.dialId);
+      // The dial's own handle, as the widget would send it: still no transfer for this agent.
+      const answer = await fetch(`/api/voice-call/dials/${dialId}/transfer`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${handle}` },
+      });
       expect(answer.status).to.equal(404);
       expect(((await answer.json()) as { error: { code: string } }).error.code).to.equal('not_found');
       expect(el.state).to.equal('in-call');

@@ -135,14 +135,15 @@ describe('hangupCall with a transferNumber', () => {
 
   test("in the room: the agent's line is cut off, the participant is renamed, and the person greets in another voice and is transcribed", async () => {
     await withEmulator(async (emu) => {
-      const dial = await newDial(emu, 'emu-demo');
+      // emu-quick, cut off in its greeting: its script must take no further step (its goodbye, its hang-up).
+      const dial = await newDial(emu, 'emu-quick');
       const peer = new StandInPeer();
       const names: string[] = [];
       const agent = new AgentParticipant({
         dialId: dial.dialId,
-        scenario: 'emu-demo',
+        scenario: 'emu-quick',
         control: emu.control,
-        timings: { ...DEFAULT_ROOM_TIMINGS, thinkMs: 10, personAnswerMs: 50 },
+        timings: { ...DEFAULT_ROOM_TIMINGS, thinkMs: 10, quickListenMs: 100, personAnswerMs: 50 },
         rejoined: false,
         peer: () => peer as unknown as Peer,
         sinceJoin: () => 0,
@@ -172,7 +173,9 @@ describe('hangupCall with a transferNumber', () => {
           (await record(emu, dial.dialId)).transcript.some((line) => line.text === PERSON_LINES.greeting),
         );
         const lines = (await record(emu, dial.dialId)).transcript;
-        assert.ok(!lines.some((line) => line.text === LINES.demoGreeting), 'the greeting was cut off');
+        assert.ok(!lines.some((line) => line.text === LINES.quickGreeting), 'the greeting was cut off');
+        assert.ok(!lines.some((line) => line.text === LINES.quickGoodbye), "the agent's script took no further step");
+        assert.equal((await record(emu, dial.dialId)).status, 'in-progress', 'the agent did not hang up');
         assert.equal(lines.at(-1)?.speaker, 'AI', "the person's lines are on the agent's side of the transcript");
         assert.ok(names.includes(PERSON_NAME));
         assert.equal(peer.played.length, 2);

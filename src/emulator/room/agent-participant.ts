@@ -129,7 +129,7 @@ export class AgentParticipant implements AgentContext {
       .then(() => {
         this.#sessionStarted = true;
         this.#setState(this.#paused ? 'idle' : 'listening');
-        return scenarioFor(this.#port.scenario).run(this, this.#port.timings);
+        return scenarioFor(this.#port.scenario).run(this.#scriptContext(script), this.#port.timings);
       })
       .catch((error: unknown) => {
         if (script.signal.aborted) return;
@@ -194,11 +194,47 @@ export class AgentParticipant implements AgentContext {
     this.#port.sendUpdate(agentInfo(agent));
     const { timings } = this.#port;
     delay(timings.personAnswerMs, script.signal)
-      .then(() => personScript(this, timings))
+      .then(() => personScript(this.#scriptContext(script), timings))
       .catch((error: unknown) => {
         if (script.signal.aborted) return;
         process.stderr.write(`voice-agent-emulator: the person after a transfer: ${String(error)}\n`);
       });
+  }
+
+  /**
+   * The context one script runs against: every step first and last checks that script's own
+   * signal, so the agent's script, cut off by a transfer mid-line, takes no further step while
+   * the person's runs on the same participant.
+   */
+  #scriptContext(script: AbortController): AgentContext {
+    const guard = (): void => script.signal.throwIfAborted();
+    const step =
+      <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        guard();
+        const result = await run(...args);
+        guard();
+        return result;
+      };
+    const act =
+      <A extends unknown[]>(run: (...args: A) => void) =>
+      (...args: A): void => {
+        guard();
+        run(...args);
+      };
+    return {
+      signal: script.signal,
+      rejoined: this.rejoined,
+      say: step((text: string) => this.say(text)),
+      think: step(() => this.think()),
+      listen: step((options?: { timeoutMs?: number; silenceMs?: number }) => this.listen(options)),
+      nextKey: step(() => this.nextKey()),
+      hangup: act((type: SystemResultType, aiResult?: Record<string, unknown>) => this.hangup(type, aiResult)),
+      drop: act(() => this.drop()),
+      blip: act(() => this.blip()),
+      leave: act(() => this.leave()),
+      shutDown: act(() => this.shutDown()),
+    };
   }
 
   async #comeBack(): Promise<void> {

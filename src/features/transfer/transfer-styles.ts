@@ -1,11 +1,12 @@
-// Talk to a person: the `transfer-button` in the controls row (a labelled pill beside the round
-// tools, since "Talk to a person" must be read, not guessed from an icon) and the person's
+// Talk to a person: the `transfer-button` in the controls row (a labelled pill on a row of its own
+// above the other controls, since "Talk to a person" must be read, not guessed from an icon) and the person's
 // transcript entries. In the lazy call chunk (element/call-styles.ts lists the sheets).
 import { css } from 'lit';
 
 export const transferStyles = css`
   .transfer {
-    flex: 1 1 auto;
+    flex: 1 1 100%;
+    order: -1;
     min-inline-size: 0;
     gap: 6px;
     padding-inline: 14px;
@@ -24,13 +25,8 @@ export const transferStyles = css`
     cursor: progress;
   }
 
-  /* With every tool on, the pill takes a row of its own above them. */
-  .controls:has(.tool + .tool + .tool):has(.transfer) {
+  /* The pill takes a row of its own above the others: its words fit beside nothing at 390 px. */
+  .controls:has(.transfer) {
     flex-wrap: wrap;
-  }
-
-  .controls:has(.tool + .tool + .tool) .transfer {
-    flex-basis: 100%;
-    order: -1;
   }
 `;

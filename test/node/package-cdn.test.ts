@@ -118,8 +118,9 @@ test('gzip sizes of the lazy chunks stay within budget', () => {
   // 24 KiB since the in-call controls (issue 27: 15.4 -> 19.8 KB alone) met the consent gate and
   // rating (issue 28: 15.4 -> 18.7 KB alone): 23.0 KB together. It loads on intent, beside the
   // 140 KB media chunk, so the call's time to talk hardly moves; splitting the controls into a chunk
-  // of their own is the alternative.
-  assert.ok(gzip(/^chunks\/in-call-/) < 24 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
+  // of their own is the alternative. 26 KiB since talk to a person (issue 39: +1.6 KB, 25.1 KB);
+  // issue 35's optional features as lazy chunks of their own should bring it back under 24.
+  assert.ok(gzip(/^chunks\/in-call-/) < 26 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
   assert.ok(gzip(/^chunks\/livekit-media-/) < 200 * 1024, `media chunk gzip ${gzip(/^chunks\/livekit-media-/)} B`);
 });
 

@@ -139,6 +139,7 @@ test('the React component renders its tag on the server (SSR) with typed event p
     onCallHold: 'call-hold',
     onCallDtmf: 'call-dtmf',
     onCallDevice: 'call-device',
+    onCallTransfer: 'call-transfer',
     onCallError: 'call-error',
     onCallEnded: 'call-ended',
     onCallConsent: 'call-consent',

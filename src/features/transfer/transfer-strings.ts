@@ -1,5 +1,5 @@
-// Talk to a person: the strings the element shows for it, in English and Arabic (strings.ts and
-// strings-ar.ts spread them into their languages).
+// Talk to a person: the strings the element shows for it, and their English (strings.ts spreads
+// them into its language; the Arabic is transfer-strings-ar.ts, in the Arabic chunk).
 
 export interface TransferStrings {
   /** The `transfer` control. */
@@ -20,12 +20,4 @@ export const transferEn: TransferStrings = {
   statusWithPerson: 'With a person',
   transferFailed: 'We could not connect you to a person. You are still talking with the assistant.',
   speakerPerson: 'Person',
-};
-
-export const transferAr: TransferStrings = {
-  talkToPerson: 'التحدث إلى شخص',
-  statusTransferring: 'جارٍ تحويلك إلى شخص…',
-  statusWithPerson: 'مع شخص',
-  transferFailed: 'تعذّر تحويلك إلى شخص. ما زلت تتحدث مع المساعد.',
-  speakerPerson: 'شخص',
 };

@@ -152,7 +152,8 @@ export class InCallControls implements ReactiveController {
     if (shown.has('keypad') && session?.sendDigits) {
       buttons.push(this._toggle('keypad', s.keypad, keypadIcon, inactive));
     }
-    if (shown.has('hold') && session?.canHold && session.setHeld) {
+    // A person (after a transfer) is no AI to pause.
+    if (shown.has('hold') && session?.canHold && session.setHeld && session.transferState !== 'connected') {
       const held = this._host.held;
       buttons.push(html`<button
         class="control tool hold"

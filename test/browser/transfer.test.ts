@@ -198,13 +198,20 @@ describe('talk to a person (companion + emulator)', function () {
     }
   });
 
-  it('the button is read as "Talk to a person" and is a real button in the controls row', async () => {
-    const { el } = await inCall('emu-demo', 'mute devices keypad hold transfer');
+  it('with every control on: the button is a real button in the controls row, and hold goes once the call is with a person', async () => {
+    const { el, seen } = await inCall('emu-demo', 'mute devices keypad hold transfer');
     try {
       const button = part(el, 'transfer-button');
       expect(button.tagName).to.equal('BUTTON');
       expect(shadow(el).querySelector('[part~="controls"]')?.contains(button)).to.equal(true);
       expect(button.getAttribute('aria-disabled')).to.equal('false');
+      expect(findPart(el, 'hold-button')).to.not.equal(null);
+      button.click();
+      await until(() => seen.transfer.length === 2, 10000, 'call-transfer requested, then connected');
+      await el.updateComplete;
+      // With a person there is no AI to put on hold.
+      expect(findPart(el, 'hold-button')).to.equal(null);
+      expect(findPart(el, 'keypad-button')).to.not.equal(null);
     } finally {
       if (el.state !== 'ended') await el.hangup();
     }

@@ -37,6 +37,7 @@ export type {
   Speaker,
   StageTiming,
   TranscriptEntry,
+  TransferState,
   TranscriptMode,
   VoiceLevels,
 } from './call/types.js';

@@ -24,6 +24,12 @@ const SERVICE_MESSAGE_LENGTH = 200;
 
 const BROWSER_DIAL_TOKEN = 'GraphQL BrowserDialToken';
 
+/** The hang-up mutation text the service's own browser client sends, character for character. */
+export const HANGUP_CALL_MUTATION =
+  'mutation HangupCall($dialId: ID!, $dropVoicemail: Boolean, $transferNumber: String) { hangupCall(dialId: $dialId, dropVoicemail: $dropVoicemail, transferNumber: $transferNumber) }';
+
+const HANGUP_CALL = 'GraphQL HangupCall';
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -110,18 +116,7 @@ export async function browserDialToken(
       ...(options.traceContext ? { traceContext: options.traceContext } : {}),
     },
   );
-  if (isObject(answer) && Array.isArray(answer.errors) && answer.errors.length > 0) {
-    const serviceMessages = answer.errors.map((error: unknown) =>
-      isObject(error) && typeof error.message === 'string'
-        ? redactTokens(error.message.slice(0, 4 * SERVICE_MESSAGE_LENGTH)).slice(0, SERVICE_MESSAGE_LENGTH)
-        : '(no message)',
-    );
-    throw new ServiceError(
-      'graphql_error',
-      `the service answered ${BROWSER_DIAL_TOKEN} with ${answer.errors.length} GraphQL error(s)`,
-      { status: 200, serviceMessages },
-    );
-  }
+  throwGraphqlErrors(answer, BROWSER_DIAL_TOKEN);
   const data = isObject(answer) && isObject(answer.data) ? answer.data.browserDialToken : undefined;
   if (!isObject(data) || typeof data.token !== 'string' || !data.token || typeof data.telephonyProvider !== 'string')
     throw invalidResponse(BROWSER_DIAL_TOKEN);
@@ -131,6 +126,55 @@ export async function browserDialToken(
     url: typeof data.url === 'string' && data.url ? data.url : null,
     iceConfig: typeof data.iceConfig === 'string' && data.iceConfig ? data.iceConfig : null,
   };
+}
+
+/** A GraphQL answer with `errors` (HTTP 200, the GraphQL way) as a `ServiceError` `graphql_error`. */
+function throwGraphqlErrors(answer: unknown, what: string): void {
+  if (!isObject(answer) || !Array.isArray(answer.errors) || answer.errors.length === 0) return;
+  const serviceMessages = answer.errors.map((error: unknown) =>
+    isObject(error) && typeof error.message === 'string'
+      ? redactTokens(error.message.slice(0, 4 * SERVICE_MESSAGE_LENGTH)).slice(0, SERVICE_MESSAGE_LENGTH)
+      : '(no message)',
+  );
+  throw new ServiceError(
+    'graphql_error',
+    `the service answered ${what} with ${answer.errors.length} GraphQL error(s)`,
+    {
+      status: 200,
+      serviceMessages,
+    },
+  );
+}
+
+/**
+ * The GraphQL mutation `hangupCall(dialId, transferNumber)`: the service hands the live call to
+ * `transferNumber` (E.164) and the AI leaves it. Authorised by the workspace API key (the service
+ * accepts one on GraphQL as well as a dial token). Resolves once the service accepted it.
+ */
+export async function transferCall(
+  transport: DialTransport,
+  dialId: string,
+  transferNumber: string,
+  options: CallOptions = {},
+): Promise<{ success: boolean }> {
+  const answer = await requestService(
+    { ...transport, baseUrl: transport.graphqlUrl },
+    {
+      method: 'POST',
+      path: '',
+      what: HANGUP_CALL,
+      body: {
+        operationName: 'HangupCall',
+        query: HANGUP_CALL_MUTATION,
+        variables: { dialId, dropVoicemail: null, transferNumber },
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  throwGraphqlErrors(answer, HANGUP_CALL);
+  const data = isObject(answer) && isObject(answer.data) ? answer.data.hangupCall : undefined;
+  if (typeof data !== 'boolean') throw invalidResponse(HANGUP_CALL);
+  return { success: data };
 }
 
 /** `GET /dials/{id}`: checked for a `status`; the rest is the service's, for the caller to check. */

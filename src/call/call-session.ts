@@ -37,6 +37,7 @@ import type {
   CallSessionOptions,
   CallState,
   TranscriptEntry,
+  TransferState,
   VoiceLevels,
 } from './types.js';
 import { DevicesFeature } from '../features/devices/devices-feature.js';
@@ -45,6 +46,7 @@ import { KeypadFeature } from '../features/keypad/keypad-feature.js';
 import { MetricsFeature } from '../features/metrics/metrics-feature.js';
 import { QualityFeature } from '../features/quality/quality-feature.js';
 import { ScreenWakeFeature } from '../features/screen-wake/screen-wake-feature.js';
+import { TransferFeature } from '../features/transfer/transfer-feature.js';
 
 export { preloadMedia } from './media-loader.js';
 export { MICROPHONE_CONSTRAINTS, type CallHandover } from './gesture.js';
@@ -63,6 +65,7 @@ const liveSessions = new Set<CallSession>();
  *
  * @fires call-state @fires call-connected @fires call-transcript @fires call-mute
  * @fires call-hold @fires call-dtmf @fires call-device @fires call-quality @fires call-progress
+ * @fires call-transfer
  * @fires call-error @fires call-ended @fires agent-speaking @fires audio-blocked
  */
 export class CallSession extends CallEventTarget implements CallSessionLike {
@@ -80,11 +83,13 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   readonly #hold = new HoldFeature(this.#host);
   readonly #keypad = new KeypadFeature(this.#host);
   readonly #quality = new QualityFeature(this.#host);
+  readonly #transfer = new TransferFeature(this.#host);
   /** Every feature, in the order their hooks run (the metrics read the quality's averages as the call ends). */
   readonly #features: readonly SessionFeature[] = [
     this.#devices,
     this.#hold,
     this.#keypad,
+    this.#transfer,
     new ScreenWakeFeature(),
     this.#quality,
     new MetricsFeature(this.#host, this.#quality),
@@ -118,6 +123,21 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   /** The current call is up and has the service's session, through which `pauseAI` goes. */
   get canHold(): boolean {
     return this.#hold.canHold;
+  }
+
+  /** Talk to a person in this call: `none` (not asked), `requested`, `connected` or `failed`. */
+  get transferState(): TransferState {
+    return this.#transfer.state;
+  }
+
+  /** The current call is up, the companion offers a transfer for it, and none was asked yet. */
+  get canTransfer(): boolean {
+    return this.#transfer.canTransfer;
+  }
+
+  /** The index in `transcript` of the first entry after the call went to a person, or null. */
+  get personFromEntry(): number | null {
+    return this.#transfer.personFromEntry;
   }
 
   /**
@@ -276,6 +296,17 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    */
   sendDigits(digits: string): Promise<void> {
     return this.#keypad.sendDigits(digits);
+  }
+
+  /**
+   * Asks the companion to hand the call to a person (`POST {endpoint}/dials/:id/transfer`; the
+   * number is the site owner's). `call-transfer` `requested` at once, then `connected` once the
+   * service accepted; when it refuses, `call-transfer` `failed`, a recoverable `call-error`
+   * `transfer_failed`, the call stays with the agent, and this rejects. Only in a call whose
+   * companion offers it (`canTransfer`), once per call; otherwise it rejects, asking nothing.
+   */
+  requestTransfer(): Promise<void> {
+    return this.#transfer.requestTransfer();
   }
 
   /**

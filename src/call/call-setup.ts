@@ -113,7 +113,11 @@ function createDial(call: ActiveCall): Promise<CreatedDial> {
       new AbortController().signal,
     )
     .then((created) => {
-      call.dial = { dialId: created.dialId, handle: created.handle };
+      call.dial = {
+        dialId: created.dialId,
+        handle: created.handle,
+        ...(created.transfer ? { transfer: true } : {}),
+      };
       return created;
     });
   call.dialRequest = request.catch(() => null);

@@ -17,6 +17,8 @@ import type {
 export interface DialHandle {
   dialId: string;
   handle: string;
+  /** The companion offers talking to a person on this dial (its create answered `transfer: true`). */
+  transfer?: boolean;
 }
 
 /** What the browser needs to run the service's session protocol itself (GraphQL, with the dial token). */
@@ -151,7 +153,12 @@ export class CompanionClient {
       answer = await send();
     }
     const dial = answer as
-      (Partial<Omit<CreateDialAnswer, 'media' | 'ended'>> & { media?: unknown; ended?: unknown }) | null;
+      | (Partial<Omit<CreateDialAnswer, 'media' | 'ended' | 'transfer'>> & {
+          media?: unknown;
+          ended?: unknown;
+          transfer?: unknown;
+        })
+      | null;
     if (!dial || typeof dial.dialId !== 'string' || typeof dial.handle !== 'string') {
       throw new CompanionError('invalid_response', 'the companion answered POST /dials without dialId and handle');
     }
@@ -161,6 +168,7 @@ export class CompanionClient {
       handle: dial.handle,
       ...(media ? { media } : {}),
       ...(dial.ended === true ? { ended: true as const } : {}),
+      ...(dial.transfer === true ? { transfer: true } : {}),
     };
   }
 
@@ -227,6 +235,11 @@ export class CompanionClient {
       body: JSON.stringify(metrics),
       keepalive: true,
     }).catch(() => undefined);
+  }
+
+  /** `POST /dials/:id/transfer`: the companion asked the service to hand the call to a person, and it accepted. */
+  async transfer(dial: DialHandle, signal: AbortSignal): Promise<void> {
+    await this.#request(dialPath(dial, '/transfer'), { method: 'POST', headers: bearer(dial), signal });
   }
 
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */

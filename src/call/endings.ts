@@ -143,6 +143,10 @@ export function planEnd(ending: Ending, detail: EndDetail = {}): PlannedEnd {
 export function settle(end: PlannedEnd, record: DialRecord | null): { reason: EndReason; error?: ReportedError } {
   // A join that failed after the room saw us leave reads USER_HANGUP; the visitor did not hang up.
   const ownLeave = end.reason === 'setup-failed' && record?.systemResultType === 'USER_HANGUP';
+  // A call handed to a person (talk to a person) ends `transferred` when the visitor then hangs
+  // up: the service records the whole call TRANSFERRED.
+  if (end.reason === 'user-hangup' && record && isTerminal(record) && record.systemResultType === 'TRANSFERRED')
+    return { reason: 'transferred' };
   if (end.steps.fromRecord && record && isTerminal(record) && !ownLeave) {
     const reason = endReasonFromResult(record.systemResultType, record.status);
     if (reason !== end.reason) return { reason };

@@ -55,7 +55,8 @@ export type WidgetErrorCode =
   | 'network_lost'
   | 'load_failed'
   | 'hold_failed'
-  | 'device_failed';
+  | 'device_failed'
+  | 'transfer_failed';
 
 /**
  * Every code of `call-error`'s `detail.code` and `CallResult.error.code`. (`internal_error` is

@@ -21,6 +21,7 @@ export const CALL_EVENTS = {
   'call-device': 'public',
   'call-quality': 'public',
   'call-progress': 'public',
+  'call-transfer': 'public',
   'call-error': 'public',
   'call-ended': 'public',
   'agent-speaking': 'internal',

@@ -47,6 +47,8 @@ export class CallDeviceEvent extends callEventClass('call-device') {}
 export class CallQualityEvent extends callEventClass('call-quality') {}
 /** `call-progress`: a stage of the call's setup is done (`stage`, how long it took in `ms`). */
 export class CallProgressEvent extends callEventClass('call-progress') {}
+/** `call-transfer`: talking to a person was asked for (`requested`), happened (`connected`) or was refused (`failed`). */
+export class CallTransferEvent extends callEventClass('call-transfer') {}
 /** `call-error`: something failed; `recoverable` says whether starting a new call may help. */
 export class CallErrorEvent extends callEventClass('call-error') {}
 /** `call-ended`: the call is over; exactly once for every call that left `idle`. */
@@ -71,6 +73,7 @@ export const CALL_EVENT_CLASSES = {
   'call-device': CallDeviceEvent,
   'call-quality': CallQualityEvent,
   'call-progress': CallProgressEvent,
+  'call-transfer': CallTransferEvent,
   'call-error': CallErrorEvent,
   'call-ended': CallEndedEvent,
   'agent-speaking': AgentSpeakingEvent,

@@ -10,6 +10,7 @@ export {
   CallDeviceEvent,
   CallQualityEvent,
   CallProgressEvent,
+  CallTransferEvent,
   CallErrorEvent,
   CallEndedEvent,
   CallConsentEvent,

@@ -6,6 +6,9 @@ export type CallState = 'idle' | 'starting' | 'connecting' | 'in-call' | 'reconn
 
 export type Speaker = 'AI' | 'HUMAN';
 
+/** Talk to a person, in the current call: not asked, asked for, handed over, or refused. */
+export type TransferState = 'none' | 'requested' | 'connected' | 'failed';
+
 export interface TranscriptEntry {
   /** Stable: an interim entry keeps its id when it is updated and when it becomes final. */
   id: string;
@@ -221,6 +224,8 @@ export interface CallSessionEventMap {
   'call-quality': CallQuality;
   /** A stage of the call's setup is done. */
   'call-progress': CallProgress;
+  /** Talk to a person: asked for, handed over (the service accepted), or refused (the call stays with the agent). */
+  'call-transfer': { state: 'requested' | 'connected' | 'failed' };
   'call-error': CallErrorInfo & { recoverable: boolean };
   'call-ended': CallResult;
   /** Not a public element event: the agent is speaking or not (lk.agent.state or audio level). */
@@ -308,6 +313,17 @@ export interface CallSessionLike extends EventTarget {
   readonly speakerId?: string | null;
   setMicrophone?(deviceId: string): Promise<void>;
   setSpeaker?(deviceId: string): Promise<void>;
+  /** Where talking to a person stands in this call: not asked (`none`), `requested`, `connected`, or `failed`. */
+  readonly transferState?: TransferState;
+  /** The current call is up, its companion offers a transfer, and none was asked yet. */
+  readonly canTransfer?: boolean;
+  /**
+   * The index in `transcript` of the first entry after the call went to a person (the entries
+   * of the call's other side from there on are the person's), or null.
+   */
+  readonly personFromEntry?: number | null;
+  /** Asks the companion to hand the call to a person; rejects (after a recoverable `call-error` `transfer_failed`) when refused. */
+  requestTransfer?(): Promise<void>;
   /**
    * Sends the visitor's rating of the last ended call to the companion (the element's
    * `feedback="server"`). Optional for other implementations: without it nothing is sent.

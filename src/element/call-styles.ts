@@ -12,6 +12,7 @@ import { inCallStyles } from './in-call-styles.js';
 import { darkScheme } from './theme.js';
 import { transcriptStyles } from './transcript-styles.js';
 import { weakConnectionStyles } from '../features/quality/weak-connection-styles.js';
+import { transferStyles } from '../features/transfer/transfer-styles.js';
 
 const callTheme = css`${css`
   :host {
@@ -31,4 +32,4 @@ const callTheme = css`${css`
   --vac-warning: #f59e0b;
 `)}`;
 
-export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${consentStyles}${weakConnectionStyles}`;
+export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${consentStyles}${weakConnectionStyles}${transferStyles}`;

@@ -29,6 +29,7 @@ import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } fro
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
 import { WeakConnection } from '../features/quality/weak-connection.js';
+import { isPersonEntry, transferStatus } from '../features/transfer/transfer-view.js';
 
 /** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
 interface HoldMark {
@@ -331,7 +332,8 @@ export class CallView implements ReactiveController {
       case 'in-call':
         if (session?.held) return s.statusOnHold;
         if (session?.muted) return s.statusMuted;
-        return session?.agentSpeaking ? s.statusSpeaking : s.statusListening;
+        // Talk to a person (src/features/transfer): "Connecting you to a person…", "With a person".
+        return transferStatus(session, s) ?? (session?.agentSpeaking ? s.statusSpeaking : s.statusListening);
       case 'reconnecting':
         return s.statusReconnecting;
       case 'ending':
@@ -417,6 +419,8 @@ export class CallView implements ReactiveController {
       if (notice) return notice;
       if (this._weak.announcing) return s.weakConnection;
       if (this.call.session?.held) return s.statusOnHold;
+      const transfer = transferStatus(this.call.session, s);
+      if (transfer) return transfer;
       return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
     }
     if (this.state !== 'ended') return this.statusText(s);
@@ -491,7 +495,9 @@ export class CallView implements ReactiveController {
   private _renderVoices(s: VoiceAgentCallStrings): TemplateResult {
     const meter = html`<span class="meter"><i></i><i></i><i></i><i></i><i></i></span>`;
     return html`<div class="voices" part="voices" aria-hidden="true">
-      <div class="voice agent" part="voice voice-agent">${meter}<span class="who">${s.speakerAI}</span></div>
+      <div class="voice agent" part="voice voice-agent">
+        ${meter}<span class="who">${transferStatus(this.call.session, s) === s.statusWithPerson ? s.speakerPerson : s.speakerAI}</span>
+      </div>
       <div class="voice visitor" part="voice voice-visitor">${meter}<span class="who">${s.speakerHuman}</span></div>
     </div>`;
   }
@@ -501,6 +507,8 @@ export class CallView implements ReactiveController {
     // the log announces each line once, when it is final. Only the newest lines are in the DOM.
     const follow = this._follow;
     const first = Math.min(follow.firstShown, entries.length);
+    // Each entry's place in the whole transcript (hold markers come between them in what is shown).
+    const positions = new Map(entries.map((entry, index) => [entry, index]));
     return html`<div class="transcript-wrap">
       <div
         class="transcript"
@@ -529,15 +537,17 @@ export class CallView implements ReactiveController {
                 <span>${item.held ? s.statusOnHold : s.holdResumed}</span>
               </div>`;
             const entry = item;
-            const speaker = entry.speaker === 'AI' ? s.speakerAI : s.speakerHuman;
+            // Talk to a person (src/features/transfer): the other side's lines after the transfer are the person's.
+            const person = isPersonEntry(this.call.session, positions.get(entry) ?? 0, entry);
+            const speaker = entry.speaker === 'AI' ? (person ? s.speakerPerson : s.speakerAI) : s.speakerHuman;
             const cutOff = this._cutOff.has(entry.id);
             // An entry whose text did not change is not touched: only the changed line re-renders.
             return guard([entry.text, speaker, cutOff], () => {
               const who = entry.speaker === 'AI' ? 'ai' : 'human';
               // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
               return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'}"
-                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}"
+                class="entry ${who} ${entry.final ? '' : 'interim'} ${person ? 'person' : ''}"
+                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}${person ? ' entry-person' : ''}"
                 aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
               ><span class="sr-only">${speaker}: </span>${entry.text}${cutOff ? '\u2026' : ''}</div>`;
             });

@@ -17,10 +17,11 @@ import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/ty
 import { devicesIcon, holdIcon, keypadIcon, resumeIcon } from './call-icons.js';
 import type { VoiceAgentCallStrings } from './strings.js';
 import { isDtmfDigit } from '../wire/dtmf.js';
+import { transferButton } from '../features/transfer/transfer-view.js';
 
 /** The tokens of `controls`; hang-up always shows. */
-export type InCallControl = 'mute' | 'devices' | 'keypad' | 'hold';
-const CONTROL_TOKENS: ReadonlySet<string> = new Set<InCallControl>(['mute', 'devices', 'keypad', 'hold']);
+export type InCallControl = 'mute' | 'devices' | 'keypad' | 'hold' | 'transfer';
+const CONTROL_TOKENS: ReadonlySet<string> = new Set<InCallControl>(['mute', 'devices', 'keypad', 'hold', 'transfer']);
 const DEFAULT_CONTROLS = 'mute devices';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'] as const;
@@ -46,6 +47,7 @@ export interface InCallControlsHost extends ReactiveControllerHost, HTMLElement 
   readonly microphoneId: string | null;
   readonly speakerId: string | null;
   setHeld(held: boolean): Promise<void>;
+  requestTransfer(): Promise<void>;
   sendDigits(digits: string): Promise<void>;
   setMicrophone(deviceId: string): Promise<void>;
   setSpeaker(deviceId: string): Promise<void>;
@@ -69,7 +71,7 @@ export class InCallControls implements ReactiveController {
   /** The digits sent in this call, shown above the pad. */
   private _sent = '';
   /** What changed without the visitor asking (the microphone went away), or a choice that failed. */
-  private _noticeKey: 'microphoneLost' | 'deviceFailed' | 'holdFailed' | null = null;
+  private _noticeKey: 'microphoneLost' | 'deviceFailed' | 'holdFailed' | 'transferFailed' | null = null;
   private _noticeDevice = '';
   private _inputs: MediaDeviceInfo[] = [];
   private _outputs: MediaDeviceInfo[] = [];
@@ -108,6 +110,7 @@ export class InCallControls implements ReactiveController {
       if (code === 'hold_failed' || code === 'device_failed') {
         this._noticeKey = code === 'hold_failed' ? 'holdFailed' : 'deviceFailed';
       }
+      if (code === 'transfer_failed') this._noticeKey = 'transferFailed';
     } else if (type === 'call-state') {
       const { state } = (event as CallStateEvent).detail;
       if (state === 'starting') {
@@ -147,9 +150,10 @@ export class InCallControls implements ReactiveController {
     if (shown.has('keypad') && session?.sendDigits) {
       buttons.push(this._toggle('keypad', s.keypad, keypadIcon, inactive));
     }
-    if (shown.has('hold') && session?.canHold && session.setHeld) {
-      // One name, "Hold", and `aria-pressed` while held (the WAI-ARIA toggle pattern): not "Resume"
-      // as well, which a screen reader would say with "pressed". The icon shows what a press does.
+    // One name, "Hold", and `aria-pressed` while held (the WAI-ARIA toggle pattern): not "Resume"
+    // as well, which a screen reader would say with "pressed". The icon shows what a press does.
+    // A person (after a transfer) is no AI to pause.
+    if (shown.has('hold') && session?.canHold && session.setHeld && session.transferState !== 'connected') {
       const held = this._host.held;
       buttons.push(html`<button
         class="control tool hold"
@@ -163,6 +167,9 @@ export class InCallControls implements ReactiveController {
         ${held ? resumeIcon : holdIcon}<span class="tool-label">${s.hold}</span>
       </button>`);
     }
+    // Talk to a person (src/features/transfer): only while the companion offers it.
+    const transfer = shown.has('transfer') ? transferButton(session, s, inactive, this._onTransferClick) : null;
+    if (transfer) buttons.push(transfer);
     return buttons;
   }
 
@@ -253,6 +260,13 @@ export class InCallControls implements ReactiveController {
   }
 
   // ---- what the visitor does ----
+
+  private readonly _onTransferClick = (): void => {
+    const session = this._session();
+    if (!session?.canTransfer || !isUp(session.state)) return;
+    this._noticeKey = null;
+    this._host.requestTransfer().catch(() => undefined);
+  };
 
   private readonly _onHoldClick = (): void => {
     const session = this._session();

@@ -1,7 +1,9 @@
 // Arabic, the built-in right-to-left language: a module of its own, loaded when `lang` asks for it.
 import type { VoiceAgentCallStrings } from './strings.js';
+import { transferAr } from '../features/transfer/transfer-strings-ar.js';
 
 export const ar: VoiceAgentCallStrings = {
+  ...transferAr,
   title: 'المساعد الصوتي',
   launcherLabel: 'المساعد الصوتي',
   closePanel: 'إغلاق',

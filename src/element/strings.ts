@@ -4,8 +4,9 @@
 // for one; languages.ts gathers them for the package's `builtInStrings`.
 import type { EndReason } from '../call/types.js';
 import { enIdle } from './strings-idle.js';
+import { transferEn, type TransferStrings } from '../features/transfer/transfer-strings.js';
 
-export interface VoiceAgentCallStrings {
+export interface VoiceAgentCallStrings extends TransferStrings {
   /** Default title (the `title` slot replaces it). */
   title: string;
   /** Accessible name of the floating launcher (a disclosure button: `aria-expanded` says open or closed). */
@@ -150,6 +151,7 @@ export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 
 export const en: VoiceAgentCallStrings = {
   ...enIdle,
+  ...transferEn,
   statusConnecting: 'Connecting…',
   statusInCall: 'Call connected',
   statusInCallMuted: 'Call connected. Your microphone is muted.',

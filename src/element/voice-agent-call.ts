@@ -9,6 +9,7 @@ import type {
   CallSessionOptions,
   CallState,
   TranscriptEntry,
+  TransferState,
   TranscriptMode,
 } from '../call/types.js';
 import { loadCall, loadedCall, requireCall, type CallModule } from './call-loader.js';
@@ -79,6 +80,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @fires call-device - `{ kind, deviceId, label, fallback }`: the call moved to another microphone (`audioinput`) or speaker (`audiooutput`); `fallback` when the microphone in use went away and the call moved to the default one.
  * @fires call-quality - `{ quality, rttMs?, jitterMs?, packetLoss? }`: the connection's grade changed (`excellent`, `good`, `poor`, `lost`), from LiveKit's connection quality and the peer connection's stats; the card says "Weak connection" while it stays `poor` or `lost`.
  * @fires call-progress - `{ stage, ms, startMs }`: a stage of the call's setup is done (`microphone`, `dial`, `media`, `agent`, `firstAudio`), `ms` how long it took.
+ * @fires call-transfer - `{ state }`: talk to a person: `requested` (the `transfer` control or `requestTransfer()`), `connected` (the service handed the call to a person), or `failed` (refused; the call stays with the agent).
  * @fires call-error - `{ code, message, recoverable }`: something failed; with `unsupported_browser` also `missing` (what the browser lacks).
  * @fires call-ended - `CallResult`: the call is over (exactly once per call that left `idle`); with a consent gate also `consentAt`, when the visitor agreed; `metrics` holds the call's timings (time to first audio, stages, reconnects, averaged rtt, jitter and packet loss).
  * @fires call-consent - `{ accepted, at }`: the visitor agreed to the consent gate ("Agree and call") or cancelled it; `at` is an ISO time.
@@ -103,7 +105,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart audio-notice - The notice shown when the browser blocked the agent's audio.
  * @csspart unlock-button - "Tap to enable audio".
  * @csspart transcript - The transcript log.
- * @csspart entry - Each transcript bubble; also `entry-ai`, `entry-human`, `entry-interim`.
+ * @csspart entry - Each transcript bubble; also `entry-ai`, `entry-human`, `entry-interim`, and `entry-person` for the other side's lines once the call went to a person.
  * @csspart jump-button - "Jump to latest", shown when the visitor scrolled up and new lines arrived.
  * @csspart earlier-button - "Show earlier lines", at the top of a long transcript (only the newest 100 lines are shown at first).
  * @csspart error - What went wrong and what to do.
@@ -113,6 +115,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart fallback-link - The site's other way to reach it (the `fallback` attribute), shown instead of the call button when the browser cannot place voice calls.
  * @csspart mute-button - The mute toggle: "Mute", pressed (`aria-pressed="true"`) while the microphone is muted.
  * @csspart hangup-button - Hang up.
+ * @csspart transfer-button - "Talk to a person" (`controls` has `transfer`): hands the call to the business's own line (`requestTransfer()`); `aria-disabled="true"` while it is asked. Absent when the companion offers no transfer (no number configured) and once one was asked.
  * @csspart hold-button - The hold toggle (`controls` has `hold`): "Hold", pressed (`aria-pressed="true"`) while the AI is paused. Absent when the companion gave no service session.
  * @csspart hold-mark - A line in the transcript where a hold began ("On hold") or ended ("Resumed").
  * @csspart keypad-button - Opens and closes the keypad (`controls` has `keypad`; `aria-expanded`).
@@ -229,8 +232,8 @@ export class VoiceAgentCall extends LitElement {
   debug = false;
   /**
    * The in-call controls shown, a space-separated list of `mute`, `devices` (microphone and
-   * speaker), `keypad` (DTMF) and `hold` (pause the AI); default `mute devices`. Unknown tokens are
-   * ignored; hang-up always shows.
+   * speaker), `keypad` (DTMF), `hold` (pause the AI) and `transfer` ("Talk to a person", when the
+   * companion offers it); default `mute devices`. Unknown tokens are ignored; hang-up always shows.
    */
   controls?: string;
   /**
@@ -302,6 +305,11 @@ export class VoiceAgentCall extends LitElement {
     return !!this._view?.call.session?.held;
   }
 
+  /** Talk to a person in the current or last call: `none`, `requested`, `connected` or `failed`. */
+  get transferState(): TransferState {
+    return this._view?.call.session?.transferState ?? 'none';
+  }
+
   /** The microphone in use (or chosen for the next call); null: the browser's default. */
   get microphoneId(): string | null {
     return this._view?.call.session?.microphoneId ?? null;
@@ -357,6 +365,15 @@ export class VoiceAgentCall extends LitElement {
   /** Puts the call on hold (pauses the AI through the service) or resumes it; rejects when there is no call to hold or the service refused (the toggle goes back, `call-error` `hold_failed`). Fires `call-hold`. */
   setHeld(held: boolean): Promise<void> {
     return loadCall().then((module) => this.#session(module).setHeld?.(held));
+  }
+
+  /** Asks the companion to hand the call to a person (the site owner's number); fires `call-transfer`. Rejects when there is no call, the companion offers no transfer, one was asked already, or the service refused (`call-error` `transfer_failed`; the call stays with the agent). */
+  requestTransfer(): Promise<void> {
+    return loadCall().then((module) => {
+      const session = this.#session(module);
+      if (!session.requestTransfer) throw new Error('requestTransfer: this call session cannot transfer');
+      return session.requestTransfer();
+    });
   }
 
   /** Sends keypad digits (`0`-`9`, `*`, `#`) as DTMF, one `call-dtmf` each; anything else rejects with a `RangeError` and sends nothing. */

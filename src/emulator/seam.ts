@@ -26,6 +26,8 @@ export interface DialSession {
   maxDurationSeconds: number;
   /** `pauseAI` paused the agent (it may be paused before anyone joins). */
   aiPaused: boolean;
+  /** The call was handed to a person (`hangupCall` with a `transferNumber`). */
+  transferred?: boolean;
 }
 
 export interface DialEnd {
@@ -53,6 +55,8 @@ export interface DialControl {
   onEnded(listener: (dialId: string, end: DialEnd) => void): () => void;
   /** Called whenever `pauseAI` pauses or resumes a dial's agent (changes only); returns an unsubscribe. */
   onAiPaused(listener: (dialId: string, paused: boolean) => void): () => void;
+  /** Called when `hangupCall` with a `transferNumber` hands a dial to a person; returns an unsubscribe. */
+  onTransferred(listener: (dialId: string) => void): () => void;
 }
 
 /**

@@ -34,6 +34,14 @@ export interface CompanionConfig {
   agents?: Record<string, string>;
   /** Shorthand for `agents.default`. */
   agentId?: string;
+  /**
+   * Talk to a person: the phone number (E.164, e.g. `+14155550123`) the service transfers a call
+   * to when the visitor asks for a person (`POST /dials/:id/transfer`), for every agent without
+   * its own in `transferNumbers`. Without either, transfer is off and the route answers 404.
+   */
+  transferNumber?: string;
+  /** Agent name (a key of `agents`) → its own transfer number (E.164). */
+  transferNumbers?: Record<string, string>;
   /** The service's GraphQL endpoint. Default: the origin of `baseUrl` + `/query`. */
   graphqlUrl?: string;
   /** Replaces the media server `url` that `browserDialToken` answers (e.g. a media proxy you run). */
@@ -78,7 +86,8 @@ export interface CompanionConfig {
   rateLimit?: { perAddress?: number; total?: number; windowMs?: number; perDial?: number; readsPerAddress?: number };
   /**
    * Replace the in-memory limiters, e.g. with a Redis-backed `RateLimiter` shared by instances.
-   * `feedbackPerDial` allows one rating per dial (default: in memory, for the handles' lifetime).
+   * `feedbackPerDial` allows one rating per dial and `transferPerDial` one transfer per dial
+   * (default: in memory, for the handles' lifetime).
    */
   rateLimiters?: {
     perAddress?: RateLimiter;
@@ -87,6 +96,7 @@ export interface CompanionConfig {
     readsPerAddress?: RateLimiter;
     feedbackPerDial?: RateLimiter;
     metricsPerDial?: RateLimiter;
+    transferPerDial?: RateLimiter;
   };
   /**
    * Receives each visitor's rating (`POST /dials/:id/feedback`, the element's `feedback="server"`),
@@ -127,6 +137,9 @@ export interface CompanionSettings {
   now: () => number;
   /** Agent name → agent id (no prototype: `toString` is no agent). */
   agents: Readonly<Record<string, string>>;
+  /** Agent id → the number its calls are transferred to (transfer.ts); empty: transfer is off. */
+  transferNumbers: ReadonlyMap<string, string>;
+
   signingSecret: string;
   signer: HandleSigner;
   service: ServiceClient;
@@ -152,6 +165,7 @@ export interface CompanionSettings {
     feedbackPerDial: RateLimiter;
     /** One metrics post per dial. */
     metricsPerDial: RateLimiter;
+    transferPerDial: RateLimiter;
   };
   onFeedback: ((feedback: CompanionFeedback) => void | Promise<void>) | null;
   /** `/api/voice-call` (no trailing slash), or null to match the path's tail. */
@@ -180,6 +194,59 @@ export function warn(settings: Pick<CompanionSettings, 'log' | 'now'>, message: 
   } catch {
     // A broken logger must not break the answer.
   }
+}
+
+/** An E.164 phone number: `+`, a country code, at most 15 digits in all. */
+export const E164 = /^\+[1-9][0-9]{1,14}$/;
+
+/**
+ * Agent id → transfer number, from `transferNumbers` (by agent name) over `transferNumber`. A
+ * number that is not E.164, a name that is no agent, or two names of one agent id with different
+ * numbers is refused at start: a wrong number must not wait for the first visitor who asks.
+ */
+function resolveTransferNumbers(
+  config: CompanionConfig,
+  agents: Readonly<Record<string, string>>,
+): Map<string, string> {
+  const byId = new Map<string, string>();
+  const check = (number: unknown, what: string): string => {
+    if (typeof number !== 'string' || !E164.test(number))
+      throw new TypeError(
+        `createCompanionHandler: ${what} must be a phone number in E.164 form, e.g. +14155550123 (a +, the country code, at most 15 digits)`,
+      );
+    return number;
+  };
+  const fallback =
+    config.transferNumber === undefined || config.transferNumber === ''
+      ? undefined
+      : check(config.transferNumber, 'transferNumber (COMPANION_TRANSFER_NUMBER)');
+  const own = config.transferNumbers ?? {};
+  if (typeof own !== 'object' || own === null || Array.isArray(own))
+    throw new TypeError('createCompanionHandler: transferNumbers must be an object of agent name → phone number');
+  for (const name of Object.keys(own)) {
+    if (!Object.hasOwn(agents, name))
+      throw new TypeError(
+        `createCompanionHandler: transferNumbers (VOICE_AGENT_TRANSFER_NUMBERS) names ${JSON.stringify(name.slice(0, 60))}, which is not an agent name`,
+      );
+  }
+  for (const [name, agentId] of Object.entries(agents)) {
+    const number = Object.hasOwn(own, name)
+      ? check(own[name], `transferNumbers.${name} (VOICE_AGENT_TRANSFER_NUMBERS)`)
+      : fallback;
+    if (number === undefined) continue;
+    const earlier = byId.get(agentId);
+    if (earlier !== undefined && earlier !== number)
+      throw new TypeError(
+        `createCompanionHandler: two agent names of agent id ${JSON.stringify(agentId)} have different transfer numbers; a dial knows only its agent id`,
+      );
+    byId.set(agentId, number);
+  }
+  return byId;
+}
+
+/** A number is configured for this agent id and the service client can transfer: the create's answer says `transfer: true`. */
+export function transferOffered(settings: CompanionSettings, agentId: string): boolean {
+  return settings.transferNumbers.has(agentId) && typeof settings.service.transferCall === 'function';
 }
 
 export function resolveConfig(config: CompanionConfig): CompanionSettings {
@@ -284,6 +351,8 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
     log,
     now,
     agents,
+    transferNumbers: resolveTransferNumbers(config, agents),
+
     signingSecret: secret,
     signer: cacheVerifications(createHandleSigner(secret)),
     service,
@@ -308,6 +377,9 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
         config.rateLimiters?.feedbackPerDial ?? createMemoryRateLimiter({ limit: 1, windowMs: handleLifetimeMs }),
       metricsPerDial:
         config.rateLimiters?.metricsPerDial ?? createMemoryRateLimiter({ limit: 1, windowMs: handleLifetimeMs }),
+      // One transfer per dial, the same way.
+      transferPerDial:
+        config.rateLimiters?.transferPerDial ?? createMemoryRateLimiter({ limit: 1, windowMs: handleLifetimeMs }),
     },
     onFeedback: config.onFeedback ?? null,
     basePath: config.basePath ? '/' + config.basePath.replace(/^\/+|\/+$/g, '') : null,

@@ -5,7 +5,7 @@ import { ServiceError } from '../api/service-error.js';
 import type { ServiceDial } from '../api/types/dials.js';
 import { readBeaconHandle, readDialRequest, readFeedbackRequest } from './body.js';
 import { isDialId, mediaUrlProblem } from './checks.js';
-import { warn, type CompanionFeedback, type CompanionSettings } from './config.js';
+import { transferOffered, warn, type CompanionFeedback, type CompanionSettings } from './config.js';
 import { HttpError, jsonAnswer } from './errors.js';
 import type { CompanionAnswer, CompanionRequest } from './exchange.js';
 import { hmacBase64Url, type HandleClaims } from './handles.js';
@@ -63,7 +63,7 @@ async function limit(
   }
 }
 
-type DialRoute = 'token' | 'read' | 'hangup' | 'feedback' | 'metrics';
+type DialRoute = 'token' | 'read' | 'hangup' | 'feedback' | 'metrics' | 'transfer';
 
 /**
  * The routes that stop a dial spending money (hang-up; the leave route too, once there is one): a
@@ -168,6 +168,8 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
     handle,
     expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
     ...(media === 'ended' ? { ended: true } : media ? { media } : {}),
+    // Talk to a person is offered: a number is configured for this agent (transfer-route.ts).
+    ...(transferOffered(settings, callAgentId) ? { transfer: true } : {}),
   };
   return jsonAnswer(200, answer);
 }

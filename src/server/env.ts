@@ -1,7 +1,7 @@
 // Companion config from environment variables (README: "Run it as a process"). Takes the variables as a plain
 // object, so Workers (`env`), Deno (`Deno.env.toObject()`) and Node (`process.env`) can all use it.
 import { isLoopbackHostname, mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
-import { MAX_TIMEOUT_MINUTES, MIN_METRICS_TOKEN_LENGTH } from './config.js';
+import { E164, MAX_TIMEOUT_MINUTES, MIN_METRICS_TOKEN_LENGTH } from './config.js';
 import type { CompanionConfig } from './handler.js';
 import type { NodeServerLimits } from './node.js';
 
@@ -88,7 +88,8 @@ function origins(env: Environment, name: string): string[] {
  * COMPANION_TIMEOUT_MINUTES, COMPANION_RATE_LIMIT_PER_ADDRESS, COMPANION_RATE_LIMIT_TOTAL,
  * COMPANION_RATE_LIMIT_PER_DIAL, COMPANION_RATE_LIMIT_READS_PER_ADDRESS (per minute),
  * COMPANION_TRUST_PROXY (1/true/yes/on or 0/false/no/off), COMPANION_BASE_PATH, COMPANION_METRICS_TOKEN
- * (serves `GET {base}/metrics` to that bearer token, at least 16 characters).
+ * (serves `GET {base}/metrics` to that bearer token, at least 16 characters), COMPANION_TRANSFER_NUMBER
+ * and VOICE_AGENT_TRANSFER_NUMBERS (JSON agent name → number; both E.164: talk to a person).
  * Weak values are refused with a ConfigError naming the variable.
  */
 export function companionConfigFromEnv(env: Environment): CompanionConfig {
@@ -158,6 +159,7 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
     config.graphqlUrl = env.VOICE_AGENT_GRAPHQL_URL;
   }
   if (env.VOICE_AGENT_MEDIA_URL) config.mediaUrl = env.VOICE_AGENT_MEDIA_URL;
+  problems.check(() => readTransferNumbers(env, config));
   if (env.COMPANION_BASE_PATH) config.basePath = env.COMPANION_BASE_PATH;
   if (env.COMPANION_METRICS_TOKEN !== undefined && env.COMPANION_METRICS_TOKEN !== '') {
     const problem = secretProblem(env.COMPANION_METRICS_TOKEN, apiKey, MIN_METRICS_TOKEN_LENGTH);
@@ -179,6 +181,41 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   }
   problems.finish();
   return config;
+}
+
+const E164_EXAMPLE = 'a phone number in E.164 form, e.g. +14155550123';
+
+/** COMPANION_TRANSFER_NUMBER and VOICE_AGENT_TRANSFER_NUMBERS (JSON agent name → number), both E.164. */
+function readTransferNumbers(env: Environment, config: CompanionConfig): void {
+  const found: string[] = [];
+  const single = env.COMPANION_TRANSFER_NUMBER?.trim();
+  if (single) {
+    if (E164.test(single)) config.transferNumber = single;
+    else found.push(`COMPANION_TRANSFER_NUMBER must be ${E164_EXAMPLE}`);
+  }
+  if (env.VOICE_AGENT_TRANSFER_NUMBERS) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(env.VOICE_AGENT_TRANSFER_NUMBERS);
+    } catch {
+      parsed = null;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      found.push('VOICE_AGENT_TRANSFER_NUMBERS must be a JSON object of agent name → phone number');
+    } else {
+      const numbers = parsed as Record<string, unknown>;
+      const agents = config.agents ?? {};
+      for (const [name, number] of Object.entries(numbers)) {
+        const label = JSON.stringify(name.slice(0, 60));
+        if (typeof number !== 'string' || !E164.test(number))
+          found.push(`VOICE_AGENT_TRANSFER_NUMBERS: the number of ${label} must be ${E164_EXAMPLE}`);
+        else if (!Object.hasOwn(agents, name))
+          found.push(`VOICE_AGENT_TRANSFER_NUMBERS names ${label}, which is not an agent name of VOICE_AGENT_AGENTS`);
+      }
+      config.transferNumbers = numbers as Record<string, string>;
+    }
+  }
+  if (found.length > 0) throw new ConfigError(found);
 }
 
 export interface ListenEnvironment extends NodeServerLimits {

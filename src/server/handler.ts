@@ -18,6 +18,7 @@ import { createPrometheusMetrics, type CompanionMetrics } from './prometheus.js'
 import { allowOf, dialIdOf, matchRoute, type Route } from './routes.js';
 import { scrape } from './scrape.js';
 import { endRequestSpan, observeService, startRequestSpan, withSpan } from './tracing.js';
+import { transfer } from './transfer-route.js';
 
 export type { CompanionConfig, CompanionFeedback } from './config.js';
 
@@ -60,7 +61,7 @@ export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
 }
 
 /** The dial routes, by name. */
-const DIAL_ROUTES = { token, read, hangup, feedback, metrics: callMetrics } as const;
+const DIAL_ROUTES = { token, read, hangup, feedback, metrics: callMetrics, transfer } as const;
 
 /** The route's answer, once host and origin passed: a preflight, a 405, or what the route does. */
 function answerRoute(

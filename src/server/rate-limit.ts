@@ -112,6 +112,8 @@ export interface CompanionRateLimiters {
   feedbackPerDial: RateLimiter;
   /** Call-metrics posts per dial: one (`POST /dials/:id/metrics`; a second is a 409). */
   metricsPerDial: RateLimiter;
+  /** Transfers per dial: one (`POST /dials/:id/transfer`; a second is a 409), remembered as long as a rating. */
+  transferPerDial: RateLimiter;
 }
 
 export interface RedisRateLimitOptions {
@@ -248,5 +250,6 @@ export function createRedisRateLimiters(client: object, options: RedisRateLimitO
     readsPerAddress: make('readsPerAddress', options.readsPerAddress ?? DEFAULT_RATE_LIMITS.readsPerAddress),
     feedbackPerDial: make('feedbackPerDial', 1, feedbackWindowMs),
     metricsPerDial: make('metricsPerDial', 1, feedbackWindowMs),
+    transferPerDial: make('transferPerDial', 1, feedbackWindowMs),
   };
 }

@@ -1,7 +1,7 @@
-// The companion's view of the calling service: the five dial calls it makes, and nothing else of
+// The companion's view of the calling service: the six dial calls it makes, and nothing else of
 // the API client (`voice-agent-call/api`), so the handler's bundle holds only these. A
 // `ServiceClient` passed in config (tests, a client of your own) replaces it.
-import { browserDialToken, createDial, getDial, getDialToken, hangupDial } from '../api/dials.js';
+import { browserDialToken, createDial, getDial, getDialToken, hangupDial, transferCall } from '../api/dials.js';
 import { dialTransport, type CallOptions, type ServiceClientOptions } from '../api/transport.js';
 import type {
   BrowserDialTokenOutput,
@@ -18,6 +18,11 @@ export interface ServiceClient {
   browserDialToken(dialToken: string, sessionId: string, options?: CallOptions): Promise<BrowserDialTokenOutput>;
   getDial(dialId: string, options?: CallOptions): Promise<ServiceDial>;
   hangupDial(dialId: string, options?: CallOptions): Promise<{ success: boolean }>;
+  /**
+   * The GraphQL mutation `hangupCall(dialId, transferNumber)`: the live call goes to that number
+   * (talk to a person). Optional for a client of your own: without it the transfer route answers 404.
+   */
+  transferCall?(dialId: string, transferNumber: string, options?: CallOptions): Promise<{ success: boolean }>;
 }
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
@@ -29,5 +34,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       browserDialToken(transport, dialToken, sessionId, callOptions),
     getDial: (dialId, callOptions) => getDial(transport, dialId, callOptions),
     hangupDial: (dialId, callOptions) => hangupDial(transport, dialId, callOptions),
+    transferCall: (dialId, transferNumber, callOptions) => transferCall(transport, dialId, transferNumber, callOptions),
   };
 }

@@ -8,7 +8,7 @@ export type CompanionRoute =
   'POST /dials' | 'POST /dials/:id/token' | 'GET /dials/:id' | 'POST /dials/:id/hangup' | 'POST /dials/:id/feedback';
 
 /** The routes on one dial, as the path's tail after `/dials/:id`. */
-export type DialRouteTail = '' | '/token' | '/hangup' | '/feedback' | '/metrics';
+export type DialRouteTail = '' | '/token' | '/hangup' | '/feedback' | '/metrics' | '/transfer';
 
 /** `POST /dials`'s body (JSON; none is `{}`). */
 export interface CreateDialBody {

@@ -56,6 +56,7 @@ const WIDGET_CODES: Record<Exclude<WidgetErrorCode, `http_${number}`>, true> = {
   load_failed: true,
   hold_failed: true,
   device_failed: true,
+  transfer_failed: true,
 };
 
 /** The rows of the README table whose header row starts with `| ${firstHeader} |`. */

@@ -277,6 +277,7 @@ describe('createRedisRateLimiters', () => {
       'perDial',
       'readsPerAddress',
       'total',
+      'transferPerDial',
     ]);
     for (const [name, limit] of [
       ['perAddress', 3],
@@ -285,10 +286,12 @@ describe('createRedisRateLimiters', () => {
       ['readsPerAddress', 6],
       ['feedbackPerDial', 1],
       ['metricsPerDial', 1],
+      ['transferPerDial', 1],
     ] as const) {
       const verdicts = await Promise.all(Array.from({ length: 10 }, () => limiters[name].take('same-key')));
       assert.equal(verdicts.filter((verdict) => verdict.allowed).length, limit, name);
-      const window = name === 'feedbackPerDial' || name === 'metricsPerDial' ? 86_400 : 60;
+      const window =
+        name === 'feedbackPerDial' || name === 'metricsPerDial' || name === 'transferPerDial' ? 86_400 : 60;
       for (const verdict of verdicts.filter((v) => !v.allowed))
         assert.ok(verdict.retryAfterSeconds >= 1 && verdict.retryAfterSeconds <= window);
       assert.equal((await limiters[name].take('another-key')).allowed, true, `${name} counts per key`);

@@ -41,6 +41,10 @@ export class FakeService {
   iceConfig: string | null = null;
   /** When set, `browserDialToken` answers these GraphQL errors and no data. */
   graphqlErrors: string[] | null = null;
+  /** `hangupCall` with a `transferNumber` (API key): each dial and number asked, in order. */
+  transfers: { dialId: string; transferNumber: unknown }[] = [];
+  /** When set, `hangupCall` answers these GraphQL errors (the service refusing a transfer). */
+  transferErrors: string[] | null = null;
   #next = 1;
 
   fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -105,6 +109,8 @@ export class FakeService {
 
   /** `browserDialToken` only, authorised by a dial token this service gave out (as the service answers: HTTP 200, `errors`). */
   #graphql(request: Request, body: unknown): Response {
+    if ((body as { operationName?: unknown } | null)?.operationName === 'HangupCall')
+      return this.#hangupCall(request, body);
     const dialId = /^Bearer token-for-(.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
     const dial = dialId ? this.dials.get(dialId) : undefined;
     if (!dial) return json(200, { errors: [{ message: 'unauthorized' }], data: null });
@@ -123,6 +129,19 @@ export class FakeService {
         },
       },
     });
+  }
+
+  /** `hangupCall(dialId, transferNumber)` with the API key: the dial goes on, with a person. */
+  #hangupCall(request: Request, body: unknown): Response {
+    if (request.headers.get('authorization') !== `Bearer ${API_KEY}`)
+      return json(200, { errors: [{ message: 'unauthorized' }], data: null });
+    const variables = (body as { variables?: { dialId?: string; transferNumber?: unknown } }).variables ?? {};
+    const dial = this.dials.get(variables.dialId ?? '');
+    if (!dial) return json(200, { errors: [{ message: 'no such dial' }], data: null });
+    if (this.transferErrors)
+      return json(200, { errors: this.transferErrors.map((message) => ({ message })), data: null });
+    this.transfers.push({ dialId: String(dial.id), transferNumber: variables.transferNumber });
+    return json(200, { data: { hangupCall: true } });
   }
 
   /** Forgets the calls recorded so far (e.g. a create and the media credentials it fetched). */

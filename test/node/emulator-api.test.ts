@@ -295,6 +295,7 @@ describe('emulator REST API', () => {
         'emu-quick',
         'emu-server-leave',
         'emu-silent-user',
+        'emu-transfer-refused',
         'emu-vonage',
         'emu-weak-link',
       ]);

@@ -235,6 +235,7 @@ describe('dial lifecycle', () => {
       status: 'queued',
       maxDurationSeconds: 120,
       aiPaused: false,
+      transferred: false,
     });
     assert.equal(emu.control.sessionForRoom('dial-nope'), undefined);
     await call(emu, 'POST', `/dials/${dialId}/hangup`);

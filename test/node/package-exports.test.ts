@@ -141,6 +141,7 @@ test('the React component renders its tag on the server (SSR) with typed event p
     onCallDevice: 'call-device',
     onCallQuality: 'call-quality',
     onCallProgress: 'call-progress',
+    onCallTransfer: 'call-transfer',
     onCallError: 'call-error',
     onCallEnded: 'call-ended',
     onCallConsent: 'call-consent',

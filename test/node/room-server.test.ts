@@ -193,6 +193,7 @@ describe('HTTP routes', () => {
       end: () => {},
       onEnded: () => () => {},
       onAiPaused: () => () => {},
+      onTransferred: () => () => {},
     };
     const media = await startMediaServer({
       host: '127.0.0.1',
@@ -423,6 +424,7 @@ describe('teardown', () => {
         return () => listeners.delete(listener);
       },
       onAiPaused: () => () => {},
+      onTransferred: () => () => {},
     };
     const media = await startMediaServer(
       { host: '127.0.0.1', port: 0, control, verifyToken: (token) => verifyParticipantToken(keys, token) },

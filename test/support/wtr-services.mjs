@@ -44,6 +44,7 @@ export const SCENARIO_AGENTS = [
   'emu-graphql-transcript',
   'emu-keypad',
   'emu-weak-link',
+  'emu-transfer-refused',
 ];
 
 /** Starts `node --import tsx <script> ...args` and resolves with its first stdout JSON line. */
@@ -190,6 +191,12 @@ export function testServices() {
             COMPANION_ALLOWED_INPUTS: 'name,topic',
             // GET /api/voice-call/metrics for the tests of metrics="server" (call-quality-e2e).
             COMPANION_METRICS_TOKEN: 'browser-tests-metrics-token-0123456789',
+            // Talk to a person (test/browser/transfer.test.ts): offered for these agents only, so
+            // the others (emu-keypad, say) show that no number means no button.
+            VOICE_AGENT_TRANSFER_NUMBERS: JSON.stringify({
+              'emu-demo': '+15550100123',
+              'emu-transfer-refused': '+15550100123',
+            }),
             // Every test page calls from 127.0.0.1; the limits themselves are tested in node.
             COMPANION_RATE_LIMIT_PER_ADDRESS: '100000',
             COMPANION_RATE_LIMIT_TOTAL: '100000',

@@ -43,12 +43,17 @@ export interface ScenarioTimings {
   quickListenMs: number;
   /** emu-drop, emu-blip, emu-agent-leaves, emu-server-leave: the pause after the greeting before the fault. */
   dropAfterGreetingMs: number;
+  /** After a transfer: the person's wait before greeting (the line rings), and the quiet that makes them hang up. */
+  personAnswerMs: number;
+  personSilenceMs: number;
 }
 
 export const DEFAULT_SCENARIO_TIMINGS: ScenarioTimings = {
   silenceHangupMs: 3000,
   quickListenMs: 1000,
   dropAfterGreetingMs: 500,
+  personAnswerMs: 700,
+  personSilenceMs: 20_000,
 };
 
 export interface Scenario {
@@ -82,6 +87,32 @@ export const LINES = {
   /** Said when `pauseAI(dialId, false)` brings a paused agent back. */
   back: "I'm back.",
 } as const;
+
+/**
+ * The person a call is transferred to (`hangupCall` with a `transferNumber`), in another voice:
+ * greets, answers each turn of the caller, and says goodbye and hangs up after the caller was
+ * quiet for `personSilenceMs`; otherwise the call goes on until the caller hangs up (or the time cap).
+ */
+export const PERSON_LINES = {
+  greeting: 'Hi, this is Sam from the support team. How can I help you?',
+  replies: ['Sure, I can help with that.', 'Okay, let me check that for you.', 'Alright. Anything else I can do?'],
+  goodbye: 'I cannot hear you any more. Thanks for calling, goodbye.',
+} as const;
+
+/** The person's side of a transferred call, over the same `AgentContext` (its voice is the person's). */
+export async function personScript(person: AgentContext, timings: ScenarioTimings): Promise<void> {
+  await person.say(PERSON_LINES.greeting);
+  for (let turn = 0; ; turn++) {
+    const heard = await person.listen({ silenceMs: timings.personSilenceMs });
+    if (heard.kind === 'silence') break;
+    if (heard.kind !== 'turn') continue;
+    await person.think();
+    await person.say(PERSON_LINES.replies[turn % PERSON_LINES.replies.length] ?? PERSON_LINES.replies[0]);
+  }
+  await person.say(PERSON_LINES.goodbye);
+  // The dial's result is TRANSFERRED whoever ends it (dial-lifecycle.ts).
+  person.hangup('TRANSFERRED');
+}
 
 /** The keypad agent's answer to one key: "You pressed 2.", "You pressed star." */
 export function keypadAnswer(digit: string): string {
@@ -213,6 +244,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'emu-keypad': keypad,
   // emu-demo's call over a link the room grades POOR (room/quality-reports.ts).
   'emu-weak-link': demo,
+  // The service refuses its transfers (GraphQL); in the room it is the demo agent.
+  'emu-transfer-refused': demo,
   // emu-busy never reaches the room: the REST half ends it at creation and the room refuses it.
   // emu-vonage never gets a LiveKit token (its provider is Vonage), so it never reaches the room.
 };

@@ -11,21 +11,30 @@ const CACHE_DIR = join(tmpdir(), 'voice-agent-emulator-speech');
 /** Words per minute; a little quicker than espeak-ng's default keeps the scenarios short. */
 const WORDS_PER_MINUTE = 190;
 
+/** Who speaks: the agent (espeak-ng's default voice) or the person a call is transferred to (another voice). */
+export type Voice = 'agent' | 'person';
+/** espeak-ng's `-v` for each voice; the person's is a different variant, so a listener hears the change. */
+const ESPEAK_VOICE: Readonly<Record<Voice, string | null>> = { agent: null, person: 'en-us+f3' };
+
 const memory = new Map<string, Promise<Int16Array>>();
 let toneNoticeShown = false;
 
 /** 48 kHz mono PCM of `text` spoken. Never rejects: falls back to a tone. */
-export function speech(text: string): Promise<Int16Array> {
-  let pending = memory.get(text);
+export function speech(text: string, voice: Voice = 'agent'): Promise<Int16Array> {
+  const id = `${voice}|${text}`;
+  let pending = memory.get(id);
   if (!pending) {
-    pending = synthesize(text);
-    memory.set(text, pending);
+    pending = synthesize(text, ESPEAK_VOICE[voice]);
+    memory.set(id, pending);
   }
   return pending;
 }
 
-async function synthesize(text: string): Promise<Int16Array> {
-  const key = createHash('sha256').update(`${WORDS_PER_MINUTE}|${text}`).digest('hex').slice(0, 24);
+async function synthesize(text: string, espeakVoice: string | null): Promise<Int16Array> {
+  const key = createHash('sha256')
+    .update(`${WORDS_PER_MINUTE}|${espeakVoice === null ? '' : `${espeakVoice}|`}${text}`)
+    .digest('hex')
+    .slice(0, 24);
   const file = join(CACHE_DIR, `${key}.wav`);
   try {
     return trimSilence(toMono48k(parseWav(await readFile(file))));
@@ -36,7 +45,8 @@ async function synthesize(text: string): Promise<Int16Array> {
     await mkdir(CACHE_DIR, { recursive: true });
     const partial = `${file}.${process.pid}.tmp`;
     await new Promise<void>((resolve, reject) => {
-      execFile('espeak-ng', ['-s', String(WORDS_PER_MINUTE), '-w', partial, '--', text], (error) =>
+      const voiceArgs = espeakVoice === null ? [] : ['-v', espeakVoice];
+      execFile('espeak-ng', [...voiceArgs, '-s', String(WORDS_PER_MINUTE), '-w', partial, '--', text], (error) =>
         error ? reject(error) : resolve(),
       );
     });

@@ -28,6 +28,8 @@ export const EMU_GRAPHQL_TRANSCRIPT = 'emu-graphql-transcript';
 export const EMU_KEYPAD = 'emu-keypad';
 /** emu-demo over a link the room grades POOR in its connection-quality updates ("Weak connection"). */
 export const EMU_WEAK_LINK = 'emu-weak-link';
+/** emu-demo whose calls the service refuses to transfer: `hangupCall` with a `transferNumber` is a GraphQL error. */
+export const EMU_TRANSFER_REFUSED = 'emu-transfer-refused';
 
 export const SCENARIO_AGENT_IDS = [
   EMU_DEMO,
@@ -43,6 +45,7 @@ export const SCENARIO_AGENT_IDS = [
   EMU_GRAPHQL_TRANSCRIPT,
   EMU_KEYPAD,
   EMU_WEAK_LINK,
+  EMU_TRANSFER_REFUSED,
 ] as const;
 export type ScenarioAgentId = (typeof SCENARIO_AGENT_IDS)[number];
 
@@ -62,6 +65,7 @@ const names: Record<ScenarioAgentId, string> = {
   'emu-graphql-transcript': 'Emulator quick agent with its live transcript over GraphQL only',
   'emu-keypad': 'Emulator agent that answers keypad tones',
   'emu-weak-link': 'Emulator demo agent on a weak connection',
+  'emu-transfer-refused': 'Emulator demo agent whose calls cannot be transferred',
 };
 
 /** The media provider `browserDialToken` names for a dial of this scenario. */

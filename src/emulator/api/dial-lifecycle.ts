@@ -2,6 +2,7 @@
 // the media half (through `DialControl`) and two timers per dial:
 //
 //   queued ──token──▶ ringing ──joined──▶ in-progress ──hangup──▶ completed / USER_HANGUP
+//                                             ├──transfer──▶ in-progress with a person ──any end──▶ completed / TRANSFERRED
 //     │                 │                     ├──time cap──▶ completed / TIMEOUT
 //     │                 │                     └──room end──▶ (what the media half reports)
 //     ├─────────────────┴──hangup──▶ canceled / CANCELLED
@@ -67,6 +68,7 @@ export const DEFAULT_ENDED_DIAL_RETENTION: Required<EndedDialRetention> = { maxC
 
 export type EndListener = (dialId: string, end: DialEnd) => void;
 export type PauseListener = (dialId: string, paused: boolean) => void;
+export type TransferListener = (dialId: string) => void;
 
 /** What happens to one dial, as `watch` reports it. Read the dial's state with `record`. */
 export type DialUpdate =
@@ -101,6 +103,10 @@ export interface DialState {
   sessionStarted: boolean;
   /** `pauseAI`'s last value: the agent in the room is silent while it is true. */
   aiPaused: boolean;
+  /** When `hangupCall` with a `transferNumber` handed the call to a person (the agent's part ended), else null. */
+  transferredAt: number | null;
+  /** The number it was transferred to. */
+  transferNumber: string | null;
 }
 
 /** The longest delay setTimeout keeps. */
@@ -158,6 +164,7 @@ export class DialLifecycle implements DialControl {
   private readonly watchers = new Map<string, Set<DialWatcher>>();
   private readonly endListeners = new Set<EndListener>();
   private readonly pauseListeners = new Set<PauseListener>();
+  private readonly transferListeners = new Set<TransferListener>();
   private readonly options: DialLifecycleOptions;
   private readonly retention: Required<EndedDialRetention>;
   /** Ended dials still kept, by id, in the order they ended, with when. */
@@ -200,6 +207,8 @@ export class DialLifecycle implements DialControl {
       browserJoined: false,
       sessionStarted: false,
       aiPaused: false,
+      transferredAt: null,
+      transferNumber: null,
     };
     this.dials.set(id, dial);
     this.options.log(`dial ${id} queued (agent ${input.agent.id})`);
@@ -282,6 +291,32 @@ export class DialLifecycle implements DialControl {
     }
   }
 
+  /**
+   * `hangupCall` with a `transferNumber`: the agent's part of a live browser dial ends and a person
+   * takes the call (the room's agent script hands over). The caller of this checked that it may.
+   */
+  transfer(dialId: string, transferNumber: string): void {
+    const dial = this.dials.get(dialId);
+    if (!dial || dial.status !== 'in-progress' || dial.transferredAt !== null) return;
+    dial.transferredAt = Date.now();
+    dial.transferNumber = transferNumber;
+    dial.aiPaused = false;
+    dial.updatedAt = dial.transferredAt;
+    this.options.log(`dial ${dial.id} transferred to a person`);
+    for (const listener of [...this.transferListeners]) {
+      try {
+        listener(dial.id);
+      } catch (error) {
+        this.options.log(`an onTransferred listener threw for dial ${dial.id}: ${String(error)}`);
+      }
+    }
+  }
+
+  /** The dial was handed to a person (`transfer`). */
+  transferred(dialId: string): boolean {
+    return (this.dials.get(dialId)?.transferredAt ?? null) !== null;
+  }
+
   aiPaused(dialId: string): boolean {
     return this.dials.get(dialId)?.aiPaused ?? false;
   }
@@ -309,6 +344,7 @@ export class DialLifecycle implements DialControl {
     this.sweepTimer = null;
     this.endListeners.clear();
     this.pauseListeners.clear();
+    this.transferListeners.clear();
     this.watchers.clear();
   }
 
@@ -385,6 +421,13 @@ export class DialLifecycle implements DialControl {
     this.pauseListeners.add(listener);
     return () => {
       this.pauseListeners.delete(listener);
+    };
+  }
+
+  onTransferred(listener: TransferListener): () => void {
+    this.transferListeners.add(listener);
+    return () => {
+      this.transferListeners.delete(listener);
     };
   }
 
@@ -490,6 +533,9 @@ export class DialLifecycle implements DialControl {
   }
 
   private finish(dial: DialState, end: DialEnd): void {
+    // Handed to a person: however the call then ends normally (either side hangs up, the time
+    // cap), the service's record says TRANSFERRED. A failure stays a failure.
+    if (dial.transferredAt !== null && end.status === 'completed') end = { ...end, systemResultType: 'TRANSFERRED' };
     this.disarm(dial);
     dial.endedAt = Date.now();
     dial.updatedAt = dial.endedAt;
@@ -553,15 +599,20 @@ export class DialLifecycle implements DialControl {
       status: dial.status,
       maxDurationSeconds: dial.maxDurationSeconds,
       aiPaused: dial.aiPaused,
+      transferred: dial.transferredAt !== null,
     };
   }
 
   private toRecord(dial: DialState): DialRecord {
     const ended = dial.endedAt !== null;
     const durationMs = dial.startedAt !== null && dial.endedAt !== null ? dial.endedAt - dial.startedAt : 0;
-    const aiMs = dial.transcript
-      .filter((line) => line.speaker === 'AI')
-      .reduce((sum, line) => sum + Math.max(0, line.endTimeMs - line.startTimeMs), 0);
+    // A transferred call's AI part is the call up to the transfer; otherwise the agent's speech.
+    const aiMs =
+      dial.transferredAt !== null && dial.startedAt !== null
+        ? dial.transferredAt - dial.startedAt
+        : dial.transcript
+            .filter((line) => line.speaker === 'AI')
+            .reduce((sum, line) => sum + Math.max(0, line.endTimeMs - line.startTimeMs), 0);
     const { agent } = dial.input;
     return {
       id: dial.id,

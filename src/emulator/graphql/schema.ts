@@ -10,7 +10,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { telephonyProviderOf } from '../api/agents.js';
+import { EMU_TRANSFER_REFUSED, telephonyProviderOf } from '../api/agents.js';
 import { isTerminal, type DialLifecycle } from '../api/dial-lifecycle.js';
 import type { DialRecord } from '../api/records.js';
 import type { DialStatus, TranscriptLine } from '../seam.js';
@@ -84,6 +84,9 @@ type TranscriptLine {
 enum TranscriptLineRole { AI FUNCTION_RESULT HUMAN IVR NODE_TRANSITION }
 type FunctionCallRes { id: ID!  name: String!  arguments: String! }
 `;
+
+/** An E.164 phone number, as the emulator checks a `transferNumber`. */
+const E164 = /^\+[1-9][0-9]{1,14}$/;
 
 /** Who a request speaks for: the workspace (the API key) or one dial (its dial token). */
 export type Principal = { kind: 'workspace' } | { kind: 'dial'; dialId: string; sessionId: string };
@@ -244,9 +247,22 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
     startDialSession(_root, { dialSessionId }: { dialSessionId: string }, { principal }) {
       return dials.startSession(authorizeSession(principal, dialSessionId));
     },
-    hangupCall(_root, { dialId }: { dialId: string }, { principal }) {
+    hangupCall(_root, { dialId, transferNumber }: { dialId: string; transferNumber?: string | null }, { principal }) {
       authorizeDial(principal, dialId);
-      dials.hangup(dialId);
+      if (transferNumber == null) {
+        dials.hangup(dialId);
+        return true;
+      }
+      // A transfer (the emulator's rules: the service's are not known; docs/emulator.md).
+      if (!E164.test(transferNumber))
+        fail('transferNumber must be a phone number in E.164 form, e.g. +14155550123', 'BAD_USER_INPUT');
+      const session = sessionOf(dialId);
+      if (session.status !== 'in-progress')
+        fail(`only a call in progress can be transferred (the dial is ${session.status})`, 'FAILED_PRECONDITION');
+      if (dials.transferred(dialId)) fail('the call was transferred already', 'FAILED_PRECONDITION');
+      if (session.scenario === EMU_TRANSFER_REFUSED)
+        fail('this call cannot be transferred (emu-transfer-refused)', 'FAILED_PRECONDITION');
+      dials.transfer(dialId, transferNumber);
       return true;
     },
     pauseAI(_root, { dialId, pauseStatus }: { dialId: string; pauseStatus: boolean }, { principal }) {

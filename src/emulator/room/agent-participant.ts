@@ -3,14 +3,16 @@
 // It is the `AgentContext` the scenario scripts run against; the session owns the connection.
 // Like the service's agent as its own browser client drives it, it stays silent until the
 // dial's session is started (`startDialSession`): until then it is `initializing`. `pauseAI`
-// silences it at once (`idle`, no turns, no words) until it is resumed ("I'm back.").
+// silences it at once (`idle`, no turns, no words) until it is resumed ("I'm back."). A transfer
+// (`hangupCall` with a `transferNumber`) ends the agent's script for good: the same participant
+// and track then carry the person the call went to, in another voice, with their own script.
 import { randomBytes } from 'node:crypto';
 import type { ParticipantInfo } from '@livekit/protocol';
 import type { MediaControl, SystemResultType } from '../seam.js';
-import { LINES, delay, scenarioFor, type AgentContext, type ListenResult } from '../agent/scenarios.js';
+import { LINES, delay, personScript, scenarioFor, type AgentContext, type ListenResult } from '../agent/scenarios.js';
 import { TurnDetector } from '../agent/turn-detector.js';
 import type { AgentTimings } from './timings.js';
-import { speech } from '../agent/voice.js';
+import { speech, type Voice } from '../agent/voice.js';
 import type { Peer } from './media/peer.js';
 import { SAMPLE_RATE } from './media/pcm.js';
 import { growingPrefixes, transcriptionPackets } from './protocol/data-packets.js';
@@ -45,6 +47,8 @@ export interface AgentSessionPort {
 }
 
 export const AGENT_IDENTITY = 'agent';
+/** The participant's name once the call went to a person. */
+export const PERSON_NAME = 'Sam (support team)';
 
 /** Keypad digits kept for the agent while it is busy (more are dropped). */
 const KEYS_KEPT = 16;
@@ -56,7 +60,12 @@ export function newId(prefix: string): string {
 export class AgentParticipant implements AgentContext {
   readonly description: AgentDescription;
   readonly #port: AgentSessionPort;
+  /** The call's: aborted when the call ends. */
   readonly #abort = new AbortController();
+  /** The current speaker's script (the agent's, then after a transfer the person's): `signal`. */
+  #script = this.#newScript();
+  /** Whose voice the lines are in. */
+  #voice: Voice = 'agent';
   readonly #turns: TurnDetector;
   /** Whether lines also go out as `lk.transcription` streams (the GraphQL events always do). */
   readonly #roomTranscript: boolean;
@@ -93,7 +102,14 @@ export class AgentParticipant implements AgentContext {
   }
 
   get signal(): AbortSignal {
-    return this.#abort.signal;
+    return this.#script.signal;
+  }
+
+  /** A script's controller, aborted with the call. */
+  #newScript(): AbortController {
+    const script = new AbortController();
+    this.#abort.signal.addEventListener('abort', () => script.abort(this.#abort.signal.reason), { once: true });
+    return script;
   }
 
   get rejoined(): boolean {
@@ -107,22 +123,23 @@ export class AgentParticipant implements AgentContext {
   start(): void {
     if (this.#started) return;
     this.#started = true;
+    const script = this.#script;
     this.#port.control
-      .sessionStarted(this.#port.dialId, this.signal)
+      .sessionStarted(this.#port.dialId, script.signal)
       .then(() => {
         this.#sessionStarted = true;
         this.#setState(this.#paused ? 'idle' : 'listening');
-        return scenarioFor(this.#port.scenario).run(this, this.#port.timings);
+        return scenarioFor(this.#port.scenario).run(this.#scriptContext(script), this.#port.timings);
       })
       .catch((error: unknown) => {
-        if (this.signal.aborted) return;
+        if (script.signal.aborted) return;
         process.stderr.write(`voice-agent-emulator: agent ${this.#port.scenario}: ${String(error)}\n`);
       });
   }
 
   /** Stops the script and cuts off any line being spoken. */
   stop(): void {
-    if (!this.signal.aborted) this.#abort.abort(new DOMException('the call ended', 'AbortError'));
+    if (!this.#abort.signal.aborted) this.#abort.abort(new DOMException('the call ended', 'AbortError'));
     this.#port.peer()?.stopSpeaking();
   }
 
@@ -139,7 +156,8 @@ export class AgentParticipant implements AgentContext {
    * keys, and its script waits. Resumed: it says "I'm back." and its script goes on.
    */
   pause(paused: boolean): void {
-    if (paused === this.#paused || this.signal.aborted) return;
+    // The person the call went to is no AI to pause.
+    if (paused === this.#paused || this.signal.aborted || this.#voice === 'person') return;
     this.#paused = paused;
     if (paused) {
       if (!this.#gate) {
@@ -152,6 +170,71 @@ export class AgentParticipant implements AgentContext {
       return;
     }
     void this.#comeBack();
+  }
+
+  /**
+   * The call went to a person: the agent's script stops (its line cut off, a pause lifted), and
+   * after `personAnswerMs` the person, in their own voice and under their own name, runs theirs.
+   */
+  transfer(): void {
+    if (this.#voice === 'person' || this.#abort.signal.aborted) return;
+    this.#voice = 'person';
+    this.#script.abort(new DOMException('the call was transferred', 'AbortError'));
+    this.#port.peer()?.stopSpeaking();
+    this.#paused = false;
+    const gate = this.#gate;
+    this.#gate = undefined;
+    gate?.open();
+    this.#keys.length = 0;
+    const script = (this.#script = this.#newScript());
+    const agent = this.description;
+    agent.name = PERSON_NAME;
+    agent.state = 'idle';
+    agent.version++;
+    this.#port.sendUpdate(agentInfo(agent));
+    const { timings } = this.#port;
+    delay(timings.personAnswerMs, script.signal)
+      .then(() => personScript(this.#scriptContext(script), timings))
+      .catch((error: unknown) => {
+        if (script.signal.aborted) return;
+        process.stderr.write(`voice-agent-emulator: the person after a transfer: ${String(error)}\n`);
+      });
+  }
+
+  /**
+   * The context one script runs against: every step first and last checks that script's own
+   * signal, so the agent's script, cut off by a transfer mid-line, takes no further step while
+   * the person's runs on the same participant.
+   */
+  #scriptContext(script: AbortController): AgentContext {
+    const guard = (): void => script.signal.throwIfAborted();
+    const step =
+      <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        guard();
+        const result = await run(...args);
+        guard();
+        return result;
+      };
+    const act =
+      <A extends unknown[]>(run: (...args: A) => void) =>
+      (...args: A): void => {
+        guard();
+        run(...args);
+      };
+    return {
+      signal: script.signal,
+      rejoined: this.rejoined,
+      say: step((text: string) => this.say(text)),
+      think: step(() => this.think()),
+      listen: step((options?: { timeoutMs?: number; silenceMs?: number }) => this.listen(options)),
+      nextKey: step(() => this.nextKey()),
+      hangup: act((type: SystemResultType, aiResult?: Record<string, unknown>) => this.hangup(type, aiResult)),
+      drop: act(() => this.drop()),
+      blip: act(() => this.blip()),
+      leave: act(() => this.leave()),
+      shutDown: act(() => this.shutDown()),
+    };
   }
 
   async #comeBack(): Promise<void> {
@@ -329,7 +412,7 @@ export class AgentParticipant implements AgentContext {
   async #speak(text: string, { gated = false } = {}): Promise<void> {
     const peer = this.#port.peer();
     if (!peer) return;
-    const samples = await speech(text);
+    const samples = await speech(text, this.#voice);
     if (gated) await this.#whilePaused();
     const segmentId = newId('SG');
     const words = growingPrefixes(text);

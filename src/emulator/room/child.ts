@@ -16,6 +16,7 @@ const replies = new Map<number, (session: Awaited<ReturnType<MediaControl['sessi
 const waits = new Map<number, () => void>();
 const endListeners = new Set<(dialId: string, end: DialEnd) => void>();
 const pauseListeners = new Set<(dialId: string, paused: boolean) => void>();
+const transferListeners = new Set<(dialId: string) => void>();
 
 const control: MediaControl = {
   sessionForRoom(roomName) {
@@ -57,6 +58,12 @@ const control: MediaControl = {
     pauseListeners.add(listener);
     return () => {
       pauseListeners.delete(listener);
+    };
+  },
+  onTransferred(listener) {
+    transferListeners.add(listener);
+    return () => {
+      transferListeners.delete(listener);
     };
   },
 };
@@ -115,6 +122,9 @@ process.on('message', (message: ParentMessage) => {
       return;
     case 'aiPaused':
       for (const listener of [...pauseListeners]) listener(message.dialId, message.paused);
+      return;
+    case 'transferred':
+      for (const listener of [...transferListeners]) listener(message.dialId);
       return;
     case 'close':
       // process.exit, not a natural exit: libwebrtc crashes a process that winds down on its own.

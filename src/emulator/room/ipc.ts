@@ -32,4 +32,5 @@ export type ParentMessage =
   | { type: 'sessionStarted'; id: number }
   | { type: 'ended'; dialId: string; end: DialEnd }
   | { type: 'aiPaused'; dialId: string; paused: boolean }
+  | { type: 'transferred'; dialId: string }
   | { type: 'close' };

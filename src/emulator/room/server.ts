@@ -65,6 +65,9 @@ export async function startMediaServer(
     pauses.set(dialId, paused);
     for (const session of active.values()) if (session.dial.dialId === dialId) session.pauseAgent(paused);
   });
+  const stopHearingTransfers = control.onTransferred((dialId) => {
+    for (const session of active.values()) if (session.dial.dialId === dialId) session.transferAgent();
+  });
   const stopHearingEnds = control.onEnded((dialId) => pauses.delete(dialId));
 
   function endFailedLater(dialId: string, ms: number, then = () => {}): ReturnType<typeof setTimeout> {
@@ -218,6 +221,7 @@ export async function startMediaServer(
     url: `ws://${options.host}:${port}`,
     async close() {
       stopHearingPauses();
+      stopHearingTransfers();
       stopHearingEnds();
       for (const session of [...active.values()]) session.shutdown();
       await Promise.all(host.lingering);

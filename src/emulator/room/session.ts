@@ -115,6 +115,8 @@ export class Session {
     if (scenarioFor(dial.scenario).agentJoins) {
       this.#agent = new AgentParticipant(this.#agentPort());
       if (dial.aiPaused) this.#agent.pause(true);
+      // A rejoin after the transfer finds the person, not the agent.
+      if (dial.transferred) this.#agent.transfer();
     }
   }
 
@@ -199,6 +201,11 @@ export class Session {
   /** `pauseAI`: the agent goes silent at once, or comes back. */
   pauseAgent(paused: boolean): void {
     if (!this.#ended) this.#agent?.pause(paused);
+  }
+
+  /** `hangupCall` with a `transferNumber`: the agent's part ends and the person takes the call. */
+  transferAgent(): void {
+    if (!this.#ended) this.#agent?.transfer();
   }
 
   /** The server is closing: tell the caller and let go. */

@@ -88,9 +88,11 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     tell(run, { type: 'ended', dialId, end });
   });
   const unsubscribePaused = control.onAiPaused((dialId, paused) => tell(run, { type: 'aiPaused', dialId, paused }));
+  const unsubscribeTransferred = control.onTransferred((dialId) => tell(run, { type: 'transferred', dialId }));
   const unsubscribe = () => {
     unsubscribeEnded();
     unsubscribePaused();
+    unsubscribeTransferred();
   };
 
   function tell(target: Run | undefined, message: ParentMessage): void {

@@ -23,6 +23,7 @@ export const SCENARIOS: ReadonlyArray<AgentChoice> = [
   { name: 'emu-graphql-transcript', label: 'emu-graphql-transcript: live transcript over GraphQL only' },
   { name: 'emu-vonage', label: 'emu-vonage: Vonage media, which the widget cannot join' },
   { name: 'emu-weak-link', label: 'emu-weak-link: the room grades your connection poor' },
+  { name: 'emu-transfer-refused', label: 'emu-transfer-refused: the service refuses to transfer the call' },
 ];
 
 /**

@@ -20,12 +20,20 @@ export const REFUSAL_REASONS = [
   'rate_limit_reads_per_address',
   'rate_limit_feedback_per_dial',
   'rate_limit_metrics_per_dial',
+  'rate_limit_transfer_per_dial',
   'store_unreachable',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** The service calls the companion makes: the `operation` label of `service_request_duration_seconds`. */
-export const SERVICE_OPERATIONS = ['createDial', 'getDialToken', 'browserDialToken', 'getDial', 'hangupDial'] as const;
+export const SERVICE_OPERATIONS = [
+  'createDial',
+  'getDialToken',
+  'browserDialToken',
+  'getDial',
+  'hangupDial',
+  'transferCall',
+] as const;
 export type ServiceOperation = (typeof SERVICE_OPERATIONS)[number];
 
 /** The stages of a call's setup a browser reports (`client_setup_stage_seconds{stage}`). */
@@ -48,6 +56,7 @@ const LIMIT_REASON: Readonly<Record<string, RefusalReason>> = {
   'reads-per-address limit': 'rate_limit_reads_per_address',
   'feedback-per-dial limit': 'rate_limit_feedback_per_dial',
   'metrics-per-dial limit': 'rate_limit_metrics_per_dial',
+  'transfer-per-dial limit': 'rate_limit_transfer_per_dial',
 };
 
 /**

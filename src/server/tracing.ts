@@ -4,7 +4,7 @@
 // provider, a propagator and, for spans to nest across awaits, a context manager). Web APIs only.
 import { SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span } from '@opentelemetry/api';
 import { ServiceError } from '../api/service-error.js';
-import type { TraceContext } from '../api/transport.js';
+import type { CallOptions, TraceContext } from '../api/transport.js';
 import type { MetricsRecorder, ServiceOperation } from './metrics.js';
 import type { ServiceClient } from './service-client.js';
 
@@ -72,6 +72,7 @@ export function observeService(service: ServiceClient, recorder: MetricsRecorder
       span.end();
     }
   };
+  const transferCall = service.transferCall?.bind(service);
   return {
     createDial: (input, options) =>
       observe('createDial', options, (traced) => service.createDial(input, { ...options, ...traced })),
@@ -81,5 +82,12 @@ export function observeService(service: ServiceClient, recorder: MetricsRecorder
       observe('browserDialToken', options, (traced) => service.browserDialToken(dialToken, sessionId, traced)),
     getDial: (dialId, options) => observe('getDial', options, (traced) => service.getDial(dialId, traced)),
     hangupDial: (dialId, options) => observe('hangupDial', options, (traced) => service.hangupDial(dialId, traced)),
+    // Talk to a person, when the service client can (src/server/transfer-route.ts).
+    ...(transferCall
+      ? {
+          transferCall: (dialId: string, transferNumber: string, options?: CallOptions) =>
+            observe('transferCall', options, (traced) => transferCall(dialId, transferNumber, traced)),
+        }
+      : {}),
   };
 }

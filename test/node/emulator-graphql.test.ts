@@ -26,6 +26,7 @@ import {
   mediaCredentials,
   type OperationName,
 } from '../support/media-credentials.js';
+import { StandInPeer } from '../support/stand-in-peer.js';
 
 // ── the service's schema subset, copied from research/service-graphql.md (the served schema must match it) ──
 
@@ -653,41 +654,6 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
 });
 
 // ── the agent waits for startDialSession; its lines go out as transcript events ──
-
-/** The agent's side of the peer connection, standing in for libwebrtc: playback runs 20x real time. */
-class StandInPeer {
-  readonly played: number[] = [];
-  readonly packets: Uint8Array[] = [];
-  #cut: Array<() => void> = [];
-
-  play(samples: Int16Array, progress: (playedMs: number) => void = () => {}): Promise<boolean> {
-    const durationMs = (samples.length / 48000) * 1000;
-    this.played.push(durationMs);
-    return new Promise((resolve) => {
-      let playedMs = 0;
-      const timer = setInterval(() => {
-        playedMs = Math.min(durationMs, playedMs + 200);
-        progress(playedMs);
-        if (playedMs >= durationMs) {
-          clearInterval(timer);
-          resolve(true);
-        }
-      }, 10);
-      this.#cut.push(() => {
-        clearInterval(timer);
-        resolve(false);
-      });
-    });
-  }
-
-  sendData(packet: Uint8Array): void {
-    this.packets.push(packet);
-  }
-
-  stopSpeaking(): void {
-    for (const cut of this.#cut.splice(0)) cut();
-  }
-}
 
 /** An agent participant of the dial, as the room makes one, with what it sends recorded. */
 function agentFor(emu: Emulator, dialId: string, scenario: string) {

@@ -12,6 +12,7 @@ import { AgentParticipant, PERSON_NAME } from '../../src/emulator/room/agent-par
 import type { Peer } from '../../src/emulator/room/media/peer.js';
 import { DEFAULT_ROOM_TIMINGS } from '../../src/emulator/room/server.js';
 import { graphql } from '../support/media-credentials.js';
+import { StandInPeer } from '../support/stand-in-peer.js';
 
 const NUMBER = '+14155550123';
 
@@ -51,38 +52,6 @@ async function withEmulator(run: (emu: Emulator) => Promise<void>): Promise<void
     await run(emu);
   } finally {
     await emu.close();
-  }
-}
-
-/** A stand-in for the room's peer: what was played (ms each), cut off by `stopSpeaking`. */
-class StandInPeer {
-  readonly played: number[] = [];
-  #cut: Array<() => void> = [];
-
-  play(samples: Int16Array, progress: (playedMs: number) => void = () => {}): Promise<boolean> {
-    const durationMs = (samples.length / 48000) * 1000;
-    this.played.push(durationMs);
-    return new Promise((resolve) => {
-      let playedMs = 0;
-      const timer = setInterval(() => {
-        playedMs = Math.min(durationMs, playedMs + 200);
-        progress(playedMs);
-        if (playedMs >= durationMs) {
-          clearInterval(timer);
-          resolve(true);
-        }
-      }, 10);
-      this.#cut.push(() => {
-        clearInterval(timer);
-        resolve(false);
-      });
-    });
-  }
-
-  sendData(): void {}
-
-  stopSpeaking(): void {
-    for (const cut of this.#cut.splice(0)) cut();
   }
 }
 

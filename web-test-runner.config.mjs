@@ -123,7 +123,11 @@ export default {
   concurrentBrowsers: 1,
   // Quiet, except the reports tests print on purpose (the soaks' results, the room's timings).
   filterBrowserLogs: ({ args }) => verbose || /^(SOAK|MEDIA-SOAK|room timing) /.test(String(args[0])),
-  reporters: [withoutExpected404s(defaultReporter()), closingCounts({ label })],
+  // The progress bar only where a person watches it: piped (CI), its redraws are hundreds of lines.
+  reporters: [
+    withoutExpected404s(defaultReporter({ reportTestProgress: Boolean(process.stdout.isTTY) })),
+    closingCounts({ label }),
+  ],
   testFramework: { config: { timeout: 30000 } },
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 10 * 60 * 1000),

@@ -32,7 +32,11 @@ export default {
   hostname: '127.0.0.1',
   concurrency: 1,
   filterBrowserLogs: () => verbose,
-  reporters: [defaultReporter(), closingCounts({ label: 'webkit', servicesLog: null })],
+  // The progress bar only where a person watches it (web-test-runner.config.mjs).
+  reporters: [
+    defaultReporter({ reportTestProgress: Boolean(process.stdout.isTTY) }),
+    closingCounts({ label: 'webkit', servicesLog: null }),
+  ],
   testFramework: { config: { timeout: 30000 } },
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 3 * 60 * 1000),
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],

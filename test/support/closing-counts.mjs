@@ -62,9 +62,10 @@ export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
       // The failures last, just above the counts: the run's final lines say which test and why.
       if (totals.failures.length > 0)
         lines.push('', `Failed (${label}):`, ...totals.failures.map((failure) => `  ✗ ${failure}`));
-      // A run of chosen files (WTR_FILES) ends with web-test-runner's own summary: the closing line
-      // would say it twice. It is for `npm test`'s total, which runs every file.
-      if (!process.env.WTR_FILES)
+      // A run of chosen files (WTR_FILES) in a terminal ends with web-test-runner's own summary: the
+      // closing line would say it twice. Piped (CI), the progress and its summary are off (the
+      // configs' `reportTestProgress`), so this line is the run's last word.
+      if (!process.env.WTR_FILES || !process.stdout.isTTY)
         lines.push(
           '',
           `${label}: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,

@@ -8,7 +8,7 @@ import { VoiceAgentCall } from '../../src/define.js';
 import { part, shadow, text } from '../support/dom.js';
 import { axeViolations, useFakeSessionsCallLoaded } from '../support/element-fixture.js';
 import { inCall } from '../support/fake-session.js';
-import { HoldingSession } from '../support/full-session.js';
+import { withHoldingCall } from '../support/full-session.js';
 import { until } from '../support/until.js';
 
 useFakeSessionsCallLoaded();
@@ -60,18 +60,7 @@ describe('<voice-agent-call> around a call, by keyboard', () => {
   });
 
   it('mute and hold keep their names; aria-pressed alone says muted or held', async () => {
-    const previous = VoiceAgentCall.sessionFactory;
-    let made: HoldingSession | null = null;
-    VoiceAgentCall.sessionFactory = (options) => (made = new HoldingSession(options));
-    try {
-      const el = await fixture<VoiceAgentCall>(
-        html`<voice-agent-call endpoint="/api" controls="mute hold"></voice-agent-call>`,
-      );
-      part(el, 'call-button').click();
-      const session = made as HoldingSession | null;
-      if (!session) throw new Error('no session was made');
-      session.go('connecting');
-      session.go('in-call');
+    await withHoldingCall(async (el) => {
       await el.updateComplete;
       const names = (): string[] => ['mute-button', 'hold-button'].map((name) => text(el, name));
       const pressed = (): (string | null)[] =>
@@ -86,8 +75,6 @@ describe('<voice-agent-call> around a call, by keyboard', () => {
       expect(pressed()).to.deep.equal(['true', 'true']);
       for (const name of ['mute-button', 'hold-button'])
         expect(part(el, name).hasAttribute('aria-label'), `${name} is named by its text`).to.equal(false);
-    } finally {
-      VoiceAgentCall.sessionFactory = previous;
-    }
+    });
   });
 });

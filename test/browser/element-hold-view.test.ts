@@ -1,11 +1,11 @@
 // What hold looks and reads like (issue 40): the status dot turns amber and says "On hold", the
 // agent's line the hold cut off ends in "…", and the transcript marks where the hold began and
 // ended, with what the visitor said meanwhile (still transcribed by the service) between them.
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { VoiceAgentCall } from '../../src/define.js';
 import { part, query, queryAll, text } from '../support/dom.js';
 import { axeViolations, useFakeSessionsCallLoaded } from '../support/element-fixture.js';
-import { HoldingSession } from '../support/full-session.js';
+import { withHoldingCall } from '../support/full-session.js';
 import { until } from '../support/until.js';
 
 useFakeSessionsCallLoaded();
@@ -21,18 +21,7 @@ function transcriptLines(el: VoiceAgentCall): string[] {
 
 describe('<voice-agent-call> on hold', () => {
   it('amber dot, "On hold", the cut-off line ends in "…", markers where the hold began and ended', async () => {
-    const previous = VoiceAgentCall.sessionFactory;
-    let made: HoldingSession | null = null;
-    VoiceAgentCall.sessionFactory = (options) => (made = new HoldingSession(options));
-    try {
-      const el = await fixture<VoiceAgentCall>(
-        html`<voice-agent-call endpoint="/api" controls="mute hold"></voice-agent-call>`,
-      );
-      part(el, 'call-button').click();
-      const session = made as HoldingSession | null;
-      if (!session) throw new Error('no session was made');
-      session.go('connecting');
-      session.go('in-call');
+    await withHoldingCall(async (el, session) => {
       session.say({ id: 'a1', speaker: 'AI', text: 'Hello, how can I help?', final: true });
       session.say({ id: 'h1', speaker: 'HUMAN', text: 'Tell me more.', final: true });
       session.speaking(true);
@@ -91,8 +80,6 @@ describe('<voice-agent-call> on hold', () => {
       );
       await Promise.all(fading.map((animation) => animation.finished));
       expect(await axeViolations(el)).to.deep.equal([]);
-    } finally {
-      VoiceAgentCall.sessionFactory = previous;
-    }
+    });
   });
 });

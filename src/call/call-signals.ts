@@ -3,11 +3,19 @@
 import type { ActiveCall } from './active-call.js';
 import type { CallHost } from './call-host.js';
 import { endReasonFromResult } from './endings.js';
+import { setupFailure } from './error-codes.js';
+import { CallError } from './errors.js';
 import type { MediaCallbacks, MediaDisconnectCause, ServiceSessionCallbacks } from './media/livekit-media.js';
 import type { LiveSegment } from './transcript.js';
 
 /** How long a call whose dial the service reports over waits for the room to close it itself. */
 const ROOM_LEAVE_GRACE_MS = 300;
+/**
+ * How long a join still under way waits for its own failure once the service saw the caller leave
+ * the room: livekit-client leaves (closing the signal socket) before its `connect()` rejects, and
+ * the service's USER_HANGUP can arrive in between.
+ */
+const OWN_LEAVE_GRACE_MS = 5000;
 
 function whileLive(host: CallHost, call: ActiveCall) {
   return <A extends unknown[]>(handle: (...args: A) => void): ((...args: A) => void) =>
@@ -59,10 +67,19 @@ export function serviceCallbacks(host: CallHost, call: ActiveCall): ServiceSessi
   return {
     onDialEnded: live((status: string, systemResultType: string | null) => {
       const end = () => void host.end(call, 'dial-ended', { reason: endReasonFromResult(systemResultType, status) });
+      const leftWhileJoining = () => {
+        if (call.media) return end();
+        const error = new CallError('media_failed', 'the media room was left while the call was joining it');
+        void host.end(call, 'setup-failed', setupFailure(error));
+      };
       // The service's status (GraphQL) can outrun the room's own LeaveRequest (the signal socket):
       // while the room is up it gets a moment to close the call itself, so the room goes away as
       // it says rather than by our leaving. Its leave ends the call first and clears this timer.
       if (call.media) host.startTimer(call, ROOM_LEAVE_GRACE_MS, end);
+      // Still joining, and the service saw the caller leave the room: that was the join giving up
+      // (the visitor has no room to hang up in yet, and their own hang-up ends the call first). The
+      // join's failure names the end, as setup-failed media_failed; the record's USER_HANGUP is our leave.
+      else if (systemResultType === 'USER_HANGUP') host.startTimer(call, OWN_LEAVE_GRACE_MS, leftWhileJoining);
       else end();
     }),
     // Without startDialSession the agent never starts: the call was never set up, whether or

@@ -101,6 +101,54 @@ function blockIce(): () => void {
   };
 }
 
+/**
+ * The service's word that the dial is over (graphql-ws's ConnectSession update with a terminal
+ * status) reaches the page before the failed join rejects: the order Firefox sometimes shows, where
+ * livekit-client closes its signal socket (the service then records the caller gone, USER_HANGUP)
+ * and only afterwards rejects `connect()`. Every socket opened from now on is watched; the join's
+ * rejection is held until such an update was handled by the page's own listeners.
+ */
+function serviceEndBeforeJoinFails(): () => void {
+  const RealSocket = window.WebSocket;
+  const register = Room.prototype.registerTextStreamHandler;
+  let heard: () => void = () => {};
+  const serviceSaidEnded = new Promise<void>((resolve) => (heard = resolve));
+  class WatchedSocket extends RealSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      // Added first, so it runs before the page's own listener; `setTimeout` lets that one run too.
+      this.addEventListener('message', (event: MessageEvent) => {
+        if (
+          typeof event.data === 'string' &&
+          event.data.includes('connectSession') &&
+          event.data.includes('"completed"')
+        ) {
+          setTimeout(heard);
+        }
+      });
+    }
+  }
+  window.WebSocket = WatchedSocket;
+  // livekit-client's `connect` is an instance property: wrapped on the room the session builds,
+  // which registers its transcript handler before it connects.
+  Room.prototype.registerTextStreamHandler = function (
+    this: Room,
+    ...args: Parameters<Room['registerTextStreamHandler']>
+  ) {
+    const connect = this.connect;
+    this.connect = (...connectArgs) =>
+      connect(...connectArgs).catch(async (error: unknown) => {
+        await serviceSaidEnded;
+        throw error;
+      });
+    return register.apply(this, args);
+  };
+  return () => {
+    window.WebSocket = RealSocket;
+    Room.prototype.registerTextStreamHandler = register;
+  };
+}
+
 function atState(session: CallSession, state: CallState, act: () => void): void {
   session.addEventListener('call-state', (event) => {
     if (event.detail.state === state) act();
@@ -196,6 +244,33 @@ const CELLS: Cell[] = [
     reason: 'setup-failed',
     code: 'media_failed',
     dials: 1,
+  },
+  {
+    fault: 'ICE never completes and the service hears the caller leave before the join fails',
+    state: 'connecting',
+    options: { mediaConnectTimeoutMs: 3000 },
+    run: async (s) => {
+      const restoreIce = blockIce();
+      const restoreOrder = serviceEndBeforeJoinFails();
+      try {
+        await s.start();
+      } finally {
+        restoreOrder();
+        restoreIce();
+      }
+    },
+    reason: 'setup-failed',
+    code: 'media_failed',
+    dials: 1,
+    // The join named the end (livekit-client's own words), not the service's USER_HANGUP of our leave.
+    check: async (session) => {
+      expect(session.result?.error?.message).to.match(/could not establish pc connection/);
+      const dial = await emulatorDial(present(session.dialId, "the call's dial id"));
+      expect([dial.status, dial.systemResultType], 'the service saw the caller leave').to.deep.equal([
+        'completed',
+        'USER_HANGUP',
+      ]);
+    },
   },
   {
     fault: 'visitor hangs up',

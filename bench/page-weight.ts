@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { IDLE_ENTRY_BUDGET_GZIP, cdnSizes, unhashed, type FileSize } from '../scripts/build-sizes.js';
-import { ROOT } from './lib/services.js';
+import type { RefTree } from './lib/git-ref.js';
+import { ROOT, buildCdn } from './lib/services.js';
 import { kb, table, type BenchSection } from './lib/stats.js';
 
 const EXTRA_BUDGET_GZIP = 25 * 1024;
@@ -38,7 +39,8 @@ const sum = (files: FileSize[]): FileSize =>
     },
   );
 
-export async function pageWeight(): Promise<BenchSection> {
+/** `before`: an older commit (checked out with CDN_BUILD_PATHS) whose CDN build is measured beside this one. */
+export async function pageWeight({ before }: { before?: RefTree } = {}): Promise<BenchSection> {
   const entry = join(ROOT, 'dist/cdn/voice-agent-call.js');
   let source =
     'the existing `dist/cdn` build (`npm run build:cdn`: Vite; the call logic, livekit-client and other languages as lazy chunks)';
@@ -65,6 +67,20 @@ export async function pageWeight(): Promise<BenchSection> {
     JSON.parse(readFileSync(join(ROOT, 'node_modules/livekit-client/package.json'), 'utf8')) as { version: string }
   ).version;
   const livekitMin = minified(join(ROOT, 'node_modules/livekit-client/dist/livekit-client.esm.mjs'));
+  // The older build's gzip bytes by unhashed file name, and its three totals, for the "before" column.
+  let earlier: { files: Map<string, number>; initial: number; firstCall: number; everything: number } | null = null;
+  if (before) {
+    buildCdn(before);
+    const old = cdnSizes(join(before.root, 'dist/cdn/'));
+    const oldCall = old.lazy.filter((file) => !/^chunks\/strings-/.test(file.file));
+    earlier = {
+      files: new Map([...old.initial, ...old.lazy].map((file) => [unhashed(file.file), file.gzip])),
+      initial: sum(old.initial).gzip,
+      firstCall: sum(oldCall).gzip,
+      everything: sum([...old.initial, ...oldCall]).gzip,
+    };
+  }
+  const beforeOf = (bytes: number | undefined): string[] => (earlier ? [bytes === undefined ? '—' : kb(bytes)] : []);
 
   const rows = [
     ...files.map((file) => [
@@ -72,24 +88,27 @@ export async function pageWeight(): Promise<BenchSection> {
       file.loads ?? '',
       kb(file.bytes),
       kb(file.gzip),
+      ...beforeOf(earlier?.files.get(unhashed(file.file))),
       kb(file.brotli),
     ]),
-    ...[initial, firstCall, everything, livekit, ...(livekitMin ? [livekitMin] : [])].map((file) => [
-      file.file,
-      '',
-      kb(file.bytes),
-      kb(file.gzip),
-      kb(file.brotli),
-    ]),
+    ...(
+      [
+        [initial, earlier?.initial],
+        [firstCall, earlier?.firstCall],
+        [everything, earlier?.everything],
+        [livekit, livekit.gzip],
+        ...(livekitMin ? [[livekitMin, livekitMin.gzip]] : []),
+      ] as Array<[FileSize, number | undefined]>
+    ).map(([file, old]) => [file.file, '', kb(file.bytes), kb(file.gzip), ...beforeOf(old), kb(file.brotli)]),
   ];
   const extra = everything.gzip - (livekitMin ?? livekit).gzip;
   const initialOk = initial.gzip <= IDLE_ENTRY_BUDGET_GZIP;
   const extraOk = extra <= EXTRA_BUDGET_GZIP;
   const reference = livekitMin ? 'livekit-client minified by esbuild in this run' : 'livekit-client.esm.mjs as shipped';
   const markdown = [
-    `Measured: ${source}. livekit-client ${livekitVersion}. gzip level 9, brotli quality 11, sizes in KiB (1 KB = 1024 bytes).`,
+    `Measured: ${source}. livekit-client ${livekitVersion}. gzip level 9, brotli quality 11, sizes in KiB (1 KB = 1024 bytes).${before ? ` "gzip before": the CDN build of commit ${before.commit}, built in this run (— where that build has no such file).` : ''}`,
     '',
-    table(['file', 'loaded', 'raw', 'gzip', 'brotli'], rows, 2),
+    table(['file', 'loaded', 'raw', 'gzip', ...(before ? ['gzip before'] : []), 'brotli'], rows, 2),
     '',
     `- Idle, before any interaction: **${kb(initial.gzip)} gzip** (${kb(initial.brotli)} brotli); target ≤ 12 KB gzip — ${initialOk ? `met, ${kb(IDLE_ENTRY_BUDGET_GZIP - initial.gzip)} to spare` : `**missed by ${kb(initial.gzip - IDLE_ENTRY_BUDGET_GZIP)}**`}.`,
     `- Everything for an English call: ${kb(everything.gzip)} gzip = ${reference} (${kb((livekitMin ?? livekit).gzip)}) + **${kb(extra)}**; target ≤ livekit-client + 25 KB — ${extraOk ? `met, ${kb(EXTRA_BUDGET_GZIP - extra)} to spare` : `**missed by ${kb(extra - EXTRA_BUDGET_GZIP)}**`}.`,
@@ -112,26 +131,32 @@ export async function pageWeight(): Promise<BenchSection> {
       {
         id: 'initial',
         metric: 'idle entry, before any interaction (gzip)',
-        measured: kb(initial.gzip),
+        measured: withBefore(initial.gzip, earlier?.initial),
         target: '≤ 12 KB',
         verdict: initialOk ? 'met' : `missed by ${kb(initial.gzip - IDLE_ENTRY_BUDGET_GZIP)}`,
       },
       ...call.map((file) => ({
         id: `chunk-${unhashed(file.file)}`,
         metric: `lazy \`${unhashed(file.file)}\` (gzip)`,
-        measured: kb(file.gzip),
+        measured: withBefore(file.gzip, earlier ? (earlier.files.get(unhashed(file.file)) ?? null) : undefined),
         target: '—',
         verdict: '—',
       })),
       {
         id: 'total',
         metric: 'everything − livekit-client (gzip)',
-        measured: `+${kb(extra)}`,
+        measured: `+${kb(extra)}${earlier ? ` (before: +${kb(earlier.everything - (livekitMin ?? livekit).gzip)})` : ''}`,
         target: '≤ +25 KB',
         verdict: extraOk ? 'met' : `missed by ${kb(extra - EXTRA_BUDGET_GZIP)}`,
       },
     ],
   };
+}
+
+/** `now`, and what the older build had: `(before: …)`, `(before: none)` for a file it lacked, nothing without a side-by-side build. */
+function withBefore(now: number, old: number | null | undefined): string {
+  if (old === undefined) return kb(now);
+  return `${kb(now)} (before: ${old === null ? 'none' : kb(old)})`;
 }
 
 /** livekit-client's ESM bundle minified with esbuild, the fair comparison for a minified widget (null without esbuild). */

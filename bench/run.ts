@@ -6,7 +6,8 @@
 // default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
 // BENCH_NET_CALLS (network time-to-talk calls per page at 50 ms each way, a third of it on the other
 // networks, default 10), BENCH_COMPARE_REF (a git ref whose companion, and for both time-to-talk
-// sections, the call cycles and the long transcript its widget, run side by side with this tree's). The default counts
+// sections, the call cycles and the long transcript its widget, run side by side with this tree's,
+// and whose CDN build's sizes stand beside this one's in the page weight). The default counts
 // give each time-to-talk ratio an interquartile range narrow enough to show a change of 0.1, and
 // keep a whole run under 15 minutes on 2 shared cores (docs/development.md, Benchmarks).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -63,8 +64,16 @@ const sections: BenchSection[] = [];
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
 if (run.includes('weight')) {
-  log('page weight');
-  sections.push(await pageWeight());
+  // BENCH_COMPARE_REF=<git ref>: that version's CDN build is measured beside this one.
+  const before = process.env.BENCH_COMPARE_REF
+    ? checkoutRef(process.env.BENCH_COMPARE_REF, CDN_BUILD_PATHS)
+    : undefined;
+  try {
+    log('page weight');
+    sections.push(await pageWeight({ before }));
+  } finally {
+    before?.remove();
+  }
 }
 if (run.includes('companion')) {
   // BENCH_COMPARE_REF=<git ref>: that version's companion and limiter run side by side with this tree's.

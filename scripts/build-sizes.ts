@@ -51,10 +51,10 @@ function loadsWhen(file: string): string {
 }
 
 /** Minified bytes per source module, from the file's source map (null without one). */
-export function moduleShares(file: string, top = 8): ModuleShare[] | null {
-  if (!existsSync(`${CDN}${file}.map`)) return null;
-  const code = readFileSync(CDN + file, 'utf8');
-  const map = JSON.parse(readFileSync(`${CDN}${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
+export function moduleShares(file: string, top = 8, cdn = CDN): ModuleShare[] | null {
+  if (!existsSync(`${cdn}${file}.map`)) return null;
+  const code = readFileSync(cdn + file, 'utf8');
+  const map = JSON.parse(readFileSync(`${cdn}${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
   const lines = code.split('\n');
   const bytes = new Map<string, number>();
   const name = (source: string): string =>
@@ -114,9 +114,9 @@ function decodeVlq(segment: string): number[] {
   return fields;
 }
 
-function measure(file: string): FileSize {
-  const content = readFileSync(CDN + file);
-  const modules = moduleShares(file);
+function measure(file: string, cdn = CDN): FileSize {
+  const content = readFileSync(cdn + file);
+  const modules = moduleShares(file, 8, cdn);
   return {
     file,
     bytes: content.length,
@@ -128,8 +128,8 @@ function measure(file: string): FileSize {
 }
 
 /** Relative imports of a built module: static (`from"./x.js"`, `import"./x.js"`) and dynamic (`import("./x.js")`). */
-function importsOf(file: string): { static: string[]; dynamic: string[] } {
-  const source = readFileSync(CDN + file, 'utf8');
+function importsOf(file: string, cdn = CDN): { static: string[]; dynamic: string[] } {
+  const source = readFileSync(cdn + file, 'utf8');
   const resolve = (specifier: string): string => new URL(specifier, `file:///${file}`).pathname.slice(1);
   const specifiers = (pattern: RegExp): string[] =>
     [...source.matchAll(pattern)].flatMap(([, specifier]) => (specifier ? [resolve(specifier)] : []));
@@ -139,19 +139,20 @@ function importsOf(file: string): { static: string[]; dynamic: string[] } {
 }
 
 /** Walks the module graph from the entry: static imports are initial, dynamic ones lazy. */
-export function cdnSizes(): CdnSizes {
+/** `cdn`: another build's folder (ending in `/`), e.g. an older commit's for a side-by-side bench. */
+export function cdnSizes(cdn = CDN): CdnSizes {
   const initial = new Set<string>();
   const lazy = new Set<string>();
   const visit = (file: string, isLazy: boolean): void => {
     const bucket = isLazy ? lazy : initial;
     if (initial.has(file) || bucket.has(file)) return;
     bucket.add(file);
-    const { static: statics, dynamic } = importsOf(file);
+    const { static: statics, dynamic } = importsOf(file, cdn);
     for (const next of statics) visit(next, isLazy);
     for (const next of dynamic) visit(next, true);
   };
   visit(ENTRY, false);
-  const all = readdirSync(CDN, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+  const all = readdirSync(cdn, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
   const unreached = all.filter((file) => !initial.has(file) && !lazy.has(file));
   if (unreached.length > 0) throw new Error(`built files no import reaches: ${unreached.join(', ')}`);
   // The call chunk first, then the media chunk, then languages: the order they load in.
@@ -159,7 +160,11 @@ export function cdnSizes(): CdnSizes {
     ['chunks/in-call-', 'chunks/livekit-media-', 'chunks/errors-', 'chunks/strings-'].findIndex((prefix) =>
       file.startsWith(prefix),
     ) >>> 0;
-  return { initial: [...initial].map(measure), lazy: [...lazy].sort((a, b) => rank(a) - rank(b)).map(measure) };
+  const measureIn = (file: string) => measure(file, cdn);
+  return {
+    initial: [...initial].map(measureIn),
+    lazy: [...lazy].sort((a, b) => rank(a) - rank(b)).map(measureIn),
+  };
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;

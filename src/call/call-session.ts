@@ -1,8 +1,8 @@
 // CallSession: one visitor's calls, framework-free. Each call is in one `phase` (states.ts), from
 // which the public `state` derives; its steps (call-setup.ts) run microphone -> dial -> token ->
 // media -> agent, and every way it can end is a row of `ENDINGS` (endings.ts) that the one
-// guarded `#end` follows, so each call that left `idle` fires exactly one `call-ended`. Each
-// feature (devices, hold, keypad, screen wake) is a `SessionFeature` wired once here, whose hooks
+// guarded `#end` follows, so each call that left `idle` fires exactly one `call-ended`. Each feature
+// (mute, devices, hold, keypad, screen wake, …) is a `SessionFeature` wired once here, whose hooks
 // the session calls at each step; its public methods are one-line delegations to it.
 import { clearTimers, hangupNow, hasEnded, isOver, newCall, startTimer, type ActiveCall } from './active-call.js';
 import { AgentAudio } from './agent-audio.js';
@@ -21,7 +21,6 @@ import {
   CallConnectedEvent,
   CallEndedEvent,
   CallErrorEvent,
-  CallMuteEvent,
   CallStateEvent,
   CallEventTarget,
 } from './events.js';
@@ -44,6 +43,7 @@ import { DevicesFeature } from '../features/devices/devices-feature.js';
 import { HoldFeature } from '../features/hold/hold-feature.js';
 import { KeypadFeature } from '../features/keypad/keypad-feature.js';
 import { MetricsFeature } from '../features/metrics/metrics-feature.js';
+import { MuteFeature } from '../features/mute/mute-feature.js';
 import { QualityFeature } from '../features/quality/quality-feature.js';
 import { ScreenWakeFeature } from '../features/screen-wake/screen-wake-feature.js';
 import { TransferFeature } from '../features/transfer/transfer-feature.js';
@@ -63,15 +63,13 @@ const liveSessions = new Set<CallSession>();
  * button.onclick = () => session.start(); // start() from the click: microphone and audio unlock need it
  * ```
  *
- * @fires call-state @fires call-connected @fires call-transcript @fires call-mute
- * @fires call-hold @fires call-dtmf @fires call-device @fires call-quality @fires call-progress
- * @fires call-transfer
+ * @fires call-state @fires call-connected @fires call-transcript @fires call-mute @fires call-hold @fires call-dtmf
+ * @fires call-device @fires call-quality @fires call-progress @fires call-transfer
  * @fires call-error @fires call-ended @fires agent-speaking @fires audio-blocked
  */
 export class CallSession extends CallEventTarget implements CallSessionLike {
   #options: CallSessionOptions;
   #call: ActiveCall | null = null;
-  #muted = false;
   #connectedAt: number | null = null;
   #agentSpeaking = false;
   #audioBlocked = false;
@@ -79,6 +77,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   /** What the setup, the signals, the transcript feed and (as a `FeatureContext`) the features see of the session. */
   readonly #host = CallSession.#hostOf(this);
+  readonly #mute = new MuteFeature(this.#host);
   readonly #devices = new DevicesFeature(this.#host);
   readonly #hold = new HoldFeature(this.#host);
   readonly #keypad = new KeypadFeature(this.#host);
@@ -86,6 +85,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   readonly #transfer = new TransferFeature(this.#host);
   /** Every feature, in the order their hooks run (the metrics read the quality's averages as the call ends). */
   readonly #features: readonly SessionFeature[] = [
+    this.#mute,
     this.#devices,
     this.#hold,
     this.#keypad,
@@ -112,7 +112,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   }
 
   get muted(): boolean {
-    return this.#muted;
+    return this.#mute.muted;
   }
 
   /** The AI is paused (`setHeld(true)`); a hold ends with its call. */
@@ -175,8 +175,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   get audioLevels(): VoiceLevels {
     const media = this.#call?.media;
     if (!media || (this.state !== 'in-call' && this.state !== 'reconnecting')) return { agent: 0, visitor: 0 };
-    const levels = media.levels();
-    return this.#muted ? { agent: levels.agent, visitor: 0 } : levels;
+    return this.#mute.heard(media.levels());
   }
 
   get audioBlocked(): boolean {
@@ -203,8 +202,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * element made inside that click with `captureGesture()`, used instead of asking again here.
    */
   start(handover: CallHandover = {}): Promise<void> {
-    const current = this.#call;
-    if (current && current.phase !== 'ended') return current.started;
+    if (this.#call && this.#call.phase !== 'ended') return this.#call.started;
 
     // What a call needs, before anything is spent: no microphone prompt and no dial in a browser
     // that could not hold the call, nor while another call of this page is live (one live call
@@ -223,17 +221,16 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     this.#connectedAt = null;
     this.#setAudioBlocked(false);
     this.#announce(previous);
-    if (!microphone && other) {
-      stopMicrophone(handover.microphone);
-      const message =
-        'another call is in progress on this page (one live call per page): hang that one up before starting this one';
-      void this.#end(call, 'call-in-progress', { message });
-      return call.started;
-    }
     if (!microphone) {
       stopMicrophone(handover.microphone);
-      const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
-      void this.#end(call, 'unsupported-browser', { message, missing });
+      if (other) {
+        const message =
+          'another call is in progress on this page (one live call per page): hang that one up before starting this one';
+        void this.#end(call, 'call-in-progress', { message });
+      } else {
+        const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
+        void this.#end(call, 'unsupported-browser', { message, missing });
+      }
       return call.started;
     }
     if (onePerPage) liveSessions.add(this);
@@ -246,9 +243,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   }
 
   hangup(): Promise<void> {
-    const call = this.#call;
-    if (!call) return Promise.resolve();
-    return this.#end(call, 'user-hangup');
+    return this.#call ? this.#end(this.#call, 'user-hangup') : Promise.resolve();
   }
 
   /**
@@ -258,9 +253,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    */
   async sendFeedback(feedback: { rating: CallRating; comment?: string }): Promise<void> {
     const call = this.#call;
-    if (!call?.dial || call.phase !== 'ended') {
+    if (!call?.dial || call.phase !== 'ended')
       throw new CompanionError('invalid_request', 'there is no ended call with a dial to rate');
-    }
     await call.companion.feedback(call.dial, feedback, new AbortController().signal);
   }
 
@@ -269,14 +263,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * calls. A call's mute ends with it: each call that ends muted is unmuted (`call-mute`) before `ended`.
    */
   setMuted(muted: boolean): void {
-    if (muted === this.#muted) return;
-    this.#muted = muted;
-    const call = this.#call;
-    if (call && !isReleased(call.phase)) {
-      if (call.mic) call.mic.enabled = !muted;
-      call.media?.setMuted(muted).catch(() => undefined);
-    }
-    this.#emit(new CallMuteEvent({ muted }));
+    this.#mute.setMuted(muted);
   }
 
   /**
@@ -330,23 +317,20 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   async unlockAudio(): Promise<void> {
     const call = this.#call;
-    if (!call || isReleased(call.phase)) return;
-    await call.audio.resume();
+    if (call && !isReleased(call.phase)) await call.audio.resume();
   }
 
   abandon(reason: 'element-removed' | 'page-unload'): void {
-    const call = this.#call;
-    if (call) void this.#end(call, reason);
+    if (this.#call) void this.#end(this.#call, reason);
   }
 
   /** `in-call` once the room is connected and the agent is in it, whichever came last. */
   #maybeConnected(call: ActiveCall): void {
-    if (this.#call !== call || call.phase !== 'connecting') return;
-    if (!call.media || !call.agentJoined || !call.dial) return;
+    if (this.#call !== call || call.phase !== 'connecting' || !call.media || !call.agentJoined || !call.dial) return;
     clearTimers(call);
     this.#connectedAt = Date.now();
     this.#enter(call, 'in-call');
-    this.#emit(new CallConnectedEvent({ dialId: call.dial.dialId }));
+    this.dispatchEvent(new CallConnectedEvent({ dialId: call.dial.dialId }));
     call.resolveStarted();
     this.#feed.connected(call);
   }
@@ -396,16 +380,16 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     await this.#release(call);
     if (hasEnded(call)) return call.ended;
 
-    let record: DialRecord | null = null;
-    if (dial && steps.read !== 'none') {
-      const timeoutMs = call.options.resultTimeoutMs;
-      record = await readRecord(call.companion, dial, steps.read, timeoutMs, () => hasEnded(call));
-    }
+    const timeoutMs = call.options.resultTimeoutMs;
+    const record =
+      dial && steps.read !== 'none'
+        ? await readRecord(call.companion, dial, steps.read, timeoutMs, () => hasEnded(call))
+        : null;
     if (hasEnded(call)) return call.ended;
     if (record && isTerminal(record)) call.dialOver = true;
     if (dial && !call.dialOver) hangupNow(call, 'keepalive');
     const { reason, error } = settle(planned, record);
-    if (error) this.#emit(new CallErrorEvent(error));
+    if (error) this.dispatchEvent(new CallErrorEvent(error));
     this.#finish(call, reason, record, error);
     return call.ended;
   }
@@ -423,17 +407,10 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     call.result = result;
     this.#result = result;
     liveSessions.delete(this);
-    // A mute belongs to its call: "Call again" must not start muted with nothing saying so (with
-    // an agent that hangs up after silence, the next call would end "after silence"). A mute set
-    // between calls still carries into the next one.
-    if (this.#muted) {
-      this.#muted = false;
-      this.#emit(new CallMuteEvent({ muted: false }));
-    }
-    // What else belonged to the call (a hold: the service's pause belongs to the dial that is over).
+    // What belonged to the call: a mute (`call-mute` false), a hold (the service's pause belongs to the dial that is over).
     for (const feature of this.#features) feature.ended?.(call);
     this.#enter(call, 'ended');
-    this.#emit(new CallEndedEvent(result));
+    this.dispatchEvent(new CallEndedEvent(result));
     call.resolveStarted();
     call.resolveEnded();
   }
@@ -457,14 +434,6 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   // ---- small helpers ----
 
-  #isLive(call: ActiveCall): boolean {
-    return this.#call === call && !isOver(call);
-  }
-
-  #startTimer(call: ActiveCall, ms: number, run: () => void): void {
-    startTimer(call, ms, run, () => this.#isLive(call));
-  }
-
   /** Moves the call to `phase`; a change of the public state is checked against the transition table and announced. */
   #enter(call: ActiveCall, phase: CallPhase): void {
     const previous = this.state;
@@ -476,23 +445,19 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   #announce(previous: CallState): void {
     const state = this.state;
-    if (state !== previous) this.#emit(new CallStateEvent({ state, previous }));
+    if (state !== previous) this.dispatchEvent(new CallStateEvent({ state, previous }));
   }
 
   #setAgentSpeaking(speaking: boolean): void {
     if (speaking === this.#agentSpeaking) return;
     this.#agentSpeaking = speaking;
-    this.#emit(new AgentSpeakingEvent({ speaking }));
+    this.dispatchEvent(new AgentSpeakingEvent({ speaking }));
   }
 
   #setAudioBlocked(blocked: boolean): void {
     if (blocked === this.#audioBlocked) return;
     this.#audioBlocked = blocked;
-    this.#emit(new AudioBlockedEvent({ blocked }));
-  }
-
-  #emit(event: Event): void {
-    this.dispatchEvent(event);
+    this.dispatchEvent(new AudioBlockedEvent({ blocked }));
   }
 
   readonly #onPageHide = (event: PageTransitionEvent): void => {
@@ -502,6 +467,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   // ---- wiring: what the session's own modules and its features see of it ----
 
   static #hostOf(session: CallSession): CallHost {
+    const isCurrentAndLive = (call: ActiveCall) => session.#call === call && !isOver(call);
     return {
       get call() {
         return session.#call;
@@ -510,7 +476,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
         return session.#options;
       },
       get muted() {
-        return session.#muted;
+        return session.#mute.muted;
       },
       get connectedAt() {
         return session.#connectedAt;
@@ -521,12 +487,12 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
       get feed() {
         return session.#feed;
       },
-      isLive: (call) => session.#isLive(call),
-      emit: (event) => session.#emit(event),
-      recoverable: (code, message) => session.#emit(new CallErrorEvent({ code, message, recoverable: true })),
+      isLive: isCurrentAndLive,
+      emit: (event) => session.dispatchEvent(event),
+      recoverable: (code, message) => session.dispatchEvent(new CallErrorEvent({ code, message, recoverable: true })),
       end: (call, ending, detail) => session.#end(call, ending, detail),
       enter: (call, phase) => session.#enter(call, phase),
-      startTimer: (call, ms, run) => session.#startTimer(call, ms, run),
+      startTimer: (call, ms, run) => startTimer(call, ms, run, () => isCurrentAndLive(call)),
       maybeConnected: (call) => session.#maybeConnected(call),
       setAgentSpeaking: (speaking) => session.#setAgentSpeaking(speaking),
     };

@@ -5,6 +5,7 @@ import { isPlainObject } from './checks.js';
 import type { CompanionSettings } from './config.js';
 import { HttpError } from './errors.js';
 import type { CompanionRequest } from './exchange.js';
+import { declaredOver } from '../shared/capped-body.js';
 import { MAX_FEEDBACK_COMMENT, type FeedbackBody } from '../wire/companion.js';
 
 export { MAX_FEEDBACK_COMMENT };
@@ -14,8 +15,7 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 /** The body as text: at most `maxBodyBytes` (413 past it, declared or streamed), UTF-8 (400 otherwise). */
 export async function readBody(request: CompanionRequest, maxBodyBytes: number): Promise<string> {
-  const declared = Number(request.header('content-length'));
-  if (Number.isFinite(declared) && declared > maxBodyBytes)
+  if (declaredOver(request.header('content-length'), maxBodyBytes))
     throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);
   const bytes = await request.readBody(maxBodyBytes);
   if (bytes === null) throw new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`);

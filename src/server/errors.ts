@@ -2,6 +2,7 @@
 // Messages are the companion's own words; an upstream body or an exception's text never reaches them.
 import type { CompanionErrorCode, ErrorAnswer } from '../wire/companion.js';
 import type { CompanionAnswer } from './exchange.js';
+import { StatusError } from '../shared/status-error.js';
 
 /** The codes are the wire contract's (src/wire/companion.ts). */
 export type { CompanionErrorCode };
@@ -26,11 +27,8 @@ export const STATUS_OF: Record<CompanionErrorCode, number> = {
 };
 
 /** Thrown inside the handler to answer with an error; `reason` goes to the log only. */
-export class HttpError extends Error {
+export class HttpError extends StatusError<CompanionErrorCode> {
   override readonly name = 'HttpError';
-  readonly code: CompanionErrorCode;
-  readonly status: number;
-  readonly headers: Record<string, string>;
   readonly reason: string | undefined;
 
   constructor(
@@ -38,10 +36,7 @@ export class HttpError extends Error {
     message: string,
     options: { headers?: Record<string, string>; reason?: string; cause?: unknown } = {},
   ) {
-    super(message, { cause: options.cause });
-    this.code = code;
-    this.status = STATUS_OF[code];
-    this.headers = options.headers ?? {};
+    super(STATUS_OF, code, message, options);
     this.reason = options.reason;
   }
 }

@@ -3,7 +3,7 @@
 // node.ts makes the same shape straight from an IncomingMessage, so on Node no Request, Headers,
 // follow-up AbortSignal, Response or response body stream is built per request (together they
 // were a fifth of the companion's CPU per read under load). Web APIs only.
-import { joinChunks } from '../api/body.js';
+import { readWebBody } from '../shared/capped-body.js';
 
 /** A request as the handler's core sees it. */
 export interface CompanionRequest {
@@ -29,27 +29,6 @@ export interface CompanionAnswer {
   body: string | null;
 }
 
-const EMPTY = new Uint8Array(0);
-
-/** A fetch body read up to `maxBytes`; past it the stream is cancelled and null returned. */
-async function readStream(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array | null> {
-  if (!body) return EMPTY;
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return joinChunks(chunks, size);
-}
-
 export function fromFetchRequest(request: Request): CompanionRequest {
   const url = new URL(request.url);
   return {
@@ -58,7 +37,7 @@ export function fromFetchRequest(request: Request): CompanionRequest {
     protocol: url.protocol,
     host: url.host,
     header: (name) => request.headers.get(name),
-    readBody: (maxBytes) => readStream(request.body, maxBytes),
+    readBody: (maxBytes) => readWebBody(request.body, maxBytes),
     signal: request.signal,
   };
 }

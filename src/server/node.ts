@@ -13,6 +13,7 @@ import { traitsOf } from './handler.js';
 import type { CompanionHandler, CompanionMetrics, HandlerTraits } from './handler.js';
 import { consoleLogger } from './log.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
+import { readNodeBody } from '../shared/capped-body.js';
 
 export interface NodeListenerOptions {
   /** Bodies above this are refused with 413 before the handler runs. Default 16 KiB. */
@@ -56,9 +57,6 @@ const HOP_BY_HOP = new Set([
   'te',
   'trailer',
 ]);
-
-/** Bodies this far over the limit are not drained to answer politely: the connection is closed. */
-const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 /** Methods a fetch `Request` cannot carry: answered here, since the handler cannot see them. */
 const UNREPRESENTABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -119,49 +117,6 @@ function adapterEntry(
     code,
     reason,
   };
-}
-
-/**
- * Reads the body up to `limit` bytes; `null` as soon as it is larger. The rest is then read and
- * dropped while the 413 goes out (a client sending a chunked body reads it and stops), so the
- * connection is not reset under the answer; past `DRAIN_LIMIT_BYTES` more the socket is closed.
- */
-function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    let done = false;
-    const finish = (value: Buffer | null): void => {
-      done = true;
-      resolve(value);
-    };
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (over) {
-        if (size > limit + DRAIN_LIMIT_BYTES) req.destroy();
-        return;
-      }
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      over = true;
-      chunks.length = 0;
-      finish(null);
-    });
-    req.once('end', () => {
-      if (!done) finish(Buffer.concat(chunks));
-    });
-    req.once('close', () => {
-      if (done) return;
-      done = true;
-      reject(new Error('the request closed before its body ended'));
-    });
-    req.once('error', () => {
-      // Reported by 'close', which always follows; after the answer it is only the drain's end.
-    });
-  });
 }
 
 const SAFE_HOST = /^[A-Za-z0-9.:[\]-]+$/;
@@ -233,9 +188,9 @@ class NodeRequest implements CompanionRequest {
   readonly protocol: string;
   readonly signal: AbortSignal;
   readonly #headers: IncomingMessage['headers'];
-  readonly #body: Buffer | null;
+  readonly #body: Uint8Array | null;
 
-  constructor(req: IncomingMessage, method: string, body: Buffer | null, signal: AbortSignal) {
+  constructor(req: IncomingMessage, method: string, body: Uint8Array | null, signal: AbortSignal) {
     const target = targetOf(req);
     this.method = method;
     this.pathname = target.pathname;
@@ -309,12 +264,13 @@ async function serve(
     );
     return;
   }
-  const declared = Number(req.headers['content-length']);
-  let body: Buffer | null = null;
+  let body: Uint8Array | null = null;
   if (method !== 'GET' && method !== 'HEAD') {
-    const declaredTooLarge = Number.isFinite(declared) && declared > maxBodyBytes + DRAIN_LIMIT_BYTES;
+    // Past the limit the 413 goes out at once; the rest is read and dropped meanwhile (a client
+    // sending a chunked body reads it and stops), so the connection is not reset under the answer.
+    const read = readNodeBody(req, maxBodyBytes);
     try {
-      body = declaredTooLarge ? null : await readCapped(req, maxBodyBytes);
+      body = await read.body;
     } catch (error) {
       // The visitor went away (or the request timeout cut a slow body) before it was all sent.
       if (!req.socket.destroyed && !req.destroyed) throw error;
@@ -332,11 +288,13 @@ async function serve(
     }
     if (body === null) {
       // Declared too large: not read at all, so the connection closes after the answer. Streamed
-      // past the limit: the rest is being drained (readCapped), and the connection may be reused.
+      // past the limit: the rest is being drained, and the connection may be reused; past the
+      // drain bound too, the socket is closed.
+      if (!read.unread) void read.drained.then((drained) => drained || req.destroy());
       writeAnswer(
         res,
         errorAnswer(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)),
-        declaredTooLarge,
+        read.unread,
       );
       return;
     }

@@ -9,13 +9,19 @@ import { CallErrorEvent } from '../../src/call/events.js';
 import type { LinkStats, MediaConnection, ServiceSession } from '../../src/call/media/livekit-media.js';
 import type { FeatureContext } from '../../src/call/session-feature.js';
 import type { CallPhase } from '../../src/call/states.js';
-import type { CallSessionOptions, VoiceLevels } from '../../src/call/types.js';
+import type { DialHandle } from '../../src/call/companion-client.js';
+import type { CallSessionOptions, ConnectionQualityLevel, VoiceLevels } from '../../src/call/types.js';
 
 /** A media connection that records each request; `hold(what)` makes the next such request wait for `release()`. */
 export class FakeMedia implements MediaConnection {
   readonly dtmf: string[] = [];
   readonly replaced: { track: MediaStreamTrack; muted: boolean }[] = [];
   readonly muted: boolean[] = [];
+  /** What `linkStats()` answers (a copy), and how many times it was read. */
+  stats: LinkStats = {};
+  statsReads = 0;
+  /** The quality listeners watching now (`watchQuality`). */
+  readonly qualityListeners = new Set<(quality: ConnectionQualityLevel) => void>();
   disconnected = false;
   #gate: { what: 'dtmf' | 'replace'; open: Promise<void> } | null = null;
   #release: () => void = () => undefined;
@@ -47,12 +53,19 @@ export class FakeMedia implements MediaConnection {
     this.replaced.push({ track, muted });
   }
 
-  watchQuality(): () => void {
-    return () => undefined;
+  watchQuality(listener: (quality: ConnectionQualityLevel) => void): () => void {
+    this.qualityListeners.add(listener);
+    return () => this.qualityListeners.delete(listener);
+  }
+
+  /** The media server grades the connection: each watching listener hears it. */
+  grade(quality: ConnectionQualityLevel): void {
+    for (const listener of [...this.qualityListeners]) listener(quality);
   }
 
   async linkStats(): Promise<LinkStats> {
-    return {};
+    this.statsReads += 1;
+    return { ...this.stats };
   }
 
   async disconnect(): Promise<void> {
@@ -80,6 +93,32 @@ export function fakeService(answer: (paused: boolean) => Promise<void>): Service
       return answer(value);
     },
   };
+}
+
+/** What a feature asked of the call's companion (no network): its transfer, metrics and rating requests. */
+export interface CompanionAsk {
+  route: 'transfer' | 'metrics' | 'feedback';
+  dial: DialHandle;
+  body?: unknown;
+  /** The metrics went as a beacon (the page is leaving). */
+  leaving?: boolean;
+}
+
+/** The call's companion client with its transfer, metrics and feedback answered by `answer`, each request recorded. */
+export function fakeCompanion(call: ActiveCall, answer: () => Promise<void> = async () => undefined): CompanionAsk[] {
+  const asked: CompanionAsk[] = [];
+  call.companion.transfer = (dial) => {
+    asked.push({ route: 'transfer', dial });
+    return answer();
+  };
+  call.companion.sendMetrics = (dial, body, leaving) => {
+    asked.push({ route: 'metrics', dial, body, leaving });
+  };
+  call.companion.feedback = (dial, body) => {
+    asked.push({ route: 'feedback', dial, body });
+    return answer();
+  };
+  return asked;
 }
 
 export interface FeatureHarness {

@@ -9,11 +9,9 @@
 //     ├─────────────────┴──join window──▶ no-answer / NO_ANSWER
 //     └──agent emu-busy, at creation──▶ failed / RATE_LIMITED
 //
-// Phone dials (a `toNumber`, no browser) have the same statuses without media: they ring after
-// `phoneRingMs`, are answered after another `phoneRingMs`, and the agent hangs up after
-// `phoneTalkMs` (completed / AGENT_HANGUP), unless the time cap, a hangup, the number called
-// (PHONE_OUTCOMES, by the last four digits) or the scenario (emu-no-agent: no-answer; emu-drop:
-// failed / FAILED; emu-silent-user: LONG_SILENCE_HANGUP; emu-busy: failed / RATE_LIMITED) ends it first.
+// Phone dials (a `toNumber`, no browser) have the same statuses without media (phone-dial.ts).
+// The dial as the store holds it, and its record: dial-state.ts; the bounded history of ended
+// dials: dial-history.ts.
 //
 // An agent's scenario is its id for the scenario agents, else its `metadata.scenario`, else emu-demo.
 // Terminal dials never change again: a late hangup, transcript line or end is ignored.
@@ -21,19 +19,25 @@
 // The GraphQL half watches a dial (`watch`): every status change, the browser joining its room,
 // `startDialSession`, and each transcript line, interim (LIVE) or final (FINAL).
 import { randomUUID } from 'node:crypto';
-import type { DialControl, DialEnd, DialSession, DialStatus, SystemResultType, TranscriptLine } from '../seam.js';
-import {
-  EMU_BUSY,
-  EMU_DEMO,
-  EMU_DROP,
-  EMU_NO_AGENT,
-  EMU_QUICK,
-  EMU_SILENT_USER,
-  SCENARIO_AGENT_IDS,
-} from './agents.js';
+import type { DialControl, DialEnd, DialSession, DialStatus, TranscriptLine } from '../seam.js';
+import { EMU_BUSY } from './agents.js';
+import { EndedDials, MAX_TIMER_MS, type EndedDialRetention } from './dial-history.js';
 import type { DialInput } from './dial-input.js';
-import type { AgentRecord, DialRecord } from './records.js';
+import {
+  isTerminal,
+  recordOf,
+  scenarioOf,
+  sessionOf,
+  type DialState,
+  type DialUpdate,
+  type DialWatcher,
+} from './dial-state.js';
+import { ringPhone, type PhoneSteps } from './phone-dial.js';
+import type { DialRecord } from './records.js';
 import type { Table } from './table.js';
+
+export { isTerminal, type DialState, type DialUpdate, type DialWatcher } from './dial-state.js';
+export type { EndedDialRetention } from './dial-history.js';
 
 export interface DialLifecycleOptions {
   /** How long a browser has to join the dial's room before it ends `no-answer`. */
@@ -52,112 +56,9 @@ export interface DialLifecycleOptions {
   log: (line: string) => void;
 }
 
-/**
- * The bounded history of ended dials: past `maxCount` ended dials the oldest ended one is dropped,
- * and an ended dial is dropped `maxAgeMs` after it ended. A dropped dial answers 404. Dials that
- * have not ended are never dropped. The emulator's own rule: the service's retention is not known.
- */
-export interface EndedDialRetention {
-  /** Ended dials kept at most. Default 1 000. */
-  maxCount?: number;
-  /** How long an ended dial is kept after it ended. Default 3 600 000 (an hour). */
-  maxAgeMs?: number;
-}
-
-export const DEFAULT_ENDED_DIAL_RETENTION: Required<EndedDialRetention> = { maxCount: 1000, maxAgeMs: 3_600_000 };
-
 export type EndListener = (dialId: string, end: DialEnd) => void;
 export type PauseListener = (dialId: string, paused: boolean) => void;
 export type TransferListener = (dialId: string) => void;
-
-/** What happens to one dial, as `watch` reports it. Read the dial's state with `record`. */
-export type DialUpdate =
-  | { kind: 'status' }
-  | { kind: 'joined' }
-  | { kind: 'session-started' }
-  | { kind: 'transcript'; eventType: 'LIVE' | 'FINAL'; line: TranscriptLine };
-
-export type DialWatcher = (update: DialUpdate) => void;
-
-/** A dial as the store holds it: what `record` answers is made from this. */
-export interface DialState {
-  id: string;
-  scenario: string;
-  phone: boolean;
-  sessionId: string;
-  roomName: string;
-  input: DialInput;
-  status: DialStatus;
-  systemResultType: SystemResultType | null;
-  createdAt: number;
-  updatedAt: number;
-  startedAt: number | null;
-  endedAt: number | null;
-  transcript: TranscriptLine[];
-  aiResult: Record<string, unknown> | null;
-  maxDurationSeconds: number;
-  timer: NodeJS.Timeout | null;
-  /** The browser's participant is (or was) in the dial's room. */
-  browserJoined: boolean;
-  /** `startDialSession` arrived: the agent may speak. */
-  sessionStarted: boolean;
-  /** `pauseAI`'s last value: the agent in the room is silent while it is true. */
-  aiPaused: boolean;
-  /** When `hangupCall` with a `transferNumber` handed the call to a person (the agent's part ended), else null. */
-  transferredAt: number | null;
-  /** The number it was transferred to. */
-  transferNumber: string | null;
-}
-
-/** The longest delay setTimeout keeps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-const TERMINAL: ReadonlySet<DialStatus> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
-
-/**
- * The emulator's own rule (the seed has none): how a phone dial ends by the last four digits of
- * the number it calls. `busy`, `no-answer` and `failed` end it before it is answered; the others
- * after it is answered, at the agent's usual hang-up time.
- */
-export const PHONE_OUTCOMES: Readonly<Record<string, DialEnd & { answered: boolean; line: string }>> = {
-  '0486': { status: 'busy', systemResultType: 'BUSY', answered: false, line: '' },
-  '0408': { status: 'no-answer', systemResultType: 'NO_ANSWER', answered: false, line: '' },
-  '0503': { status: 'failed', systemResultType: 'FAILED', answered: false, line: '' },
-  '0601': {
-    status: 'completed',
-    systemResultType: 'VOICEMAIL_DETECTED_HANGUP',
-    answered: true,
-    line: '(voicemail greeting: please leave a message after the tone)',
-  },
-  '0602': {
-    status: 'completed',
-    systemResultType: 'COUNTERPARTY_HANGUP',
-    answered: true,
-    line: '(the callee hung up)',
-  },
-  '0603': {
-    status: 'completed',
-    systemResultType: 'TRANSFERRED',
-    answered: true,
-    line: 'Let me transfer you to a colleague.',
-  },
-};
-
-function phoneOutcome(toNumber: string | null): (typeof PHONE_OUTCOMES)[string] | undefined {
-  return toNumber === null ? undefined : PHONE_OUTCOMES[toNumber.slice(-4)];
-}
-
-export const isTerminal = (status: DialStatus): boolean => TERMINAL.has(status);
-
-/** The scenario that decides how a dial with this agent behaves. */
-export function scenarioOf(agent: AgentRecord): string {
-  const ids: readonly string[] = SCENARIO_AGENT_IDS;
-  if (ids.includes(agent.id)) return agent.id;
-  const named = agent.metadata.scenario;
-  return typeof named === 'string' && ids.includes(named) ? named : EMU_DEMO;
-}
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export class DialLifecycle implements DialControl {
   private readonly dials: Table<DialState>;
@@ -166,21 +67,26 @@ export class DialLifecycle implements DialControl {
   private readonly pauseListeners = new Set<PauseListener>();
   private readonly transferListeners = new Set<TransferListener>();
   private readonly options: DialLifecycleOptions;
-  private readonly retention: Required<EndedDialRetention>;
-  /** Ended dials still kept, by id, in the order they ended, with when. */
-  private readonly ended = new Map<string, number>();
-  /** Drops the oldest ended dial when it reaches `maxAgeMs`. */
-  private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly endedDials: EndedDials;
+  /** What a phone dial's steps do, through this lifecycle (phone-dial.ts). */
+  private readonly phoneSteps: PhoneSteps;
 
   /** `dials`: the store's dial table, which this lifecycle alone writes. */
   constructor(dials: Table<DialState>, options: DialLifecycleOptions) {
     this.dials = dials;
     this.options = options;
-    this.retention = { ...DEFAULT_ENDED_DIAL_RETENTION, ...options.endedDialRetention };
-    const { maxCount, maxAgeMs } = this.retention;
-    if (!Number.isInteger(maxCount) || maxCount < 0)
-      throw new RangeError('endedDialRetention.maxCount must be a whole number ≥ 0');
-    if (!(maxAgeMs >= 0)) throw new RangeError('endedDialRetention.maxAgeMs must be a number ≥ 0');
+    this.endedDials = new EndedDials(options.endedDialRetention, (dialId) => this.forget(dialId));
+    this.phoneSteps = {
+      ringMs: options.phoneRingMs ?? 500,
+      talkMs: options.phoneTalkMs ?? 3000,
+      capMs: (dial) => this.capMs(dial),
+      schedule: (dial, ms, step) => this.schedule(dial, ms, step),
+      arm: (dial, ms, end) => this.arm(dial, ms, end),
+      setStatus: (dial, status) => this.setStatus(dial, status),
+      recordLine: (dial, line) => this.recordLine(dial, line),
+      setAiResult: (dialId, aiResult) => this.setAiResult(dialId, aiResult),
+      end: (dialId, end) => this.end(dialId, end),
+    };
   }
 
   /** Creates a dial in `queued` (or ends it at once for a busy workspace) and returns its id. */
@@ -215,7 +121,7 @@ export class DialLifecycle implements DialControl {
     if (dial.scenario === EMU_BUSY) {
       this.finish(dial, { status: 'failed', systemResultType: 'RATE_LIMITED' });
     } else if (dial.phone) {
-      this.ringPhone(dial);
+      ringPhone(dial, this.phoneSteps);
     } else {
       this.arm(dial, this.options.joinWindowMs, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
     }
@@ -228,7 +134,7 @@ export class DialLifecycle implements DialControl {
 
   session(dialId: string): DialSession | undefined {
     const dial = this.dials.get(dialId);
-    return dial && this.toSession(dial);
+    return dial && sessionOf(dial);
   }
 
   /** A token was issued: the browser is connecting, so a queued dial is now `ringing`. */
@@ -251,7 +157,7 @@ export class DialLifecycle implements DialControl {
 
   record(dialId: string): DialRecord | undefined {
     const dial = this.dials.get(dialId);
-    return dial && this.toRecord(dial);
+    return dial && recordOf(dial);
   }
 
   /** The dial of a dial session (`sessionId` of the create answer). */
@@ -340,8 +246,7 @@ export class DialLifecycle implements DialControl {
   /** Stops every timer; dials keep their current state. */
   close(): void {
     for (const dial of this.dials.values()) this.disarm(dial);
-    if (this.sweepTimer) clearTimeout(this.sweepTimer);
-    this.sweepTimer = null;
+    this.endedDials.close();
     this.endListeners.clear();
     this.pauseListeners.clear();
     this.transferListeners.clear();
@@ -352,7 +257,7 @@ export class DialLifecycle implements DialControl {
 
   sessionForRoom(roomName: string): DialSession | undefined {
     const dial = this.dials.find((candidate) => candidate.roomName === roomName);
-    return dial && this.toSession(dial);
+    return dial && sessionOf(dial);
   }
 
   joined(dialId: string): void {
@@ -362,8 +267,7 @@ export class DialLifecycle implements DialControl {
     dial.startedAt = Date.now();
     dial.browserJoined = true;
     this.setStatus(dial, 'in-progress');
-    const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
-    this.arm(dial, capMs, { status: 'completed', systemResultType: 'TIMEOUT' });
+    this.arm(dial, this.capMs(dial), { status: 'completed', systemResultType: 'TIMEOUT' });
     this.emit(dial.id, { kind: 'joined' });
   }
 
@@ -475,56 +379,9 @@ export class DialLifecycle implements DialControl {
     dial.timer.unref();
   }
 
-  private ringPhone(dial: DialState): void {
-    const ringMs = this.options.phoneRingMs ?? 500;
-    this.schedule(dial, ringMs, () => {
-      if (dial.status !== 'queued') return;
-      const outcome = phoneOutcome(dial.input.toNumber);
-      // A busy line or a failed call never rings.
-      if (outcome && !outcome.answered && outcome.status !== 'no-answer') {
-        this.end(dial.id, { status: outcome.status, systemResultType: outcome.systemResultType });
-        return;
-      }
-      this.setStatus(dial, 'ringing');
-      if (dial.scenario === EMU_NO_AGENT || outcome?.status === 'no-answer') {
-        this.arm(dial, ringMs, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
-        return;
-      }
-      this.schedule(dial, ringMs, () => this.answerPhone(dial));
-    });
-  }
-
-  private answerPhone(dial: DialState): void {
-    if (dial.status !== 'ringing') return;
-    dial.startedAt = Date.now();
-    this.setStatus(dial, 'in-progress');
-    const talkMs = this.options.phoneTalkMs ?? 3000;
-    const line = (speaker: 'AI' | 'HUMAN', text: string, startTimeMs: number, endTimeMs: number) =>
-      this.recordLine(dial, { speaker, text, detailType: null, startTimeMs, endTimeMs });
-    line('AI', 'Hello, this is the emulator calling. This phone call has no audio.', 0, Math.min(1500, talkMs));
-    line('HUMAN', '(emulated phone call: no media)', Math.min(1500, talkMs), Math.min(2000, talkMs));
-    const capMs = (dial.maxDurationSeconds / 60) * this.options.minuteMs;
-    const outcome = phoneOutcome(dial.input.toNumber);
-    if (capMs <= talkMs) {
-      this.arm(dial, capMs, { status: 'completed', systemResultType: 'TIMEOUT' });
-    } else if (outcome) {
-      this.schedule(dial, talkMs, () => {
-        line(outcome.systemResultType === 'TRANSFERRED' ? 'AI' : 'HUMAN', outcome.line, talkMs, talkMs);
-        this.end(dial.id, { status: outcome.status, systemResultType: outcome.systemResultType });
-      });
-    } else if (dial.scenario === EMU_DROP) {
-      this.arm(dial, talkMs, { status: 'failed', systemResultType: 'FAILED' });
-    } else if (dial.scenario === EMU_SILENT_USER) {
-      // A phone dial has no audio: the callee is silent, and this agent hangs up on silence.
-      this.arm(dial, talkMs, { status: 'completed', systemResultType: 'LONG_SILENCE_HANGUP' });
-    } else {
-      this.schedule(dial, talkMs, () => {
-        if (dial.scenario === EMU_QUICK)
-          this.setAiResult(dial.id, { summary: 'An emulated phone call: the agent greeted and hung up.' });
-        line('AI', 'Goodbye!', talkMs, talkMs);
-        this.end(dial.id, { status: 'completed', systemResultType: 'AGENT_HANGUP' });
-      });
-    }
+  /** How long a dial may last, in ms: its `maxDurationSeconds` at `minuteMs` a minute. */
+  private capMs(dial: DialState): number {
+    return (dial.maxDurationSeconds / 60) * this.options.minuteMs;
   }
 
   private disarm(dial: DialState): void {
@@ -550,96 +407,13 @@ export class DialLifecycle implements DialControl {
         this.options.log(`an onEnded listener threw for dial ${dial.id}: ${String(error)}`);
       }
     }
-    this.retire(dial);
+    this.endedDials.retire(dial.id, dial.endedAt);
   }
 
-  /** Keeps an ended dial in the bounded history: past `maxCount` the oldest ended one goes. */
-  private retire(dial: DialState): void {
-    this.ended.set(dial.id, dial.endedAt ?? Date.now());
-    for (const id of this.ended.keys()) {
-      if (this.ended.size <= this.retention.maxCount) break;
-      this.forget(id);
-    }
-    this.armSweep();
-  }
-
-  /** One timer, for the oldest ended dial's age; a long-running emulator never holds more. */
-  private armSweep(): void {
-    if (this.sweepTimer || !Number.isFinite(this.retention.maxAgeMs)) return;
-    const oldest = this.ended.values().next();
-    if (oldest.done) return;
-    const dueMs = oldest.value + this.retention.maxAgeMs - Date.now();
-    this.sweepTimer = setTimeout(
-      () => {
-        this.sweepTimer = null;
-        const cutoff = Date.now() - this.retention.maxAgeMs;
-        for (const [id, endedAt] of this.ended) {
-          if (endedAt > cutoff) break;
-          this.forget(id);
-        }
-        this.armSweep();
-      },
-      Math.min(MAX_TIMER_MS, Math.max(0, dueMs)),
-    );
-    this.sweepTimer.unref();
-  }
-
+  /** The history let go of an ended dial: it answers 404 from now on. */
   private forget(dialId: string): void {
-    this.ended.delete(dialId);
     this.dials.delete(dialId);
     this.watchers.delete(dialId);
     this.options.onForgotten?.(dialId);
-  }
-
-  private toSession(dial: DialState): DialSession {
-    return {
-      dialId: dial.id,
-      roomName: dial.roomName,
-      scenario: dial.scenario,
-      status: dial.status,
-      maxDurationSeconds: dial.maxDurationSeconds,
-      aiPaused: dial.aiPaused,
-      transferred: dial.transferredAt !== null,
-    };
-  }
-
-  private toRecord(dial: DialState): DialRecord {
-    const ended = dial.endedAt !== null;
-    const durationMs = dial.startedAt !== null && dial.endedAt !== null ? dial.endedAt - dial.startedAt : 0;
-    // A transferred call's AI part is the call up to the transfer; otherwise the agent's speech.
-    const aiMs =
-      dial.transferredAt !== null && dial.startedAt !== null
-        ? dial.transferredAt - dial.startedAt
-        : dial.transcript
-            .filter((line) => line.speaker === 'AI')
-            .reduce((sum, line) => sum + Math.max(0, line.endTimeMs - line.startTimeMs), 0);
-    const { agent } = dial.input;
-    return {
-      id: dial.id,
-      toNumber: dial.input.toNumber,
-      fromNumberId: dial.input.fromNumberId,
-      agent: structuredClone(agent),
-      recordings: [],
-      transcript: dial.transcript.map((line) => ({
-        text: line.text,
-        speaker: line.speaker,
-        detailType: line.detailType ?? null,
-        startTimeMs: line.startTimeMs,
-        endTimeMs: line.endTimeMs,
-      })),
-      durationSeconds: ended ? Math.round(durationMs / 1000) : null,
-      aiDurationSeconds: ended ? Math.round(aiMs / 1000) : null,
-      aiResult: dial.aiResult && structuredClone(dial.aiResult),
-      inputs: structuredClone(dial.input.callAgentInput),
-      status: dial.status,
-      systemResultType: dial.systemResultType,
-      dialTaskId: dial.input.dialTaskId,
-      voiceId: dial.input.aiVoiceId ?? agent.defaultVoiceId,
-      versionedPromptId: dial.input.versionedModelId ?? agent.defaultVersionedPromptId,
-      startedAt: iso(dial.startedAt),
-      endedAt: iso(dial.endedAt),
-      createdAt: new Date(dial.createdAt).toISOString(),
-      updatedAt: new Date(dial.updatedAt).toISOString(),
-    };
   }
 }

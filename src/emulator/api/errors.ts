@@ -1,5 +1,7 @@
 // Every error the REST half answers is `{ error: { code, message } }` with a fitting status, so a
-// client can branch on `code` without parsing prose. One table gives each code its one status.
+// client can branch on `code` without parsing prose. One table gives each code its one status
+// (the class and its status logic are the companion's too: src/shared/status-error.ts).
+import { StatusError } from '../../shared/status-error.js';
 
 /** Each code the REST half answers, and the HTTP status that always comes with it. */
 const STATUS = {
@@ -20,13 +22,10 @@ export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string } & Record<string, unknown>;
 }
 
-export class ApiError extends Error {
-  readonly status: (typeof STATUS)[ApiErrorCode];
-  readonly code: ApiErrorCode;
+export class ApiError extends StatusError<ApiErrorCode> {
+  override readonly name = 'ApiError';
   /** Extra fields placed next to `code` and `message` (e.g. the `dialId` of a 409). */
   readonly details: Record<string, unknown>;
-  /** Response headers that belong to this error (e.g. `Allow` on a 405). */
-  readonly headers: Record<string, string>;
 
   constructor(
     code: ApiErrorCode,
@@ -34,12 +33,8 @@ export class ApiError extends Error {
     details: Record<string, unknown> = {},
     headers: Record<string, string> = {},
   ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = STATUS[code];
-    this.code = code;
+    super(STATUS, code, message, { headers });
     this.details = details;
-    this.headers = headers;
   }
 
   toBody(): ApiErrorBody {

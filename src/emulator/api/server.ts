@@ -7,7 +7,7 @@ import { ApiError, badRequest, notFound } from './errors.js';
 import { resourceRoutes, type ResourceRoute } from './resources/index.js';
 import { BinaryAnswer } from './resources/route.js';
 import { secretCheck } from '../../shared/secret.js';
-import { readCappedBody } from '../request-body.js';
+import { readNodeBody } from '../../shared/capped-body.js';
 import type { Store } from './store.js';
 
 export interface ApiServerOptions {
@@ -177,11 +177,7 @@ function send(response: ServerResponse, status: number, body: unknown): void {
  * is left unread and its connection closes after the answer.
  */
 async function discardBody(request: IncomingMessage, response: ServerResponse, limit: number): Promise<void> {
-  const drained = await readCappedBody(request, 0, limit).then(
-    ({ drained }) => drained,
-    () => false,
-  );
-  if (!drained) response.setHeader('connection', 'close');
+  if (!(await readNodeBody(request, 0, limit).drained)) response.setHeader('connection', 'close');
 }
 
 /** Reads the body as JSON (undefined when empty); 413 past `maxBytes`, 400 when not JSON. */
@@ -189,7 +185,7 @@ async function readJson(context: Context, maxBytes: number): Promise<unknown> {
   const bytes = await readBytes(context, maxBytes);
   if (bytes.length === 0) return undefined;
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch {
     throw badRequest('the body is not valid JSON');
   }
@@ -215,8 +211,9 @@ async function readForm(context: Context, maxBytes: number): Promise<FormData> {
  * reads the 413 rather than a reset; a larger one (declared or sent) is read no further and its
  * connection closes after the answer.
  */
-async function readBytes({ request, response }: Context, maxBytes: number): Promise<Buffer> {
-  const { body, drained } = await readCappedBody(request, maxBytes);
+async function readBytes({ request, response }: Context, maxBytes: number): Promise<Uint8Array> {
+  const read = readNodeBody(request, maxBytes);
+  const [body, drained] = await Promise.all([read.body, read.drained]);
   if (!drained) response.setHeader('connection', 'close');
   if (body === null) throw new ApiError('payload_too_large', `the body is larger than ${maxBytes} bytes`);
   return body;

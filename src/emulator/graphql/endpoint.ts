@@ -18,7 +18,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { verifyDialToken, type DialTokenKeys } from '../dial-token.js';
 import { secretCheck } from '../../shared/secret.js';
-import { readCappedBody } from '../request-body.js';
+import { readNodeBody } from '../../shared/capped-body.js';
 import { MAX_SUBSCRIPTIONS_PER_SOCKET, parseBounded } from './limits.js';
 import {
   createSchema,
@@ -98,7 +98,7 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
   ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     if (request.method !== 'POST') {
       // A preflight or a GET has no body to read: at most a small one is drained, unkept.
-      const { drained } = await readCappedBody(request, 0, options.maxBodyBytes);
+      const drained = await readNodeBody(request, 0, options.maxBodyBytes).drained;
       const close: Record<string, string> = drained ? {} : { connection: 'close' };
       if (request.method === 'OPTIONS') return { status: 204, body: undefined, headers: close };
       return {
@@ -108,16 +108,17 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
       };
     }
     // A declared body past the limit is refused unread; a streamed one is read no further than it.
-    const read = await readCappedBody(request, options.maxBodyBytes);
-    if (read.body === null)
+    const capped = readNodeBody(request, options.maxBodyBytes);
+    const [body, drained] = await Promise.all([capped.body, capped.drained]);
+    if (body === null)
       return {
         status: 413,
         body: errors(`the body is larger than ${options.maxBodyBytes} bytes`),
-        headers: read.drained ? {} : { connection: 'close' },
+        headers: drained ? {} : { connection: 'close' },
       };
     let params: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
-      params = JSON.parse(read.body.toString('utf8')) as typeof params;
+      params = JSON.parse(new TextDecoder().decode(body)) as typeof params;
     } catch {
       return { status: 400, body: errors('the body is not valid JSON') };
     }

@@ -261,6 +261,19 @@ export class CompanionClient {
     if (!queued) this.hangupKeepalive(dial);
   }
 
+  /**
+   * Tells the companion the browser left without hanging up (a page with `persist` going away):
+   * `POST /dials/:id/leave` by beacon, the handle in the body; a keepalive fetch when the beacon is
+   * refused. The companion ends the dial after its grace unless the token route is asked first.
+   */
+  leaveBeacon(dial: DialHandle): void {
+    const url = this.#url(dialPath(dial, '/leave'));
+    const beacon: BeaconHangupBody = { handle: dial.handle };
+    const body = new Blob([JSON.stringify(beacon)], { type: 'application/json' });
+    const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, body);
+    if (!queued) fetch(url, { method: 'POST', headers: bearer(dial), keepalive: true }).catch(() => undefined);
+  }
+
   /** A request on one dial's route, with its handle. */
   #onDial(
     dial: DialHandle,

@@ -326,9 +326,10 @@ export class CallView implements ReactiveController {
       case 'idle':
         return s.statusIdle;
       case 'starting':
-        return s.statusStarting;
       case 'connecting':
-        return s.statusConnecting;
+        // A call taken over from an earlier page (`persist`) is getting back, not starting.
+        if (session?.resuming) return s.statusReconnecting;
+        return this.state === 'starting' ? s.statusStarting : s.statusConnecting;
       case 'in-call':
         if (session?.held) return s.statusOnHold;
         if (session?.muted) return s.statusMuted;
@@ -443,7 +444,9 @@ export class CallView implements ReactiveController {
   timer(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
     const elapsed = this.call.elapsedMs;
     const state = this.state;
-    const showTimer = elapsed !== null && (state === 'in-call' || state === 'reconnecting' || state === 'ending');
+    const showTimer =
+      elapsed !== null &&
+      (state === 'in-call' || state === 'reconnecting' || state === 'ending' || !!this.call.session?.resuming);
     return showTimer
       ? html`<span class="timer" part="timer"><span class="sr-only">${s.timerLabel} </span>${formatDuration(elapsed)}</span>`
       : nothing;

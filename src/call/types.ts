@@ -35,6 +35,8 @@ export type EndReason =
   | 'setup-failed'
   | 'element-removed'
   | 'page-unload'
+  /** Another tab of this site took the call up (a duplicated tab with `persist`): this one let go, hanging nothing up. */
+  | 'moved'
   /** The browser lacks something a call needs (`CallErrorInfo.missing` says what): no microphone prompt, no dial. */
   | 'unsupported-browser';
 

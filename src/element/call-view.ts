@@ -340,6 +340,7 @@ export class CallView implements ReactiveController {
       case 'ending':
         return s.statusEnding;
       case 'ended':
+        if (session?.result?.reason === 'moved') return s.statusMoved;
         return this._connected() ? s.statusEnded : s.statusNotConnected;
     }
   }

@@ -70,6 +70,8 @@ export const ar: VoiceAgentCallStrings = {
   reasonElementRemoved: 'أُغلقت الأداة',
   reasonPageUnload: 'أُغلقت الصفحة',
   reasonUnsupportedBrowser: 'المتصفح غير مدعوم',
+  reasonMoved: 'استمرت في علامة تبويب أخرى',
+  statusMoved: 'استمرت هذه المكالمة في علامة تبويب أخرى',
 
   errorMicrophoneDeniedTitle: 'الوصول إلى الميكروفون محظور',
   errorMicrophoneDeniedHelp:

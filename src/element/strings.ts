@@ -95,6 +95,10 @@ export interface VoiceAgentCallStrings extends TransferStrings {
   reasonElementRemoved: string;
   reasonPageUnload: string;
   reasonUnsupportedBrowser: string;
+  /** `moved`: another tab of this site took the call up (a duplicated tab); this one let go. */
+  reasonMoved: string;
+  /** The ended card's status for `moved`. */
+  statusMoved: string;
 
   /** Error titles and what to do about them. */
   errorMicrophoneDeniedTitle: string;
@@ -210,6 +214,8 @@ export const en: VoiceAgentCallStrings = {
   reasonElementRemoved: 'widget closed',
   reasonPageUnload: 'page closed',
   reasonUnsupportedBrowser: 'browser not supported',
+  reasonMoved: 'continued in another tab',
+  statusMoved: 'This call continued in another tab',
 
   errorMicrophoneDeniedTitle: 'Microphone access is blocked',
   errorMicrophoneDeniedHelp:
@@ -266,6 +272,7 @@ const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {
   'element-removed': 'reasonElementRemoved',
   'page-unload': 'reasonPageUnload',
   'unsupported-browser': 'reasonUnsupportedBrowser',
+  moved: 'reasonMoved',
 };
 
 export function reasonText(strings: VoiceAgentCallStrings, reason: EndReason): string {

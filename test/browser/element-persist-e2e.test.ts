@@ -120,6 +120,36 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
     expect(frameWindow(frame).sessionStorage.getItem('voice-agent-call:resume')).to.equal(null);
   });
 
+  it('a duplicated tab: the newer rejoin wins, the older widget lets go quietly ("This call continued in another tab", moved, no hang-up)', async () => {
+    frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
+    const { dialId } = await callOnFirstPage(frame);
+    await navigate(frame, (win) => (win.document.getElementById('next') as HTMLAnchorElement).click());
+    await until(() => events('call-resumed').length === 1, 30000, 'call-resumed on the second page');
+    const older = element(frame);
+    // A duplicate of this tab: the same sessionStorage (here: another frame of this tab), the same record.
+    const duplicate = await loadFrame(`${PAGE}?page=c`, { width: 420, height: 640 });
+    try {
+      await until(() => events('call-resumed').length === 2, 30000, 'call-resumed in the duplicate');
+      await until(() => older.state === 'ended', 20000, 'the older widget let go');
+      const ended = events('call-ended');
+      expect(ended.map((event) => [event.page, (event.detail as unknown as CallResult).reason])).to.deep.equal([
+        ['b', 'moved'],
+      ]);
+      expect(events('call-error'), 'no call-error for a move').to.deep.equal([]);
+      await older.updateComplete;
+      expect(findPart(older, 'status')?.textContent?.trim()).to.equal('This call continued in another tab');
+      // The dial goes on, in the duplicate.
+      expect(await dialStatus(dialId)).to.equal('in-progress');
+      const newer = element(duplicate);
+      expect(newer.dialId).to.equal(dialId);
+      expect(newer.state).to.equal('in-call');
+      await newer.hangup();
+      expect(events('call-ended').map((event) => event.page)).to.deep.equal(['b', 'c']);
+    } finally {
+      duplicate.remove();
+    }
+  });
+
   it('a reload takes the call up again on the same page', async () => {
     frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
     const { dialId } = await callOnFirstPage(frame);

@@ -58,7 +58,7 @@ export async function runSetup(
         status: 409,
       });
     }
-    const token = dial.media ?? (await call.companion.token(dial, signal));
+    const token = dial.media ?? (await call.companion.token(dial, signal, call.resumed?.leftAt));
     if (isOver(call)) return;
     host.enter(call, 'connecting');
     const module = await mediaModule.catch((error: unknown) => {

@@ -3,7 +3,7 @@
 // `HttpError`; a failed service call is answered through upstream-errors.ts.
 import { ServiceError } from '../api/service-error.js';
 import type { ServiceDial } from '../api/types/dials.js';
-import { readBeaconHandle, readDialRequest, readFeedbackRequest } from './body.js';
+import { readBeaconHandle, readDialRequest, readFeedbackRequest, readLeaveBody, readTokenBody } from './body.js';
 import { isDialId, mediaUrlProblem } from './checks.js';
 import { transferOffered, warn, type CompanionFeedback, type CompanionSettings } from './config.js';
 import { HttpError, jsonAnswer } from './errors.js';
@@ -278,18 +278,27 @@ export async function token(settings: CompanionSettings, exchange: Exchange, dia
       reason: 'handle without a session id',
     });
   }
+  const { resumeOf } = await readTokenBody(exchange.request, settings.maxBodyBytes);
   await limitDialCall(settings, exchange, dialId, 'token');
   // A browser that left (`/leave`) and rejoins: its dial is no longer to be ended.
-  if (await clearPendingEnd(settings, exchange, dialId)) exchange.reason = 'rejoined: the pending end was cleared';
+  if (await clearPendingEnd(settings, exchange, dialId, resumeOf))
+    exchange.reason = 'rejoined: the pending end was cleared';
   return jsonAnswer(200, await mediaCredentials(settings, exchange, dialId, sessionId));
 }
 
 /** Forgets a pending end of `dialId`, in the shared store and this process's; true when there was one. */
-async function clearPendingEnd(settings: CompanionSettings, exchange: Exchange, dialId: string): Promise<boolean> {
-  const local = await settings.localEnds.clear(dialId);
+async function clearPendingEnd(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+  resumeOf: number | undefined,
+): Promise<boolean> {
+  // The leave this rejoin follows is remembered for two graces: its beacon, arriving late, ends nothing.
+  const keepMs = settings.resumeGraceMs * 2;
+  const local = await settings.localEnds.clear(dialId, resumeOf, keepMs);
   if (settings.pendingEnds === settings.localEnds) return local;
   try {
-    return (await settings.pendingEnds.clear(dialId)) || local;
+    return (await settings.pendingEnds.clear(dialId, resumeOf, keepMs)) || local;
   } catch {
     // The rejoin goes on; the end may still come (the visitor then sees the call end).
     exchange.reason = 'the pending-ends store is unreachable: a pending end of this dial could not be cleared';
@@ -303,21 +312,22 @@ async function clearPendingEnd(settings: CompanionSettings, exchange: Exchange, 
  * resume grace unless the browser rejoins through the token route first.
  */
 export async function leave(settings: CompanionSettings, exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
-  const bodyHandle =
-    exchange.request.header('authorization') === null
-      ? await readBeaconHandle(exchange.request, settings.maxBodyBytes)
-      : undefined;
-  await authorize(settings, exchange, dialId, bodyHandle);
+  const body = await readLeaveBody(exchange.request, settings.maxBodyBytes);
+  const header = exchange.request.header('authorization') !== null;
+  await authorize(settings, exchange, dialId, header ? undefined : body.handle);
   await limitDialCall(settings, exchange, dialId, 'leave');
   const dueAtMs = settings.now() + settings.resumeGraceMs;
+  let scheduled: boolean;
   try {
-    await settings.pendingEnds.schedule(dialId, dueAtMs);
+    scheduled = await settings.pendingEnds.schedule(dialId, dueAtMs, body.leftAt);
   } catch {
     // A store outage must never keep a dial alive: this instance keeps the end itself.
-    await settings.localEnds.schedule(dialId, dueAtMs);
+    scheduled = await settings.localEnds.schedule(dialId, dueAtMs, body.leftAt);
     exchange.reason = "the pending-ends store is unreachable: this instance's timer ends the dial";
   }
-  const answer: LeaveAnswer = { success: true, endsAt: new Date(dueAtMs).toISOString() };
+  // The beacon came after the next page's rejoin (which named this leave): nothing to end.
+  if (!scheduled) exchange.reason = 'a leave the browser had already rejoined after: nothing scheduled';
+  const answer: LeaveAnswer = { success: true, endsAt: scheduled ? new Date(dueAtMs).toISOString() : null };
   return jsonAnswer(200, answer);
 }
 

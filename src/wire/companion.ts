@@ -80,13 +80,30 @@ export interface BeaconHangupBody {
 }
 
 /**
+ * `POST /dials/:id/leave`'s body: the handle (from `sendBeacon`, which cannot set a header) and
+ * `leftAt`, when the page left (`Date.now()` of the browser). A beacon may arrive after the next
+ * page's rejoin: the rejoin names the leave it follows (`TokenBody.resumeOf`), so that leave,
+ * arriving late, schedules nothing.
+ */
+export interface LeaveBody {
+  handle?: string;
+  leftAt?: number;
+}
+
+/** `POST /dials/:id/token`'s optional body (JSON): a rejoin after a leave names it by its `leftAt`. */
+export interface TokenBody {
+  resumeOf?: number;
+}
+
+/**
  * `POST /dials/:id/leave`'s answer: the browser left without hanging up (a page with `persist` going
  * away); the companion hangs the dial up at `endsAt` (ISO 8601) unless the browser rejoins through
  * the token route before then.
  */
 export interface LeaveAnswer {
   success: true;
-  endsAt: string;
+  /** Null when the browser had already rejoined after this leave (a late beacon): nothing is scheduled. */
+  endsAt: string | null;
 }
 
 /** The `code` of every error answer (README: "Error codes: the companion and the service"). */

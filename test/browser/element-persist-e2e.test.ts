@@ -67,6 +67,8 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
 
   beforeEach(() => {
     window.__persistEvents = [];
+    // The frames' sessionStorage is this tab's: a record one test left (a closed tab's) is not the next one's.
+    sessionStorage.removeItem('voice-agent-call:resume');
   });
 
   afterEach(async () => {
@@ -148,6 +150,20 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
     } finally {
       duplicate.remove();
     }
+  });
+
+  it('a tab closed mid-call: no hang-up from the page, and the companion ends the dial after its grace (8 s here)', async () => {
+    frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
+    const { dialId } = await callOnFirstPage(frame);
+    const closedAt = Date.now();
+    frame.remove();
+    frame = undefined;
+    // Left, not hung up: the dial waits for a page that could take it up.
+    expect(await dialStatus(dialId)).to.equal('in-progress');
+    expect(events('call-ended')).to.deep.equal([]);
+    await until(async () => (await dialStatus(dialId)) !== 'in-progress', 20000, 'the companion ends the dial');
+    const after = Date.now() - closedAt;
+    expect(after, `ended ${after} ms after the tab closed`).to.be.within(7000, 20000);
   });
 
   it('a reload takes the call up again on the same page', async () => {

@@ -79,6 +79,22 @@ describe('pending ends shared through Redis', () => {
     assert.equal(ended.level, 'info');
     assert.equal(await status(second.dialId), 'canceled');
 
+    // A beacon that arrives after the rejoin through the other instance (which named it) ends nothing.
+    const late = await createDial(b);
+    const leftAt = Date.now();
+    const resumed = await fetch(`${b.url}/dials/${late.dialId}/token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${late.handle}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ resumeOf: leftAt }),
+    });
+    assert.equal(resumed.status, 200);
+    const beacon = await fetch(`${b.url}/dials/${late.dialId}/leave`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify({ handle: late.handle, leftAt }),
+    });
+    assert.deepEqual(await beacon.json(), { success: true, endsAt: null });
+
     // Every end that came due was claimed once: `first` by one instance, none of `kept`.
     const ends = [...a.logs, ...b.logs].filter((entry) => entry.reason === 'resume grace over');
     assert.equal(ends.filter((entry) => entry.dialId === first.dialId).length, 1);

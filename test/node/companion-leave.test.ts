@@ -73,6 +73,35 @@ describe('POST /dials/:id/leave', () => {
     );
   });
 
+  test("a leave beacon that arrives after the next page's rejoin (which names it) ends nothing; a later leave does", async () => {
+    const { handler, service, ended } = companionWithEnds();
+    const dial = await createDial(handler);
+    const leftAt = Date.now();
+    // The next page's rejoin outran the beacon: it names the leave it follows.
+    const rejoin = await handler(post(`/dials/${dial.dialId}/token`, { resumeOf: leftAt }, bearer(dial.handle)));
+    assert.equal(rejoin.status, 200);
+    const late = await body(await handler(post(`/dials/${dial.dialId}/leave`, { handle: dial.handle, leftAt })));
+    assert.deepEqual(late, { success: true, endsAt: null });
+    // The visitor moves on again: that leave is a new one, and without a rejoin the dial ends.
+    const next = await body(
+      await handler(post(`/dials/${dial.dialId}/leave`, { handle: dial.handle, leftAt: leftAt + 5000 })),
+    );
+    assert.equal(typeof next.endsAt, 'string');
+    await ended(dial.dialId);
+    assert.equal(present(service.dials.get(dial.dialId)).status, 'canceled');
+    // A token body other than { resumeOf: <ms> } is refused.
+    await expectError(
+      await handler(post(`/dials/${dial.dialId}/token`, { resumeOf: 'soon' }, bearer(dial.handle))),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await handler(post(`/dials/${dial.dialId}/token`, { other: 1 }, bearer(dial.handle))),
+      400,
+      'invalid_request',
+    );
+  });
+
   test('a second leave moves the end; a hang-up after a leave ends the dial at once', async () => {
     const { handler, service, ended } = companionWithEnds();
     const dial = await createDial(handler);

@@ -59,7 +59,7 @@ export class PersistFeature implements SessionFeature {
       leftAt: Date.now(),
     };
     saveResumeRecord(record);
-    call.companion.leaveBeacon(dial);
+    call.companion.leaveBeacon(dial, record.leftAt);
     // Nothing on this page hangs the dial up any more: the next page has it, or the companion's grace ends it.
     call.dialOver = true;
     return true;

@@ -232,8 +232,19 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     const record = this.#persist.take();
     if (!record) return false;
     if (record.muted !== this.#muted) this.setMuted(record.muted);
-    void this.#start({}, record);
+    const microphone = this.#persist.microphone(() => this.#call?.controller.signal);
+    void this.#start({ microphone }, record);
     return true;
+  }
+
+  /** A resumed call waits for a tap to ask for the microphone again (the browser refused it without one). */
+  get resumeNeedsTap(): boolean {
+    return this.#persist.needsTap;
+  }
+
+  /** The visitor's tap on "Tap to continue the call": asks for the microphone inside the click. */
+  continueResume(): void {
+    this.#persist.continue();
   }
 
   #start(handover: CallHandover, resumed: ResumeRecord | null): Promise<void> {

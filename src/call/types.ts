@@ -316,6 +316,10 @@ export interface CallSessionLike extends EventTarget {
   resume?(): Promise<boolean>;
   /** True while a call taken over from an earlier page is getting back (the card says "Reconnecting…"). */
   readonly resuming?: boolean;
+  /** A resumed call waits for a tap: the browser refused the microphone without a gesture. */
+  readonly resumeNeedsTap?: boolean;
+  /** From the tap (a click): asks for the microphone again and continues the resumed call. */
+  continueResume?(): void;
   /** Ends the call without waiting (element removed, page hidden for good): hangs up the dial, beacon for page-unload. */
   abandon(reason: 'element-removed' | 'page-unload'): void;
   /** Options can change between calls (e.g. attributes). */

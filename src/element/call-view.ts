@@ -316,6 +316,11 @@ export class CallView implements ReactiveController {
     void this.call.session?.unlockAudio();
   };
 
+  private readonly _onResumeClick = (): void => {
+    this.call.session?.continueResume?.();
+    this._host.requestUpdate();
+  };
+
   // ---- rendering (the element calls these for states other than idle) ----
 
   statusText(s: VoiceAgentCallStrings): string {
@@ -463,6 +468,15 @@ export class CallView implements ReactiveController {
     const summary = state === 'ended' ? this._summary(s) : '';
     const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
+      session?.resumeNeedsTap && !isResting(state)
+        ? html`<div class="notice" part="resume-notice">
+          <p>${s.resumeMicrophoneHint}</p>
+          <button class="pill" part="resume-button" type="button" data-primary @click=${this._onResumeClick}>
+            ${s.resumeContinue}
+          </button>
+        </div>`
+        : nothing
+    }${
       session?.audioBlocked && !isResting(state)
         ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>

@@ -95,6 +95,10 @@ export interface VoiceAgentCallStrings extends TransferStrings {
   reasonElementRemoved: string;
   reasonPageUnload: string;
   reasonUnsupportedBrowser: string;
+  /** A call taken up from an earlier page (`persist`) whose microphone the browser asks for again. */
+  resumeMicrophoneHint: string;
+  /** The button that continues it (asks for the microphone inside the tap). */
+  resumeContinue: string;
   /** `moved`: another tab of this site took the call up (a duplicated tab); this one let go. */
   reasonMoved: string;
   /** The ended card's status for `moved`. */
@@ -214,6 +218,8 @@ export const en: VoiceAgentCallStrings = {
   reasonElementRemoved: 'widget closed',
   reasonPageUnload: 'page closed',
   reasonUnsupportedBrowser: 'browser not supported',
+  resumeMicrophoneHint: 'Your call is still on. The browser needs your OK to use the microphone on this page.',
+  resumeContinue: 'Tap to continue the call',
   reasonMoved: 'continued in another tab',
   statusMoved: 'This call continued in another tab',
 

@@ -105,6 +105,8 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart voice - Each side's meter and name; also `voice-agent`, `voice-visitor`. Has `data-speaking` while that side speaks.
  * @csspart audio-notice - The notice shown when the browser blocked the agent's audio.
  * @csspart unlock-button - "Tap to enable audio".
+ * @csspart resume-notice - With `persist`: the call taken up from an earlier page waits because the browser asks for the microphone again on this page.
+ * @csspart resume-button - "Tap to continue the call": asks for the microphone inside the tap and continues the call.
  * @csspart transcript - The transcript log.
  * @csspart entry - Each transcript bubble; also `entry-ai`, `entry-human`, `entry-interim`, and `entry-person` for the other side's lines once the call went to a person.
  * @csspart jump-button - "Jump to latest", shown when the visitor scrolled up and new lines arrived.

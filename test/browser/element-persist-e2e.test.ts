@@ -166,6 +166,32 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
     expect(after, `ended ${after} ms after the tab closed`).to.be.within(7000, 20000);
   });
 
+  it('where the browser asks for the microphone again, the card says so and a tap continues the call', async () => {
+    frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
+    const { dialId } = await callOnFirstPage(frame);
+    await navigate(frame, (win) => {
+      win.location.href = `${PAGE}?page=b&mic=ask-once`;
+    });
+    const second = element(frame);
+    await until(
+      () => second.shadowRoot !== null && findPart(second, 'resume-button') !== null,
+      20000,
+      '"Tap to continue the call"',
+    );
+    expect(findPart(second, 'resume-notice')?.textContent).to.include('microphone');
+    expect(findPart(second, 'status')?.textContent).to.include('Reconnecting…');
+    const errors = events('call-error');
+    expect(errors.map((event) => [event.page, event.detail.code, event.detail.recoverable])).to.deep.equal([
+      ['b', 'microphone_denied', true],
+    ]);
+    expect(events('call-ended'), 'waiting, not ended').to.deep.equal([]);
+    findPart(second, 'resume-button')?.click();
+    await until(() => events('call-resumed').length === 1, 30000, 'call-resumed after the tap');
+    expect(second.dialId).to.equal(dialId);
+    await second.updateComplete;
+    expect(findPart(second, 'resume-button')).to.equal(null);
+  });
+
   it('a reload takes the call up again on the same page', async () => {
     frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
     const { dialId } = await callOnFirstPage(frame);

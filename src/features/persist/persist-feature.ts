@@ -5,6 +5,7 @@
 import { isUpPhase, type ActiveCall } from '../../call/active-call.js';
 import type { SessionFeature } from '../../call/session-feature.js';
 import type { CallHost } from '../../call/call-host.js';
+import { requestMicrophone } from '../../call/gesture.js';
 import {
   endpointKey,
   findResumeRecord,
@@ -16,6 +17,8 @@ import {
 export class PersistFeature implements SessionFeature {
   readonly #host: CallHost;
   readonly #held: () => boolean;
+  /** Set while a resumed call waits for the visitor's tap to ask for the microphone again. */
+  #tap: (() => void) | null = null;
 
   constructor(host: CallHost, held: () => boolean) {
     this.#host = host;
@@ -65,7 +68,49 @@ export class PersistFeature implements SessionFeature {
     return true;
   }
 
+  /** A resumed call waits for a tap: the browser refused the microphone without one. */
+  get needsTap(): boolean {
+    return this.#tap !== null;
+  }
+
+  /** The tap (a click): asks for the microphone again, inside the gesture. */
+  continue(): void {
+    this.#tap?.();
+  }
+
+  /**
+   * The microphone for a resumed call, asked for without a click: granted, it needs nothing of the
+   * visitor (a prompt the browser shows is answered there). Refused without a gesture (a browser that
+   * asks for one), the call waits: a recoverable `call-error` `microphone_denied` says so, the card
+   * offers "Tap to continue the call", and the tap asks again inside the click. Rejects when the
+   * call ended meanwhile.
+   */
+  microphone(signal: () => AbortSignal | undefined): Promise<MediaStream> {
+    return requestMicrophone().catch((error: unknown) => {
+      const name = error instanceof DOMException || error instanceof Error ? error.name : '';
+      if (name !== 'NotAllowedError' && name !== 'SecurityError') throw error;
+      return new Promise<MediaStream>((resolve, reject) => {
+        const aborted = signal();
+        const stop = () => {
+          this.#tap = null;
+          reject(error);
+        };
+        aborted?.addEventListener('abort', stop, { once: true });
+        this.#tap = () => {
+          this.#tap = null;
+          aborted?.removeEventListener('abort', stop);
+          requestMicrophone().then(resolve, reject);
+        };
+        this.#host.recoverable(
+          'microphone_denied',
+          'the browser asks for the microphone again on this page: a tap continues the call',
+        );
+      });
+    });
+  }
+
   ended(call: ActiveCall): void {
+    this.#tap = null;
     if (call.dial) removeResumeRecord(call.dial.dialId);
   }
 }

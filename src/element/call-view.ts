@@ -469,7 +469,7 @@ export class CallView implements ReactiveController {
     const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
       session?.resumeNeedsTap && !isResting(state)
-        ? html`<div class="notice" part="resume-notice">
+        ? html`<div class="notice stacked" part="resume-notice">
           <p>${s.resumeMicrophoneHint}</p>
           <button class="pill" part="resume-button" type="button" data-primary @click=${this._onResumeClick}>
             ${s.resumeContinue}

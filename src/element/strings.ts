@@ -218,7 +218,7 @@ export const en: VoiceAgentCallStrings = {
   reasonElementRemoved: 'widget closed',
   reasonPageUnload: 'page closed',
   reasonUnsupportedBrowser: 'browser not supported',
-  resumeMicrophoneHint: 'Your call is still on. The browser needs your OK to use the microphone on this page.',
+  resumeMicrophoneHint: 'Your call is still on. Allow the microphone on this page to go on talking.',
   resumeContinue: 'Tap to continue the call',
   reasonMoved: 'continued in another tab',
   statusMoved: 'This call continued in another tab',

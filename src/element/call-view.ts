@@ -82,6 +82,8 @@ export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCal
   readonly rememberDevices: boolean;
   /** The `feedback` attribute: the rating's chunk loads only when it is set. */
   readonly feedback?: string | boolean | null;
+  /** The companion endpoint: a live call left by a removed element waits under it to be taken over. */
+  readonly endpoint?: string;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
 }
@@ -136,6 +138,7 @@ export class CallView implements ReactiveController {
       invalidate: () => this._hooks.invalidate(),
     });
     this.call = new CallController(host, {
+      endpoint: () => host.endpoint ?? '',
       onSessionEvent: (type, event) => this._onSessionEvent(type, event),
       endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
     });

@@ -513,7 +513,7 @@ export class VoiceAgentCall extends LitElement {
     return (this._view as CallView).consent.ask(start);
   }
 
-  #session(module: CallModule): CallSessionLike {
+  #session(module: CallModule, adopted?: CallSessionLike): CallSessionLike {
     const existing = this._view?.call.session;
     if (existing) return existing;
     this._view ??= new module.CallView(this, {
@@ -521,7 +521,7 @@ export class VoiceAgentCall extends LitElement {
       onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
       invalidate: () => this.requestUpdate('_view'),
     });
-    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(this.#sessionOptions());
+    const session = adopted ?? (this.constructor as typeof VoiceAgentCall).sessionFactory(this.#sessionOptions());
     this._view.call.bind(session);
     if (this.#pendingMuted !== null) {
       session.setMuted(this.#pendingMuted);
@@ -572,8 +572,17 @@ export class VoiceAgentCall extends LitElement {
    * one is stored is read here (the idle entry's bytes); the session checks it is this endpoint's.
    */
   #lookForResume(): void {
-    if (this.#resumeLooked || !this.persist || !this.endpoint) return;
+    if (this.#resumeLooked || !this.endpoint) return;
     this.#resumeLooked = true;
+    // A live call another element of this endpoint left a moment ago (a framework re-mounting
+    // the element) is taken over, with or without `persist`.
+    const module = loadedCall();
+    const left = this.state === 'idle' ? module?.takeParkedSession(this.endpoint, this.parentNode) : null;
+    if (module && left) {
+      this.#session(module, left);
+      return;
+    }
+    if (!this.persist) return;
     let stored: string | null = null;
     try {
       stored = sessionStorage.getItem('voice-agent-call:resume');

@@ -229,6 +229,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    */
   async resume(): Promise<boolean> {
     if (this.#call && !isResting(this.state)) return false;
+    // One live call per page: a second widget of the endpoint leaves the call to the first that took it.
+    if (this.#options.onePerPage && [...liveSessions].some((session) => session !== this)) return false;
     const record = this.#persist.take();
     if (!record) return false;
     if (record.muted !== this.#muted) this.setMuted(record.muted);

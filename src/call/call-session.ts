@@ -239,6 +239,11 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     return true;
   }
 
+  /** When the visitor agreed to the consent gate, for a call taken over from an earlier page (`persist`). */
+  get resumedConsentAt(): string | undefined {
+    return this.#call?.resumed?.consentAt;
+  }
+
   /** A resumed call waits for a tap to ask for the microphone again (the browser refused it without one). */
   get resumeNeedsTap(): boolean {
     return this.#persist.needsTap;

@@ -201,6 +201,11 @@ export interface CallSessionOptions {
    * again. Default false: the page going away hangs up.
    */
   persist?: boolean;
+  /**
+   * When the visitor agreed to a consent gate before this call (ISO 8601; the element sets it): a
+   * call that survives the page keeps it, so the next page's `call-ended` says it too.
+   */
+  consentAt?: string;
 }
 
 /** A microphone (`audioinput`) or a speaker (`audiooutput`) the call now uses. */
@@ -316,6 +321,8 @@ export interface CallSessionLike extends EventTarget {
   resume?(): Promise<boolean>;
   /** True while a call taken over from an earlier page is getting back (the card says "Reconnecting…"). */
   readonly resuming?: boolean;
+  /** When the visitor agreed to the consent gate, for a call taken over from an earlier page. */
+  readonly resumedConsentAt?: string;
   /** A resumed call waits for a tap: the browser refused the microphone without a gesture. */
   readonly resumeNeedsTap?: boolean;
   /** From the tap (a click): asks for the microphone again and continues the resumed call. */

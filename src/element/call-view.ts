@@ -140,7 +140,11 @@ export class CallView implements ReactiveController {
     this.call = new CallController(host, {
       endpoint: () => host.endpoint ?? '',
       onSessionEvent: (type, event) => this._onSessionEvent(type, event),
-      endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
+      endedDetail: (result) => {
+        // A call taken over from an earlier page (`persist`) was agreed to there.
+        const consentAt = this.consent.consentAt ?? this.call.session?.resumedConsentAt;
+        return consentAt ? { ...result, consentAt } : result;
+      },
     });
     this.consent = new ConsentGate(host);
     this._wantFeedback();

@@ -539,6 +539,8 @@ export class VoiceAgentCall extends LitElement {
     options.debug = this.debug;
     options.metrics = this.metrics === 'server' ? 'server' : 'off';
     options.persist = this.persist;
+    const consentAt = this._view?.consent.consentAt;
+    if (consentAt) options.consentAt = consentAt;
     return options;
   }
 

@@ -192,6 +192,29 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
     expect(findPart(second, 'resume-button')).to.equal(null);
   });
 
+  it("the consent given on the first page is the whole call's: call-ended on the next page carries its consentAt", async () => {
+    const page = await loadFrame(`${PAGE}?page=a&consent`, { width: 420, height: 640 });
+    frame = page;
+    await until(
+      () => element(page).shadowRoot !== null && findPart(element(page), 'call-button') !== null,
+      20000,
+      'the call button',
+    );
+    findPart(element(page), 'call-button')?.click();
+    await until(() => findPart(element(page), 'consent-agree') !== null, 10000, 'the consent gate');
+    findPart(element(page), 'consent-agree')?.click();
+    await until(() => events('call-connected').length === 1, 30000, 'call-connected after agreeing');
+    const agreedAt = events('call-consent')[0]?.detail.at;
+    await navigate(page, (win) => {
+      win.location.href = `${PAGE}?page=b&consent`;
+    });
+    await until(() => events('call-resumed').length === 1, 30000, 'call-resumed, without asking again');
+    await element(page).hangup();
+    const ended = events('call-ended');
+    expect(ended.length).to.equal(1);
+    expect((ended[0] as Recorded).detail.consentAt).to.equal(agreedAt);
+  });
+
   it('a reload takes the call up again on the same page', async () => {
     frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
     const { dialId } = await callOnFirstPage(frame);

@@ -56,7 +56,9 @@ export class PersistFeature implements SessionFeature {
       ...(options.agent ? { agent: options.agent } : {}),
       transcript: call.transcript.entries.filter((entry) => entry.text !== ''),
       startedAt,
-      ...(call.resumed?.consentAt !== undefined ? { consentAt: call.resumed.consentAt } : {}),
+      ...((options.consentAt ?? call.resumed?.consentAt) !== undefined
+        ? { consentAt: options.consentAt ?? call.resumed?.consentAt }
+        : {}),
       muted: this.#host.muted,
       held: this.#held(),
       leftAt: Date.now(),

@@ -215,6 +215,21 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
     expect((ended[0] as Recorded).detail.consentAt).to.equal(agreedAt);
   });
 
+  it('mute and hold go with the call: the next page is muted and on hold again', async () => {
+    frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
+    const { el: first } = await callOnFirstPage(frame);
+    first.setMuted(true);
+    await first.setHeld(true);
+    expect(first.held).to.equal(true);
+    await navigate(frame, (win) => (win.document.getElementById('next') as HTMLAnchorElement).click());
+    await until(() => events('call-resumed').length === 1, 30000, 'call-resumed on the second page');
+    const second = element(frame);
+    expect(second.muted).to.equal(true);
+    await until(() => second.held, 10000, 'on hold again');
+    await second.updateComplete;
+    expect(findPart(second, 'status')?.textContent).to.include('On hold');
+  });
+
   it('a reload takes the call up again on the same page', async () => {
     frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
     const { dialId } = await callOnFirstPage(frame);

@@ -1,13 +1,14 @@
 // `npm run bench`: runs every benchmark and writes BENCHMARKS.md (machine, versions, date, tables).
 // The browser and media-room benchmarks need a network namespace where only loopback exists; when
 // not already in one, this script re-runs itself inside one (`unshare -n`, as root; `unshare -rn`
-// otherwise). Pick benchmarks by name: `npm run bench -- weight companion talk endurance`.
+// otherwise). Pick benchmarks by name: `npm run bench -- weight companion talk endurance persist`.
 // Knobs (environment): BENCH_CALLS (time-to-talk rounds, default 20), BENCH_CYCLES (call cycles,
 // default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
 // BENCH_NET_CALLS (network time-to-talk calls per page at 50 ms each way, a third of it on the other
-// networks, default 10), BENCH_COMPARE_REF (a git ref whose companion, and for both time-to-talk
-// sections, the call cycles and the long transcript its widget, run side by side with this tree's,
-// and whose CDN build's sizes stand beside this one's in the page weight). The default counts
+// networks, default 10), BENCH_PERSIST_CALLS (calls that survive the page, default 5), BENCH_COMPARE_REF
+// (a git ref whose companion, and for both time-to-talk sections, the call cycles and the long
+// transcript its widget, run side by side with this tree's, and whose CDN build's sizes stand beside
+// this one's in the page weight). The default counts
 // give each time-to-talk ratio an interquartile range narrow enough to show a change of 0.1, and
 // keep a whole run under 15 minutes on 2 shared cores (docs/development.md, Benchmarks).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import { CDN_BUILD_PATHS, checkoutRef } from './lib/git-ref.js';
 import { LOG_FILE, ROOT, startServices } from './lib/services.js';
 import { table, type BenchSection } from './lib/stats.js';
 import { pageWeight } from './page-weight.js';
+import { persistReturn } from './persist-return.js';
 import { networkTalk } from './network-talk.js';
 import { timeToTalk } from './time-to-talk.js';
 
@@ -43,7 +45,7 @@ if (process.env[NAMESPACE_FLAG] !== '1') {
   process.exit(result.status ?? 1);
 }
 
-const ALL = ['weight', 'companion', 'talk', 'network', 'endurance'] as const;
+const ALL = ['weight', 'companion', 'talk', 'network', 'endurance', 'persist'] as const;
 type Name = (typeof ALL)[number];
 const picked = process.argv.slice(2).filter((arg): arg is Name => (ALL as readonly string[]).includes(arg));
 const run: readonly Name[] = picked.length > 0 ? picked : ALL;
@@ -99,7 +101,7 @@ if (run.includes('network')) {
     before?.remove();
   }
 }
-if (run.includes('talk') || run.includes('endurance')) {
+if (run.includes('talk') || run.includes('endurance') || run.includes('persist')) {
   // BENCH_COMPARE_REF=<git ref>: that version's widget and companion run the loopback calls, the call cycles and the long transcript side by side too.
   const before = process.env.BENCH_COMPARE_REF
     ? checkoutRef(process.env.BENCH_COMPARE_REF, CDN_BUILD_PATHS)
@@ -112,6 +114,10 @@ if (run.includes('talk') || run.includes('endurance')) {
     if (run.includes('talk')) {
       log('time to talk');
       sections.push(await timeToTalk(services, { calls: envNumber('BENCH_CALLS', 20) }));
+    }
+    if (run.includes('persist')) {
+      log('calls that survive the page');
+      sections.push(await persistReturn(services, { calls: envNumber('BENCH_PERSIST_CALLS', 5) }));
     }
     if (run.includes('endurance')) {
       log('endurance');

@@ -90,6 +90,8 @@ function App(): ReactNode {
             ref: call,
             endpoint: '/api/voice-call',
             agent,
+            // The call goes on across the demo's pages (a link to the script-tag or Vue page).
+            persist: true,
             inputs: { name: 'React demo' },
             onCallState: (event) => setState(event.detail.state),
             onCallTranscript: (event) => setLines(event.detail.entries.length),

@@ -78,6 +78,7 @@ const app = createApp({
         <voice-agent-call
           ref="call"
           endpoint="/api/voice-call"
+          persist
           :agent="agent"
           :inputs="inputs"
           @call-state="onState"

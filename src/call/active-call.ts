@@ -32,6 +32,11 @@ export interface ActiveCall {
   media: MediaConnection | null;
   /** The service's session protocol (GraphQL), when the companion granted it. */
   service: ServiceSession | null;
+  /**
+   * A call taken over from an earlier page (`persist`): when that page left, and whether it was on
+   * hold. Its dial exists already; its setup asks the token route instead of creating one.
+   */
+  resumed: { leftAt: number; held: boolean; startedAt: number; consentAt?: string } | null;
   /** The room said the agent is on the call (`onAgentJoined`); `in-call` needs it and the room. */
   agentJoined: boolean;
   /** Reading the dial for its transcript: not needed, wanted once the call is up (a service stream is gone), or running. */
@@ -72,6 +77,7 @@ export function newCall(options: CallOptions, audio: AgentAudio): ActiveCall {
     mic: null,
     media: null,
     service: null,
+    resumed: null,
     agentJoined: false,
     poll: 'off',
     timers: new Set(),

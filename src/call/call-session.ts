@@ -20,6 +20,7 @@ import {
   AudioBlockedEvent,
   CallConnectedEvent,
   CallEndedEvent,
+  CallResumedEvent,
   CallErrorEvent,
   CallStateEvent,
   CallEventTarget,
@@ -27,7 +28,8 @@ import {
 import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
 import { loadMedia } from './media-loader.js';
 import type { SessionFeature } from './session-feature.js';
-import { isLive, isReleased, stateOf, transition, type CallPhase } from './states.js';
+import type { ResumeRecord } from '../features/persist/resume-record.js';
+import { isLive, isReleased, isResting, stateOf, transition, type CallPhase } from './states.js';
 import { TranscriptFeed } from './transcript-feed.js';
 import type {
   CallRating,
@@ -47,8 +49,12 @@ import { MuteFeature } from '../features/mute/mute-feature.js';
 import { QualityFeature } from '../features/quality/quality-feature.js';
 import { ScreenWakeFeature } from '../features/screen-wake/screen-wake-feature.js';
 import { TransferFeature } from '../features/transfer/transfer-feature.js';
+import { PersistFeature } from '../features/persist/persist-feature.js';
 
 export { preloadMedia } from './media-loader.js';
+
+/** Seconds since `leftAt`, to a tenth. */
+const awaySeconds = (leftAt: number) => Math.max(0, Math.round((Date.now() - leftAt) / 100) / 10);
 export { MICROPHONE_CONSTRAINTS, type CallHandover } from './gesture.js';
 
 /** The page's live calls among sessions with `onePerPage` (each between its start and its end): at most one. */
@@ -63,8 +69,9 @@ const liveSessions = new Set<CallSession>();
  * button.onclick = () => session.start(); // start() from the click: microphone and audio unlock need it
  * ```
  *
- * @fires call-state @fires call-connected @fires call-transcript @fires call-mute @fires call-hold @fires call-dtmf
- * @fires call-device @fires call-quality @fires call-progress @fires call-transfer
+ * @fires call-state @fires call-connected @fires call-resumed @fires call-transcript @fires call-mute
+ * @fires call-hold @fires call-dtmf @fires call-device @fires call-quality @fires call-progress
+ * @fires call-transfer
  * @fires call-error @fires call-ended @fires agent-speaking @fires audio-blocked
  */
 export class CallSession extends CallEventTarget implements CallSessionLike {
@@ -83,6 +90,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   readonly #keypad = new KeypadFeature(this.#host);
   readonly #quality = new QualityFeature(this.#host);
   readonly #transfer = new TransferFeature(this.#host);
+  readonly #persist = new PersistFeature(this.#host, () => this.#hold.held);
   /** Every feature, in the order their hooks run (the metrics read the quality's averages as the call ends). */
   readonly #features: readonly SessionFeature[] = [
     this.#mute,
@@ -93,6 +101,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     new ScreenWakeFeature(),
     this.#quality,
     new MetricsFeature(this.#host, this.#quality),
+    this.#persist,
   ];
   readonly #feed = new TranscriptFeed(this.#host);
 
@@ -113,6 +122,12 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   get muted(): boolean {
     return this.#mute.muted;
+  }
+
+  /** A call taken over from an earlier page (`persist`) is getting back: not up yet. */
+  get resuming(): boolean {
+    const call = this.#call;
+    return !!call?.resumed && (call.phase === 'starting' || call.phase === 'connecting');
   }
 
   /** The AI is paused (`setHeld(true)`); a hold ends with its call. */
@@ -202,7 +217,46 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * element made inside that click with `captureGesture()`, used instead of asking again here.
    */
   start(handover: CallHandover = {}): Promise<void> {
-    if (this.#call && this.#call.phase !== 'ended') return this.#call.started;
+    return this.#start(handover, null);
+  }
+
+  /**
+   * Takes up the call an earlier page of the site left (`persist`), when this tab stored one for
+   * this endpoint less than 30 s ago: the same dial, rejoined without a click (the token route, the
+   * room, the service session), the transcript so far restored and the timer counting from the
+   * call's start. `call-resumed` fires once it is up again, instead of `call-connected`. Resolves
+   * false, starting nothing, when there is no such call or a call is live here already.
+   */
+  async resume(): Promise<boolean> {
+    if (this.#call && !isResting(this.state)) return false;
+    // One live call per page: a second widget of the endpoint leaves the call to the first that took it.
+    if (this.#options.onePerPage && [...liveSessions].some((session) => session !== this)) return false;
+    const record = this.#persist.take();
+    if (!record) return false;
+    if (record.muted !== this.#mute.muted) this.setMuted(record.muted);
+    const microphone = this.#persist.microphone(() => this.#call?.controller.signal);
+    void this.#start({ microphone }, record);
+    return true;
+  }
+
+  /** When the visitor agreed to the consent gate, for a call taken over from an earlier page (`persist`). */
+  get resumedConsentAt(): string | undefined {
+    return this.#call?.resumed?.consentAt;
+  }
+
+  /** A resumed call waits for a tap to ask for the microphone again (the browser refused it without one). */
+  get resumeNeedsTap(): boolean {
+    return this.#persist.needsTap;
+  }
+
+  /** The visitor's tap on "Tap to continue the call": asks for the microphone inside the click. */
+  continueResume(): void {
+    this.#persist.continue();
+  }
+
+  #start(handover: CallHandover, resumed: ResumeRecord | null): Promise<void> {
+    const current = this.#call;
+    if (current && current.phase !== 'ended') return current.started;
 
     // What a call needs, before anything is spent: no microphone prompt and no dial in a browser
     // that could not hold the call, nor while another call of this page is live (one live call
@@ -215,10 +269,11 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     const options = callOptions(this.#options);
     const element = handover.audio ?? createAudio(options.audioContainer);
     const call = newCall(options, new AgentAudio(element, (blocked) => this.#setAudioBlocked(blocked)));
+    if (resumed) this.#persist.adopt(call, resumed);
     const previous = this.state;
     transition(previous, 'starting');
     this.#call = call;
-    this.#connectedAt = null;
+    this.#connectedAt = resumed?.startedAt ?? null;
     this.#setAudioBlocked(false);
     this.#announce(previous);
     if (!microphone) {
@@ -328,11 +383,18 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   #maybeConnected(call: ActiveCall): void {
     if (this.#call !== call || call.phase !== 'connecting' || !call.media || !call.agentJoined || !call.dial) return;
     clearTimers(call);
-    this.#connectedAt = Date.now();
+    const { resumed } = call;
+    if (!resumed) this.#connectedAt = Date.now();
     this.#enter(call, 'in-call');
-    this.dispatchEvent(new CallConnectedEvent({ dialId: call.dial.dialId }));
+    this.dispatchEvent(
+      resumed
+        ? new CallResumedEvent({ dialId: call.dial.dialId, awaySeconds: awaySeconds(resumed.leftAt) })
+        : new CallConnectedEvent({ dialId: call.dial.dialId }),
+    );
     call.resolveStarted();
     this.#feed.connected(call);
+    // The earlier page had put the AI on hold: the service kept the pause; the toggle says so again.
+    if (resumed?.held) void this.#hold.setHeld(true).catch(() => undefined);
   }
 
   // ---- the one end path ----
@@ -461,7 +523,15 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   }
 
   readonly #onPageHide = (event: PageTransitionEvent): void => {
-    if (!event.persisted && this.#call && isLive(this.state)) this.abandon('page-unload');
+    const call = this.#call;
+    if (event.persisted || !call || !isLive(this.state)) return;
+    // With `persist`, a call that is up leaves for the next page instead of hanging up.
+    if (this.#options.persist && this.#persist.leave(call)) {
+      call.controller.abort();
+      clearTimers(call);
+      return;
+    }
+    this.abandon('page-unload');
   };
 
   // ---- wiring: what the session's own modules and its features see of it ----

@@ -58,7 +58,7 @@ export async function runSetup(
         status: 409,
       });
     }
-    const token = dial.media ?? (await call.companion.token(dial, signal));
+    const token = dial.media ?? (await call.companion.token(dial, signal, call.resumed?.leftAt));
     if (isOver(call)) return;
     host.enter(call, 'connecting');
     const module = await mediaModule.catch((error: unknown) => {
@@ -105,6 +105,8 @@ export async function runSetup(
 
 /** `POST /dials`, once per call; `call.dial` holds the dial (without its media credentials) as soon as it answers. */
 function createDial(call: ActiveCall): Promise<CreatedDial> {
+  // A call resumed from an earlier page has its dial; the token route gives it new media credentials.
+  if (call.resumed && call.dial) return Promise.resolve({ ...call.dial });
   // Not tied to the call's signal: once sent, a dial may exist, and only its answer lets us hang it up.
   const request = call.companion
     .createDial(

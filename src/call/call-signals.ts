@@ -48,6 +48,13 @@ export function mediaCallbacks(host: CallHost, call: ActiveCall): MediaCallbacks
     onDisconnected: live((cause: MediaDisconnectCause, detail: string) => {
       // We left ourselves; or still joining: the join itself fails next, as setup-failed media_failed.
       if (cause === 'client' || !call.media) return;
+      if (cause === 'moved') {
+        // The same caller joined again elsewhere (a duplicated tab's rejoin): the newer join wins,
+        // and the dial is its to end. This side lets go quietly, hanging nothing up.
+        call.dialOver = true;
+        void host.end(call, 'moved');
+        return;
+      }
       if (cause === 'server') {
         void host.end(call, 'room-closed');
         return;

@@ -10,8 +10,10 @@ import type {
   DialRouteTail,
   ErrorAnswer,
   FeedbackBody,
+  LeaveBody,
   MediaCredentials,
   SessionGrant,
+  TokenBody,
 } from '../wire/companion.js';
 
 export interface DialHandle {
@@ -173,8 +175,19 @@ export class CompanionClient {
   }
 
   /** `POST /dials/:id/token`: the media credentials again (a rejoin, or a create that answered without them). */
-  async token(dial: DialHandle, signal: AbortSignal): Promise<MediaToken> {
-    const token = mediaTokenOf(await this.#onDial(dial, '/token', 'POST', signal));
+  async token(dial: DialHandle, signal: AbortSignal, resumeOf?: number): Promise<MediaToken> {
+    // A rejoin after a page left (`persist`) names that leave, so its beacon, if it arrives after
+    // this request, ends nothing (src/server/pending-ends.ts).
+    const answer =
+      resumeOf === undefined
+        ? await this.#onDial(dial, '/token', 'POST', signal)
+        : await this.#request(dialPath(dial, '/token'), {
+            method: 'POST',
+            headers: { ...bearer(dial), 'content-type': 'application/json' },
+            body: JSON.stringify({ resumeOf } satisfies TokenBody),
+            signal,
+          });
+    const token = mediaTokenOf(answer);
     if (!token) {
       throw new CompanionError(
         'invalid_response',
@@ -259,6 +272,27 @@ export class CompanionClient {
     const body = new Blob([JSON.stringify(beacon)], { type: 'application/json' });
     const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, body);
     if (!queued) this.hangupKeepalive(dial);
+  }
+
+  /**
+   * Tells the companion the browser left without hanging up (a page with `persist` going away):
+   * `POST /dials/:id/leave` by beacon, the handle in the body; a keepalive fetch when the beacon is
+   * refused. The companion ends the dial after its grace unless the token route is asked first.
+   */
+  leaveBeacon(dial: DialHandle, leftAt: number): void {
+    const url = this.#url(dialPath(dial, '/leave'));
+    const beacon: LeaveBody = { handle: dial.handle, leftAt };
+    const text = JSON.stringify(beacon);
+    const queued =
+      typeof navigator.sendBeacon === 'function' &&
+      navigator.sendBeacon(url, new Blob([text], { type: 'application/json' }));
+    if (!queued)
+      fetch(url, {
+        method: 'POST',
+        headers: { ...bearer(dial), 'content-type': 'application/json' },
+        body: text,
+        keepalive: true,
+      }).catch(() => undefined);
   }
 
   /** A request on one dial's route, with its handle. */

@@ -34,6 +34,8 @@ export const TEARDOWNS = {
   keepalive: { now: 'keepalive', read: 'none' },
   /** Without waiting (the page is going away): a beacon hang-up, and the call ends at once. */
   beacon: { now: 'beacon', read: 'none' },
+  /** The dial goes on elsewhere (another tab took it up): nothing hung up, nothing read. */
+  handedOver: { read: 'none' },
 } as const satisfies Record<string, TeardownSteps>;
 
 export interface EndPlan {
@@ -100,6 +102,8 @@ export const ENDINGS = {
   'dial-ended': { reason: 'failed', teardown: 'theirs' },
   'element-removed': { reason: 'element-removed', teardown: 'keepalive' },
   'page-unload': { reason: 'page-unload', teardown: 'beacon' },
+  /** The room let this connection go for a newer one of the same caller (DUPLICATE_IDENTITY): another tab has the call. */
+  moved: { reason: 'moved', teardown: 'handedOver' },
 } as const satisfies Record<string, EndPlan>;
 
 export type Ending = keyof typeof ENDINGS;

@@ -14,6 +14,7 @@ import type { CallEventMap } from './types.js';
 export const CALL_EVENTS = {
   'call-state': 'public',
   'call-connected': 'public',
+  'call-resumed': 'public',
   'call-transcript': 'public',
   'call-mute': 'public',
   'call-hold': 'public',

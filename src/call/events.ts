@@ -33,6 +33,8 @@ function callEventClass<K extends CallEventName>(name: K): CallEventClass<K> {
 export class CallStateEvent extends callEventClass('call-state') {}
 /** `call-connected`: the media is connected and the agent is in the room. */
 export class CallConnectedEvent extends callEventClass('call-connected') {}
+/** `call-resumed`: a call taken over from an earlier page (`persist`) is up again; `awaySeconds` it was away. */
+export class CallResumedEvent extends callEventClass('call-resumed') {}
 /** `call-transcript`: an entry was added or changed (`detail.changed`); `detail.entries` is the whole transcript. */
 export class CallTranscriptEvent extends callEventClass('call-transcript') {}
 /** `call-mute`: the microphone was muted or unmuted. */
@@ -66,6 +68,7 @@ export class CallFeedbackEvent extends callEventClass('call-feedback') {}
 export const CALL_EVENT_CLASSES = {
   'call-state': CallStateEvent,
   'call-connected': CallConnectedEvent,
+  'call-resumed': CallResumedEvent,
   'call-transcript': CallTranscriptEvent,
   'call-mute': CallMuteEvent,
   'call-hold': CallHoldEvent,

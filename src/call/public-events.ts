@@ -3,6 +3,7 @@
 export {
   CallStateEvent,
   CallConnectedEvent,
+  CallResumedEvent,
   CallTranscriptEvent,
   CallMuteEvent,
   CallHoldEvent,

@@ -141,6 +141,25 @@ export class Transcript {
   }
 
   /**
+   * Puts back the entries an earlier page of the call showed (`persist`), all final, with their
+   * ids. Not bound to a source: a live segment or a service line of the same utterance (the
+   * service may send the call's whole transcript again) binds to them instead of adding a line.
+   */
+  restore(entries: readonly TranscriptEntry[]): void {
+    for (const entry of entries) {
+      if (typeof entry?.id !== 'string' || typeof entry.text !== 'string') continue;
+      if (entry.speaker !== 'AI' && entry.speaker !== 'HUMAN') continue;
+      const restored: TranscriptEntry = { id: entry.id, speaker: entry.speaker, text: entry.text, final: true };
+      if (typeof entry.startTimeMs === 'number') restored.startTimeMs = entry.startTimeMs;
+      if (typeof entry.endTimeMs === 'number') restored.endTimeMs = entry.endTimeMs;
+      this.#entries.push(restored);
+      this.#segmentBound.set(restored.id, []);
+      const number = /^t(\d+)$/.exec(entry.id)?.[1];
+      if (number !== undefined) this.#nextId = Math.max(this.#nextId, Number(number) + 1);
+    }
+  }
+
+  /**
    * Merges the service's whole transcript (it is sent whole on every poll). Each service line is
    * bound to one entry for good: to a live entry with the same speaker and start time or words, or
    * to a new entry placed by start time. Returns copies of the entries that changed.

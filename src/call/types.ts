@@ -35,6 +35,8 @@ export type EndReason =
   | 'setup-failed'
   | 'element-removed'
   | 'page-unload'
+  /** Another tab of this site took the call up (a duplicated tab with `persist`): this one let go, hanging nothing up. */
+  | 'moved'
   /** The browser lacks something a call needs (`CallErrorInfo.missing` says what): no microphone prompt, no dial. */
   | 'unsupported-browser';
 
@@ -192,6 +194,18 @@ export interface CallSessionOptions {
    * false, so a page that drives sessions itself may hold several calls.
    */
   onePerPage?: boolean;
+  /**
+   * Calls survive the page: when the page goes away mid-call (a link followed, a reload), the call
+   * leaves the room without hanging up, tells the companion (`POST {endpoint}/dials/:id/leave`) and
+   * keeps what it needs in the tab's `sessionStorage`; `resume()` on the next page takes it up
+   * again. Default false: the page going away hangs up.
+   */
+  persist?: boolean;
+  /**
+   * When the visitor agreed to a consent gate before this call (ISO 8601; the element sets it): a
+   * call that survives the page keeps it, so the next page's `call-ended` says it too.
+   */
+  consentAt?: string;
 }
 
 /** A microphone (`audioinput`) or a speaker (`audiooutput`) the call now uses. */
@@ -212,6 +226,11 @@ export interface CallDevice {
 export interface CallSessionEventMap {
   'call-state': { state: CallState; previous: CallState };
   'call-connected': { dialId: string };
+  /**
+   * A call taken over from an earlier page of the site (`persist`) is up again, instead of a second
+   * `call-connected`: the dial, and how long the visitor was away (from the earlier page leaving).
+   */
+  'call-resumed': { dialId: string; awaySeconds: number };
   'call-transcript': { entries: TranscriptEntry[]; changed: TranscriptEntry };
   'call-mute': { muted: boolean };
   /** The AI was paused (`held`) or resumed, through the service's `pauseAI`. */
@@ -294,6 +313,20 @@ export interface CallSessionLike extends EventTarget {
   /** Mutes the current call, or the next one when set between calls; a call that ends muted is unmuted (`call-mute`) before `ended`. */
   setMuted(muted: boolean): void;
   unlockAudio(): Promise<void>;
+  /**
+   * Takes up the call an earlier page of the site left (`persist`), when one is stored for this
+   * endpoint in this tab: rejoins its dial without a click. Resolves true when a call was taken up
+   * (it fires `call-resumed` once up again), false when there was none. Optional for other implementations.
+   */
+  resume?(): Promise<boolean>;
+  /** True while a call taken over from an earlier page is getting back (the card says "Reconnecting…"). */
+  readonly resuming?: boolean;
+  /** When the visitor agreed to the consent gate, for a call taken over from an earlier page. */
+  readonly resumedConsentAt?: string;
+  /** A resumed call waits for a tap: the browser refused the microphone without a gesture. */
+  readonly resumeNeedsTap?: boolean;
+  /** From the tap (a click): asks for the microphone again and continues the resumed call. */
+  continueResume?(): void;
   /** Ends the call without waiting (element removed, page hidden for good): hangs up the dial, beacon for page-unload. */
   abandon(reason: 'element-removed' | 'page-unload'): void;
   /** Options can change between calls (e.g. attributes). */

@@ -7,7 +7,36 @@ import { createCallEvent, type CallStateEvent } from '../call/events.js';
 import { isResting, isUp } from '../call/state-predicates.js';
 import type { CallResult, CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
 
+/**
+ * The live call of an element that left the document waits, until the removal is known to hold
+ * (the task after it), for a new element of the same endpoint to take it over: a framework
+ * re-mounting the element (React re-keying a parent or changing routes, Vue re-creating a
+ * component) removes the old one and connects the new one in one task, in the same place (the
+ * same parent node). Past that it ends as `element-removed`, as before.
+ */
+interface Parked {
+  session: CallSessionLike;
+  /** Where the element was: only an element put in the same place takes the call. */
+  parent: Node | null;
+  /** The element that left: it lets go of the session (another element took it). */
+  release(): void;
+}
+
+/** Live calls whose element left the document in this task, by endpoint. */
+const parked = new Map<string, Parked>();
+
+/** The live call an element of `endpoint` left in `parent` in this task, for a new element there to take over; null when none. */
+export function takeParkedSession(endpoint: string, parent: Node | null): CallSessionLike | null {
+  const entry = parked.get(endpoint);
+  if (!entry || entry.parent !== parent) return null;
+  parked.delete(endpoint);
+  entry.release();
+  return entry.session;
+}
+
 export interface CallControllerHooks {
+  /** The endpoint the element calls (a left call waits under it for a new element to take it over). */
+  endpoint?(): string;
   /** Runs synchronously on every session event, before it is re-dispatched on the host. */
   onSessionEvent?(type: keyof CallSessionEventMap, event: Event): void;
   /** What the element's `call-ended` carries: the session's result, with what the element adds (`consentAt`). */
@@ -21,6 +50,10 @@ export class CallController implements ReactiveController {
   private _listening = false;
   private _connected = false;
   private _removalCheck: ReturnType<typeof setTimeout> | undefined;
+  /** Where the host is (kept from its connection: a removed element has no parent any more). */
+  private _parent: Node | null = null;
+  /** The call this element left in this task, waiting for another element to take it. */
+  private _parked: { endpoint: string; entry: Parked } | null = null;
   private _tick: ReturnType<typeof setTimeout> | undefined;
   /** Set once the element was removed mid-call: stop listening when that call has ended. */
   private _detachAfterEnd = false;
@@ -63,6 +96,9 @@ export class CallController implements ReactiveController {
 
   hostConnected(): void {
     this._connected = true;
+    // Back in the same task (a move): the call it left is its own again.
+    this._unpark();
+    this._parent = this._host.parentNode;
     clearTimeout(this._removalCheck);
     this._removalCheck = undefined;
     this._detachAfterEnd = false;
@@ -76,17 +112,51 @@ export class CallController implements ReactiveController {
     // A move (remove + insert in the same task, as frameworks do when re-parenting) must not end
     // the call; only a removal that still holds after the current task does.
     clearTimeout(this._removalCheck);
+    const session = this._session;
+    // A live call waits a moment under its endpoint for a new element (a re-mount) to take it over.
+    if (session && !isResting(session.state) && !this._parked) this._park(session);
     this._removalCheck = setTimeout(() => {
       this._removalCheck = undefined;
       if (this._host.isConnected) return;
-      const session = this._session;
-      if (session && !isResting(session.state)) {
-        this._detachAfterEnd = true;
-        session.abandon('element-removed');
-      } else {
-        this._unlisten();
-      }
+      this._unpark();
+      this._abandon();
     }, 0);
+  }
+
+  private _park(session: CallSessionLike): void {
+    const endpoint = this._hooks.endpoint?.() ?? '';
+    // Another call left under this endpoint in this task (two removed at once): this one ends as before.
+    if (parked.has(endpoint)) return;
+    const entry: Parked = {
+      session,
+      parent: this._parent,
+      release: () => {
+        this._unpark();
+        this._unlisten();
+        this._session = null;
+        this._stopTicker();
+      },
+    };
+    parked.set(endpoint, entry);
+    this._parked = { endpoint, entry };
+  }
+
+  private _unpark(): void {
+    const left = this._parked;
+    if (!left) return;
+    if (parked.get(left.endpoint) === left.entry) parked.delete(left.endpoint);
+    this._parked = null;
+  }
+
+  /** The element left for good: its live call ends (`element-removed`); listening stops after that end. */
+  private _abandon(): void {
+    const session = this._session;
+    if (session && !isResting(session.state)) {
+      this._detachAfterEnd = true;
+      session.abandon('element-removed');
+    } else {
+      this._unlisten();
+    }
   }
 
   private _listen(): void {

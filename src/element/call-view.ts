@@ -82,6 +82,8 @@ export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCal
   readonly rememberDevices: boolean;
   /** The `feedback` attribute: the rating's chunk loads only when it is set. */
   readonly feedback?: string | boolean | null;
+  /** The companion endpoint: a live call left by a removed element waits under it to be taken over. */
+  readonly endpoint?: string;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
 }
@@ -136,8 +138,13 @@ export class CallView implements ReactiveController {
       invalidate: () => this._hooks.invalidate(),
     });
     this.call = new CallController(host, {
+      endpoint: () => host.endpoint ?? '',
       onSessionEvent: (type, event) => this._onSessionEvent(type, event),
-      endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
+      endedDetail: (result) => {
+        // A call taken over from an earlier page (`persist`) was agreed to there.
+        const consentAt = this.consent.consentAt ?? this.call.session?.resumedConsentAt;
+        return consentAt ? { ...result, consentAt } : result;
+      },
     });
     this.consent = new ConsentGate(host);
     this._wantFeedback();
@@ -316,6 +323,11 @@ export class CallView implements ReactiveController {
     void this.call.session?.unlockAudio();
   };
 
+  private readonly _onResumeClick = (): void => {
+    this.call.session?.continueResume?.();
+    this._host.requestUpdate();
+  };
+
   // ---- rendering (the element calls these for states other than idle) ----
 
   statusText(s: VoiceAgentCallStrings): string {
@@ -326,9 +338,10 @@ export class CallView implements ReactiveController {
       case 'idle':
         return s.statusIdle;
       case 'starting':
-        return s.statusStarting;
       case 'connecting':
-        return s.statusConnecting;
+        // A call taken over from an earlier page (`persist`) is getting back, not starting.
+        if (session?.resuming) return s.statusReconnecting;
+        return this.state === 'starting' ? s.statusStarting : s.statusConnecting;
       case 'in-call':
         if (session?.held) return s.statusOnHold;
         if (session?.muted) return s.statusMuted;
@@ -339,6 +352,7 @@ export class CallView implements ReactiveController {
       case 'ending':
         return s.statusEnding;
       case 'ended':
+        if (session?.result?.reason === 'moved') return s.statusMoved;
         return this._connected() ? s.statusEnded : s.statusNotConnected;
     }
   }
@@ -443,7 +457,9 @@ export class CallView implements ReactiveController {
   timer(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
     const elapsed = this.call.elapsedMs;
     const state = this.state;
-    const showTimer = elapsed !== null && (state === 'in-call' || state === 'reconnecting' || state === 'ending');
+    const showTimer =
+      elapsed !== null &&
+      (state === 'in-call' || state === 'reconnecting' || state === 'ending' || !!this.call.session?.resuming);
     return showTimer
       ? html`<span class="timer" part="timer"><span class="sr-only">${s.timerLabel} </span>${formatDuration(elapsed)}</span>`
       : nothing;
@@ -459,6 +475,15 @@ export class CallView implements ReactiveController {
     const summary = state === 'ended' ? this._summary(s) : '';
     const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
+      session?.resumeNeedsTap && !isResting(state)
+        ? html`<div class="notice stacked" part="resume-notice">
+          <p>${s.resumeMicrophoneHint}</p>
+          <button class="pill" part="resume-button" type="button" data-primary @click=${this._onResumeClick}>
+            ${s.resumeContinue}
+          </button>
+        </div>`
+        : nothing
+    }${
       session?.audioBlocked && !isResting(state)
         ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>

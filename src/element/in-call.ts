@@ -6,6 +6,7 @@ import { preconnect } from './preconnect.js';
 
 export { CallSession };
 export { CallView } from './call-view.js';
+export { takeParkedSession } from './call-controller.js';
 export { en } from './strings.js';
 
 /** The public part, for `loadCallApi()`. */

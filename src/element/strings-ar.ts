@@ -70,6 +70,10 @@ export const ar: VoiceAgentCallStrings = {
   reasonElementRemoved: 'أُغلقت الأداة',
   reasonPageUnload: 'أُغلقت الصفحة',
   reasonUnsupportedBrowser: 'المتصفح غير مدعوم',
+  resumeMicrophoneHint: 'مكالمتك ما زالت مستمرة. اسمح باستخدام الميكروفون في هذه الصفحة لمتابعة الحديث.',
+  resumeContinue: 'انقر لمتابعة المكالمة',
+  reasonMoved: 'استمرت في علامة تبويب أخرى',
+  statusMoved: 'استمرت هذه المكالمة في علامة تبويب أخرى',
 
   errorMicrophoneDeniedTitle: 'الوصول إلى الميكروفون محظور',
   errorMicrophoneDeniedHelp:

@@ -95,6 +95,14 @@ export interface VoiceAgentCallStrings extends TransferStrings {
   reasonElementRemoved: string;
   reasonPageUnload: string;
   reasonUnsupportedBrowser: string;
+  /** A call taken up from an earlier page (`persist`) whose microphone the browser asks for again. */
+  resumeMicrophoneHint: string;
+  /** The button that continues it (asks for the microphone inside the tap). */
+  resumeContinue: string;
+  /** `moved`: another tab of this site took the call up (a duplicated tab); this one let go. */
+  reasonMoved: string;
+  /** The ended card's status for `moved`. */
+  statusMoved: string;
 
   /** Error titles and what to do about them. */
   errorMicrophoneDeniedTitle: string;
@@ -210,6 +218,10 @@ export const en: VoiceAgentCallStrings = {
   reasonElementRemoved: 'widget closed',
   reasonPageUnload: 'page closed',
   reasonUnsupportedBrowser: 'browser not supported',
+  resumeMicrophoneHint: 'Your call is still on. Allow the microphone on this page to go on talking.',
+  resumeContinue: 'Tap to continue the call',
+  reasonMoved: 'continued in another tab',
+  statusMoved: 'This call continued in another tab',
 
   errorMicrophoneDeniedTitle: 'Microphone access is blocked',
   errorMicrophoneDeniedHelp:
@@ -266,6 +278,7 @@ const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {
   'element-removed': 'reasonElementRemoved',
   'page-unload': 'reasonPageUnload',
   'unsupported-browser': 'reasonUnsupportedBrowser',
+  moved: 'reasonMoved',
 };
 
 export function reasonText(strings: VoiceAgentCallStrings, reason: EndReason): string {

@@ -73,6 +73,7 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
  * @fires call-connected - `{ dialId }`: media connected and the agent is in the room.
+ * @fires call-resumed - `{ dialId, awaySeconds }`: with `persist`, the call an earlier page of the site left is up again on this one (instead of a second `call-connected`).
  * @fires call-transcript - `{ entries, changed }`: a transcript entry was added or changed.
  * @fires call-mute - `{ muted }`: the microphone was muted or unmuted.
  * @fires call-hold - `{ held }`: the AI was paused (on hold) or resumed, through the service's `pauseAI`.
@@ -104,6 +105,8 @@ function reportLoadFailure(element: HTMLElement, error: unknown): void {
  * @csspart voice - Each side's meter and name; also `voice-agent`, `voice-visitor`. Has `data-speaking` while that side speaks.
  * @csspart audio-notice - The notice shown when the browser blocked the agent's audio.
  * @csspart unlock-button - "Tap to enable audio".
+ * @csspart resume-notice - With `persist`: the call taken up from an earlier page waits because the browser asks for the microphone again on this page.
+ * @csspart resume-button - "Tap to continue the call": asks for the microphone inside the tap and continues the call.
  * @csspart transcript - The transcript log.
  * @csspart entry - Each transcript bubble; also `entry-ai`, `entry-human`, `entry-interim`, and `entry-person` for the other side's lines once the call went to a person.
  * @csspart jump-button - "Jump to latest", shown when the visitor scrolled up and new lines arrived.
@@ -180,6 +183,7 @@ export class VoiceAgentCall extends LitElement {
     feedback: { type: String },
     rememberDevices: { type: Boolean, attribute: 'remember-devices' },
     metrics: { type: String },
+    persist: { type: Boolean },
     inputs: { attribute: false },
     strings: { attribute: false },
     _lang: { attribute: 'lang' },
@@ -268,6 +272,14 @@ export class VoiceAgentCall extends LitElement {
    * the site's real-user histograms (time to first audio, setup stages) in its `/metrics`.
    */
   metrics?: 'server';
+  /**
+   * Boolean: the call survives the page. When the visitor follows a link or reloads mid-call, the
+   * call leaves without hanging up and keeps what it needs in this tab's `sessionStorage`; the next
+   * page's `<voice-agent-call persist>` for the same endpoint rejoins it at once, without a click
+   * ("Reconnecting…", then the call with its transcript and timer; `call-resumed`). Off by default:
+   * leaving the page hangs up.
+   */
+  persist = false;
   /** Forwarded to the companion, which decides which keys reach the agent. */
   inputs?: Record<string, string>;
   /** Overrides any built-in string, in any language. */
@@ -280,6 +292,8 @@ export class VoiceAgentCall extends LitElement {
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
   #pendingMuted: boolean | null = null;
   #focusWasInside = false;
+  /** Looked for a call an earlier page left (`persist`) once the element had its endpoint. */
+  #resumeLooked = false;
   /** Loads the call chunk and the media library ahead of the click (`preload`). */
   readonly #preloader = new PreloadController(this);
   /** The in-call part (call chunk): made with the session. */
@@ -499,7 +513,7 @@ export class VoiceAgentCall extends LitElement {
     return (this._view as CallView).consent.ask(start);
   }
 
-  #session(module: CallModule): CallSessionLike {
+  #session(module: CallModule, adopted?: CallSessionLike): CallSessionLike {
     const existing = this._view?.call.session;
     if (existing) return existing;
     this._view ??= new module.CallView(this, {
@@ -507,7 +521,7 @@ export class VoiceAgentCall extends LitElement {
       onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
       invalidate: () => this.requestUpdate('_view'),
     });
-    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(this.#sessionOptions());
+    const session = adopted ?? (this.constructor as typeof VoiceAgentCall).sessionFactory(this.#sessionOptions());
     this._view.call.bind(session);
     if (this.#pendingMuted !== null) {
       session.setMuted(this.#pendingMuted);
@@ -524,6 +538,9 @@ export class VoiceAgentCall extends LitElement {
     // Always set: configure() merges, so a removed attribute must say false.
     options.debug = this.debug;
     options.metrics = this.metrics === 'server' ? 'server' : 'off';
+    options.persist = this.persist;
+    const consentAt = this._view?.consent.consentAt;
+    if (consentAt) options.consentAt = consentAt;
     return options;
   }
 
@@ -552,7 +569,42 @@ export class VoiceAgentCall extends LitElement {
     this.#focusWasInside = this.shadowRoot?.activeElement != null;
   }
 
+  /**
+   * With `persist`: a call this tab's earlier page left is taken up without a click. Only whether
+   * one is stored is read here (the idle entry's bytes); the session checks it is this endpoint's.
+   */
+  #lookForResume(): void {
+    if (this.#resumeLooked || !this.endpoint) return;
+    this.#resumeLooked = true;
+    // A live call another element of this endpoint left a moment ago (a framework re-mounting
+    // the element) is taken over, with or without `persist`.
+    const module = loadedCall();
+    const left = this.state === 'idle' ? module?.takeParkedSession(this.endpoint, this.parentNode) : null;
+    if (module && left) {
+      this.#session(module, left);
+      return;
+    }
+    if (!this.persist) return;
+    let stored: string | null = null;
+    try {
+      stored = sessionStorage.getItem('voice-agent-call:resume');
+    } catch {
+      // Storage blocked: nothing was kept either.
+    }
+    if (stored)
+      loadCall().then(
+        (module) => {
+          const session = this.#session(module);
+          if (!this.isConnected || !isResting(session.state)) return;
+          session.configure(this.#sessionOptions());
+          return session.resume?.();
+        },
+        reportLoadFailure.bind(null, this),
+      );
+  }
+
   protected override updated(_changed: PropertyValues): void {
+    this.#lookForResume();
     // The control that had focus went away with the state (hang-up after the end): keep focus in
     // the widget, on the action that makes sense now. (While the call sets up, the view has put it
     // on the card already: call-view.ts, hostUpdated.)

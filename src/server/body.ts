@@ -6,7 +6,7 @@ import type { CompanionSettings } from './config.js';
 import { HttpError } from './errors.js';
 import type { CompanionRequest } from './exchange.js';
 import { declaredOver } from '../shared/capped-body.js';
-import { MAX_FEEDBACK_COMMENT, type FeedbackBody } from '../wire/companion.js';
+import { MAX_FEEDBACK_COMMENT, type FeedbackBody, type LeaveBody, type TokenBody } from '../wire/companion.js';
 
 export { MAX_FEEDBACK_COMMENT };
 
@@ -84,6 +84,39 @@ export async function readBeaconHandle(request: CompanionRequest, maxBodyBytes: 
   if (text.trim() === '') return undefined;
   const body = parseJson(text);
   return isPlainObject(body) && typeof body.handle === 'string' ? body.handle : undefined;
+}
+
+/** A time in ms since the epoch as the browser sent it; undefined when absent or not one. */
+const timeOrUndefined = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+/**
+ * `POST /dials/:id/leave`'s body (JSON, text/plain or a typed Blob, as a beacon sends it; may be
+ * empty with a Bearer header): the handle and when the page left, each undefined when absent.
+ */
+export async function readLeaveBody(request: CompanionRequest, maxBodyBytes: number): Promise<LeaveBody> {
+  const text = await readBody(request, maxBodyBytes);
+  if (text.trim() === '') return {};
+  const body = parseJson(text);
+  if (!isPlainObject(body)) return {};
+  const leftAt = timeOrUndefined(body.leftAt);
+  return {
+    ...(typeof body.handle === 'string' ? { handle: body.handle } : {}),
+    ...(leftAt !== undefined ? { leftAt } : {}),
+  };
+}
+
+/** `POST /dials/:id/token`'s optional body: `{ resumeOf }` (a rejoin after a leave); none is `{}`. */
+export async function readTokenBody(request: CompanionRequest, maxBodyBytes: number): Promise<TokenBody> {
+  const text = await readBody(request, maxBodyBytes);
+  if (text.trim() === '') return {};
+  const body = parseJson(text);
+  if (!isPlainObject(body) || Object.keys(body).some((field) => field !== 'resumeOf'))
+    throw new HttpError('invalid_request', 'the body may only have the field resumeOf');
+  if (body.resumeOf === undefined) return {};
+  const resumeOf = timeOrUndefined(body.resumeOf);
+  if (resumeOf === undefined) throw new HttpError('invalid_request', 'resumeOf must be a time in ms');
+  return { resumeOf };
 }
 
 const FEEDBACK_FIELDS = new Set(['rating', 'comment']);

@@ -12,6 +12,7 @@ import type { CompanionConfig } from './handler.js';
 import { createCompanionHandler } from './handler.js';
 import { createBufferedLogger, type CompanionLogger } from './log.js';
 import { listen, stopWhenAsked } from './node.js';
+import { createRedisPendingEnds } from './pending-ends.js';
 import { createRedisRateLimiters } from './rate-limit.js';
 
 /** How long startup waits for Redis's first answer before it listens anyway. */
@@ -36,7 +37,8 @@ function redisSettings(env: Environment): { url: string; onStoreError: 'closed' 
 
 /**
  * COMPANION_REDIS_URL: every instance counts the rate limits in one Redis (ioredis, an optional
- * peer). COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what happens while it is down.
+ * peer), and keeps the pending ends of dials whose visitor left there (pending-ends.ts).
+ * COMPANION_RATE_LIMIT_ON_STORE_ERROR=closed (default) | open says what the limits do while it is down.
  */
 async function useRedisLimits(
   redis: { url: string; onStoreError: 'closed' | 'open' } | undefined,
@@ -57,6 +59,9 @@ async function useRedisLimits(
   // The limiters log when the store stops and starts answering; the URL may hold a password, so it is never logged.
   client.on('error', () => {});
   config.rateLimiters = createRedisRateLimiters(client, { ...config.rateLimit, onStoreError, logger });
+  // Dials whose visitor left wait in Redis too, so whichever instance is alive ends them, once.
+  const pendingEnds = createRedisPendingEnds(client, { logger });
+  config.pendingEnds = pendingEnds;
   // Listen only once the store answers (bounded): without the offline queue, requests that arrive
   // while the first connection is still being made would all be refused or let through as if
   // Redis were down. A store that is down at startup does not stop the companion.
@@ -75,7 +80,10 @@ async function useRedisLimits(
       message: `the rate limit store (Redis) did not answer within ${REDIS_CONNECT_WAIT_MS} ms of startup: listening anyway, failing ${onStoreError} until it answers`,
     });
   }
-  return () => client.disconnect();
+  return () => {
+    pendingEnds.close();
+    client.disconnect();
+  };
 }
 
 /** Every configuration problem of this run, each on its own line, then exit 1. */

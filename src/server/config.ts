@@ -5,6 +5,7 @@ import { defaultGraphqlUrl } from '../api/transport.js';
 import { mediaUrlProblem, normalizeOrigin, secretProblem, serviceUrlProblem } from './checks.js';
 import { createHandleSigner, randomSecret, type HandleSigner } from './handles.js';
 import { consoleLogger, silentLogger, type CompanionLogger } from './log.js';
+import { createMemoryPendingEnds, type PendingEnds } from './pending-ends.js';
 import { createMemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { createServiceClient, type ServiceClient } from './service-client.js';
 import { cacheVerifications } from './verify-cache.js';
@@ -68,6 +69,17 @@ export interface CompanionConfig {
   timeoutMinutes?: number;
   /** How long a handle outlives the dial's time cap, default 900 s (to read the result). */
   handleMarginSeconds?: number;
+  /**
+   * How long a dial whose browser left (`POST /dials/:id/leave`: a page with `persist` going away)
+   * waits for the browser to rejoin through the token route before the companion hangs it up:
+   * whole seconds, 1 to 3600, default 30.
+   */
+  resumeGraceSeconds?: number;
+  /**
+   * Where those pending ends wait: in this process (default, a timer per dial), or shared by
+   * instances (`createRedisPendingEnds`), so whichever instance is alive ends the dial, once.
+   */
+  pendingEnds?: PendingEnds;
   /**
    * Path the routes live under, e.g. `/api/voice-call`. Without it, routes match the path's tail
    * (`…/dials`, `…/dials/:id/token`), so the handler works under any prefix.
@@ -156,6 +168,12 @@ export interface CompanionSettings {
   maxInputLength: number;
   timeoutMinutes: number;
   handleLifetimeMs: number;
+  /** `resumeGraceSeconds` in ms. */
+  resumeGraceMs: number;
+  /** The configured pending ends (shared, or this process's). */
+  pendingEnds: PendingEnds;
+  /** This process's own, for a leave the shared store could not take (a store outage must never keep a dial alive). */
+  localEnds: PendingEnds;
   maxBodyBytes: number;
   limiters: {
     perAddress: RateLimiter;
@@ -347,6 +365,10 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
   }
   const metricsOn = config.metricsToken !== undefined || (config.metrics !== undefined && config.metrics !== false);
   const handleLifetimeMs = (timeoutMinutes * 60 + (config.handleMarginSeconds ?? 900)) * 1000;
+  const resumeGraceSeconds = config.resumeGraceSeconds ?? 30;
+  if (!Number.isInteger(resumeGraceSeconds) || resumeGraceSeconds < 1 || resumeGraceSeconds > 3600)
+    throw new TypeError('createCompanionHandler: resumeGraceSeconds must be a whole number from 1 to 3600');
+  const localEnds = createMemoryPendingEnds(now);
   return {
     log,
     now,
@@ -366,6 +388,9 @@ export function resolveConfig(config: CompanionConfig): CompanionSettings {
     maxInputLength: config.maxInputLength ?? 500,
     timeoutMinutes,
     handleLifetimeMs,
+    resumeGraceMs: resumeGraceSeconds * 1000,
+    pendingEnds: config.pendingEnds ?? localEnds,
+    localEnds,
     maxBodyBytes: config.maxBodyBytes ?? 16 * 1024,
     limiters: {
       perAddress: limiter('perAddress', 10),

@@ -3,7 +3,7 @@
 // `HttpError`; a failed service call is answered through upstream-errors.ts.
 import { ServiceError } from '../api/service-error.js';
 import type { ServiceDial } from '../api/types/dials.js';
-import { readBeaconHandle, readDialRequest, readFeedbackRequest } from './body.js';
+import { readBeaconHandle, readDialRequest, readFeedbackRequest, readLeaveBody, readTokenBody } from './body.js';
 import { isDialId, mediaUrlProblem } from './checks.js';
 import { transferOffered, warn, type CompanionFeedback, type CompanionSettings } from './config.js';
 import { HttpError, jsonAnswer } from './errors.js';
@@ -12,7 +12,7 @@ import { hmacBase64Url, type HandleClaims } from './handles.js';
 import { parseIceConfig, type IceServer } from './ice-config.js';
 import type { ClientCallMetrics } from './metrics.js';
 import type { RateLimitResult, RateLimiter } from './rate-limit.js';
-import type { CreateDialAnswer, MediaCredentials } from '../wire/companion.js';
+import type { CreateDialAnswer, LeaveAnswer, MediaCredentials } from '../wire/companion.js';
 import { graphqlFailure, upstreamFailure } from './upstream-errors.js';
 
 /** One request on its way through the handler, and what its log line says of it. */
@@ -63,14 +63,14 @@ async function limit(
   }
 }
 
-type DialRoute = 'token' | 'read' | 'hangup' | 'feedback' | 'metrics' | 'transfer';
+type DialRoute = 'token' | 'read' | 'hangup' | 'leave' | 'feedback' | 'metrics' | 'transfer';
 
 /**
- * The routes that stop a dial spending money (hang-up; the leave route too, once there is one): a
+ * The routes that stop a dial spending money (hang-up, and leave, which schedules the end): a
  * store outage must never keep a dial alive, so while the store is unreachable they go through,
  * still guarded by the dial's handle. Over their limit with the store up, they are refused as before.
  */
-const ENDS_A_DIAL: ReadonlySet<DialRoute> = new Set(['hangup']);
+const ENDS_A_DIAL: ReadonlySet<DialRoute> = new Set(['hangup', 'leave']);
 
 /** Token, read, hang-up and rating: counted per dial, and token and read per client address too. */
 export async function limitDialCall(
@@ -278,8 +278,85 @@ export async function token(settings: CompanionSettings, exchange: Exchange, dia
       reason: 'handle without a session id',
     });
   }
+  const { resumeOf } = await readTokenBody(exchange.request, settings.maxBodyBytes);
   await limitDialCall(settings, exchange, dialId, 'token');
+  // A browser that left (`/leave`) and rejoins: its dial is no longer to be ended.
+  if (await clearPendingEnd(settings, exchange, dialId, resumeOf))
+    exchange.reason = 'rejoined: the pending end was cleared';
   return jsonAnswer(200, await mediaCredentials(settings, exchange, dialId, sessionId));
+}
+
+/** Forgets a pending end of `dialId`, in the shared store and this process's; true when there was one. */
+async function clearPendingEnd(
+  settings: CompanionSettings,
+  exchange: Exchange,
+  dialId: string,
+  resumeOf: number | undefined,
+): Promise<boolean> {
+  // The leave this rejoin follows is remembered for two graces: its beacon, arriving late, ends nothing.
+  const keepMs = settings.resumeGraceMs * 2;
+  const local = await settings.localEnds.clear(dialId, resumeOf, keepMs);
+  if (settings.pendingEnds === settings.localEnds) return local;
+  try {
+    return (await settings.pendingEnds.clear(dialId, resumeOf, keepMs)) || local;
+  } catch {
+    // The rejoin goes on; the end may still come (the visitor then sees the call end).
+    exchange.reason = 'the pending-ends store is unreachable: a pending end of this dial could not be cleared';
+    return local;
+  }
+}
+
+/**
+ * `POST /dials/:id/leave`: the browser left the call without hanging up (a page with `persist` going
+ * away; the handle in the header or, from `sendBeacon`, the body). The dial is hung up after the
+ * resume grace unless the browser rejoins through the token route first.
+ */
+export async function leave(settings: CompanionSettings, exchange: Exchange, dialId: string): Promise<CompanionAnswer> {
+  const body = await readLeaveBody(exchange.request, settings.maxBodyBytes);
+  const header = exchange.request.header('authorization') !== null;
+  await authorize(settings, exchange, dialId, header ? undefined : body.handle);
+  await limitDialCall(settings, exchange, dialId, 'leave');
+  const dueAtMs = settings.now() + settings.resumeGraceMs;
+  let scheduled: boolean;
+  try {
+    scheduled = await settings.pendingEnds.schedule(dialId, dueAtMs, body.leftAt);
+  } catch {
+    // A store outage must never keep a dial alive: this instance keeps the end itself.
+    scheduled = await settings.localEnds.schedule(dialId, dueAtMs, body.leftAt);
+    exchange.reason = "the pending-ends store is unreachable: this instance's timer ends the dial";
+  }
+  // The beacon came after the next page's rejoin (which named this leave): nothing to end.
+  if (!scheduled) exchange.reason = 'a leave the browser had already rejoined after: nothing scheduled';
+  const answer: LeaveAnswer = { success: true, endsAt: scheduled ? new Date(dueAtMs).toISOString() : null };
+  return jsonAnswer(200, answer);
+}
+
+/**
+ * Ends a dial whose browser left and did not come back within the grace (a pending end that came
+ * due): the service's hang-up, and a log line either way. A dial already over answers the hang-up
+ * with a refusal, which is logged as such, not as a failure.
+ */
+export async function endLeftDial(settings: CompanionSettings, dialId: string): Promise<void> {
+  let outcome: string;
+  let level: 'info' | 'warn' = 'info';
+  try {
+    await settings.service.hangupDial(dialId);
+    outcome = 'ended a dial whose visitor left and did not rejoin within the resume grace';
+  } catch (error) {
+    level = 'warn';
+    outcome = `could not end a dial whose visitor left (${error instanceof ServiceError ? error.code : error instanceof Error ? error.name : 'unknown error'}); its time cap ends it`;
+  }
+  try {
+    settings.log({
+      time: new Date(settings.now()).toISOString(),
+      level,
+      message: outcome,
+      dialId,
+      reason: 'resume grace over',
+    });
+  } catch {
+    // A broken logger must not break the end.
+  }
 }
 
 /** `GET /dials/:id`: the dial as visitors see it. */

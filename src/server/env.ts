@@ -85,7 +85,7 @@ function origins(env: Environment, name: string): string[] {
  * VOICE_AGENT_GRAPHQL_URL (default: the base URL's origin + /query), VOICE_AGENT_MEDIA_URL
  * (replaces the media url from browserDialToken), COMPANION_SECRET (required unless
  * NODE_ENV=development), COMPANION_ALLOWED_ORIGINS, COMPANION_PUBLIC_ORIGIN, COMPANION_ALLOWED_INPUTS,
- * COMPANION_TIMEOUT_MINUTES, COMPANION_RATE_LIMIT_PER_ADDRESS, COMPANION_RATE_LIMIT_TOTAL,
+ * COMPANION_TIMEOUT_MINUTES, COMPANION_RESUME_GRACE_SECONDS, COMPANION_RATE_LIMIT_PER_ADDRESS, COMPANION_RATE_LIMIT_TOTAL,
  * COMPANION_RATE_LIMIT_PER_DIAL, COMPANION_RATE_LIMIT_READS_PER_ADDRESS (per minute),
  * COMPANION_TRUST_PROXY (1/true/yes/on or 0/false/no/off), COMPANION_BASE_PATH, COMPANION_METRICS_TOKEN
  * (serves `GET {base}/metrics` to that bearer token, at least 16 characters), COMPANION_TRANSFER_NUMBER
@@ -170,6 +170,10 @@ export function companionConfigFromEnv(env: Environment): CompanionConfig {
   if (timeoutMinutes !== undefined && (timeoutMinutes < 1 || timeoutMinutes > MAX_TIMEOUT_MINUTES))
     problems.add(`COMPANION_TIMEOUT_MINUTES must be 1 to ${MAX_TIMEOUT_MINUTES} (a day)`);
   if (timeoutMinutes !== undefined) config.timeoutMinutes = timeoutMinutes;
+  const resumeGrace = problems.check(() => positiveInteger(env, 'COMPANION_RESUME_GRACE_SECONDS'));
+  if (resumeGrace !== undefined && (resumeGrace < 1 || resumeGrace > 3600))
+    problems.add('COMPANION_RESUME_GRACE_SECONDS must be 1 to 3600');
+  if (resumeGrace !== undefined) config.resumeGraceSeconds = resumeGrace;
   const limits = {
     perAddress: problems.check(() => positiveInteger(env, 'COMPANION_RATE_LIMIT_PER_ADDRESS')),
     total: problems.check(() => positiveInteger(env, 'COMPANION_RATE_LIMIT_TOTAL')),

@@ -8,7 +8,7 @@
 // and per service call), metrics.ts and prometheus.ts (what is counted), scrape.ts (`GET /metrics`).
 import { resolveConfig, type CompanionConfig, type CompanionSettings } from './config.js';
 import { callMetrics } from './call-metrics-route.js';
-import { createDial, feedback, hangup, read, token, type Exchange } from './dial-routes.js';
+import { createDial, endLeftDial, feedback, hangup, leave, read, token, type Exchange } from './dial-routes.js';
 import { HttpError, errorAnswer } from './errors.js';
 import { fromFetchRequest, toFetchResponse, type CompanionAnswer, type CompanionRequest } from './exchange.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
@@ -61,7 +61,7 @@ export function traitsOf(handler: CompanionHandler): HandlerTraits | undefined {
 }
 
 /** The dial routes, by name. */
-const DIAL_ROUTES = { token, read, hangup, feedback, metrics: callMetrics, transfer } as const;
+const DIAL_ROUTES = { token, read, hangup, leave, feedback, metrics: callMetrics, transfer } as const;
 
 /** The route's answer, once host and origin passed: a preflight, a 405, or what the route does. */
 function answerRoute(
@@ -121,6 +121,11 @@ export function createCompanionHandler(config: CompanionConfig): CompanionHandle
   const prometheus = settings.metrics ? createPrometheusMetrics(settings.metrics) : null;
   const recorder = prometheus?.recorder ?? null;
   settings.service = observeService(settings.service, recorder);
+  // Dials whose visitor left (`/leave`) and did not rejoin in time: this process's timers, and the
+  // shared store's due entries when one is configured.
+  const endLeft = (dialId: string) => endLeftDial(settings, dialId);
+  settings.localEnds.start(endLeft);
+  if (settings.pendingEnds !== settings.localEnds) settings.pendingEnds.start(endLeft);
 
   async function serve(request: CompanionRequest, context?: CompanionRequestContext): Promise<CompanionAnswer> {
     const started = now();

@@ -15,6 +15,8 @@ export type { CompanionListener, CompanionServer, NodeListenerOptions, NodeServe
 export { createServiceClient } from './service-client.js';
 export type { ServiceClient } from './service-client.js';
 export { createMemoryRateLimiter, createRedisRateLimiters } from './rate-limit.js';
+export { createMemoryPendingEnds, createRedisPendingEnds } from './pending-ends.js';
+export type { PendingEnds, PendingEndsRedis, RedisPendingEndsOptions } from './pending-ends.js';
 export type {
   CompanionRateLimiters,
   MemoryRateLimiterOptions,

@@ -13,7 +13,7 @@ export interface CompanionLogEntry {
   durationMs?: number;
   dialId?: string;
   /** Error code of the answer, when it was an error; or the rate limiter's store going away. */
-  code?: CompanionErrorCode | 'rate_limit_store_unreachable';
+  code?: CompanionErrorCode | 'rate_limit_store_unreachable' | 'pending_ends_store_unreachable';
   /** Why an error happened, in the companion's own words (never an upstream body). */
   reason?: string;
   message?: string;

@@ -3,13 +3,14 @@
 import { isDialId } from './checks.js';
 import { HttpError } from './errors.js';
 
-export type RouteName = 'create' | 'token' | 'read' | 'hangup' | 'feedback' | 'metrics' | 'transfer' | 'scrape';
+export type RouteName =
+  'create' | 'token' | 'read' | 'hangup' | 'leave' | 'feedback' | 'metrics' | 'transfer' | 'scrape';
 
 export type Route =
   | { name: 'create'; pattern: 'POST /dials'; methods: readonly string[] }
   | { name: 'scrape'; pattern: 'GET /metrics'; methods: readonly string[] }
   | {
-      name: 'token' | 'read' | 'hangup' | 'feedback' | 'metrics' | 'transfer';
+      name: 'token' | 'read' | 'hangup' | 'leave' | 'feedback' | 'metrics' | 'transfer';
       pattern: string;
       methods: readonly string[];
       rawId: string;
@@ -33,7 +34,12 @@ export function matchRoute(pathname: string, basePath: string | null): Route | n
     n >= 4 &&
     segments[n - 3] === 'dials' &&
     second !== undefined &&
-    (last === 'token' || last === 'hangup' || last === 'feedback' || last === 'metrics' || last === 'transfer')
+    (last === 'token' ||
+      last === 'hangup' ||
+      last === 'leave' ||
+      last === 'feedback' ||
+      last === 'metrics' ||
+      last === 'transfer')
   )
     return { name: last, pattern: `POST /dials/:id/${last}`, methods: POST, rawId: second };
   if (n >= 3 && second === 'dials' && last !== undefined && (basePath === null || n === 3))

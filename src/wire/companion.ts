@@ -3,12 +3,17 @@
 // enforce. Pure: no runtime import, nothing of the DOM or Node, so the browser's chunks and the
 // companion (Workers, Deno, Bun, Node) take it alike. Changing a shape here is changing the wire.
 
-/** The companion's five routes (README: "Routes and rules"), under the site's prefix. */
+/** The companion's routes for visitors (README: "Routes and rules"), under the site's prefix. */
 export type CompanionRoute =
-  'POST /dials' | 'POST /dials/:id/token' | 'GET /dials/:id' | 'POST /dials/:id/hangup' | 'POST /dials/:id/feedback';
+  | 'POST /dials'
+  | 'POST /dials/:id/token'
+  | 'GET /dials/:id'
+  | 'POST /dials/:id/hangup'
+  | 'POST /dials/:id/leave'
+  | 'POST /dials/:id/feedback';
 
 /** The routes on one dial, as the path's tail after `/dials/:id`. */
-export type DialRouteTail = '' | '/token' | '/hangup' | '/feedback' | '/metrics' | '/transfer';
+export type DialRouteTail = '' | '/token' | '/hangup' | '/leave' | '/feedback' | '/metrics' | '/transfer';
 
 /** `POST /dials`'s body (JSON; none is `{}`). */
 export interface CreateDialBody {
@@ -69,9 +74,36 @@ export interface FeedbackBody {
   comment?: string;
 }
 
-/** `POST /dials/:id/hangup`'s body from `navigator.sendBeacon`, which cannot set the `Authorization` header. */
+/** `POST /dials/:id/hangup`'s (and `/leave`'s) body from `navigator.sendBeacon`, which cannot set the `Authorization` header. */
 export interface BeaconHangupBody {
   handle: string;
+}
+
+/**
+ * `POST /dials/:id/leave`'s body: the handle (from `sendBeacon`, which cannot set a header) and
+ * `leftAt`, when the page left (`Date.now()` of the browser). A beacon may arrive after the next
+ * page's rejoin: the rejoin names the leave it follows (`TokenBody.resumeOf`), so that leave,
+ * arriving late, schedules nothing.
+ */
+export interface LeaveBody {
+  handle?: string;
+  leftAt?: number;
+}
+
+/** `POST /dials/:id/token`'s optional body (JSON): a rejoin after a leave names it by its `leftAt`. */
+export interface TokenBody {
+  resumeOf?: number;
+}
+
+/**
+ * `POST /dials/:id/leave`'s answer: the browser left without hanging up (a page with `persist` going
+ * away); the companion hangs the dial up at `endsAt` (ISO 8601) unless the browser rejoins through
+ * the token route before then.
+ */
+export interface LeaveAnswer {
+  success: true;
+  /** Null when the browser had already rejoined after this leave (a late beacon): nothing is scheduled. */
+  endsAt: string | null;
 }
 
 /** The `code` of every error answer (README: "Error codes: the companion and the service"). */

@@ -34,6 +34,7 @@ function firesTags(path: string, marker: string): string[] {
 const details: { [K in keyof CallEventMap]: CallEventMap[K] } = {
   'call-state': { state: 'starting', previous: 'idle' },
   'call-connected': { dialId: 'dial-1' },
+  'call-resumed': { dialId: 'dial-1', awaySeconds: 2 },
   'call-transcript': {
     entries: [{ id: 't1', speaker: 'AI', text: 'Hi', final: true }],
     changed: { id: 't1', speaker: 'AI', text: 'Hi', final: true },
@@ -74,6 +75,7 @@ test("the public events are the ones marked public and the element's own, in ord
   assert.deepEqual(PUBLIC_CALL_EVENTS, [
     'call-state',
     'call-connected',
+    'call-resumed',
     'call-transcript',
     'call-mute',
     'call-hold',

@@ -131,8 +131,11 @@ test('gzip sizes of the lazy chunks stay within budget', () => {
   // of their own is the alternative. 25 KiB since issue 40 (hold markers, a busy create's `ended`,
   // a sheet scrolling the row clear of a launcher): 24,075 -> 24,661 B; 26 KiB since connection
   // quality, the call's timings and "Weak connection" (issue 38) and talk to a person (issue 39);
-  // the features' lazy chunks (issue 35) are where they move out of it.
-  assert.ok(gzip(/^chunks\/in-call-/) < 26 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
+  // the features' lazy chunks (issue 35) are where they move out of it. 28 KiB since calls that
+  // survive the page (issue 37: the resume record, the leave on pagehide, the rejoin, the tap to
+  // continue, "continued in another tab", re-mount adoption): 26,485 -> 28,150 B. The leave cannot
+  // be a lazy chunk (it runs inside `pagehide`, with no time to fetch); the resume path could be.
+  assert.ok(gzip(/^chunks\/in-call-/) < 28 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
   assert.ok(gzip(/^chunks\/livekit-media-/) < 200 * 1024, `media chunk gzip ${gzip(/^chunks\/livekit-media-/)} B`);
 });
 

@@ -134,6 +134,7 @@ test('the React component renders its tag on the server (SSR) with typed event p
   assert.deepEqual(events, {
     onCallState: 'call-state',
     onCallConnected: 'call-connected',
+    onCallResumed: 'call-resumed',
     onCallTranscript: 'call-transcript',
     onCallMute: 'call-mute',
     onCallHold: 'call-hold',

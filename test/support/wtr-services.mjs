@@ -202,6 +202,9 @@ export function testServices() {
             COMPANION_RATE_LIMIT_TOTAL: '100000',
             COMPANION_RATE_LIMIT_PER_DIAL: '100000',
             COMPANION_RATE_LIMIT_READS_PER_ADDRESS: '100000',
+            // Calls that survive the page (element-persist-e2e): a closed tab's dial ends within
+            // this; a navigation's rejoin comes well inside it.
+            COMPANION_RESUME_GRACE_SECONDS: '8',
           }),
           () => restarts.companion++,
         );

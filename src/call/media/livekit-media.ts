@@ -27,8 +27,11 @@ import { AudioLevelMeter } from './audio-levels.js';
 export { openServiceSession } from './service-session.js';
 export type { ServiceSession, ServiceSessionCallbacks, ServiceSessionOptions } from './service-session.js';
 
-/** How the room went away: we left, the server ended it, or the network did and retries gave up. */
-export type MediaDisconnectCause = 'client' | 'server' | 'network';
+/**
+ * How the room went away: we left, the server ended it, the network did and retries gave up, or a
+ * newer connection of the same caller took the room over (`moved`: another tab took the call up).
+ */
+export type MediaDisconnectCause = 'client' | 'server' | 'network' | 'moved';
 
 export interface MediaCallbacks {
   /** The agent participant is in the room (fires once, possibly during `connectMedia`). */
@@ -442,9 +445,11 @@ class LivekitMedia implements MediaConnection {
     const cause: MediaDisconnectCause =
       reason === DisconnectReason.CLIENT_INITIATED
         ? 'client'
-        : !this.#reconnecting && reason !== undefined && SERVER_REASONS.has(reason)
-          ? 'server'
-          : 'network';
+        : reason === DisconnectReason.DUPLICATE_IDENTITY
+          ? 'moved'
+          : !this.#reconnecting && reason !== undefined && SERVER_REASONS.has(reason)
+            ? 'server'
+            : 'network';
     void this.disconnect();
     this.#callbacks.onDisconnected(cause, detail);
   };

@@ -10,6 +10,8 @@ export interface AgentContext {
   readonly signal: AbortSignal;
   /** true: the caller came back after a dropped connection (emu-blip); the call goes on. */
   readonly rejoined: boolean;
+  /** true: the caller came back after its page went away (`persist`); the demo agent carries on without a second greeting. */
+  readonly returned?: boolean;
   /** Speaks a line: real audio, a live transcript (interim → final), the dial's transcript. */
   say(text: string): Promise<void>;
   /** Shows `thinking` for a moment before a reply. */
@@ -71,6 +73,7 @@ export interface Scenario {
 
 export const LINES = {
   demoGreeting: 'Hello, this is the demo agent. Say something and I will answer.',
+  welcomeBack: 'Welcome back. Go on.',
   demoReplies: ['Thanks, I heard you.', 'Got it. Tell me more.', 'Interesting. Anything else?'],
   quickGreeting: 'Hi, quick test call.',
   quickGoodbye: 'Thanks, goodbye!',
@@ -127,7 +130,8 @@ export const ALL_LINES: readonly string[] = Object.values(LINES).flat();
 const demo: Scenario = {
   agentJoins: true,
   async run(agent) {
-    await agent.say(LINES.demoGreeting);
+    // A visitor back from another page of the site (`persist`): no second greeting.
+    await agent.say(agent.returned ? LINES.welcomeBack : LINES.demoGreeting);
     await answerTurns(agent);
   },
 };

@@ -26,6 +26,8 @@ export interface AgentSessionPort {
   readonly timings: AgentTimings;
   /** The caller came back after a dropped connection (emu-blip). */
   readonly rejoined: boolean;
+  /** The caller came back after its page went away (`persist`): the agent carries on. */
+  readonly returned?: boolean;
   peer(): Peer | undefined;
   /** Milliseconds since the caller joined: the dial transcript's clock. */
   sinceJoin(): number;
@@ -225,6 +227,7 @@ export class AgentParticipant implements AgentContext {
     return {
       signal: script.signal,
       rejoined: this.rejoined,
+      returned: this.#port.returned === true,
       say: step((text: string) => this.say(text)),
       think: step(() => this.think()),
       listen: step((options?: { timeoutMs?: number; silenceMs?: number }) => this.listen(options)),

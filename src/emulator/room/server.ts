@@ -57,7 +57,7 @@ export async function startMediaServer(
   /** Rooms whose connection dropped (emu-drop): refused from then on. */
   const dropped = new Set<string>();
   /** Rooms whose connection dropped once (emu-blip): the caller's rejoin carries the dial on. */
-  const awaitingRejoin = new Map<string, Rejoin & { timer: ReturnType<typeof setTimeout> }>();
+  const awaitingRejoin = new Map<string, Rejoin & { timer?: ReturnType<typeof setTimeout>; dialId?: string }>();
   const graceTimers = new Set<ReturnType<typeof setTimeout>>();
   /** `pauseAI` changes heard while a dial's room is in use (they may arrive while its caller is being admitted). */
   const pauses = new Map<string, boolean>();
@@ -68,7 +68,12 @@ export async function startMediaServer(
   const stopHearingTransfers = control.onTransferred((dialId) => {
     for (const session of active.values()) if (session.dial.dialId === dialId) session.transferAgent();
   });
-  const stopHearingEnds = control.onEnded((dialId) => pauses.delete(dialId));
+  const stopHearingEnds = control.onEnded((dialId) => {
+    pauses.delete(dialId);
+    // A caller away (its page gone) whose dial ended meanwhile (the companion's grace) is not awaited any more.
+    for (const [roomName, rejoin] of awaitingRejoin)
+      if (rejoin.dialId === dialId && rejoin.away) awaitingRejoin.delete(roomName);
+  });
 
   function endFailedLater(dialId: string, ms: number, then = () => {}): ReturnType<typeof setTimeout> {
     const timer = setTimeout(() => {
@@ -120,6 +125,10 @@ export async function startMediaServer(
           awaitingRejoin.delete(roomName),
         );
         awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, timer });
+      } else if (how === 'away') {
+        // Kept, with no timer of its own: the companion's grace (or the dial's time cap) ends a
+        // dial whose caller does not come back.
+        awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, away: true, dialId: session.dial.dialId });
       }
     },
   };
@@ -186,8 +195,10 @@ export async function startMediaServer(
         const rejoin = awaitingRejoin.get(roomName);
         if (rejoin) {
           awaitingRejoin.delete(roomName);
-          clearTimeout(rejoin.timer);
-          graceTimers.delete(rejoin.timer);
+          if (rejoin.timer !== undefined) {
+            clearTimeout(rejoin.timer);
+            graceTimers.delete(rejoin.timer);
+          }
         }
         const dial = admission.dial;
         const session = new Session(
@@ -197,7 +208,7 @@ export async function startMediaServer(
           admission.identity,
           { ...dial, aiPaused: pauses.get(dial.dialId) ?? dial.aiPaused },
           host,
-          replaced ?? (rejoin && { joinedAt: rejoin.joinedAt }),
+          replaced ?? (rejoin && { joinedAt: rejoin.joinedAt, ...(rejoin.away ? { away: true as const } : {}) }),
         );
         active.set(roomName, session);
         log(

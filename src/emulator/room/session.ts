@@ -41,7 +41,8 @@ export interface SessionHost {
   lingering: Set<Promise<void>>;
 }
 
-export type Dropped = 'for good' | 'once';
+/** `away`: the caller's page went away without a leave (WebSocket closed 1001, "going away"); its next page may rejoin. */
+export type Dropped = 'for good' | 'once' | 'away';
 
 /**
  * The LiveKit signal path the caller came in on: `v1` (`/rtc/v1`, one peer connection, the offer
@@ -54,6 +55,8 @@ export type SignalPath = 'v0' | 'v1';
 export interface Rejoin {
   /** The first session's join time: the dial transcript's clock goes on from there. */
   joinedAt: number;
+  /** The caller comes back after its page went away (a `persist` page): the agent carries on. */
+  away?: true;
 }
 
 /**
@@ -143,7 +146,11 @@ export class Session {
           micFrame: (peak) => this.#agent?.micFrame(peak),
           reliableOpen: () => this.#agent?.start(),
           data: (bytes) => this.#onData(bytes),
-          connectionLost: () => this.#callerLeft(),
+          // A page going away closes its peer connection and its socket at once: while the socket
+          // is closing, its close code says whether the caller left or is away.
+          connectionLost: () => {
+            if (this.#ws.readyState === this.#ws.OPEN) this.#callerLeft();
+          },
         },
       );
       if (this.#ended) return this.#peer.close();
@@ -220,6 +227,7 @@ export class Session {
       control: this.#host.control,
       timings: this.#host.timings,
       rejoined: this.#rejoin !== undefined,
+      returned: this.#rejoin?.away === true,
       peer: () => this.#peer,
       sinceJoin: () => Math.max(0, Math.round(performance.now() - this.#joinedAt)),
       micTrackSid: () => this.#micTrackSid,
@@ -336,7 +344,21 @@ export class Session {
 
   // ---- how a session ends ----
 
-  #onClose = (): void => this.#callerLeft();
+  /**
+   * The signal connection closed. A browser closes it with 1001 ("going away") when its page
+   * unloads: without a LeaveRequest first, the caller may come back from the site's next page
+   * (`persist`), so the dial is kept and the agent waits (docs/emulator.md, "What the emulator
+   * invents"). Any other close is the caller leaving.
+   */
+  #onClose = (code: number): void => {
+    if (code === 1001) this.#callerAway();
+    else this.#callerLeft();
+  };
+
+  #callerAway(): void {
+    if (this.#ended) return;
+    this.#finish({ dropped: 'away' });
+  }
 
   #onSocketError = (): void => {}; // 'close' follows
 

@@ -4,6 +4,9 @@
 // summary, mute and hang-up). The element (voice-agent-call.ts) keeps the idle card and asks this
 // view for the rest once a session exists. Its other jobs are controllers it adds to the element:
 // CallController (the session), TranscriptFollow (scrolling the log), VoicePresence (the meters).
+// Each in-call feature's UI is a part (call-part.ts) the view loops over, in PART_ORDER: those
+// every call may show are made here; an optional one (feature-parts.ts) once its chunk, which
+// only the attribute that asks for it fetches, has loaded.
 import {
   adoptStyles,
   html,
@@ -19,17 +22,23 @@ import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call
 import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
-import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
+import { shownControls, type CallPart, type PartContext, type PartHost } from './call-part.js';
 import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ConsentGate } from './consent-gate.js';
-import { adoptPartStyles, loadPart, loadedPart } from './feature-parts.js';
-import type { FeedbackPrompt } from '../features/feedback/feedback-part.js';
+import { ControlNotice } from './control-notice.js';
+import { adoptPartStyles, loadPart, loadedPart, wantedParts, type FeaturePartName } from './feature-parts.js';
+import { SheetSlot } from './sheet-slot.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { VoicePresence } from './voice-presence.js';
+import { DevicesPart } from '../features/devices/devices-part.js';
 import { WeakConnection } from '../features/quality/weak-connection.js';
 import { isPersonEntry, transferStatus } from '../features/transfer/transfer-view.js';
+
+/** The parts in the order they render (body, then the controls row) and announce (urgent ones first). */
+const PART_ORDER = ['weak-connection', 'notice', 'devices', 'keypad', 'hold', 'transfer', 'feedback'] as const;
+type PartName = (typeof PART_ORDER)[number];
 
 /** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
 interface HoldMark {
@@ -73,15 +82,13 @@ function nextFrame(): Promise<void> {
   });
 }
 
-export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCallControlsHost {
+export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly isUpdatePending: boolean;
   readonly state: CallState;
   readonly muted: boolean;
   /** The `remember-devices` attribute. */
   readonly rememberDevices: boolean;
-  /** The `feedback` attribute: the rating's chunk loads only when it is set. */
-  readonly feedback?: string | boolean | null;
   hangup(): Promise<void>;
   setMuted(muted: boolean): void;
 }
@@ -98,10 +105,11 @@ export class CallView implements ReactiveController {
   readonly call: CallController;
   /** The `consent` gate before a call. */
   readonly consent: ConsentGate;
-  /** The `feedback` rating after a call: its own chunk, made once it has loaded (`_wantFeedback`). */
-  private _feedback: FeedbackPrompt | null = null;
-  /** The rating's chunk is loading: an ended card waits for it (`gate`). */
-  private _feedbackLoad: Promise<void> | null = null;
+  /** The parts made so far, by name (loop over them in PART_ORDER). */
+  private readonly _parts = new Map<PartName, CallPart>();
+  /** Optional parts' chunks loading: a call's card waits for them (`gate`). */
+  private readonly _loading = new Set<Promise<void>>();
+  private readonly _context: PartContext;
   private readonly _host: CallViewHost;
   private readonly _hooks: CallViewHooks;
   private _styled = false;
@@ -110,8 +118,6 @@ export class CallView implements ReactiveController {
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
   private _entries: TranscriptEntry[] | null = null;
   private readonly _follow: TranscriptFollow;
-  /** Hold, keypad, microphone and speaker (the `controls` attribute). */
-  private readonly _controls: InCallControls;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
   /**
@@ -123,8 +129,6 @@ export class CallView implements ReactiveController {
   private _holdMarks: Array<{ at: number; held: boolean }> = [];
   /** The agent's line a hold cut off mid-sentence: shown ending in "…", interrupted, not finished. */
   private readonly _cutOff = new Set<string>();
-  /** "Weak connection" (issue 38: src/features/quality). */
-  private readonly _weak = new WeakConnection(() => this._hooks.invalidate());
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
@@ -140,12 +144,19 @@ export class CallView implements ReactiveController {
       endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
     });
     this.consent = new ConsentGate(host);
-    this._wantFeedback();
-    this._controls = new InCallControls(
+    const invalidate = (): void => this._hooks.invalidate();
+    const notice = new ControlNotice();
+    this._context = {
       host,
-      () => this.call.session,
-      () => this._hooks.invalidate(),
-    );
+      session: () => this.call.session,
+      invalidate,
+      sheets: new SheetSlot(host, invalidate),
+      clearNotice: () => notice.clear(),
+    };
+    this._parts.set('weak-connection', new WeakConnection(invalidate));
+    this._parts.set('notice', notice);
+    this._parts.set('devices', new DevicesPart(this._context));
+    this._wantParts();
     new VoicePresence(host, () => this.call.session);
   }
 
@@ -174,6 +185,8 @@ export class CallView implements ReactiveController {
 
   hostUpdate(): void {
     this._hadFocus = this._host.shadowRoot?.activeElement != null;
+    // `controls` or `feedback` may have changed.
+    this._wantParts();
   }
 
   /**
@@ -218,30 +231,47 @@ export class CallView implements ReactiveController {
   gate(): Promise<void> | null {
     const wait = this._transcriptOnly;
     this._transcriptOnly = false;
-    // The ended card renders with its rating, not a frame before it.
-    if (this.state === 'ended' && this._feedbackLoad) return this._feedbackLoad;
+    // A call's card renders with the parts its attributes ask for, not a frame before them.
+    if (this.state !== 'idle' && this._loading.size > 0) return Promise.all(this._loading).then(() => undefined);
     return wait ? nextFrame() : null;
   }
 
-  /** An element with `feedback` fetches the rating's chunk (once per page) and makes its part. */
-  private _wantFeedback(): void {
-    // The property, not the attribute: Lit renders before it reflects a property a page set.
-    if (this._feedback || this._feedbackLoad || this._host.feedback == null || this._host.feedback === false) return;
-    const made = (): void => {
-      const part = loadedPart('feedback');
-      const root = this._host.shadowRoot;
-      if (!part || !root || this._feedback) return;
-      adoptPartStyles(root, part.feedbackStyles);
-      this._feedback = new part.FeedbackPrompt(this._host, () => this.call.session);
-    };
-    const load = loadPart('feedback');
-    if (!load) return made();
-    const pending = load.then(() => {
-      if (this._feedbackLoad === pending) this._feedbackLoad = null;
-      made();
-      this._hooks.invalidate();
-    });
-    this._feedbackLoad = pending;
+  /** The optional parts the element's attributes ask for: each chunk fetched (once per page), each part made once. */
+  private _wantParts(): void {
+    // The properties, not the attributes: Lit renders before it reflects a property a page set.
+    for (const name of wantedParts(this._host)) {
+      if (this._parts.has(name)) continue;
+      const load = loadPart(name);
+      if (!load) {
+        this._makePart(name);
+        continue;
+      }
+      const pending = load.then(() => {
+        this._loading.delete(pending);
+        if (this._makePart(name)) this._hooks.invalidate();
+      });
+      this._loading.add(pending);
+    }
+  }
+
+  /** Makes the loaded optional part `name` and adopts its styles; false when it is made or did not load. */
+  private _makePart(name: FeaturePartName): boolean {
+    const module = loadedPart(name);
+    const root = this._host.shadowRoot;
+    if (!module || !root || this._parts.has(name)) return false;
+    if ('partStyles' in module) adoptPartStyles(root, module.partStyles);
+    this._parts.set(name, module.makePart(this._context));
+    return true;
+  }
+
+  /** The parts made, in PART_ORDER. */
+  private _each(): CallPart[] {
+    const parts: CallPart[] = [];
+    for (const name of PART_ORDER) {
+      const part = this._parts.get(name);
+      if (part) parts.push(part);
+    }
+    return parts;
   }
 
   /** Something besides transcript lines asked for the update: it renders at once. */
@@ -253,8 +283,8 @@ export class CallView implements ReactiveController {
     if (type !== 'call-transcript') this._transcriptOnly = false;
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     this._hooks.onSessionEvent(type, event);
-    this._controls.onSessionEvent(type, event);
-    this._weak.onSessionEvent(type, event);
+    this._context.sheets.onSessionEvent(type, event);
+    for (const part of this._each()) part.onSessionEvent?.(type, event);
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
       this._entries = (event as CallTranscriptEvent).detail.entries;
@@ -268,8 +298,8 @@ export class CallView implements ReactiveController {
     }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._follow.reset();
-      this._feedback?.reset();
-      this._wantFeedback();
+      // A chunk that failed to load is tried again.
+      this._wantParts();
       this._holdMarks = [];
       this._cutOff.clear();
       // Read as each call starts (the session reads it next).
@@ -415,9 +445,8 @@ export class CallView implements ReactiveController {
     if (consent !== null) return consent;
     if (this.state === 'idle') return '';
     if (this.state === 'in-call') {
-      const notice = this._controls.notice(s);
-      if (notice) return notice;
-      if (this._weak.announcing) return s.weakConnection;
+      const part = this._partsSay(s, '');
+      if (part !== null) return part;
       if (this.call.session?.held) return s.statusOnHold;
       const transfer = transferStatus(this.call.session, s);
       if (transfer) return transfer;
@@ -426,7 +455,17 @@ export class CallView implements ReactiveController {
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
     const summary = this._announcedSummary(s);
-    return error ? `${summary}. ${error.title}. ${error.help}` : (this._feedback?.announcement(s, summary) ?? summary);
+    return error ? `${summary}. ${error.title}. ${error.help}` : (this._partsSay(s, summary) ?? summary);
+  }
+
+  /** The first part's announcement (urgent parts first), or null. */
+  private _partsSay(s: VoiceAgentCallStrings, line: string): string | null {
+    const parts = this._each();
+    for (const part of [...parts.filter((p) => p.urgent), ...parts.filter((p) => !p.urgent)]) {
+      const said = part.announce?.(s, this.state, line);
+      if (said != null) return said;
+    }
+    return null;
   }
 
   /** The call button's label after a call. */
@@ -468,8 +507,7 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${isResting(state) ? nothing : this._weak.render(s.weakConnection)}
-    ${isResting(state) ? nothing : this._controls.sheet(s, state)}
+    ${isResting(state) ? nothing : this._partBodies(s, 'in-call')}
     ${isResting(state) ? nothing : this._renderVoices(s)}
     ${showTranscript ? this._renderTranscript(s, entries) : nothing}
     ${
@@ -483,7 +521,14 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._feedback?.render(s) ?? nothing}` : nothing}`;
+    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._partBodies(s, 'ended')}` : nothing}`;
+  }
+
+  /** The bodies of the parts placed `place`, in order. */
+  private _partBodies(s: VoiceAgentCallStrings, place: 'in-call' | 'ended'): unknown[] {
+    return this._each()
+      .filter((part) => (part.place ?? 'in-call') === place)
+      .map((part) => part.body?.(s, this.state) ?? nothing);
   }
 
   /**
@@ -585,7 +630,7 @@ export class CallView implements ReactiveController {
   controls(s: VoiceAgentCallStrings): TemplateResult {
     const muted = this._host.muted;
     const ending = this.state === 'ending';
-    const mute = this._controls.showsMute()
+    const mute = shownControls(this._host.controls).has('mute')
       ? html`<button
         class="control mute"
         part="mute-button"
@@ -597,7 +642,8 @@ export class CallView implements ReactiveController {
         ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
       </button>`
       : nothing;
-    return html`${mute}${this._controls.buttons(s, this.state)}<button
+    const buttons = this._each().map((part) => part.buttons?.(s, this.state) ?? nothing);
+    return html`${mute}${buttons}<button
         class="control hangup"
         part="hangup-button"
         type="button"

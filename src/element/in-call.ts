@@ -2,6 +2,7 @@
 // the call logic, the in-call UI and styles, and the English strings the idle card does not show.
 import { CallSession } from '../call/call-session.js';
 import * as publicEvents from '../call/public-events.js';
+import { loadPart, wantedParts } from './feature-parts.js';
 import { preconnect } from './preconnect.js';
 
 export { CallSession };
@@ -12,5 +13,9 @@ export { en } from './strings.js';
 export const api = { CallSession, ...publicEvents };
 
 // Loaded on intent (or the click): warm the connection to each companion on another origin the
-// page's widgets call (those in the document itself; not inside other components' shadow roots).
-for (const element of document.querySelectorAll('voice-agent-call')) preconnect(element.getAttribute('endpoint'));
+// page's widgets call, and fetch the optional parts their attributes ask for, beside this chunk's
+// own imports (those in the document itself; not inside other components' shadow roots).
+for (const element of document.querySelectorAll('voice-agent-call')) {
+  preconnect(element.getAttribute('endpoint'));
+  for (const name of wantedParts(element)) void loadPart(name);
+}

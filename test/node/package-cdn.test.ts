@@ -42,7 +42,16 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
   );
   assert.deepEqual(
     sizes.lazy.map((size) => size.file.replace(/-[\w-]{8}\.js$/, '')),
-    ['chunks/in-call', 'chunks/livekit-media', 'chunks/errors', 'chunks/strings-ar', 'chunks/feedback-part'],
+    [
+      'chunks/in-call',
+      'chunks/livekit-media',
+      'chunks/errors',
+      'chunks/strings-ar',
+      'chunks/keypad-part',
+      'chunks/hold-part',
+      'chunks/transfer-part',
+      'chunks/feedback-part',
+    ],
   );
   const entry = read('voice-agent-call.js');
   const call = read(lazyChunk(/^chunks\/in-call-/));
@@ -59,15 +68,21 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
     assert.ok(call.includes(marker), `the call chunk contains ${JSON.stringify(marker)}`);
   }
   // An optional feature's part is in its own chunk, which the call chunk only imports dynamically.
-  const feedback = read(lazyChunk(/^chunks\/feedback-part-/));
-  for (const marker of ['feedback-comment', 'feedback-up']) {
-    assert.ok(feedback.includes(marker), `the rating's chunk contains ${marker}`);
-    assert.ok(!entry.includes(marker) && !call.includes(marker), `only the rating's chunk contains ${marker}`);
+  const partMarkers: Array<[RegExp, string[]]> = [
+    [/^chunks\/feedback-part-/, ['feedback-comment', 'feedback-up']],
+    [/^chunks\/keypad-part-/, ['keypad-key', 'keypad-sent', 'PQRS']],
+    [/^chunks\/hold-part-/, ['hold-button']],
+    [/^chunks\/transfer-part-/, ['transfer-button']],
+  ];
+  for (const [pattern, markers] of partMarkers) {
+    const file = lazyChunk(pattern);
+    const chunk = read(file);
+    for (const marker of markers) {
+      assert.ok(chunk.includes(marker), `${file} contains ${marker}`);
+      assert.ok(!entry.includes(marker) && !call.includes(marker), `only ${file} contains ${marker}`);
+    }
+    assert.ok(call.includes(file.slice('chunks/'.length)), `the call chunk imports ${file} on demand`);
   }
-  assert.ok(
-    call.includes(lazyChunk(/^chunks\/feedback-part-/).slice('chunks/'.length)),
-    'the call chunk imports it on demand',
-  );
   assert.ok(
     arabic.includes('ابدأ المكالمة') && !entry.includes('ابدأ المكالمة') && !call.includes('ابدأ المكالمة'),
     'Arabic only in its chunk',

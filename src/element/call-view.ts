@@ -15,59 +15,30 @@ import {
   type ReactiveControllerHost,
   type TemplateResult,
 } from 'lit';
-import { guard } from 'lit/directives/guard.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { repeat } from 'lit/directives/repeat.js';
 import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
 import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
 import { shownControls, type CallPart, type PartContext, type PartHost } from './call-part.js';
-import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
+import { alertIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ConsentGate } from './consent-gate.js';
 import { ControlNotice } from './control-notice.js';
 import { adoptPartStyles, loadPart, loadedPart, wantedParts, type FeaturePartName } from './feature-parts.js';
 import { SheetSlot } from './sheet-slot.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
+import { fallbackLink } from './fallback-link.js';
 import { TranscriptFollow } from './transcript-follow.js';
+import { TranscriptView } from './transcript-view.js';
 import { VoicePresence } from './voice-presence.js';
 import { DevicesPart } from '../features/devices/devices-part.js';
 import { WeakConnection } from '../features/quality/weak-connection.js';
-import { isPersonEntry, transferStatus } from '../features/transfer/transfer-view.js';
+import { transferStatus } from '../features/transfer/transfer-view.js';
 
 /** The parts in the order they render (body, then the controls row) and announce (urgent ones first). */
 const PART_ORDER = ['weak-connection', 'notice', 'devices', 'keypad', 'hold', 'transfer', 'feedback'] as const;
 type PartName = (typeof PART_ORDER)[number];
-
-/** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
-interface HoldMark {
-  mark: number;
-  held: boolean;
-}
-
-/** Schemes a `fallback` link may use: a page, a phone number, an email or a text message; never `javascript:`. */
-const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
-
-/** The `fallback` attribute as a URL (relative to the page), or null when unset, malformed or of another scheme. */
-function safeFallback(href: string | undefined): URL | null {
-  if (!href) return null;
-  try {
-    const url = new URL(href, document.baseURI);
-    return FALLBACK_SCHEMES.has(url.protocol) ? url : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A `tel:` link's number as written (`%20` a space); as it stands when it is not valid percent-encoding. */
-function phoneNumber(link: URL): string {
-  try {
-    return decodeURIComponent(link.pathname);
-  } catch {
-    return link.pathname;
-  }
-}
 
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */
 function nextFrame(): Promise<void> {
@@ -120,15 +91,8 @@ export class CallView implements ReactiveController {
   private readonly _follow: TranscriptFollow;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
-  /**
-   * Where this call was put on hold and resumed, by how many transcript entries came before: a
-   * marker line in the transcript at each. While held the transcript goes on showing what the
-   * service transcribes (the visitor's words are still heard and recorded); the markers say which
-   * of it the paused agent did not answer.
-   */
-  private _holdMarks: Array<{ at: number; held: boolean }> = [];
-  /** The agent's line a hold cut off mid-sentence: shown ending in "…", interrupted, not finished. */
-  private readonly _cutOff = new Set<string>();
+  /** The transcript log, with hold markers and lines a hold cut off. */
+  private readonly _transcript: TranscriptView;
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
@@ -139,6 +103,7 @@ export class CallView implements ReactiveController {
       entries: () => this._renderedEntries(),
       invalidate: () => this._hooks.invalidate(),
     });
+    this._transcript = new TranscriptView(() => this.call.session, this._follow);
     this.call = new CallController(host, {
       onSessionEvent: (type, event) => this._onSessionEvent(type, event),
       endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
@@ -291,7 +256,8 @@ export class CallView implements ReactiveController {
       this._follow.linesArrived();
       return;
     }
-    if (type === 'call-hold') this._holdChanged((event as CallHoldEvent).detail.held);
+    if (type === 'call-hold')
+      this._transcript.holdChanged((event as CallHoldEvent).detail.held, this._renderedEntries());
     if (type === 'call-state' || type === 'call-ended') this._entries = null;
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
       this._connectedMuted = this._host.muted;
@@ -300,28 +266,10 @@ export class CallView implements ReactiveController {
       this._follow.reset();
       // A chunk that failed to load is tried again.
       this._wantParts();
-      this._holdMarks = [];
-      this._cutOff.clear();
+      this._transcript.reset();
       // Read as each call starts (the session reads it next).
       this.call.session?.configure({ rememberDevices: this._host.rememberDevices });
     }
-  }
-
-  /** A hold began or ended: a marker where the transcript stands; a hold cuts off the agent mid-line. */
-  private _holdChanged(held: boolean): void {
-    const entries = this._renderedEntries();
-    const last = entries[entries.length - 1];
-    // Cut off: the agent was speaking and its line stops mid-sentence (a line that ends its sentence
-    // was whole in the transcript, even if its audio still played).
-    if (
-      held &&
-      last?.speaker === 'AI' &&
-      this.call.session?.agentSpeaking &&
-      !/[.!?…。؟!?]["'”’)]*\s*$/u.test(last.text)
-    )
-      this._cutOff.add(last.id);
-    this._holdMarks.push({ at: entries.length, held });
-    this._follow.linesArrived();
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
@@ -434,10 +382,7 @@ export class CallView implements ReactiveController {
    * reach it), when it set one with a safe scheme; otherwise none.
    */
   fallback(s: VoiceAgentCallStrings, href: string | undefined): TemplateResult | typeof nothing {
-    const link = safeFallback(href);
-    if (!link) return nothing;
-    const label = link.protocol === 'tel:' ? `${s.fallbackPhone} ${phoneNumber(link)}` : s.fallbackLink;
-    return html`<a class="control call" part="fallback-link" href=${link.href} data-primary>${label}</a>`;
+    return fallbackLink(s, href);
   }
 
   announcement(s: VoiceAgentCallStrings): string {
@@ -509,7 +454,7 @@ export class CallView implements ReactiveController {
     }
     ${isResting(state) ? nothing : this._partBodies(s, 'in-call')}
     ${isResting(state) ? nothing : this._renderVoices(s)}
-    ${showTranscript ? this._renderTranscript(s, entries) : nothing}
+    ${showTranscript ? this._transcript.render(s, entries) : nothing}
     ${
       error
         ? html`<div class="error" part="error">
@@ -545,80 +490,6 @@ export class CallView implements ReactiveController {
       </div>
       <div class="voice visitor" part="voice voice-visitor">${meter}<span class="who">${s.speakerHuman}</span></div>
     </div>`;
-  }
-
-  private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
-    // An interim line is hidden from assistive tech and keyed apart from its final version, so
-    // the log announces each line once, when it is final. Only the newest lines are in the DOM.
-    const follow = this._follow;
-    const first = Math.min(follow.firstShown, entries.length);
-    // Each entry's place in the whole transcript (hold markers come between them in what is shown).
-    const positions = new Map(entries.map((entry, index) => [entry, index]));
-    return html`<div class="transcript-wrap">
-      <div
-        class="transcript"
-        part="transcript"
-        role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-label=${s.transcriptLabel}
-        tabindex="0"
-        @scroll=${follow.onScroll}
-      >
-        ${
-          first > 0
-            ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${follow.onEarlier}>
-              ${s.showEarlier}
-            </button>`
-            : nothing
-        }
-        ${repeat(
-          this._withHoldMarks(entries, first),
-          (item) => ('mark' in item ? `hold:${item.mark}` : `${item.id}:${item.final ? 'final' : 'interim'}`),
-          (item) => {
-            // A hold marker: hidden from assistive tech, since the status line already announces it.
-            if ('mark' in item)
-              return html`<div class="hold-mark" part="hold-mark" aria-hidden="true">
-                <span>${item.held ? s.statusOnHold : s.holdResumed}</span>
-              </div>`;
-            const entry = item;
-            // Talk to a person (src/features/transfer): the other side's lines after the transfer are the person's.
-            const person = isPersonEntry(this.call.session, positions.get(entry) ?? 0, entry);
-            const speaker = entry.speaker === 'AI' ? (person ? s.speakerPerson : s.speakerAI) : s.speakerHuman;
-            const cutOff = this._cutOff.has(entry.id);
-            // An entry whose text did not change is not touched: only the changed line re-renders.
-            return guard([entry.text, speaker, cutOff], () => {
-              const who = entry.speaker === 'AI' ? 'ai' : 'human';
-              // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
-              return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'} ${person ? 'person' : ''}"
-                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}${person ? ' entry-person' : ''}"
-                aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
-              ><span class="sr-only">${speaker}: </span>${entry.text}${cutOff ? '\u2026' : ''}</div>`;
-            });
-          },
-        )}
-      </div>
-      ${entries.length === 0 ? html`<div class="empty" aria-hidden="true">${s.transcriptEmpty}</div>` : nothing}
-      ${
-        follow.showJump
-          ? html`<button class="pill jump" part="jump-button" type="button" @click=${follow.onJump}>
-            ${arrowDownIcon}${s.jumpToLatest}
-          </button>`
-          : nothing
-      }
-    </div>`;
-  }
-
-  /** The shown entries (from `first`) with this call's hold markers between them where they fell. */
-  private _withHoldMarks(entries: TranscriptEntry[], first: number): Array<TranscriptEntry | HoldMark> {
-    const items: Array<TranscriptEntry | HoldMark> = entries.slice(first);
-    // From the last marker back, so each insertion leaves the earlier positions as they were.
-    for (let mark = this._holdMarks.length - 1; mark >= 0; mark--) {
-      const { at, held } = this._holdMarks[mark] as { at: number; held: boolean };
-      if (at >= first) items.splice(at - first, 0, { mark, held });
-    }
-    return items;
   }
 
   /**

@@ -12,9 +12,18 @@ import type {
   TransferState,
   TranscriptMode,
 } from '../call/types.js';
-import { loadCall, loadedCall, requireCall, type CallModule } from './call-loader.js';
+import {
+  loadCall,
+  loadedCall,
+  reportLoadFailure,
+  requireCall,
+  sessionOptions,
+  transcriptOf,
+  type CallModule,
+} from './call-loader.js';
 import type { CallView } from './call-view.js';
-import { closeIcon, phoneIcon } from './icons.js';
+import { renderCard, renderFloating, type CardModel } from './card-template.js';
+import { FloatingPanel } from './floating-panel.js';
 import { PreloadController } from './preload.js';
 import { enIdle, isRtlLanguage, loadLanguage, loadedLanguage } from './strings-idle.js';
 import type { VoiceAgentCallStrings } from './strings.js';
@@ -32,21 +41,8 @@ export type VoiceAgentCallFeedback = '' | 'server' | boolean;
 /** Makes the session an element drives; replace it to drive the element with another implementation. */
 export type CallSessionFactory = (options: CallSessionOptions) => CallSessionLike;
 
-const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
-
 /** The default factory: a `CallSession` from the call chunk (the element calls factories only once it has loaded). */
 const defaultSessionFactory: CallSessionFactory = (options) => new (requireCall().CallSession)(options);
-
-/**
- * The call chunk did not load (offline, a deploy replaced it): `call-error` with code
- * `load_failed`, as a plain CustomEvent (the event classes are in that chunk). No session, so no
- * `call-ended`: the call never left idle, and clicking again tries the load again.
- */
-function reportLoadFailure(element: HTMLElement, error: unknown): void {
-  const message = `could not load the call logic: ${error instanceof Error ? error.message : String(error)}`;
-  const detail = { code: 'load_failed', message, recoverable: true };
-  element.dispatchEvent(new CustomEvent('call-error', { detail, bubbles: true, composed: true }));
-}
 
 /**
  * A calling widget for an AI voice agent: one button starts a browser call through your
@@ -282,6 +278,8 @@ export class VoiceAgentCall extends LitElement {
   #focusWasInside = false;
   /** Loads the call chunk and the media library ahead of the click (`preload`). */
   readonly #preloader = new PreloadController(this);
+  /** The floating layout's panel: the launcher, the close button, Escape. */
+  readonly #panel = new FloatingPanel(this, () => this.#focusPrimary());
   /** The in-call part (call chunk): made with the session. */
   private _view: CallView | null = null;
 
@@ -435,14 +433,6 @@ export class VoiceAgentCall extends LitElement {
     super.scheduleUpdate();
   }
 
-  get #layout(): VoiceAgentCallLayout {
-    return this.layout === 'floating' ? 'floating' : 'inline';
-  }
-
-  get #transcriptMode(): TranscriptMode {
-    return this.transcriptMode === 'poll' || this.transcriptMode === 'off' ? this.transcriptMode : 'live';
-  }
-
   /** The click came before the call chunk: the gesture's parts now, the session once the chunk is here. */
   async #startAfterLoad(): Promise<void> {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
@@ -463,7 +453,7 @@ export class VoiceAgentCall extends LitElement {
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
     const call = loadCall();
     if (able) loadMedia().catch(() => undefined);
-    if (this.#layout === 'floating') this.open = true;
+    if (this.layout === 'floating') this.open = true;
     this._preparing = true;
     let module: CallModule;
     try {
@@ -490,9 +480,9 @@ export class VoiceAgentCall extends LitElement {
 
   #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
     const session = this.#session(module);
-    if (this.#layout === 'floating') this.open = true;
+    if (this.layout === 'floating') this.open = true;
     const start = (): Promise<void> => {
-      if (isResting(session.state)) session.configure(this.#sessionOptions());
+      if (isResting(session.state)) session.configure(sessionOptions(this));
       return handover ? (session as CallSession).start(handover) : session.start();
     };
     // #session made the view.
@@ -503,28 +493,17 @@ export class VoiceAgentCall extends LitElement {
     const existing = this._view?.call.session;
     if (existing) return existing;
     this._view ??= new module.CallView(this, {
-      transcriptMode: () => this.#transcriptMode,
+      transcriptMode: () => transcriptOf(this.transcriptMode),
       onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
       invalidate: () => this.requestUpdate('_view'),
     });
-    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(this.#sessionOptions());
+    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(sessionOptions(this));
     this._view.call.bind(session);
     if (this.#pendingMuted !== null) {
       session.setMuted(this.#pendingMuted);
       this.#pendingMuted = null;
     }
     return session;
-  }
-
-  #sessionOptions(): CallSessionOptions {
-    const options: CallSessionOptions = { endpoint: this.endpoint ?? '', transcript: this.#transcriptMode };
-    if (this.agent) options.agent = this.agent;
-    if (this.inputs) options.inputs = { ...this.inputs };
-    if (this.shadowRoot) options.audioContainer = this.shadowRoot;
-    // Always set: configure() merges, so a removed attribute must say false.
-    options.debug = this.debug;
-    options.metrics = this.metrics === 'server' ? 'server' : 'off';
-    return options;
   }
 
   #reflectState(): void {
@@ -534,7 +513,7 @@ export class VoiceAgentCall extends LitElement {
   #onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
     if (type === 'call-state') {
       this.#reflectState();
-      if (!isResting(this.state) && this.#layout === 'floating') this.open = true;
+      if (!isResting(this.state) && this.layout === 'floating') this.open = true;
     }
   }
 
@@ -574,42 +553,26 @@ export class VoiceAgentCall extends LitElement {
     void this.start();
   };
 
-  readonly #onLauncherClick = (): void => {
-    if (!this.open) void this.#openPanel();
-    else if (isResting(this.state)) void this.#closePanel();
-    else this.#focusPrimary();
-  };
+  // ---- rendering: the idle card (card-template.ts); what only a call shows comes from the view ----
 
-  readonly #onCloseClick = (): void => {
-    void this.#closePanel();
-  };
-
-  /** Escape, from the panel or the launcher, closes the panel unless a call is up. */
-  readonly #onFloatingKeydown = (event: KeyboardEvent): void => {
-    if (event.key === 'Escape' && this.open && isResting(this.state)) {
-      event.stopPropagation();
-      void this.#closePanel();
-    }
-  };
-
-  async #openPanel(): Promise<void> {
-    this.open = true;
-    await this.updateComplete;
-    this.#focusPrimary();
+  /** What the card's template reads of the element. */
+  #card(): CardModel {
+    return {
+      state: this.state,
+      view: this._view,
+      preparing: this._preparing,
+      open: this.open,
+      fallback: this.fallback,
+      intent: this.#preloader.intent,
+      onStart: this.#onStartClick,
+      onLauncher: this.#panel.onLauncher,
+      onClose: this.#panel.onClose,
+    };
   }
-
-  async #closePanel(): Promise<void> {
-    if (!isResting(this.state)) return;
-    this.open = false;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus();
-  }
-
-  // ---- rendering: the idle card here; what only a call shows comes from the view ----
 
   override render(): TemplateResult {
     const s = this.#shownStrings();
-    const floating = this.#layout === 'floating';
+    const floating = this.layout === 'floating';
     const error = this._view?.error(s) ?? null;
     const left = floating && this.placement === 'bottom-left';
     return html`<div
@@ -618,96 +581,11 @@ export class VoiceAgentCall extends LitElement {
       data-state=${this.state}
       ?data-held=${this.held}
       ?data-error=${error !== null}
-      @keydown=${floating ? this.#onFloatingKeydown : undefined}
+      @keydown=${floating ? this.#panel.onKeydown : undefined}
     >
-      ${floating ? this.#renderFloating(s) : this.#renderCard(s, false)}
+      ${floating ? renderFloating(this.#card(), s) : renderCard(this.#card(), s, false)}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._view?.announcement(s) ?? ''}</div>
     </div>`;
-  }
-
-  #renderFloating(s: VoiceAgentCallStrings): TemplateResult {
-    // A state other than idle comes from the view, so a call that is up always has one.
-    const view = this._view;
-    return html`<div class="panel" part="panel" id="panel" ?hidden=${!this.open}>
-        ${this.#renderCard(s, true)}
-      </div>
-      <button
-        class="launcher"
-        part="launcher"
-        type="button"
-        aria-label=${s.launcherLabel}
-        aria-expanded=${this.open ? 'true' : 'false'}
-        aria-controls="panel"
-        @click=${this.#onLauncherClick}
-        @pointerenter=${this.#preloader.intent}
-        @focus=${this.#preloader.intent}
-      >
-        ${view && !isResting(this.state) ? view.launcherGlyph() : this.open ? closeIcon : phoneIcon}
-      </button>`;
-  }
-
-  #renderCard(s: VoiceAgentCallStrings, inPanel: boolean): TemplateResult {
-    const state = this.state;
-    const view = this._view;
-    const idle = state === 'idle';
-    const speaking = view?.speaking ?? false;
-    const connecting = CONNECTING.has(state) || this._preparing;
-    // The header row is a plain <div>: a <header> inside the panel's dialog is a banner to tools
-    // that scope it only by a sectioning element without a role, a second banner on the page.
-    return html`<section
-      class="card"
-      part="card"
-      role=${inPanel ? 'dialog' : 'region'}
-      aria-labelledby="title"
-    >
-      <div class="header" part="header">
-        <div class="avatar${speaking ? ' speaking' : ''}${connecting ? ' connecting' : ''}" part="indicator" aria-hidden="true">
-          <slot name="logo"><span class="bars"><i></i><i></i><i></i><i></i></span></slot>
-        </div>
-        <div class="heading">
-          <div class="title" id="title" part="title"><slot name="title">${s.title}</slot></div>
-          <div class="status" part="status"><span class="status-dot"></span><span>${
-            idle || !view ? (this._preparing ? s.statusStarting : s.statusIdle) : view.statusText(s)
-          }</span></div>
-        </div>
-        ${idle || !view ? nothing : view.timer(s)}
-        ${
-          inPanel && isResting(state)
-            ? html`<button
-              class="icon-button"
-              part="close-button"
-              type="button"
-              aria-label=${s.closePanel}
-              @click=${this.#onCloseClick}
-            >
-              ${closeIcon}
-            </button>`
-            : nothing
-        }
-      </div>
-      <div class="body" part="body">${view ? view.body(s) : html`<p class="hint">${s.idleHint}</p>`}</div>
-      <div class="controls" part="controls">${this.#renderControls(s)}</div>
-    </section>`;
-  }
-
-  #renderControls(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
-    const state = this.state;
-    const view = this._view;
-    const own = view?.restingControls(s, this.fallback);
-    if (own) return own;
-    if (isResting(state) || !view) {
-      const label = state === 'idle' || !view ? s.startCall : view.againLabel(s);
-      return html`<button class="control call" part="call-button"
-        type="button"
-        data-primary
-        @click=${this.#onStartClick}
-        @pointerenter=${this.#preloader.intent}
-        @focus=${this.#preloader.intent}
-      >
-        ${phoneIcon}<span>${label}</span>
-      </button>`;
-    }
-    return view.controls(s);
   }
 }
 

@@ -67,6 +67,8 @@ function loadsWhen(file: string): string {
     return 'media chunk (livekit-client): at the same moments, beside the call chunk';
   if (/^chunks\/errors-/.test(file)) return 'the error classes both of those use: fetched beside them';
   if (/^chunks\/strings-/.test(file)) return 'a language: when `lang` asks for it';
+  if (/^chunks\/consent-gate-/.test(file))
+    return 'the consent gate: on intent or the click of an element with `consent`, before the call chunk, which loads behind it';
   const part = partChunk(file);
   if (part) return `an optional feature's part (${part.holds}): ${part.loads}`;
   return 'lazily';
@@ -220,6 +222,7 @@ function holds(file: string): string {
   if (file.startsWith('chunks/livekit-media-')) return `livekit-client ${livekitVersion()}`;
   if (file.startsWith('chunks/errors-')) return 'the error classes both use';
   if (file.startsWith('chunks/strings-ar-')) return 'Arabic';
+  if (file.startsWith('chunks/consent-gate-')) return 'the consent gate: its disclosure, styles and English';
   return partChunk(file)?.holds ?? '';
 }
 
@@ -230,6 +233,8 @@ function loadsShort(file: string): string {
   if (file.startsWith('chunks/livekit-media-')) return 'beside the call chunk';
   if (file.startsWith('chunks/errors-')) return 'beside them';
   if (file.startsWith('chunks/strings-')) return 'when `lang` asks for it';
+  if (file.startsWith('chunks/consent-gate-'))
+    return 'on intent or the click, only with `consent`; needs no call chunk';
   return partChunk(file)?.loads ?? 'lazily';
 }
 

@@ -2,7 +2,6 @@
 // call logic, the in-call UI and its styles, the rest of the English strings). Shared by every
 // element on the page; a failed load is tried again by the next request.
 import { warmErrors } from '../call/media-loader.js';
-import type { CallSessionOptions, TranscriptMode } from '../call/types.js';
 
 export type CallModule = typeof import('./in-call.js');
 /** What `loadCallApi()` resolves to: the call logic for use without the element. */
@@ -52,36 +51,4 @@ export function reportLoadFailure(element: HTMLElement, error: unknown): void {
   const message = `could not load the call logic: ${error instanceof Error ? error.message : String(error)}`;
   const detail = { code: 'load_failed', message, recoverable: true };
   element.dispatchEvent(new CustomEvent('call-error', { detail, bubbles: true, composed: true }));
-}
-
-/** What a session's options come from: the element's attributes. */
-interface SessionSource {
-  readonly endpoint?: string | undefined;
-  readonly agent?: string | undefined;
-  readonly inputs?: Record<string, string> | undefined;
-  readonly shadowRoot: ShadowRoot | null;
-  readonly debug: boolean;
-  readonly metrics?: string | undefined;
-  /** The `transcript` attribute. */
-  readonly transcriptMode?: TranscriptMode | undefined;
-}
-
-/** The `transcript` attribute as a mode: `live` unless it says `poll` or `off`. */
-export function transcriptOf(mode: string | undefined): TranscriptMode {
-  return mode === 'poll' || mode === 'off' ? mode : 'live';
-}
-
-/** The options an element's session is made or configured with, from its attributes. */
-export function sessionOptions(element: SessionSource): CallSessionOptions {
-  const options: CallSessionOptions = {
-    endpoint: element.endpoint ?? '',
-    transcript: transcriptOf(element.transcriptMode),
-  };
-  if (element.agent) options.agent = element.agent;
-  if (element.inputs) options.inputs = { ...element.inputs };
-  if (element.shadowRoot) options.audioContainer = element.shadowRoot;
-  // Always set: configure() merges, so a removed attribute must say false.
-  options.debug = element.debug;
-  options.metrics = element.metrics === 'server' ? 'server' : 'off';
-  return options;
 }

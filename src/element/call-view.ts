@@ -23,7 +23,6 @@ import { CallController } from './call-controller.js';
 import { shownControls, type CallPart, type PartContext, type PartHost } from './call-part.js';
 import { alertIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
-import { ConsentGate } from './consent-gate.js';
 import { ControlNotice } from './control-notice.js';
 import { adoptPartStyles, loadPart, loadedPart, wantedParts, type FeaturePartName } from './feature-parts.js';
 import { SheetSlot } from './sheet-slot.js';
@@ -70,12 +69,12 @@ export interface CallViewHooks {
   onSessionEvent(type: keyof CallSessionEventMap, event: Event): void;
   /** Renders soon: something the visitor did changed the view. */
   invalidate(): void;
+  /** When the visitor agreed to the consent gate for this call, for `call-ended`'s `consentAt`. */
+  consentAt(): string | undefined;
 }
 
 export class CallView implements ReactiveController {
   readonly call: CallController;
-  /** The `consent` gate before a call. */
-  readonly consent: ConsentGate;
   /** The parts made so far, by name (loop over them in PART_ORDER). */
   private readonly _parts = new Map<PartName, CallPart>();
   /** Optional parts' chunks loading: a call's card waits for them (`gate`). */
@@ -106,9 +105,11 @@ export class CallView implements ReactiveController {
     this._transcript = new TranscriptView(() => this.call.session, this._follow);
     this.call = new CallController(host, {
       onSessionEvent: (type, event) => this._onSessionEvent(type, event),
-      endedDetail: (result) => (this.consent.consentAt ? { ...result, consentAt: this.consent.consentAt } : result),
+      endedDetail: (result) => {
+        const consentAt = this._hooks.consentAt();
+        return consentAt ? { ...result, consentAt } : result;
+      },
     });
-    this.consent = new ConsentGate(host);
     const invalidate = (): void => this._hooks.invalidate();
     const notice = new ControlNotice();
     this._context = {
@@ -297,8 +298,6 @@ export class CallView implements ReactiveController {
   // ---- rendering (the element calls these for states other than idle) ----
 
   statusText(s: VoiceAgentCallStrings): string {
-    // The consent gate asks before a new call: the last call's "Call ended" above it would be stale.
-    if (this.consent.open) return s.statusIdle;
     const session = this.call.session;
     switch (this.state) {
       case 'idle':
@@ -364,11 +363,10 @@ export class CallView implements ReactiveController {
   }
 
   /**
-   * The controls of a resting card that are not the call button: the consent gate's, or after a
-   * permanent end the `fallback` link (or none); null when the call button shows.
+   * The controls of a resting card that are not the call button: after a permanent end the
+   * `fallback` link (or none); null when the call button shows.
    */
   restingControls(s: VoiceAgentCallStrings, fallback: string | undefined): TemplateResult | typeof nothing | null {
-    if (this.consent.open) return this.consent.controls(s);
     return this.permanent() ? this.fallback(s, fallback) : null;
   }
 
@@ -386,8 +384,6 @@ export class CallView implements ReactiveController {
   }
 
   announcement(s: VoiceAgentCallStrings): string {
-    const consent = this.consent.announcement(s);
-    if (consent !== null) return consent;
     if (this.state === 'idle') return '';
     if (this.state === 'in-call') {
       const part = this._partsSay(s, '');
@@ -434,7 +430,6 @@ export class CallView implements ReactiveController {
   }
 
   body(s: VoiceAgentCallStrings): TemplateResult {
-    if (this.consent.open) return html`${this.consent.body(s)}`;
     const state = this.state;
     if (state === 'idle') return html`<p class="hint">${s.idleHint}</p>`;
     const session = this.call.session;

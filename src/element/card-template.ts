@@ -6,6 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { isResting } from '../call/state-predicates.js';
 import type { CallState } from '../call/types.js';
 import type { CallView } from './call-view.js';
+import type { ConsentGate } from '../features/consent/consent-gate.js';
 import { closeIcon, phoneIcon } from './icons.js';
 import type { VoiceAgentCallStrings } from './strings.js';
 
@@ -15,6 +16,8 @@ const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'conn
 export interface CardModel {
   readonly state: CallState;
   readonly view: CallView | null;
+  /** The consent gate, once its chunk has loaded: while open, it has the body and the controls row. */
+  readonly consent: ConsentGate | null;
   /** The visitor clicked call before the call chunk had loaded. */
   readonly preparing: boolean;
   readonly open: boolean;
@@ -70,7 +73,14 @@ export function renderCard(card: CardModel, s: VoiceAgentCallStrings, inPanel: b
       <div class="heading">
         <div class="title" id="title" part="title"><slot name="title">${s.title}</slot></div>
         <div class="status" part="status"><span class="status-dot"></span><span>${
-          idle || !view ? (card.preparing ? s.statusStarting : s.statusIdle) : view.statusText(s)
+          // The consent gate asks before a new call: the last call's "Call ended" above it would be stale.
+          card.consent?.open
+            ? s.statusIdle
+            : idle || !view
+              ? card.preparing
+                ? s.statusStarting
+                : s.statusIdle
+              : view.statusText(s)
         }</span></div>
       </div>
       ${idle || !view ? nothing : view.timer(s)}
@@ -88,7 +98,9 @@ export function renderCard(card: CardModel, s: VoiceAgentCallStrings, inPanel: b
           : nothing
       }
     </div>
-    <div class="body" part="body">${view ? view.body(s) : html`<p class="hint">${s.idleHint}</p>`}</div>
+    <div class="body" part="body">${
+      card.consent?.open ? card.consent.body(s) : view ? view.body(s) : html`<p class="hint">${s.idleHint}</p>`
+    }</div>
     <div class="controls" part="controls">${renderControls(card, s)}</div>
   </section>`;
 }
@@ -96,6 +108,7 @@ export function renderCard(card: CardModel, s: VoiceAgentCallStrings, inPanel: b
 function renderControls(card: CardModel, s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
   const state = card.state;
   const view = card.view;
+  if (card.consent?.open) return card.consent.controls(s);
   const own = view?.restingControls(s, card.fallback);
   if (own) return own;
   if (isResting(state) || !view) {

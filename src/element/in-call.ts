@@ -8,6 +8,7 @@ import { preconnect } from './preconnect.js';
 export { CallSession };
 export { CallView } from './call-view.js';
 export { en } from './strings.js';
+export { sessionOptions, transcriptOf } from './session-options.js';
 
 /** The public part, for `loadCallApi()`. */
 export const api = { CallSession, ...publicEvents };

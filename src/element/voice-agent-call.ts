@@ -12,17 +12,11 @@ import type {
   TransferState,
   TranscriptMode,
 } from '../call/types.js';
-import {
-  loadCall,
-  loadedCall,
-  reportLoadFailure,
-  requireCall,
-  sessionOptions,
-  transcriptOf,
-  type CallModule,
-} from './call-loader.js';
+import { loadCall, loadedCall, reportLoadFailure, requireCall, type CallModule } from './call-loader.js';
 import type { CallView } from './call-view.js';
 import { renderCard, renderFloating, type CardModel } from './card-template.js';
+import { consentGate, consentGateNow, wantsConsent } from './consent-loader.js';
+import type { ConsentGate } from '../features/consent/consent-gate.js';
 import { FloatingPanel } from './floating-panel.js';
 import { PreloadController } from './preload.js';
 import { enIdle, isRtlLanguage, loadLanguage, loadedLanguage } from './strings-idle.js';
@@ -273,6 +267,7 @@ export class VoiceAgentCall extends LitElement {
   /** The visitor clicked call before the call chunk had loaded: it is loading, the card says so. */
   private _preparing = false;
   #pendingStart: Promise<void> | null = null;
+  #consentLoad: Promise<unknown> | null = null;
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
   #pendingMuted: boolean | null = null;
   #focusWasInside = false;
@@ -282,6 +277,8 @@ export class VoiceAgentCall extends LitElement {
   readonly #panel = new FloatingPanel(this, () => this.#focusPrimary());
   /** The in-call part (call chunk): made with the session. */
   private _view: CallView | null = null;
+  /** The consent gate (its own chunk): made on the first click of an element with `consent`. */
+  private _consent: ConsentGate | null = null;
 
   /** The call state (read-only; reflected as the `state` attribute). */
   get state(): CallState {
@@ -334,9 +331,26 @@ export class VoiceAgentCall extends LitElement {
   start(): Promise<void> {
     if (this.#pendingStart) return this.#pendingStart;
     const module = loadedCall();
-    if (module) return this.#startNow(module);
-    this.#pendingStart = this.#startAfterLoad();
-    return this.#pendingStart;
+    if (module) this.#session(module);
+    if (!wantsConsent(this)) return this.#startCall();
+    if (this.layout === 'floating') this.open = true;
+    // The session exists from the click (with the call chunk here), and so does the gate with its chunk here.
+    this._consent ??= consentGateNow(this);
+    return this._consent?.ask(() => this.#startCall()) ?? (this.#pendingStart = this.#askConsent());
+  }
+
+  /** The consent gate's chunk first (the disclosure shows as soon as it arrives), the call's behind it. */
+  async #askConsent(): Promise<void> {
+    this._preparing = true;
+    const gate = (this._consent ??= await (this.#consentLoad = consentGate(this)));
+    this._preparing = false;
+    this.#pendingStart = null;
+    return gate?.ask(() => this.#startCall());
+  }
+
+  #startCall(): Promise<void> {
+    const module = loadedCall();
+    return module ? this.#startNow(module) : (this.#pendingStart = this.#startAfterLoad());
   }
 
   /** Hangs up; resolves once the call has ended. */
@@ -400,11 +414,8 @@ export class VoiceAgentCall extends LitElement {
 
   override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     // `state` belongs to the element: a write from outside is put back.
-    if (name === 'state') {
-      if (value !== this.state) this.setAttribute('state', this.state);
-      return;
-    }
-    super.attributeChangedCallback(name, old, value);
+    if (name !== 'state') super.attributeChangedCallback(name, old, value);
+    else if (value !== this.state) this.setAttribute('state', this.state);
   }
 
   override connectedCallback(): void {
@@ -428,6 +439,8 @@ export class VoiceAgentCall extends LitElement {
   protected override async scheduleUpdate(): Promise<void> {
     const language = loadLanguage(this._lang);
     if (language) await language;
+    // The card shows the consent gate, not a frame of "Preparing the call…" before it.
+    if (this.#consentLoad && !this._consent) await this.#consentLoad;
     const gate = this._view?.gate();
     if (gate) await gate;
     super.scheduleUpdate();
@@ -436,18 +449,8 @@ export class VoiceAgentCall extends LitElement {
   /** The click came before the call chunk: the gesture's parts now, the session once the chunk is here. */
   async #startAfterLoad(): Promise<void> {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
-    // A browser without WebRTC is not asked for the microphone; the session then checks all a call
-    // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
-    // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
-    // browser has WebRTC without AudioContext and WebSocket. A constructor, not just a name: a page
-    // or extension that blocks WebRTC may leave `RTCPeerConnection` defined as `undefined`.
-    // With a consent gate (consent-gate.ts, in the call chunk) nothing is asked for before
-    // "Agree", whose click then starts the call.
-    const able =
-      own &&
-      this.consent == null &&
-      !this.querySelector('[slot=consent]') &&
-      typeof globalThis.RTCPeerConnection === 'function';
+    // With a consent gate (features/consent) this runs only after "Agree".
+    const able = own && typeof globalThis.RTCPeerConnection === 'function'; // why: captureGesture's note
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
@@ -481,23 +484,20 @@ export class VoiceAgentCall extends LitElement {
   #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
     const session = this.#session(module);
     if (this.layout === 'floating') this.open = true;
-    const start = (): Promise<void> => {
-      if (isResting(session.state)) session.configure(sessionOptions(this));
-      return handover ? (session as CallSession).start(handover) : session.start();
-    };
-    // #session made the view.
-    return (this._view as CallView).consent.ask(start);
+    if (isResting(session.state)) session.configure(module.sessionOptions(this));
+    return handover ? (session as CallSession).start(handover) : session.start();
   }
 
   #session(module: CallModule): CallSessionLike {
     const existing = this._view?.call.session;
     if (existing) return existing;
     this._view ??= new module.CallView(this, {
-      transcriptMode: () => transcriptOf(this.transcriptMode),
+      transcriptMode: () => module.transcriptOf(this.transcriptMode),
       onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
       invalidate: () => this.requestUpdate('_view'),
+      consentAt: () => this._consent?.consentAt,
     });
-    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(sessionOptions(this));
+    const session = (this.constructor as typeof VoiceAgentCall).sessionFactory(module.sessionOptions(this));
     this._view.call.bind(session);
     if (this.#pendingMuted !== null) {
       session.setMuted(this.#pendingMuted);
@@ -523,7 +523,10 @@ export class VoiceAgentCall extends LitElement {
    * Keys beyond the idle card's are read only once a session exists, so with the call chunk.
    */
   #shownStrings(): VoiceAgentCallStrings {
-    const base = loadedLanguage(this._lang) ?? loadedCall()?.en ?? (enIdle as VoiceAgentCallStrings);
+    const base =
+      loadedLanguage(this._lang) ??
+      (loadedCall()?.en as VoiceAgentCallStrings | undefined) ??
+      (enIdle as VoiceAgentCallStrings);
     return this.strings ? { ...base, ...this.strings } : base;
   }
 
@@ -560,6 +563,7 @@ export class VoiceAgentCall extends LitElement {
     return {
       state: this.state,
       view: this._view,
+      consent: this._consent,
       preparing: this._preparing,
       open: this.open,
       fallback: this.fallback,
@@ -584,7 +588,7 @@ export class VoiceAgentCall extends LitElement {
       @keydown=${floating ? this.#panel.onKeydown : undefined}
     >
       ${floating ? renderFloating(this.#card(), s) : renderCard(this.#card(), s, false)}
-      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._view?.announcement(s) ?? ''}</div>
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._consent?.announcement(s) ?? this._view?.announcement(s) ?? ''}</div>
     </div>`;
   }
 }

@@ -332,9 +332,9 @@ export class VoiceAgentCall extends LitElement {
     if (this.#pendingStart) return this.#pendingStart;
     const module = loadedCall();
     if (module) this.#session(module);
-    if (!wantsConsent(this)) return this.#startCall();
+    // A gate made before decides (with `consent` gone too); a new one is made at once when its chunk is here.
+    if (!(this._consent || wantsConsent(this))) return this.#startCall();
     if (this.layout === 'floating') this.open = true;
-    // The session exists from the click (with the call chunk here), and so does the gate with its chunk here.
     this._consent ??= consentGateNow(this);
     return this._consent?.ask(() => this.#startCall()) ?? (this.#pendingStart = this.#askConsent());
   }

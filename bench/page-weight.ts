@@ -6,12 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { IDLE_ENTRY_BUDGET_GZIP, cdnSizes, unhashed, type FileSize } from '../scripts/build-sizes.js';
+import { cdnSizes, unhashed, type FileSize } from '../scripts/build-sizes.js';
 import type { RefTree } from './lib/git-ref.js';
 import { ROOT, buildCdn } from './lib/services.js';
 import { kb, table, type BenchSection } from './lib/stats.js';
 
 const EXTRA_BUDGET_GZIP = 25 * 1024;
+/** The idle entry's target (the package test's budget allows a little more: scripts/build-sizes.ts). */
+const IDLE_ENTRY_BUDGET_GZIP = 12 * 1024;
 
 function measureFile(path: string, label: string): FileSize {
   const content = readFileSync(path);

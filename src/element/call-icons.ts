@@ -14,11 +14,6 @@ export const speakerIcon = icon(
 );
 export const alertIcon = icon(svg`<circle cx="12" cy="12" r="10"/><path d="M12 8v4"/><path d="M12 16h.01"/>`);
 export const arrowDownIcon = icon(svg`<path d="M12 5v14"/><path d="m19 12-7 7-7-7"/>`);
-export const keypadIcon = icon(
-  svg`<g fill="currentColor" stroke="none"><circle cx="6" cy="4" r="1.6"/><circle cx="12" cy="4" r="1.6"/><circle cx="18" cy="4" r="1.6"/><circle cx="6" cy="10" r="1.6"/><circle cx="12" cy="10" r="1.6"/><circle cx="18" cy="10" r="1.6"/><circle cx="6" cy="16" r="1.6"/><circle cx="12" cy="16" r="1.6"/><circle cx="18" cy="16" r="1.6"/><circle cx="12" cy="21.5" r="1.6"/></g>`,
-);
-export const holdIcon = icon(svg`<path d="M9 5v14"/><path d="M15 5v14"/>`);
-export const resumeIcon = icon(svg`<path d="m7 4 13 8-13 8z"/>`);
 export const devicesIcon = icon(
   svg`<path d="M3 18v-6a9 9 0 0 1 18 0v6"/><path d="M21 19a2 2 0 0 1-2 2h-1a2 2 0 0 1-2-2v-3a2 2 0 0 1 2-2h3z"/><path d="M3 19a2 2 0 0 0 2 2h1a2 2 0 0 0 2-2v-3a2 2 0 0 0-2-2H3z"/>`,
 );

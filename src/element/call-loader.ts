@@ -41,3 +41,23 @@ export function loadCall(): Promise<CallModule> {
 export function loadCallApi(): Promise<CallApi> {
   return loadCall().then((loaded) => loaded.api);
 }
+
+/**
+ * The call chunk did not load (offline, a deploy replaced it): `call-error` with code
+ * `load_failed`, as a plain CustomEvent (the event classes are in that chunk). No session, so no
+ * `call-ended`: the call never left idle, and clicking again tries the load again.
+ */
+export function reportLoadFailure(element: HTMLElement, error: unknown): void {
+  const message = `could not load the call logic: ${error instanceof Error ? error.message : String(error)}`;
+  const detail = { code: 'load_failed', message, recoverable: true };
+  element.dispatchEvent(new CustomEvent('call-error', { detail, bubbles: true, composed: true }));
+}
+
+/** A call an earlier page of this tab left (`persist`) may be waiting: only whether one is stored (its key, src/features/persist). */
+export function storedResume(): boolean {
+  try {
+    return sessionStorage.getItem('voice-agent-call:resume') !== null;
+  } catch {
+    return false; // Storage blocked: nothing was kept either.
+  }
+}

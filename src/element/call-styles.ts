@@ -1,18 +1,18 @@
 // Styles of what only a call shows, in the lazy call chunk: the custom properties only a call
 // reads (defaults on :host, dark values through theme.ts's darkScheme()), then a sheet per state
-// (in-call-styles.ts, controls-styles.ts, transcript-styles.ts, ended-styles.ts, consent-styles.ts, feedback-styles.ts), in this order. The call chunk adopts
+// (in-call-styles.ts, controls-styles.ts, transcript-styles.ts, ended-styles.ts,
+// weak-connection-styles.ts), in this order; an optional part's styles come with its chunk
+// (feature-parts.ts) and are adopted after these. The call chunk adopts
 // them into each element's shadow root before the first in-call render. Nothing here changes the
 // idle card (the :host rules only set custom properties no idle rule reads), so adopting them
 // never moves it.
 import { css } from 'lit';
 import { controlsStyles } from './controls-styles.js';
-import { consentStyles } from './consent-styles.js';
 import { endedStyles } from './ended-styles.js';
 import { inCallStyles } from './in-call-styles.js';
 import { darkScheme } from './theme.js';
 import { transcriptStyles } from './transcript-styles.js';
 import { weakConnectionStyles } from '../features/quality/weak-connection-styles.js';
-import { transferStyles } from '../features/transfer/transfer-styles.js';
 
 const callTheme = css`${css`
   :host {
@@ -32,4 +32,4 @@ const callTheme = css`${css`
   --vac-warning: #f59e0b;
 `)}`;
 
-export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${consentStyles}${weakConnectionStyles}${transferStyles}`;
+export const callStyles = css`${callTheme}${inCallStyles}${controlsStyles}${transcriptStyles}${endedStyles}${weakConnectionStyles}`;

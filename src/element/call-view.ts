@@ -4,6 +4,9 @@
 // summary, mute and hang-up). The element (voice-agent-call.ts) keeps the idle card and asks this
 // view for the rest once a session exists. Its other jobs are controllers it adds to the element:
 // CallController (the session), TranscriptFollow (scrolling the log), VoicePresence (the meters).
+// Each in-call feature's UI is a part (call-part.ts) the view loops over, in PART_ORDER: those
+// every call may show are made here; an optional one (feature-parts.ts) once its chunk, which
+// only the attribute that asks for it fetches, has loaded.
 import {
   adoptStyles,
   html,
@@ -12,53 +15,29 @@ import {
   type ReactiveControllerHost,
   type TemplateResult,
 } from 'lit';
-import { guard } from 'lit/directives/guard.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { repeat } from 'lit/directives/repeat.js';
 import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
 import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
 import { CallController } from './call-controller.js';
-import { InCallControls, type InCallControlsHost } from './in-call-controls.js';
-import { alertIcon, arrowDownIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
+import { shownControls, type CallPart, type PartContext, type PartHost } from './call-part.js';
+import { alertIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
-import { ConsentGate } from './consent-gate.js';
-import { adoptPartStyles, loadPart, loadedPart } from './feature-parts.js';
-import type { FeedbackPrompt } from '../features/feedback/feedback-part.js';
+import { ControlNotice } from './control-notice.js';
+import { adoptPartStyles, loadPart, loadedPart, wantedParts, type FeaturePartName } from './feature-parts.js';
+import { SheetSlot } from './sheet-slot.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
+import { fallbackLink } from './fallback-link.js';
 import { TranscriptFollow } from './transcript-follow.js';
+import { TranscriptView } from './transcript-view.js';
 import { VoicePresence } from './voice-presence.js';
+import { DevicesPart } from '../features/devices/devices-part.js';
 import { WeakConnection } from '../features/quality/weak-connection.js';
-import { isPersonEntry, transferStatus } from '../features/transfer/transfer-view.js';
+import { transferStatus } from '../features/transfer/transfer-view.js';
 
-/** A hold marker in the transcript: the `mark`th hold change of the call, a hold or a resume. */
-interface HoldMark {
-  mark: number;
-  held: boolean;
-}
-
-/** Schemes a `fallback` link may use: a page, a phone number, an email or a text message; never `javascript:`. */
-const FALLBACK_SCHEMES = new Set(['https:', 'http:', 'tel:', 'mailto:', 'sms:']);
-
-/** The `fallback` attribute as a URL (relative to the page), or null when unset, malformed or of another scheme. */
-function safeFallback(href: string | undefined): URL | null {
-  if (!href) return null;
-  try {
-    const url = new URL(href, document.baseURI);
-    return FALLBACK_SCHEMES.has(url.protocol) ? url : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A `tel:` link's number as written (`%20` a space); as it stands when it is not valid percent-encoding. */
-function phoneNumber(link: URL): string {
-  try {
-    return decodeURIComponent(link.pathname);
-  } catch {
-    return link.pathname;
-  }
-}
+/** The parts in the order they render (body, then the controls row) and announce (urgent ones first). */
+const PART_ORDER = ['weak-connection', 'notice', 'devices', 'keypad', 'hold', 'transfer', 'feedback'] as const;
+type PartName = (typeof PART_ORDER)[number];
 
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */
 function nextFrame(): Promise<void> {
@@ -73,15 +52,13 @@ function nextFrame(): Promise<void> {
   });
 }
 
-export interface CallViewHost extends ReactiveControllerHost, HTMLElement, InCallControlsHost {
+export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly isUpdatePending: boolean;
   readonly state: CallState;
   readonly muted: boolean;
   /** The `remember-devices` attribute. */
   readonly rememberDevices: boolean;
-  /** The `feedback` attribute: the rating's chunk loads only when it is set. */
-  readonly feedback?: string | boolean | null;
   /** The companion endpoint: a live call left by a removed element waits under it to be taken over. */
   readonly endpoint?: string;
   hangup(): Promise<void>;
@@ -94,16 +71,17 @@ export interface CallViewHooks {
   onSessionEvent(type: keyof CallSessionEventMap, event: Event): void;
   /** Renders soon: something the visitor did changed the view. */
   invalidate(): void;
+  /** When the visitor agreed to the consent gate for this call, for `call-ended`'s `consentAt`. */
+  consentAt(): string | undefined;
 }
 
 export class CallView implements ReactiveController {
   readonly call: CallController;
-  /** The `consent` gate before a call. */
-  readonly consent: ConsentGate;
-  /** The `feedback` rating after a call: its own chunk, made once it has loaded (`_wantFeedback`). */
-  private _feedback: FeedbackPrompt | null = null;
-  /** The rating's chunk is loading: an ended card waits for it (`gate`). */
-  private _feedbackLoad: Promise<void> | null = null;
+  /** The parts made so far, by name (loop over them in PART_ORDER). */
+  private readonly _parts = new Map<PartName, CallPart>();
+  /** Optional parts' chunks loading: a call's card waits for them (`gate`). */
+  private readonly _loading = new Set<Promise<void>>();
+  private readonly _context: PartContext;
   private readonly _host: CallViewHost;
   private readonly _hooks: CallViewHooks;
   private _styled = false;
@@ -112,21 +90,10 @@ export class CallView implements ReactiveController {
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
   private _entries: TranscriptEntry[] | null = null;
   private readonly _follow: TranscriptFollow;
-  /** Hold, keypad, microphone and speaker (the `controls` attribute). */
-  private readonly _controls: InCallControls;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
   private _connectedMuted = false;
-  /**
-   * Where this call was put on hold and resumed, by how many transcript entries came before: a
-   * marker line in the transcript at each. While held the transcript goes on showing what the
-   * service transcribes (the visitor's words are still heard and recorded); the markers say which
-   * of it the paused agent did not answer.
-   */
-  private _holdMarks: Array<{ at: number; held: boolean }> = [];
-  /** The agent's line a hold cut off mid-sentence: shown ending in "…", interrupted, not finished. */
-  private readonly _cutOff = new Set<string>();
-  /** "Weak connection" (issue 38: src/features/quality). */
-  private readonly _weak = new WeakConnection(() => this._hooks.invalidate());
+  /** The transcript log, with hold markers and lines a hold cut off. */
+  private readonly _transcript: TranscriptView;
 
   constructor(host: CallViewHost, hooks: CallViewHooks) {
     this._host = host;
@@ -137,22 +104,29 @@ export class CallView implements ReactiveController {
       entries: () => this._renderedEntries(),
       invalidate: () => this._hooks.invalidate(),
     });
+    this._transcript = new TranscriptView(() => this.call.session, this._follow);
     this.call = new CallController(host, {
       endpoint: () => host.endpoint ?? '',
       onSessionEvent: (type, event) => this._onSessionEvent(type, event),
       endedDetail: (result) => {
         // A call taken over from an earlier page (`persist`) was agreed to there.
-        const consentAt = this.consent.consentAt ?? this.call.session?.resumedConsentAt;
+        const consentAt = this._hooks.consentAt() ?? this.call.session?.resumedConsentAt;
         return consentAt ? { ...result, consentAt } : result;
       },
     });
-    this.consent = new ConsentGate(host);
-    this._wantFeedback();
-    this._controls = new InCallControls(
+    const invalidate = (): void => this._hooks.invalidate();
+    const notice = new ControlNotice();
+    this._context = {
       host,
-      () => this.call.session,
-      () => this._hooks.invalidate(),
-    );
+      session: () => this.call.session,
+      invalidate,
+      sheets: new SheetSlot(host, invalidate),
+      clearNotice: () => notice.clear(),
+    };
+    this._parts.set('weak-connection', new WeakConnection(invalidate));
+    this._parts.set('notice', notice);
+    this._parts.set('devices', new DevicesPart(this._context));
+    this._wantParts();
     new VoicePresence(host, () => this.call.session);
   }
 
@@ -181,6 +155,8 @@ export class CallView implements ReactiveController {
 
   hostUpdate(): void {
     this._hadFocus = this._host.shadowRoot?.activeElement != null;
+    // `controls` or `feedback` may have changed.
+    this._wantParts();
   }
 
   /**
@@ -225,30 +201,47 @@ export class CallView implements ReactiveController {
   gate(): Promise<void> | null {
     const wait = this._transcriptOnly;
     this._transcriptOnly = false;
-    // The ended card renders with its rating, not a frame before it.
-    if (this.state === 'ended' && this._feedbackLoad) return this._feedbackLoad;
+    // A call's card renders with the parts its attributes ask for, not a frame before them.
+    if (this.state !== 'idle' && this._loading.size > 0) return Promise.all(this._loading).then(() => undefined);
     return wait ? nextFrame() : null;
   }
 
-  /** An element with `feedback` fetches the rating's chunk (once per page) and makes its part. */
-  private _wantFeedback(): void {
-    // The property, not the attribute: Lit renders before it reflects a property a page set.
-    if (this._feedback || this._feedbackLoad || this._host.feedback == null || this._host.feedback === false) return;
-    const made = (): void => {
-      const part = loadedPart('feedback');
-      const root = this._host.shadowRoot;
-      if (!part || !root || this._feedback) return;
-      adoptPartStyles(root, part.feedbackStyles);
-      this._feedback = new part.FeedbackPrompt(this._host, () => this.call.session);
-    };
-    const load = loadPart('feedback');
-    if (!load) return made();
-    const pending = load.then(() => {
-      if (this._feedbackLoad === pending) this._feedbackLoad = null;
-      made();
-      this._hooks.invalidate();
-    });
-    this._feedbackLoad = pending;
+  /** The optional parts the element's attributes ask for: each chunk fetched (once per page), each part made once. */
+  private _wantParts(): void {
+    // The properties, not the attributes: Lit renders before it reflects a property a page set.
+    for (const name of wantedParts(this._host)) {
+      if (this._parts.has(name)) continue;
+      const load = loadPart(name);
+      if (!load) {
+        this._makePart(name);
+        continue;
+      }
+      const pending = load.then(() => {
+        this._loading.delete(pending);
+        if (this._makePart(name)) this._hooks.invalidate();
+      });
+      this._loading.add(pending);
+    }
+  }
+
+  /** Makes the loaded optional part `name` and adopts its styles; false when it is made or did not load. */
+  private _makePart(name: FeaturePartName): boolean {
+    const module = loadedPart(name);
+    const root = this._host.shadowRoot;
+    if (!module || !root || this._parts.has(name)) return false;
+    if ('partStyles' in module) adoptPartStyles(root, module.partStyles);
+    this._parts.set(name, module.makePart(this._context));
+    return true;
+  }
+
+  /** The parts made, in PART_ORDER. */
+  private _each(): CallPart[] {
+    const parts: CallPart[] = [];
+    for (const name of PART_ORDER) {
+      const part = this._parts.get(name);
+      if (part) parts.push(part);
+    }
+    return parts;
   }
 
   /** Something besides transcript lines asked for the update: it renders at once. */
@@ -260,45 +253,28 @@ export class CallView implements ReactiveController {
     if (type !== 'call-transcript') this._transcriptOnly = false;
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     this._hooks.onSessionEvent(type, event);
-    this._controls.onSessionEvent(type, event);
-    this._weak.onSessionEvent(type, event);
+    this._context.sheets.onSessionEvent(type, event);
+    for (const part of this._each()) part.onSessionEvent?.(type, event);
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
       this._entries = (event as CallTranscriptEvent).detail.entries;
       this._follow.linesArrived();
       return;
     }
-    if (type === 'call-hold') this._holdChanged((event as CallHoldEvent).detail.held);
+    if (type === 'call-hold')
+      this._transcript.holdChanged((event as CallHoldEvent).detail.held, this._renderedEntries());
     if (type === 'call-state' || type === 'call-ended') this._entries = null;
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
       this._connectedMuted = this._host.muted;
     }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
       this._follow.reset();
-      this._feedback?.reset();
-      this._wantFeedback();
-      this._holdMarks = [];
-      this._cutOff.clear();
+      // A chunk that failed to load is tried again.
+      this._wantParts();
+      this._transcript.reset();
       // Read as each call starts (the session reads it next).
       this.call.session?.configure({ rememberDevices: this._host.rememberDevices });
     }
-  }
-
-  /** A hold began or ended: a marker where the transcript stands; a hold cuts off the agent mid-line. */
-  private _holdChanged(held: boolean): void {
-    const entries = this._renderedEntries();
-    const last = entries[entries.length - 1];
-    // Cut off: the agent was speaking and its line stops mid-sentence (a line that ends its sentence
-    // was whole in the transcript, even if its audio still played).
-    if (
-      held &&
-      last?.speaker === 'AI' &&
-      this.call.session?.agentSpeaking &&
-      !/[.!?…。؟!?]["'”’)]*\s*$/u.test(last.text)
-    )
-      this._cutOff.add(last.id);
-    this._holdMarks.push({ at: entries.length, held });
-    this._follow.linesArrived();
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
@@ -331,8 +307,6 @@ export class CallView implements ReactiveController {
   // ---- rendering (the element calls these for states other than idle) ----
 
   statusText(s: VoiceAgentCallStrings): string {
-    // The consent gate asks before a new call: the last call's "Call ended" above it would be stale.
-    if (this.consent.open) return s.statusIdle;
     const session = this.call.session;
     switch (this.state) {
       case 'idle':
@@ -400,11 +374,10 @@ export class CallView implements ReactiveController {
   }
 
   /**
-   * The controls of a resting card that are not the call button: the consent gate's, or after a
-   * permanent end the `fallback` link (or none); null when the call button shows.
+   * The controls of a resting card that are not the call button: after a permanent end the
+   * `fallback` link (or none); null when the call button shows.
    */
   restingControls(s: VoiceAgentCallStrings, fallback: string | undefined): TemplateResult | typeof nothing | null {
-    if (this.consent.open) return this.consent.controls(s);
     return this.permanent() ? this.fallback(s, fallback) : null;
   }
 
@@ -418,20 +391,14 @@ export class CallView implements ReactiveController {
    * reach it), when it set one with a safe scheme; otherwise none.
    */
   fallback(s: VoiceAgentCallStrings, href: string | undefined): TemplateResult | typeof nothing {
-    const link = safeFallback(href);
-    if (!link) return nothing;
-    const label = link.protocol === 'tel:' ? `${s.fallbackPhone} ${phoneNumber(link)}` : s.fallbackLink;
-    return html`<a class="control call" part="fallback-link" href=${link.href} data-primary>${label}</a>`;
+    return fallbackLink(s, href);
   }
 
   announcement(s: VoiceAgentCallStrings): string {
-    const consent = this.consent.announcement(s);
-    if (consent !== null) return consent;
     if (this.state === 'idle') return '';
     if (this.state === 'in-call') {
-      const notice = this._controls.notice(s);
-      if (notice) return notice;
-      if (this._weak.announcing) return s.weakConnection;
+      const part = this._partsSay(s, '');
+      if (part !== null) return part;
       if (this.call.session?.held) return s.statusOnHold;
       const transfer = transferStatus(this.call.session, s);
       if (transfer) return transfer;
@@ -440,7 +407,17 @@ export class CallView implements ReactiveController {
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
     const summary = this._announcedSummary(s);
-    return error ? `${summary}. ${error.title}. ${error.help}` : (this._feedback?.announcement(s, summary) ?? summary);
+    return error ? `${summary}. ${error.title}. ${error.help}` : (this._partsSay(s, summary) ?? summary);
+  }
+
+  /** The first part's announcement (urgent parts first), or null. */
+  private _partsSay(s: VoiceAgentCallStrings, line: string): string | null {
+    const parts = this._each();
+    for (const part of [...parts.filter((p) => p.urgent), ...parts.filter((p) => !p.urgent)]) {
+      const said = part.announce?.(s, this.state, line);
+      if (said != null) return said;
+    }
+    return null;
   }
 
   /** The call button's label after a call. */
@@ -466,7 +443,6 @@ export class CallView implements ReactiveController {
   }
 
   body(s: VoiceAgentCallStrings): TemplateResult {
-    if (this.consent.open) return html`${this.consent.body(s)}`;
     const state = this.state;
     if (state === 'idle') return html`<p class="hint">${s.idleHint}</p>`;
     const session = this.call.session;
@@ -493,10 +469,9 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${isResting(state) ? nothing : this._weak.render(s.weakConnection)}
-    ${isResting(state) ? nothing : this._controls.sheet(s, state)}
+    ${isResting(state) ? nothing : this._partBodies(s, 'in-call')}
     ${isResting(state) ? nothing : this._renderVoices(s)}
-    ${showTranscript ? this._renderTranscript(s, entries) : nothing}
+    ${showTranscript ? this._transcript.render(s, entries) : nothing}
     ${
       error
         ? html`<div class="error" part="error">
@@ -508,7 +483,14 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._feedback?.render(s) ?? nothing}` : nothing}`;
+    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._partBodies(s, 'ended')}` : nothing}`;
+  }
+
+  /** The bodies of the parts placed `place`, in order. */
+  private _partBodies(s: VoiceAgentCallStrings, place: 'in-call' | 'ended'): unknown[] {
+    return this._each()
+      .filter((part) => (part.place ?? 'in-call') === place)
+      .map((part) => part.body?.(s, this.state) ?? nothing);
   }
 
   /**
@@ -527,80 +509,6 @@ export class CallView implements ReactiveController {
     </div>`;
   }
 
-  private _renderTranscript(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
-    // An interim line is hidden from assistive tech and keyed apart from its final version, so
-    // the log announces each line once, when it is final. Only the newest lines are in the DOM.
-    const follow = this._follow;
-    const first = Math.min(follow.firstShown, entries.length);
-    // Each entry's place in the whole transcript (hold markers come between them in what is shown).
-    const positions = new Map(entries.map((entry, index) => [entry, index]));
-    return html`<div class="transcript-wrap">
-      <div
-        class="transcript"
-        part="transcript"
-        role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-label=${s.transcriptLabel}
-        tabindex="0"
-        @scroll=${follow.onScroll}
-      >
-        ${
-          first > 0
-            ? html`<button class="pill earlier" part="earlier-button" type="button" @click=${follow.onEarlier}>
-              ${s.showEarlier}
-            </button>`
-            : nothing
-        }
-        ${repeat(
-          this._withHoldMarks(entries, first),
-          (item) => ('mark' in item ? `hold:${item.mark}` : `${item.id}:${item.final ? 'final' : 'interim'}`),
-          (item) => {
-            // A hold marker: hidden from assistive tech, since the status line already announces it.
-            if ('mark' in item)
-              return html`<div class="hold-mark" part="hold-mark" aria-hidden="true">
-                <span>${item.held ? s.statusOnHold : s.holdResumed}</span>
-              </div>`;
-            const entry = item;
-            // Talk to a person (src/features/transfer): the other side's lines after the transfer are the person's.
-            const person = isPersonEntry(this.call.session, positions.get(entry) ?? 0, entry);
-            const speaker = entry.speaker === 'AI' ? (person ? s.speakerPerson : s.speakerAI) : s.speakerHuman;
-            const cutOff = this._cutOff.has(entry.id);
-            // An entry whose text did not change is not touched: only the changed line re-renders.
-            return guard([entry.text, speaker, cutOff], () => {
-              const who = entry.speaker === 'AI' ? 'ai' : 'human';
-              // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
-              return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'} ${person ? 'person' : ''}"
-                part="entry entry-${who}${entry.final ? '' : ' entry-interim'}${person ? ' entry-person' : ''}"
-                aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
-              ><span class="sr-only">${speaker}: </span>${entry.text}${cutOff ? '\u2026' : ''}</div>`;
-            });
-          },
-        )}
-      </div>
-      ${entries.length === 0 ? html`<div class="empty" aria-hidden="true">${s.transcriptEmpty}</div>` : nothing}
-      ${
-        follow.showJump
-          ? html`<button class="pill jump" part="jump-button" type="button" @click=${follow.onJump}>
-            ${arrowDownIcon}${s.jumpToLatest}
-          </button>`
-          : nothing
-      }
-    </div>`;
-  }
-
-  /** The shown entries (from `first`) with this call's hold markers between them where they fell. */
-  private _withHoldMarks(entries: TranscriptEntry[], first: number): Array<TranscriptEntry | HoldMark> {
-    const items: Array<TranscriptEntry | HoldMark> = entries.slice(first);
-    // From the last marker back, so each insertion leaves the earlier positions as they were.
-    for (let mark = this._holdMarks.length - 1; mark >= 0; mark--) {
-      const { at, held } = this._holdMarks[mark] as { at: number; held: boolean };
-      if (at >= first) items.splice(at - first, 0, { mark, held });
-    }
-    return items;
-  }
-
   /**
    * Mute and hang-up, while a call is up. Mute is a toggle with one name and `aria-pressed` (the
    * WAI-ARIA toggle pattern): a name that changed too would be said twice ("Unmute, pressed"). While the call is ending they are `aria-disabled`, not
@@ -610,7 +518,7 @@ export class CallView implements ReactiveController {
   controls(s: VoiceAgentCallStrings): TemplateResult {
     const muted = this._host.muted;
     const ending = this.state === 'ending';
-    const mute = this._controls.showsMute()
+    const mute = shownControls(this._host.controls).has('mute')
       ? html`<button
         class="control mute"
         part="mute-button"
@@ -622,7 +530,8 @@ export class CallView implements ReactiveController {
         ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
       </button>`
       : nothing;
-    return html`${mute}${this._controls.buttons(s, this.state)}<button
+    const buttons = this._each().map((part) => part.buttons?.(s, this.state) ?? nothing);
+    return html`${mute}${buttons}<button
         class="control hangup"
         part="hangup-button"
         type="button"

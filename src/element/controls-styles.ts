@@ -1,6 +1,6 @@
-// Styles of the in-call controls beyond mute and hang-up (in-call-controls.ts): the round tool
-// buttons in the controls row, the keypad and the microphone and speaker menu that open in the
-// body, and the device notice. In the lazy call chunk (call-styles.ts lists the sheets).
+// Styles of the in-call controls beyond mute and hang-up (their parts: element/call-part.ts): the
+// round tool buttons in the controls row, the sheet the keypad and the microphone and speaker menu
+// open in the body, the menu itself and the device notice (the keypad's own: features/keypad). In the lazy call chunk (call-styles.ts lists the sheets).
 import { css } from 'lit';
 
 export const controlsStyles = css`
@@ -58,59 +58,6 @@ export const controlsStyles = css`
     padding: 10px;
     border-radius: 16px;
     background: var(--vac-surface);
-  }
-
-  .keypad-sent {
-    min-block-size: 22px;
-    margin-block-end: 6px;
-    text-align: center;
-    font-size: 17px;
-    font-weight: 600;
-    font-variant-numeric: tabular-nums;
-    letter-spacing: 0.12em;
-    color: var(--vac-text);
-  }
-
-  .keys {
-    display: grid;
-    grid-template-columns: repeat(3, 1fr);
-    gap: 8px;
-    direction: ltr;
-  }
-
-  .key {
-    display: grid;
-    justify-items: center;
-    align-content: center;
-    gap: 0;
-    min-block-size: 44px;
-    padding: 6px 0 5px;
-    border: 0;
-    border-radius: 12px;
-    background: var(--vac-background);
-    color: var(--vac-text);
-    font: inherit;
-    line-height: 1.1;
-  }
-
-  .key:hover {
-    filter: brightness(0.97);
-  }
-
-  .key:active {
-    transform: scale(0.97);
-  }
-
-  .key .digit {
-    font-size: 20px;
-    font-weight: 600;
-  }
-
-  .key .letters {
-    font-size: 10px;
-    font-weight: 600;
-    letter-spacing: 0.08em;
-    color: var(--vac-text-muted);
   }
 
   .devices fieldset {

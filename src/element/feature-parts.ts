@@ -1,18 +1,39 @@
-// The optional features' view parts, each its own chunk with its part, styles and strings'
-// use: fetched only when the element's attribute asks for it (as strings-idle.ts's LANGUAGES are
-// fetched only for a `lang`), and shared by every element on the page. A failed load settles
-// (the element goes on without the part) and is tried again next time.
+// The optional features' view parts, each its own chunk with its part and styles: fetched only
+// when the element's attribute asks for it (as strings-idle.ts's LANGUAGES are fetched only for a
+// `lang`), and shared by every element on the page. A failed load settles (the element goes on
+// without the part) and is tried again next time. Each chunk exports `makePart` (a PartFactory)
+// and, when it has any, `partStyles`.
 import { adoptStyles, type CSSResult } from 'lit';
+import { shownControls, type PartFactory, type PartHost } from './call-part.js';
 
-/** Each optional feature's chunk, by the attribute that asks for it. */
+/** What every part's chunk exports. */
+export interface PartModule {
+  makePart: PartFactory;
+  partStyles?: CSSResult;
+}
+
+/** Each optional feature's chunk, by the attribute (or `controls` token) that asks for it. */
 export const FEATURE_PARTS = {
+  keypad: () => import('../features/keypad/keypad-part.js'),
+  hold: () => import('../features/hold/hold-part.js'),
+  transfer: () => import('../features/transfer/transfer-part.js'),
   feedback: () => import('../features/feedback/feedback-part.js'),
-};
+} satisfies Record<string, () => Promise<PartModule>>;
 
 export type FeaturePartName = keyof typeof FEATURE_PARTS;
 export type FeaturePart<K extends FeaturePartName> = Awaited<ReturnType<(typeof FEATURE_PARTS)[K]>>;
 
-const loaded = new Map<FeaturePartName, unknown>();
+const NAMES = Object.keys(FEATURE_PARTS) as FeaturePartName[];
+
+/** The optional parts an element's attributes ask for: the `controls` it names, a `feedback` not `false`. */
+export function wantedParts(host: Pick<PartHost, 'controls' | 'feedback'>): FeaturePartName[] {
+  const controls: ReadonlySet<string> = shownControls(host.controls);
+  return NAMES.filter((name) =>
+    name === 'feedback' ? host.feedback != null && host.feedback !== false : controls.has(name),
+  );
+}
+
+const loaded = new Map<FeaturePartName, PartModule>();
 const loading = new Map<FeaturePartName, Promise<void>>();
 
 /** The feature's part if its chunk has loaded, else undefined. */

@@ -2,16 +2,22 @@
 // the call logic, the in-call UI and styles, and the English strings the idle card does not show.
 import { CallSession } from '../call/call-session.js';
 import * as publicEvents from '../call/public-events.js';
+import { loadPart, wantedParts } from './feature-parts.js';
 import { preconnect } from './preconnect.js';
 
 export { CallSession };
 export { CallView } from './call-view.js';
-export { takeParkedSession } from './call-controller.js';
 export { en } from './strings.js';
+export { sessionOptions, transcriptOf } from './session-options.js';
+export { takeOver } from './take-over.js';
 
 /** The public part, for `loadCallApi()`. */
 export const api = { CallSession, ...publicEvents };
 
 // Loaded on intent (or the click): warm the connection to each companion on another origin the
-// page's widgets call (those in the document itself; not inside other components' shadow roots).
-for (const element of document.querySelectorAll('voice-agent-call')) preconnect(element.getAttribute('endpoint'));
+// page's widgets call, and fetch the optional parts their attributes ask for, beside this chunk's
+// own imports (those in the document itself; not inside other components' shadow roots).
+for (const element of document.querySelectorAll('voice-agent-call')) {
+  preconnect(element.getAttribute('endpoint'));
+  for (const name of wantedParts(element)) void loadPart(name);
+}

@@ -2,7 +2,11 @@
 // element does not import this module: it loads a language other than English only when asked.
 import { ar } from './strings-ar.js';
 import { primarySubtag } from './strings-idle.js';
-import { en, type VoiceAgentCallStrings } from './strings.js';
+import { en as enWithoutConsent, type VoiceAgentCallStrings } from './strings.js';
+import { consentEn } from '../features/consent/consent-strings.js';
+
+/** English whole: the consent gate's strings are in its own chunk. */
+const en: VoiceAgentCallStrings = { ...enWithoutConsent, ...consentEn };
 
 /** Built-in languages, by primary language subtag. */
 export const builtInStrings: Readonly<Record<string, VoiceAgentCallStrings>> = { en, ar };

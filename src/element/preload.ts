@@ -7,6 +7,7 @@
 // In the idle entry.
 import type { ReactiveController } from 'lit';
 import { loadCall } from './call-loader.js';
+import { loadConsent, wantsConsent } from './consent-loader.js';
 import type { VoiceAgentCall, VoiceAgentCallPreload } from './voice-agent-call.js';
 
 /** A touch screen is the primary pointer: no hover, and a pointer (a finger) that is coarse. */
@@ -64,6 +65,8 @@ export class PreloadController implements ReactiveController {
       this.#requested = false;
     };
     loadCall().catch(retry);
+    // The consent gate's chunk too, for an element that asks first (it shows before the call's).
+    if (wantsConsent(this.#host)) loadConsent().catch(() => undefined);
     this.#settings().mediaPreloader().catch(retry);
   }
 

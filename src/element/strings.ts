@@ -4,6 +4,7 @@
 // for one; languages.ts gathers them for the package's `builtInStrings`.
 import type { EndReason } from '../call/types.js';
 import { enIdle } from './strings-idle.js';
+import type { ConsentStringKey } from '../features/consent/consent-strings.js';
 import { transferEn, type TransferStrings } from '../features/transfer/transfer-strings.js';
 
 export interface VoiceAgentCallStrings extends TransferStrings {
@@ -157,7 +158,8 @@ export interface VoiceAgentCallStrings extends TransferStrings {
 
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 
-export const en: VoiceAgentCallStrings = {
+/** English: the idle card's, and the rest but the consent gate's (features/consent/consent-strings.ts, its chunk). */
+export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
   ...enIdle,
   ...transferEn,
   statusConnecting: 'Connecting…',
@@ -249,9 +251,6 @@ export const en: VoiceAgentCallStrings = {
   fallbackPhone: 'Call us by phone:',
   fallbackLink: 'Other ways to reach us',
 
-  consentLabel: 'Before you call',
-  consentAgree: 'Agree and call',
-  consentCancel: 'Cancel',
   feedbackQuestion: 'How was this call?',
   feedbackUp: 'Good',
   feedbackDown: 'Not good',

@@ -12,9 +12,12 @@ import type {
   TransferState,
   TranscriptMode,
 } from '../call/types.js';
-import { loadCall, loadedCall, requireCall, type CallModule } from './call-loader.js';
+import { loadCall, loadedCall, reportLoadFailure, requireCall, storedResume, type CallModule } from './call-loader.js';
 import type { CallView } from './call-view.js';
-import { closeIcon, phoneIcon } from './icons.js';
+import { renderCard, renderFloating, type CardModel } from './card-template.js';
+import { consentGate, consentGateNow, wantsConsent } from './consent-loader.js';
+import type { ConsentGate } from '../features/consent/consent-gate.js';
+import { FloatingPanel } from './floating-panel.js';
 import { PreloadController } from './preload.js';
 import { enIdle, isRtlLanguage, loadLanguage, loadedLanguage } from './strings-idle.js';
 import type { VoiceAgentCallStrings } from './strings.js';
@@ -32,21 +35,8 @@ export type VoiceAgentCallFeedback = '' | 'server' | boolean;
 /** Makes the session an element drives; replace it to drive the element with another implementation. */
 export type CallSessionFactory = (options: CallSessionOptions) => CallSessionLike;
 
-const CONNECTING: ReadonlySet<CallState> = new Set<CallState>(['starting', 'connecting', 'reconnecting']);
-
 /** The default factory: a `CallSession` from the call chunk (the element calls factories only once it has loaded). */
 const defaultSessionFactory: CallSessionFactory = (options) => new (requireCall().CallSession)(options);
-
-/**
- * The call chunk did not load (offline, a deploy replaced it): `call-error` with code
- * `load_failed`, as a plain CustomEvent (the event classes are in that chunk). No session, so no
- * `call-ended`: the call never left idle, and clicking again tries the load again.
- */
-function reportLoadFailure(element: HTMLElement, error: unknown): void {
-  const message = `could not load the call logic: ${error instanceof Error ? error.message : String(error)}`;
-  const detail = { code: 'load_failed', message, recoverable: true };
-  element.dispatchEvent(new CustomEvent('call-error', { detail, bubbles: true, composed: true }));
-}
 
 /**
  * A calling widget for an AI voice agent: one button starts a browser call through your
@@ -289,6 +279,7 @@ export class VoiceAgentCall extends LitElement {
   /** The visitor clicked call before the call chunk had loaded: it is loading, the card says so. */
   private _preparing = false;
   #pendingStart: Promise<void> | null = null;
+  #consentLoad: Promise<unknown> | null = null;
   /** A mute set before the call chunk loaded; applied to the session once it exists. */
   #pendingMuted: boolean | null = null;
   #focusWasInside = false;
@@ -296,8 +287,12 @@ export class VoiceAgentCall extends LitElement {
   #resumeLooked = false;
   /** Loads the call chunk and the media library ahead of the click (`preload`). */
   readonly #preloader = new PreloadController(this);
+  /** The floating layout's panel: the launcher, the close button, Escape. */
+  readonly #panel = new FloatingPanel(this, () => this.#focusPrimary());
   /** The in-call part (call chunk): made with the session. */
   private _view: CallView | null = null;
+  /** The consent gate (its own chunk): made on the first click of an element with `consent`. */
+  private _consent: ConsentGate | null = null;
 
   /** The call state (read-only; reflected as the `state` attribute). */
   get state(): CallState {
@@ -350,9 +345,26 @@ export class VoiceAgentCall extends LitElement {
   start(): Promise<void> {
     if (this.#pendingStart) return this.#pendingStart;
     const module = loadedCall();
-    if (module) return this.#startNow(module);
-    this.#pendingStart = this.#startAfterLoad();
-    return this.#pendingStart;
+    if (module) this.#session(module);
+    // A gate made before decides (with `consent` gone too); a new one is made at once when its chunk is here.
+    if (!(this._consent || wantsConsent(this))) return this.#startCall();
+    if (this.layout === 'floating') this.open = true;
+    this._consent ??= consentGateNow(this);
+    return this._consent?.ask(() => this.#startCall()) ?? (this.#pendingStart = this.#askConsent());
+  }
+
+  /** The consent gate's chunk first (the disclosure shows as soon as it arrives), the call's behind it. */
+  async #askConsent(): Promise<void> {
+    this._preparing = true;
+    const gate = (this._consent ??= await (this.#consentLoad = consentGate(this)));
+    this._preparing = false;
+    this.#pendingStart = null;
+    return gate?.ask(() => this.#startCall());
+  }
+
+  #startCall(): Promise<void> {
+    const module = loadedCall();
+    return module ? this.#startNow(module) : (this.#pendingStart = this.#startAfterLoad());
   }
 
   /** Hangs up; resolves once the call has ended. */
@@ -416,11 +428,8 @@ export class VoiceAgentCall extends LitElement {
 
   override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     // `state` belongs to the element: a write from outside is put back.
-    if (name === 'state') {
-      if (value !== this.state) this.setAttribute('state', this.state);
-      return;
-    }
-    super.attributeChangedCallback(name, old, value);
+    if (name !== 'state') super.attributeChangedCallback(name, old, value);
+    else if (value !== this.state) this.setAttribute('state', this.state);
   }
 
   override connectedCallback(): void {
@@ -444,40 +453,24 @@ export class VoiceAgentCall extends LitElement {
   protected override async scheduleUpdate(): Promise<void> {
     const language = loadLanguage(this._lang);
     if (language) await language;
+    // The card shows the consent gate, not a frame of "Preparing the call…" before it.
+    if (this.#consentLoad && !this._consent) await this.#consentLoad;
     const gate = this._view?.gate();
     if (gate) await gate;
     super.scheduleUpdate();
   }
 
-  get #layout(): VoiceAgentCallLayout {
-    return this.layout === 'floating' ? 'floating' : 'inline';
-  }
-
-  get #transcriptMode(): TranscriptMode {
-    return this.transcriptMode === 'poll' || this.transcriptMode === 'off' ? this.transcriptMode : 'live';
-  }
-
   /** The click came before the call chunk: the gesture's parts now, the session once the chunk is here. */
   async #startAfterLoad(): Promise<void> {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
-    // A browser without WebRTC is not asked for the microphone; the session then checks all a call
-    // needs (capabilities.ts) and says what is missing. Only this one check here, for the idle
-    // entry's bytes: without a secure context or getUserMedia there is no prompt to avoid, and no
-    // browser has WebRTC without AudioContext and WebSocket. A constructor, not just a name: a page
-    // or extension that blocks WebRTC may leave `RTCPeerConnection` defined as `undefined`.
-    // With a consent gate (consent-gate.ts, in the call chunk) nothing is asked for before
-    // "Agree", whose click then starts the call.
-    const able =
-      own &&
-      this.consent == null &&
-      !this.querySelector('[slot=consent]') &&
-      typeof globalThis.RTCPeerConnection === 'function';
+    // With a consent gate (features/consent) this runs only after "Agree".
+    const able = own && typeof globalThis.RTCPeerConnection === 'function'; // why: captureGesture's note
     let handover: Required<CallHandover> | null = null;
     if (able) handover = captureGesture(this.shadowRoot ?? document.body);
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
     const call = loadCall();
     if (able) loadMedia().catch(() => undefined);
-    if (this.#layout === 'floating') this.open = true;
+    if (this.layout === 'floating') this.open = true;
     this._preparing = true;
     let module: CallModule;
     try {
@@ -504,44 +497,29 @@ export class VoiceAgentCall extends LitElement {
 
   #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
     const session = this.#session(module);
-    if (this.#layout === 'floating') this.open = true;
-    const start = (): Promise<void> => {
-      if (isResting(session.state)) session.configure(this.#sessionOptions());
-      return handover ? (session as CallSession).start(handover) : session.start();
-    };
-    // #session made the view.
-    return (this._view as CallView).consent.ask(start);
+    if (this.layout === 'floating') this.open = true;
+    if (isResting(session.state)) session.configure(module.sessionOptions(this, this._consent?.consentAt));
+    return handover ? (session as CallSession).start(handover) : session.start();
   }
 
   #session(module: CallModule, adopted?: CallSessionLike): CallSessionLike {
     const existing = this._view?.call.session;
     if (existing) return existing;
     this._view ??= new module.CallView(this, {
-      transcriptMode: () => this.#transcriptMode,
+      transcriptMode: () => module.transcriptOf(this.transcriptMode),
       onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
       invalidate: () => this.requestUpdate('_view'),
+      consentAt: () => this._consent?.consentAt,
     });
-    const session = adopted ?? (this.constructor as typeof VoiceAgentCall).sessionFactory(this.#sessionOptions());
+    const session =
+      adopted ??
+      (this.constructor as typeof VoiceAgentCall).sessionFactory(module.sessionOptions(this, this._consent?.consentAt));
     this._view.call.bind(session);
     if (this.#pendingMuted !== null) {
       session.setMuted(this.#pendingMuted);
       this.#pendingMuted = null;
     }
     return session;
-  }
-
-  #sessionOptions(): CallSessionOptions {
-    const options: CallSessionOptions = { endpoint: this.endpoint ?? '', transcript: this.#transcriptMode };
-    if (this.agent) options.agent = this.agent;
-    if (this.inputs) options.inputs = { ...this.inputs };
-    if (this.shadowRoot) options.audioContainer = this.shadowRoot;
-    // Always set: configure() merges, so a removed attribute must say false.
-    options.debug = this.debug;
-    options.metrics = this.metrics === 'server' ? 'server' : 'off';
-    options.persist = this.persist;
-    const consentAt = this._view?.consent.consentAt;
-    if (consentAt) options.consentAt = consentAt;
-    return options;
   }
 
   #reflectState(): void {
@@ -551,7 +529,7 @@ export class VoiceAgentCall extends LitElement {
   #onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
     if (type === 'call-state') {
       this.#reflectState();
-      if (!isResting(this.state) && this.#layout === 'floating') this.open = true;
+      if (!isResting(this.state) && this.layout === 'floating') this.open = true;
     }
   }
 
@@ -561,7 +539,10 @@ export class VoiceAgentCall extends LitElement {
    * Keys beyond the idle card's are read only once a session exists, so with the call chunk.
    */
   #shownStrings(): VoiceAgentCallStrings {
-    const base = loadedLanguage(this._lang) ?? loadedCall()?.en ?? (enIdle as VoiceAgentCallStrings);
+    const base =
+      loadedLanguage(this._lang) ??
+      (loadedCall()?.en as VoiceAgentCallStrings | undefined) ??
+      (enIdle as VoiceAgentCallStrings);
     return this.strings ? { ...base, ...this.strings } : base;
   }
 
@@ -569,38 +550,15 @@ export class VoiceAgentCall extends LitElement {
     this.#focusWasInside = this.shadowRoot?.activeElement != null;
   }
 
-  /**
-   * With `persist`: a call this tab's earlier page left is taken up without a click. Only whether
-   * one is stored is read here (the idle entry's bytes); the session checks it is this endpoint's.
-   */
+  /** Takes up, without a click, a live call a re-mount left or (`persist`) an earlier page left: in-call.ts `takeOver`. */
   #lookForResume(): void {
     if (this.#resumeLooked || !this.endpoint) return;
     this.#resumeLooked = true;
-    // A live call another element of this endpoint left a moment ago (a framework re-mounting
-    // the element) is taken over, with or without `persist`.
+    const takeOver = (module: CallModule) =>
+      module.takeOver(this, (adopted) => this.#session(module, adopted), this._consent?.consentAt);
     const module = loadedCall();
-    const left = this.state === 'idle' ? module?.takeParkedSession(this.endpoint, this.parentNode) : null;
-    if (module && left) {
-      this.#session(module, left);
-      return;
-    }
-    if (!this.persist) return;
-    let stored: string | null = null;
-    try {
-      stored = sessionStorage.getItem('voice-agent-call:resume');
-    } catch {
-      // Storage blocked: nothing was kept either.
-    }
-    if (stored)
-      loadCall().then(
-        (module) => {
-          const session = this.#session(module);
-          if (!this.isConnected || !isResting(session.state)) return;
-          session.configure(this.#sessionOptions());
-          return session.resume?.();
-        },
-        reportLoadFailure.bind(null, this),
-      );
+    if (module) takeOver(module);
+    else if (this.persist && storedResume()) loadCall().then(takeOver, reportLoadFailure.bind(null, this));
   }
 
   protected override updated(_changed: PropertyValues): void {
@@ -626,42 +584,27 @@ export class VoiceAgentCall extends LitElement {
     void this.start();
   };
 
-  readonly #onLauncherClick = (): void => {
-    if (!this.open) void this.#openPanel();
-    else if (isResting(this.state)) void this.#closePanel();
-    else this.#focusPrimary();
-  };
+  // ---- rendering: the idle card (card-template.ts); what only a call shows comes from the view ----
 
-  readonly #onCloseClick = (): void => {
-    void this.#closePanel();
-  };
-
-  /** Escape, from the panel or the launcher, closes the panel unless a call is up. */
-  readonly #onFloatingKeydown = (event: KeyboardEvent): void => {
-    if (event.key === 'Escape' && this.open && isResting(this.state)) {
-      event.stopPropagation();
-      void this.#closePanel();
-    }
-  };
-
-  async #openPanel(): Promise<void> {
-    this.open = true;
-    await this.updateComplete;
-    this.#focusPrimary();
+  /** What the card's template reads of the element. */
+  #card(): CardModel {
+    return {
+      state: this.state,
+      view: this._view,
+      consent: this._consent,
+      preparing: this._preparing,
+      open: this.open,
+      fallback: this.fallback,
+      intent: this.#preloader.intent,
+      onStart: this.#onStartClick,
+      onLauncher: this.#panel.onLauncher,
+      onClose: this.#panel.onClose,
+    };
   }
-
-  async #closePanel(): Promise<void> {
-    if (!isResting(this.state)) return;
-    this.open = false;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus();
-  }
-
-  // ---- rendering: the idle card here; what only a call shows comes from the view ----
 
   override render(): TemplateResult {
     const s = this.#shownStrings();
-    const floating = this.#layout === 'floating';
+    const floating = this.layout === 'floating';
     const error = this._view?.error(s) ?? null;
     const left = floating && this.placement === 'bottom-left';
     return html`<div
@@ -670,96 +613,11 @@ export class VoiceAgentCall extends LitElement {
       data-state=${this.state}
       ?data-held=${this.held}
       ?data-error=${error !== null}
-      @keydown=${floating ? this.#onFloatingKeydown : undefined}
+      @keydown=${floating ? this.#panel.onKeydown : undefined}
     >
-      ${floating ? this.#renderFloating(s) : this.#renderCard(s, false)}
-      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._view?.announcement(s) ?? ''}</div>
+      ${floating ? renderFloating(this.#card(), s) : renderCard(this.#card(), s, false)}
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this._consent?.announcement(s) ?? this._view?.announcement(s) ?? ''}</div>
     </div>`;
-  }
-
-  #renderFloating(s: VoiceAgentCallStrings): TemplateResult {
-    // A state other than idle comes from the view, so a call that is up always has one.
-    const view = this._view;
-    return html`<div class="panel" part="panel" id="panel" ?hidden=${!this.open}>
-        ${this.#renderCard(s, true)}
-      </div>
-      <button
-        class="launcher"
-        part="launcher"
-        type="button"
-        aria-label=${s.launcherLabel}
-        aria-expanded=${this.open ? 'true' : 'false'}
-        aria-controls="panel"
-        @click=${this.#onLauncherClick}
-        @pointerenter=${this.#preloader.intent}
-        @focus=${this.#preloader.intent}
-      >
-        ${view && !isResting(this.state) ? view.launcherGlyph() : this.open ? closeIcon : phoneIcon}
-      </button>`;
-  }
-
-  #renderCard(s: VoiceAgentCallStrings, inPanel: boolean): TemplateResult {
-    const state = this.state;
-    const view = this._view;
-    const idle = state === 'idle';
-    const speaking = view?.speaking ?? false;
-    const connecting = CONNECTING.has(state) || this._preparing;
-    // The header row is a plain <div>: a <header> inside the panel's dialog is a banner to tools
-    // that scope it only by a sectioning element without a role, a second banner on the page.
-    return html`<section
-      class="card"
-      part="card"
-      role=${inPanel ? 'dialog' : 'region'}
-      aria-labelledby="title"
-    >
-      <div class="header" part="header">
-        <div class="avatar${speaking ? ' speaking' : ''}${connecting ? ' connecting' : ''}" part="indicator" aria-hidden="true">
-          <slot name="logo"><span class="bars"><i></i><i></i><i></i><i></i></span></slot>
-        </div>
-        <div class="heading">
-          <div class="title" id="title" part="title"><slot name="title">${s.title}</slot></div>
-          <div class="status" part="status"><span class="status-dot"></span><span>${
-            idle || !view ? (this._preparing ? s.statusStarting : s.statusIdle) : view.statusText(s)
-          }</span></div>
-        </div>
-        ${idle || !view ? nothing : view.timer(s)}
-        ${
-          inPanel && isResting(state)
-            ? html`<button
-              class="icon-button"
-              part="close-button"
-              type="button"
-              aria-label=${s.closePanel}
-              @click=${this.#onCloseClick}
-            >
-              ${closeIcon}
-            </button>`
-            : nothing
-        }
-      </div>
-      <div class="body" part="body">${view ? view.body(s) : html`<p class="hint">${s.idleHint}</p>`}</div>
-      <div class="controls" part="controls">${this.#renderControls(s)}</div>
-    </section>`;
-  }
-
-  #renderControls(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
-    const state = this.state;
-    const view = this._view;
-    const own = view?.restingControls(s, this.fallback);
-    if (own) return own;
-    if (isResting(state) || !view) {
-      const label = state === 'idle' || !view ? s.startCall : view.againLabel(s);
-      return html`<button class="control call" part="call-button"
-        type="button"
-        data-primary
-        @click=${this.#onStartClick}
-        @pointerenter=${this.#preloader.intent}
-        @focus=${this.#preloader.intent}
-      >
-        ${phoneIcon}<span>${label}</span>
-      </button>`;
-    }
-    return view.controls(s);
   }
 }
 

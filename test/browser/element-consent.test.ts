@@ -6,7 +6,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { CallConsentDetail } from '../../src/call/types.js';
 import type { VoiceAgentCall } from '../../src/define.js';
-import { CONSENT_KEY_PREFIX, hashText } from '../../src/element/consent-gate.js';
+import { CONSENT_KEY_PREFIX, hashText } from '../../src/features/consent/consent-gate.js';
 import { findPart, part, query, shadow, text } from '../support/dom.js';
 import { collect } from '../support/events.js';
 import { axeViolations as axeViolationsNow, useFakeSessionsCallLoaded } from '../support/element-fixture.js';

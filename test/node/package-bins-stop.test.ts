@@ -11,8 +11,8 @@ import { describe, test } from 'node:test';
 import { until } from '../support/until.js';
 import { SECRET } from './companion-support.js';
 
-/** How long after SIGTERM every process of the bin must be gone. */
-const STOP_WITHIN_MS = 5000;
+/** How long after SIGTERM every process of the bin may take to be gone: a bound, not a speed (a bin that never stops fails; the 5 s this was failed once under CI-like load). */
+const STOP_WITHIN_MS = 15_000;
 
 const BINS = {
   'voice-agent-emulator': { built: 'dist/emulator/cli.js', args: ['--port', '0'], env: {} },

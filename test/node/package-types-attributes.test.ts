@@ -1,5 +1,5 @@
 // The element's attributes as the frameworks' types see them: `controls`, `consent`,
-// `consent-storage`, `feedback` and `remember-devices` are declared properties of the element, so
+// `consent-storage`, `feedback`, `remember-devices` and `metrics` are declared properties of the element, so
 // the React props and the Vue template types take them from the class. A TSX app and a Vue
 // template's props, compiled against the published .d.ts files (skipLibCheck off); each
 // `@ts-expect-error` fails the compile if a wrong value were accepted.
@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REACT_APP = `
 import { VoiceAgentCall } from 'voice-agent-call/react';
 
-export const everyControl = <VoiceAgentCall endpoint="/api/voice-call" controls="mute devices keypad hold" />;
+export const everyControl = <VoiceAgentCall endpoint="/api/voice-call" controls="mute devices keypad hold transfer" />;
 export const attributes = (
   <VoiceAgentCall
     endpoint="/api/voice-call"
@@ -23,6 +23,7 @@ export const attributes = (
     consent-storage="local"
     feedback="server"
     remember-devices
+    metrics="server"
   />
 );
 export const properties = (
@@ -39,6 +40,8 @@ export const badFeedback = <VoiceAgentCall feedback="always" />;
 export const badControls = <VoiceAgentCall controls={['mute']} />;
 // @ts-expect-error rememberDevices is a boolean
 export const badRemember = <VoiceAgentCall rememberDevices="yes" />;
+// @ts-expect-error metrics is 'server'
+export const badMetrics = <VoiceAgentCall metrics="client" />;
 `;
 
 const VUE_APP = `
@@ -47,11 +50,12 @@ import type { GlobalComponents } from 'vue';
 
 type Props = InstanceType<GlobalComponents['voice-agent-call']>['$props'];
 export const attributes: Props = {
-  controls: 'mute devices keypad hold',
+  controls: 'mute devices keypad hold transfer',
   consent: 'Calls are recorded.',
   'consent-storage': 'session',
   feedback: 'server',
   'remember-devices': true,
+  metrics: 'server',
 };
 export const properties: Props = { consentStorage: 'local', feedback: true, rememberDevices: true };
 // @ts-expect-error consent-storage is 'session' | 'local'
@@ -60,6 +64,8 @@ export const badStorage: Props = { 'consent-storage': 'cookie' };
 export const badFeedback: Props = { feedback: 'always' };
 // @ts-expect-error controls is a string of tokens
 export const badControls: Props = { controls: 42 };
+// @ts-expect-error metrics is 'server'
+export const badMetrics: Props = { metrics: 'client' };
 `;
 
 function compile(name: string, file: string, source: string, options: Record<string, unknown>): Promise<string> {

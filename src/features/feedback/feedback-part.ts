@@ -4,15 +4,23 @@
 // then thanks. Fires `call-feedback` once per call; with `feedback="server"` the session also posts
 // it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle), so
 // the site knows the rating came from the visitor who made that dial.
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type CSSResult, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { createCallEvent } from '../../call/events.js';
-import type { CallFeedbackDetail, CallRating, CallSessionLike } from '../../call/types.js';
+import { createCallEvent, type CallStateEvent } from '../../call/events.js';
+import type {
+  CallFeedbackDetail,
+  CallRating,
+  CallSessionEventMap,
+  CallSessionLike,
+  CallState,
+} from '../../call/types.js';
 import { thumbDownIcon, thumbUpIcon } from '../../element/call-icons.js';
+import type { CallPart, PartContext } from '../../element/call-part.js';
 import type { VoiceAgentCallStrings } from '../../element/strings.js';
 import { MAX_FEEDBACK_COMMENT } from '../../wire/companion.js';
+import { feedbackStyles } from './feedback-styles.js';
 
-export { feedbackStyles } from './feedback-styles.js';
+export { feedbackStyles };
 
 /** Longest comment, in characters (the companion refuses longer ones): the wire contract's limit. */
 export { MAX_FEEDBACK_COMMENT };
@@ -25,7 +33,8 @@ export interface FeedbackHost extends ReactiveControllerHost, HTMLElement {
   readonly feedback?: string | boolean | null;
 }
 
-export class FeedbackPrompt {
+export class FeedbackPrompt implements CallPart {
+  readonly place = 'ended';
   private readonly _host: FeedbackHost;
   private readonly _session: () => CallSessionLike | null;
   /** Where the rating of the last call is; reset when a call starts. */
@@ -35,6 +44,18 @@ export class FeedbackPrompt {
   constructor(host: FeedbackHost, session: () => CallSessionLike | null) {
     this._host = host;
     this._session = session;
+  }
+
+  onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
+    if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') this.reset();
+  }
+
+  body(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
+    return this.render(s);
+  }
+
+  announce(s: VoiceAgentCallStrings, state: CallState, line: string): string | null {
+    return state === 'ended' ? this.announcement(s, line) : null;
   }
 
   /** A new call: ask again once it has ended. */
@@ -167,3 +188,6 @@ export class FeedbackPrompt {
     </div>`;
   }
 }
+
+export const partStyles: CSSResult = feedbackStyles;
+export const makePart = (context: PartContext): CallPart => new FeedbackPrompt(context.host, () => context.session());

@@ -1,17 +1,20 @@
 // "Weak connection" on the card: shown once the connection's grade (`call-quality`) has stayed
 // `poor` or `lost` for a few seconds, hidden once it has stayed `good` or better for a while, so a
 // grade that flaps does not make the card flicker. Announced to screen readers the first time in
-// a call only. The element's call view asks it for the line and the announcement.
+// a call only. A part of the call view (element/call-part.ts), in the call chunk: it needs no
+// attribute.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CallQualityEvent, CallStateEvent } from '../../call/events.js';
-import type { CallSessionEventMap } from '../../call/types.js';
+import type { CallSessionEventMap, CallState } from '../../call/types.js';
+import type { CallPart } from '../../element/call-part.js';
+import type { VoiceAgentCallStrings } from '../../element/strings.js';
 
 /** How long a poor or lost grade lasts before the card says so. */
 export const WEAK_AFTER_MS = 3000;
 /** How long a good grade lasts before the line goes away. */
 export const RECOVERED_AFTER_MS = 4000;
 
-export class WeakConnection {
+export class WeakConnection implements CallPart {
   readonly #invalidate: () => void;
   #weak = false;
   #shown = false;
@@ -47,6 +50,14 @@ export class WeakConnection {
   /** The line, while shown. */
   render(text: string): TemplateResult | typeof nothing {
     return this.#shown ? html`<p class="weak-connection" part="weak-connection">${text}</p>` : nothing;
+  }
+
+  body(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
+    return this.render(s.weakConnection);
+  }
+
+  announce(s: VoiceAgentCallStrings, state: CallState): string | null {
+    return state === 'in-call' && this.announcing ? s.weakConnection : null;
   }
 
   /** True while the first showing in this call is to be announced. */

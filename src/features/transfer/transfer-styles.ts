@@ -1,6 +1,6 @@
 // Talk to a person: the `transfer-button` in the controls row (a labelled pill on a row of its own
 // above the other controls, since "Talk to a person" must be read, not guessed from an icon) and the person's
-// transcript entries. In the lazy call chunk (element/call-styles.ts lists the sheets).
+// transcript entries. In the transfer part's chunk (transfer-part.ts), adopted after the call's sheets.
 import { css } from 'lit';
 
 export const transferStyles = css`

@@ -1,15 +1,26 @@
-// The consent gate, in the lazy call chunk: when the element has a `consent` attribute or a
+// The consent gate, a chunk of its own (element/consent-loader.ts) that needs no session: when the
+// element has a `consent` attribute or a
 // `consent` slot, a click on the call button first shows the disclosure with "Agree and call" and
 // "Cancel". Nothing is asked of the browser before "Agree": no microphone request, no dial. The
 // agree click starts the call itself, so the microphone request and the audio unlock still happen
 // inside a user gesture. An agreement is remembered for the page (once per page), and with
 // `consent-storage="session"` or `"local"` in that storage under a key holding a hash of the text,
-// so a changed text asks again. `CallSession` knows nothing of it.
-import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { createCallEvent } from '../call/events.js';
-import { isResting } from '../call/state-predicates.js';
-import type { CallState } from '../call/types.js';
-import type { VoiceAgentCallStrings } from './strings.js';
+// so a changed text asks again. `CallSession` knows nothing of it. The element fetches this chunk
+// on the click, shows the disclosure as soon as it arrives, and the call and media chunks load
+// behind it; its strings are the idle card's (strings-idle.ts).
+import {
+  adoptStyles,
+  html,
+  nothing,
+  type ReactiveController,
+  type ReactiveControllerHost,
+  type TemplateResult,
+} from 'lit';
+import { isResting } from '../../call/state-predicates.js';
+import type { CallState } from '../../call/types.js';
+import { loadCall, loadedCall, type CallModule } from '../../element/call-loader.js';
+import { consentStyles } from './consent-styles.js';
+import { consentEn, type ConsentStrings } from './consent-strings.js';
 
 /** Where an agreement is kept beyond the page: the `consent-storage` attribute. */
 export type ConsentStorage = 'session' | 'local';
@@ -74,6 +85,23 @@ export interface ConsentHost extends ReactiveControllerHost, HTMLElement {
   readonly state: CallState;
 }
 
+/**
+ * `call-consent` on the element, a `CallConsentEvent`: its class is in the call chunk, which loads
+ * behind the gate; fired at once when that chunk is there (the visitor read the disclosure first),
+ * else as soon as it is.
+ */
+function fireConsent(host: HTMLElement, accepted: boolean, at: string): void {
+  const fire = (module: CallModule): void => void host.dispatchEvent(new module.api.CallConsentEvent({ accepted, at }));
+  const module = loadedCall();
+  if (module) fire(module);
+  else loadCall().then(fire, () => undefined);
+}
+
+/** The gate's strings: the element's, over the gate's own English. */
+function consentStrings(s: Partial<ConsentStrings>): ConsentStrings {
+  return { ...consentEn, ...s };
+}
+
 export class ConsentGate implements ReactiveController {
   private readonly _host: ConsentHost;
   /** The start the visitor is asked about, while the gate is open. */
@@ -86,6 +114,11 @@ export class ConsentGate implements ReactiveController {
   constructor(host: ConsentHost) {
     this._host = host;
     host.addController(this);
+    // Its styles join the shadow root's sheets (the call's, adopted later, go before them).
+    const root = host.shadowRoot;
+    const sheet = consentStyles.styleSheet;
+    if (root && sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    else if (root) adoptStyles(root, [consentStyles]);
   }
 
   /** The gate is showing. */
@@ -165,7 +198,7 @@ export class ConsentGate implements ReactiveController {
         // Storage full or refused: the page still remembers the agreement.
       }
     }
-    this._host.dispatchEvent(createCallEvent('call-consent', { accepted, at }));
+    fireConsent(this._host, accepted, at);
     this._host.requestUpdate();
     const waiters = this._waiters;
     this._waiters = [];
@@ -238,22 +271,23 @@ export class ConsentGate implements ReactiveController {
   }
 
   /** What the live region says while the gate shows: its label and the disclosure. */
-  announcement(s: VoiceAgentCallStrings): string | null {
+  announcement(s: Partial<ConsentStrings>): string | null {
     if (!this._pending) return null;
-    return `${s.consentLabel}. ${this._disclosure()?.text ?? ''}`;
+    return `${consentStrings(s).consentLabel}. ${this._disclosure()?.text ?? ''}`;
   }
 
   /** The disclosure, in the card's body. */
-  body(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
+  body(s: Partial<ConsentStrings>): TemplateResult | typeof nothing {
     if (!this._pending) return nothing;
     return html`<div class="consent" part="consent" role="group" aria-labelledby="consent-label">
-      <p class="consent-label" id="consent-label">${s.consentLabel}</p>
+      <p class="consent-label" id="consent-label">${consentStrings(s).consentLabel}</p>
       <div class="consent-text" id="consent-text"><slot name="consent">${this._host.consent}</slot></div>
     </div>`;
   }
 
   /** "Agree and call" and "Cancel", in the controls row. */
-  controls(s: VoiceAgentCallStrings): TemplateResult {
+  controls(strings: Partial<ConsentStrings>): TemplateResult {
+    const s = consentStrings(strings);
     return html`<button
         class="control secondary"
         part="consent-cancel"

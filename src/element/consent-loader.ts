@@ -1,0 +1,46 @@
+// How the idle entry reaches the consent gate: one dynamic import of its chunk
+// (features/consent/consent-gate.ts), fetched on the click of an element with a `consent`
+// attribute or slot, before and beside the call chunk. Shared by every element on the page; a
+// failed load is tried again by the next click.
+import type { ConsentGate, ConsentHost } from '../features/consent/consent-gate.js';
+import { loadCall, reportLoadFailure } from './call-loader.js';
+
+export type ConsentModule = typeof import('../features/consent/consent-gate.js');
+
+let loaded: ConsentModule | null = null;
+let loading: Promise<ConsentModule> | null = null;
+
+export function loadConsent(): Promise<ConsentModule> {
+  if (!loading) {
+    const attempt = import('../features/consent/consent-gate.js').then((module) => (loaded = module));
+    loading = attempt;
+    attempt.catch(() => {
+      if (loading === attempt) loading = null;
+    });
+  }
+  return loading;
+}
+
+/** The element's consent gate now, or null while its chunk has not loaded. */
+export function consentGateNow(element: ConsentHost): ConsentGate | null {
+  return loaded && new loaded.ConsentGate(element);
+}
+
+/** The element's consent gate, once its chunk has loaded; null (and `call-error` `load_failed`) when it did not. */
+export function consentGate(element: ConsentHost): Promise<ConsentGate | null> {
+  // The call chunk loads behind the disclosure.
+  loadCall().catch(() => undefined);
+  return loadConsent().then(
+    (module) => new module.ConsentGate(element),
+    (error: unknown) => {
+      reportLoadFailure(element, error);
+      return null;
+    },
+  );
+}
+
+/** The element may ask for consent before a call: a `consent` attribute, or a `consent` slot. */
+export function wantsConsent(element: HTMLElement & { readonly consent?: string | undefined }): boolean {
+  // An empty `consent` asks nothing: its gate starts the call at once (consent-gate.ts).
+  return element.consent != null || element.querySelector('[slot=consent]') !== null;
+}

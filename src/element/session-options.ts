@@ -1,0 +1,38 @@
+// The options an element's session is made and configured with, from its attributes (call chunk:
+// only a session needs them).
+import type { CallSessionOptions, TranscriptMode } from '../call/types.js';
+
+/** What a session's options come from: the element's attributes. */
+interface SessionSource {
+  readonly endpoint?: string | undefined;
+  readonly agent?: string | undefined;
+  readonly inputs?: Record<string, string> | undefined;
+  readonly shadowRoot: ShadowRoot | null;
+  readonly debug: boolean;
+  readonly metrics?: string | undefined;
+  /** The `transcript` attribute. */
+  readonly transcriptMode?: TranscriptMode | undefined;
+  readonly persist?: boolean;
+}
+
+/** The `transcript` attribute as a mode: `live` unless it says `poll` or `off`. */
+export function transcriptOf(mode: string | undefined): TranscriptMode {
+  return mode === 'poll' || mode === 'off' ? mode : 'live';
+}
+
+/** The options an element's session is made or configured with, from its attributes (and when its consent gate was agreed to). */
+export function sessionOptions(element: SessionSource, consentAt?: string): CallSessionOptions {
+  const options: CallSessionOptions = {
+    endpoint: element.endpoint ?? '',
+    transcript: transcriptOf(element.transcriptMode),
+  };
+  if (element.agent) options.agent = element.agent;
+  if (element.inputs) options.inputs = { ...element.inputs };
+  if (element.shadowRoot) options.audioContainer = element.shadowRoot;
+  // Always set: configure() merges, so a removed attribute must say false.
+  options.debug = element.debug;
+  options.metrics = element.metrics === 'server' ? 'server' : 'off';
+  options.persist = element.persist ?? false;
+  if (consentAt) options.consentAt = consentAt;
+  return options;
+}

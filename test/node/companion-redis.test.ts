@@ -1,83 +1,19 @@
 // One limit across instances: companion processes (the real CLI) sharing one real redis-server,
 // and what they do when Redis goes away. Needs the `redis-server` binary (Debian package).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import type { CompanionLogEntry } from '../../src/server/log.js';
 import { createRedisRateLimiters } from '../../src/server/rate-limit.js';
+import { startCompanionProcess, type CompanionProcess } from '../support/companion-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { present, SECRET } from './companion-support.js';
 
-interface CompanionProcess {
-  url: string;
-  child: ChildProcess;
-  logs: CompanionLogEntry[];
-  /** Resolves with the first log entry (past or future) that matches. */
-  logged(match: (entry: CompanionLogEntry) => boolean): Promise<CompanionLogEntry>;
-  stop(): Promise<void>;
-}
-
-async function startCompanion(emulator: Emulator, env: Record<string, string>): Promise<CompanionProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      VOICE_AGENT_API_KEY: emulator.apiKey,
-      VOICE_AGENT_BASE_URL: emulator.apiUrl,
-      VOICE_AGENT_AGENT_ID: 'emu-demo',
-      COMPANION_SECRET: SECRET,
-      COMPANION_TRUST_PROXY: '1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs: CompanionLogEntry[] = [];
-  const waiting: Array<{ match: (entry: CompanionLogEntry) => boolean; resolve: (entry: CompanionLogEntry) => void }> =
-    [];
-  let stderr = '';
-  createInterface({ input: present(child.stderr) }).on('line', (line) => {
-    stderr += line + '\n';
-    let entry: CompanionLogEntry;
-    try {
-      entry = JSON.parse(line) as CompanionLogEntry;
-    } catch {
-      return;
-    }
-    logs.push(entry);
-    for (const waiter of waiting.filter((w) => w.match(entry))) {
-      waiting.splice(waiting.indexOf(waiter), 1);
-      waiter.resolve(entry);
-    }
-  });
-  const ready = await new Promise<{ url: string }>((resolve, reject) => {
-    const onExit = (code: number | null) =>
-      reject(new Error(`the companion exited (${code}) before it was ready: ${stderr}`));
-    child.once('exit', onExit);
-    createInterface({ input: present(child.stdout) }).once('line', (line) => {
-      child.off('exit', onExit);
-      resolve(JSON.parse(line) as { url: string });
-    });
-  });
-  return {
-    url: ready.url,
-    child,
-    logs,
-    logged: (match) => {
-      const found = logs.find(match);
-      return found ? Promise.resolve(found) : new Promise((resolve) => waiting.push({ match, resolve }));
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+/** The companion CLI behind a proxy that names the client (`x-forwarded-for`), sharing the test's redis-server. */
+const startCompanion = (emulator: Emulator, env: Record<string, string>): Promise<CompanionProcess> =>
+  startCompanionProcess(emulator, SECRET, { COMPANION_TRUST_PROXY: '1', ...env });
 
 const createDial = (companion: CompanionProcess, address: string) =>
   fetch(`${companion.url}/dials`, {

@@ -56,10 +56,6 @@ const defaultSessionFactory: CallSessionFactory = (options) => new (requireCall(
  * @attr lang - Language of the built-in strings (`en` default, `ar` built in; RTL languages render right to left).
  * @attr state - Reflected, read-only: the call state, for `:host([state=in-call])` styling.
  * @attr open - For `floating`: whether the panel is open (it stays open during a call).
- * @attr debug - Boolean: the media library's (livekit-client's) own console logs, at its `debug` level, from the next call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and errors, and every outcome is an event.
- * @attr metrics - `server`: also post each call's `metrics` (as on `call-ended`: time to first audio, setup stages, reconnects, link averages) once to the companion (`POST {endpoint}/dials/:id/metrics`, by beacon when the page is leaving), for the site's real-user histograms in its `/metrics`.
- * @attr fallback - Another way to reach you, shown (instead of "Try again") when the visitor's browser cannot place voice calls: a phone number as `tel:+15550100`, a page, `mailto:` or `sms:`.
- * @attr preload - When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button or launcher), `idle` (also in idle time a few seconds after the element is shown) or `none` (only on the click).
  *
  * @fires call-state - `{ state, previous }`: the call moved to another state.
  * @fires call-connected - `{ dialId }`: media connected and the agent is in the room.
@@ -181,11 +177,9 @@ export class VoiceAgentCall extends LitElement {
   };
 
   /**
-   * Makes each element's session. The default builds a `CallSession` (from the call chunk, once
-   * it has loaded); tests and other implementations of `CallSessionLike` can replace it (before
-   * the element's first call). A replaced factory's session is started once the call chunk (the
-   * in-call UI) has loaded, so `start()` may run after the click: the element hands the click's
-   * microphone request and audio unlock only to its own `CallSession`.
+   * Makes each element's session: a `CallSession` from the call chunk, or another `CallSessionLike` (set
+   * before the first call), started once the call chunk has loaded, maybe after the click: the click's
+   * microphone request and audio unlock go only to the element's own `CallSession`.
    */
   static sessionFactory: CallSessionFactory = defaultSessionFactory;
 
@@ -195,9 +189,7 @@ export class VoiceAgentCall extends LitElement {
   /** With `preload="idle"`: how long after the element is connected the idle-time load is scheduled. */
   static idlePreloadDelayMs = 3000;
 
-  /** Base URL of the companion endpoint, e.g. `/api/voice-call`. */
   endpoint?: string;
-  /** Agent name the companion maps to an agent id. */
   agent?: string;
   layout?: VoiceAgentCallLayout;
   placement?: VoiceAgentCallPlacement;
@@ -207,10 +199,9 @@ export class VoiceAgentCall extends LitElement {
   /** Floating layout: the panel is open. */
   open = false;
   /**
-   * When to load the call chunk (call logic, in-call UI) and the media library (livekit-client)
-   * ahead of the call: `intent` (default: when the pointer enters or focus reaches the call button
-   * or launcher), `idle` (also in idle time a few seconds after the element is connected) or
-   * `none` (only on the click).
+   * When to load the call chunk (call logic, in-call UI) and the media library (livekit-client) ahead
+   * of the call: `intent` (default: when the pointer enters or focus reaches the call button or
+   * launcher), `idle` (also in idle time a few seconds after connecting) or `none` (on the click).
    */
   preload?: VoiceAgentCallPreload;
   /**
@@ -219,9 +210,8 @@ export class VoiceAgentCall extends LitElement {
    */
   fallback?: string;
   /**
-   * The media library's (livekit-client's) own console logs, at its `debug` level, from the next
-   * call. Off by default: it logs expected ends of a call (a hang-up, a drop) as warnings and
-   * errors, and every outcome is an event.
+   * The media library's (livekit-client's) own console logs, at its `debug` level, from the next call.
+   * Off by default: it logs expected ends (a hang-up, a drop) as errors, and every outcome is an event.
    */
   debug = false;
   /**
@@ -233,8 +223,7 @@ export class VoiceAgentCall extends LitElement {
   /**
    * A disclosure the visitor must agree to before each call (e.g. that calls are recorded): the call
    * button first shows it with "Agree and call" and "Cancel"; nothing is asked of the browser and no
-   * dial is created before "Agree". The `consent` slot takes rich content (links) instead. Asked
-   * once per page.
+   * dial is created before "Agree". The `consent` slot takes rich content instead. Asked once per page.
    */
   consent?: string;
   /**
@@ -244,11 +233,10 @@ export class VoiceAgentCall extends LitElement {
    */
   consentStorage?: VoiceAgentCallConsentStorage;
   /**
-   * Ask for a rating after a call that connected: the ended card asks "How was this call?" with
-   * thumbs up and down, then an optional comment (at most 500 characters) with "Send" and "Skip";
-   * fires `call-feedback`. `feedback="server"` also posts it to the companion (`POST
-   * {endpoint}/dials/:id/feedback`, authorised by the dial's handle, one rating per dial), where the
-   * site's `onFeedback` hook receives it.
+   * Ask for a rating after a call that connected: the ended card asks "How was this call?" with thumbs
+   * up and down, then an optional comment (at most 500 characters) with "Send" and "Skip"; fires
+   * `call-feedback`. `feedback="server"` also posts it to the companion (`POST {endpoint}/dials/:id/feedback`,
+   * authorised by the dial's handle, one rating per dial), where the site's `onFeedback` hook gets it.
    */
   feedback?: VoiceAgentCallFeedback;
   /**
@@ -257,17 +245,16 @@ export class VoiceAgentCall extends LitElement {
    */
   rememberDevices = false;
   /**
-   * `server`: each call's `metrics` (as on `call-ended`) are also posted once to the companion
-   * (`POST {endpoint}/dials/:id/metrics`, by beacon when the page is leaving), which keeps them as
-   * the site's real-user histograms (time to first audio, setup stages) in its `/metrics`.
+   * `server`: each call's `metrics` (as on `call-ended`) are also posted once to the companion (`POST
+   * {endpoint}/dials/:id/metrics`, by beacon when the page is leaving), which keeps them as the site's
+   * real-user histograms (time to first audio, setup stages) in its `/metrics`.
    */
   metrics?: 'server';
   /**
-   * Boolean: the call survives the page. When the visitor follows a link or reloads mid-call, the
-   * call leaves without hanging up and keeps what it needs in this tab's `sessionStorage`; the next
-   * page's `<voice-agent-call persist>` for the same endpoint rejoins it at once, without a click
-   * ("Reconnecting…", then the call with its transcript and timer; `call-resumed`). Off by default:
-   * leaving the page hangs up.
+   * Boolean: the call survives the page. When the visitor follows a link or reloads mid-call, the call
+   * leaves without hanging up and keeps what it needs in this tab's `sessionStorage`; the next page's
+   * `<voice-agent-call persist>` for the same endpoint rejoins it at once, without a click ("Reconnecting…",
+   * then the call with its transcript and timer; `call-resumed`). Off by default: leaving hangs up.
    */
   persist = false;
   /** Forwarded to the companion, which decides which keys reach the agent. */
@@ -465,33 +452,22 @@ export class VoiceAgentCall extends LitElement {
     const own = (this.constructor as typeof VoiceAgentCall).sessionFactory === defaultSessionFactory;
     // With a consent gate (features/consent) this runs only after "Agree".
     const able = own && typeof globalThis.RTCPeerConnection === 'function'; // why: captureGesture's note
-    let handover: Required<CallHandover> | null = null;
-    if (able) handover = captureGesture(this.shadowRoot ?? document.body);
+    const handover = able ? captureGesture(this.shadowRoot ?? document.body) : null;
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
     const call = loadCall();
     if (able) loadMedia().catch(() => undefined);
     if (this.layout === 'floating') this.open = true;
     this._preparing = true;
-    let module: CallModule;
-    try {
-      module = await call;
-    } catch (error) {
-      if (handover) releaseGesture(handover);
-      this._preparing = false;
-      this.#pendingStart = null;
-      reportLoadFailure(this, error);
-      return;
-    }
-    if (!this.isConnected) {
-      // Removed while the chunk loaded: no call for an element that is gone.
-      if (handover) releaseGesture(handover);
-      this._preparing = false;
-      this.#pendingStart = null;
-      return;
-    }
-    const started = this.#startNow(module, handover);
+    const loaded = await call.then(
+      (module) => ({ module }),
+      (error: unknown) => ({ error }),
+    );
+    // Removed while the chunk loaded: no call for an element that is gone.
+    const started = 'module' in loaded && this.isConnected ? this.#startNow(loaded.module, handover) : null;
+    if (!started && handover) releaseGesture(handover);
     this._preparing = false;
     this.#pendingStart = null;
+    if ('error' in loaded) reportLoadFailure(this, loaded.error);
     await started;
   }
 
@@ -578,11 +554,7 @@ export class VoiceAgentCall extends LitElement {
     first?.focus();
   }
 
-  // ---- UI handlers ----
-
-  readonly #onStartClick = (): void => {
-    void this.start();
-  };
+  readonly #onStartClick = (): void => void this.start();
 
   // ---- rendering: the idle card (card-template.ts); what only a call shows comes from the view ----
 

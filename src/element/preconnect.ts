@@ -1,5 +1,6 @@
 // Warming the connection to a companion on another origin, once intent loaded the call chunk
-// (in-call.ts): the call's first request then finds it open. In the call chunk, not the idle entry.
+// (in-call.ts): the call's first request then finds it open. In the call chunk, not the idle entry;
+// the media chunk has its own copy for the service's origin (media/service-session.ts says why).
 /** A `<link rel="preconnect">` to a companion on another origin, once: its first request then finds the connection open. */
 export function preconnect(endpoint: string | null): void {
   let origin: string;

@@ -57,13 +57,19 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Prom
   }
 }
 
-test('a page going away (1001, no leave) keeps the dial; the next page rejoins it; then a plain close ends it USER_HANGUP', async () => {
-  const { dialId, token } = await newDial();
-  const first = await join(await token());
-  await eventually(async () => (await status(dialId)).status === 'in-progress');
+/** A dial whose caller joined (the dial in progress) and then went away: its socket closed with 1001, no leave. */
+async function awayCaller(): Promise<{ dialId: string; token: () => Promise<string> }> {
+  const dial = await newDial();
+  const first = await join(await dial.token());
+  await eventually(async () => (await status(dial.dialId)).status === 'in-progress');
   const closed = once(first, 'close');
   first.close(1001);
   await closed;
+  return dial;
+}
+
+test('a page going away (1001, no leave) keeps the dial; the next page rejoins it; then a plain close ends it USER_HANGUP', async () => {
+  const { dialId, token } = await awayCaller();
   // The close handshake is done: the room has heard it, and the dial waits for the caller.
   assert.equal((await status(dialId)).status, 'in-progress');
 
@@ -77,12 +83,7 @@ test('a page going away (1001, no leave) keeps the dial; the next page rejoins i
 });
 
 test('a caller away whose dial is hung up meanwhile (the companion grace) finds the room gone', async () => {
-  const { dialId, token } = await newDial();
-  const first = await join(await token());
-  await eventually(async () => (await status(dialId)).status === 'in-progress');
-  const closed = once(first, 'close');
-  first.close(1001);
-  await closed;
+  const { dialId, token } = await awayCaller();
   const fresh = await token();
   await api('POST', `/dials/${dialId}/hangup`);
   assert.equal((await status(dialId)).status, 'completed');

@@ -1,6 +1,6 @@
 // A web-test-runner reporter that closes the run with its counts on a line of their own
 // (`chromium: N passed, N failed`) and leaves them in .cache/test-<label>-summary.json
-// (`summaryFile`) for the closing line of the whole `npm test` (scripts/test-total.mjs). When a
+// (`summaryFile`, with each file's tests' time, the slowest first) for the closing line of the whole `npm test` (scripts/test-total.mjs). When a
 // test failed it prints the tail of the services' log (.cache/test-services.log), which is kept
 // out of the terminal otherwise.
 // Each run names its engine (web-test-runner.config.mjs: chromium or firefox). The WebKit run
@@ -14,6 +14,7 @@ const SERVICES_LOG = '.cache/test-services.log';
 function count(suite, totals, path = []) {
   if (!suite) return;
   for (const test of suite.tests) {
+    totals.ms += test.duration ?? 0;
     if (test.skipped) {
       totals.skipped++;
       totals.skippedNames.push([...path, test.name].join(' > '));
@@ -37,11 +38,15 @@ export const summaryFile = (label) => `.cache/test-${label}-summary.json`;
 export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
   return {
     onTestRunFinished({ sessions }) {
-      const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [], failures: [] };
+      const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [], failures: [], ms: 0 };
+      /** Each file's tests' time, summed (the slowest first): where a long run spends it. */
+      const fileMs = [];
       for (const session of sessions) {
         const file = session.testFile.replace(`${process.cwd()}/`, '');
         const before = totals.failures.length;
+        const msBefore = totals.ms;
         count(session.testResults, totals, [`${file} (${session.browser?.name ?? label})`]);
+        fileMs.push([file, Math.round(totals.ms - msBefore)]);
         // A file that failed to load or run reports no tests: count it as a failure.
         if (!session.testResults && session.passed === false) {
           totals.failed++;
@@ -73,7 +78,12 @@ export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
       mkdirSync('.cache', { recursive: true });
       writeFileSync(
         summaryFile(label),
-        JSON.stringify({ passed: totals.passed, failed: totals.failed, skipped: totals.skipped }),
+        JSON.stringify({
+          passed: totals.passed,
+          failed: totals.failed,
+          skipped: totals.skipped,
+          fileMs: fileMs.sort((a, b) => b[1] - a[1]),
+        }),
       );
       process.stdout.write(`${lines.join('\n')}\n`);
     },

@@ -83,11 +83,13 @@ export const transcriptStyles = css`
     outline-offset: -3px;
   }
 
-  .entry.ai + .entry.ai {
+  /* The same side's next line in a row (transcript-view.ts sets the class: a sibling selector here
+     restyled every line each time one was added or removed). */
+  .entry.ai.joined {
     border-start-start-radius: 6px;
   }
 
-  .entry.human + .entry.human {
+  .entry.human.joined {
     border-start-end-radius: 6px;
   }
 

@@ -59,6 +59,7 @@ export class TranscriptView {
     const first = Math.min(follow.firstShown, entries.length);
     // Each entry's place in the whole transcript (hold markers come between them in what is shown).
     const positions = new Map(entries.map((entry, index) => [entry, index]));
+    const items = this._withHoldMarks(entries, first);
     return html`<div class="transcript-wrap">
       <div
         class="transcript"
@@ -78,9 +79,9 @@ export class TranscriptView {
             : nothing
         }
         ${repeat(
-          this._withHoldMarks(entries, first),
+          items,
           (item) => ('mark' in item ? `hold:${item.mark}` : `${item.id}:${item.final ? 'final' : 'interim'}`),
-          (item) => {
+          (item, index) => {
             // A hold marker: hidden from assistive tech, since the status line already announces it.
             if ('mark' in item)
               return html`<div class="hold-mark" part="hold-mark" aria-hidden="true">
@@ -91,12 +92,18 @@ export class TranscriptView {
             const person = isPersonEntry(this._session(), positions.get(entry) ?? 0, entry);
             const speaker = entry.speaker === 'AI' ? (person ? s.speakerPerson : s.speakerAI) : s.speakerHuman;
             const cutOff = this._cutOff.has(entry.id);
+            const who = entry.speaker === 'AI' ? 'ai' : 'human';
+            // The same side's next line in a row: its bubble joins the one above. A class, not a
+            // sibling selector (.entry.ai + .entry.ai): with one, each line added or removed
+            // restyled every line in the log (issue 42), here only the line whose neighbour changed.
+            const previous = items[index - 1];
+            const joined =
+              previous !== undefined && !('mark' in previous) && (previous.speaker === 'AI') === (who === 'ai');
             // An entry whose text did not change is not touched: only the changed line re-renders.
-            return guard([entry.text, speaker, cutOff], () => {
-              const who = entry.speaker === 'AI' ? 'ai' : 'human';
+            return guard([entry.text, speaker, cutOff, joined], () => {
               // No whitespace around the text: bubbles keep the speaker's line breaks (pre-wrap).
               return html`<div
-                class="entry ${who} ${entry.final ? '' : 'interim'} ${person ? 'person' : ''}"
+                class="entry ${who} ${entry.final ? '' : 'interim'} ${person ? 'person' : ''} ${joined ? 'joined' : ''}"
                 part="entry entry-${who}${entry.final ? '' : ' entry-interim'}${person ? ' entry-person' : ''}"
                 aria-hidden=${ifDefined(entry.final ? undefined : 'true')}
               ><span class="sr-only">${speaker}: </span>${entry.text}${cutOff ? '\u2026' : ''}</div>`;

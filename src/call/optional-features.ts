@@ -1,0 +1,87 @@
+// The optional features' session sides (hold, keypad, transfer, persist), each in a chunk of its
+// own so a call that uses none of them downloads none: loaded when the session's options ask for
+// them (`features`, `persist`) or on the first use of one of their methods, and wired into the
+// session's hooks from then on. Until its chunk has loaded a feature reads as not in use (not held,
+// no transfer, nothing to resume). A feature that arrives mid-call needs no catch-up: each starts
+// as a call's `started` would leave it (nothing held, no transfer, no digits queued).
+import type { CallHost } from './call-host.js';
+import type { SessionFeature } from './session-feature.js';
+import type { CallSessionOptions } from './types.js';
+import type { HoldFeature } from '../features/hold/hold-feature.js';
+import type { KeypadFeature } from '../features/keypad/keypad-feature.js';
+import type { PersistFeature } from '../features/persist/persist-feature.js';
+import type { TransferFeature } from '../features/transfer/transfer-feature.js';
+
+interface Features {
+  hold: HoldFeature;
+  keypad: KeypadFeature;
+  transfer: TransferFeature;
+  persist: PersistFeature;
+}
+type Name = keyof Features;
+
+/** Each feature's chunk, and how the session makes it. */
+const MAKE: { [K in Name]: (host: CallHost, held: () => boolean) => Promise<Features[K]> } = {
+  hold: (host) => import('../features/hold/hold-feature.js').then((m) => new m.HoldFeature(host)),
+  keypad: (host) => import('../features/keypad/keypad-feature.js').then((m) => new m.KeypadFeature(host)),
+  transfer: (host) => import('../features/transfer/transfer-feature.js').then((m) => new m.TransferFeature(host)),
+  persist: (host, held) =>
+    import('../features/persist/persist-feature.js').then((m) => new m.PersistFeature(host, held)),
+};
+
+export class OptionalFeatures {
+  readonly #host: CallHost;
+  /** The session's hook order: its own features, with the optional ones' places among them by name. */
+  readonly #order: readonly (SessionFeature | Name)[];
+  readonly #loaded: Partial<Features> = {};
+  readonly #loading = new Map<Name, Promise<SessionFeature>>();
+  /** Every feature loaded, in the order their hooks run. */
+  hooks: readonly SessionFeature[] = [];
+
+  /** The hooks run in this order: `first`, hold, keypad, transfer, `then`, persist. */
+  constructor(host: CallHost, first: readonly SessionFeature[], then: readonly SessionFeature[]) {
+    this.#host = host;
+    this.#order = [...first, 'hold', 'keypad', 'transfer', ...then, 'persist'];
+    this.#rewire();
+  }
+
+  /** The feature if its chunk has loaded, else undefined. */
+  get<K extends Name>(name: K): Features[K] | undefined {
+    return this.#loaded[name];
+  }
+
+  /** Runs `use` with the feature: at once when it has loaded, else once its chunk has (a failed load rejects). */
+  use<K extends Name, T>(name: K, use: (feature: Features[K]) => Promise<T>): Promise<T> {
+    const loaded = this.#loaded[name];
+    return loaded ? use(loaded) : this.load(name).then(use);
+  }
+
+  /** The feature, loading its chunk first when it has not loaded; a failed load rejects and is tried again next time. */
+  load<K extends Name>(name: K): Promise<Features[K]> {
+    const loaded = this.#loaded[name];
+    if (loaded) return Promise.resolve(loaded);
+    let pending = this.#loading.get(name) as Promise<Features[K]> | undefined;
+    if (!pending) {
+      const held = () => this.#loaded.hold?.held ?? false;
+      pending = MAKE[name](this.#host, held).then((feature) => {
+        this.#loaded[name] = feature;
+        this.#rewire();
+        return feature;
+      });
+      this.#loading.set(name, pending);
+      const forget = () => void this.#loading.delete(name);
+      pending.then(forget, forget);
+    }
+    return pending;
+  }
+
+  /** Loads what the options ask for (`features`, `persist`) in the background; a failed load is tried again on use. */
+  want(options: Pick<CallSessionOptions, 'features' | 'persist'>): void {
+    const names: Name[] = [...(options.features ?? []), ...(options.persist ? (['persist'] as const) : [])];
+    for (const name of names) if (name in MAKE) this.load(name).catch(() => undefined);
+  }
+
+  #rewire(): void {
+    this.hooks = this.#order.flatMap((entry) => (typeof entry === 'string' ? (this.#loaded[entry] ?? []) : entry));
+  }
+}

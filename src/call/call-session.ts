@@ -201,8 +201,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   }
 
   configure(options: Partial<CallSessionOptions>): void {
-    this.#options = { ...this.#options, ...options };
     this.#optional.want(options);
+    this.#options = { ...this.#options, ...options };
   }
 
   /**

@@ -6,11 +6,14 @@
 // as a call's `started` would leave it (nothing held, no transfer, no digits queued).
 import type { CallHost } from './call-host.js';
 import type { SessionFeature } from './session-feature.js';
-import type { CallSessionOptions } from './types.js';
+import type { CallSessionOptions, OptionalFeature } from './types.js';
 import type { HoldFeature } from '../features/hold/hold-feature.js';
 import type { KeypadFeature } from '../features/keypad/keypad-feature.js';
 import type { PersistFeature } from '../features/persist/persist-feature.js';
 import type { TransferFeature } from '../features/transfer/transfer-feature.js';
+
+/** What `features` may name. */
+const OPTIONAL: readonly OptionalFeature[] = ['hold', 'keypad', 'transfer'];
 
 interface Features {
   hold: HoldFeature;
@@ -75,10 +78,17 @@ export class OptionalFeatures {
     return pending;
   }
 
-  /** Loads what the options ask for (`features`, `persist`) in the background; a failed load is tried again on use. */
+  /**
+   * Loads what the options ask for (`features`, `persist`) in the background; a failed load is
+   * tried again on use. A name that is no optional feature throws a `RangeError`, loading nothing.
+   */
   want(options: Pick<CallSessionOptions, 'features' | 'persist'>): void {
+    const features: readonly string[] = options.features ?? [];
+    const unknown = features.find((name) => !(OPTIONAL as readonly string[]).includes(name));
+    if (unknown !== undefined)
+      throw new RangeError(`features: ${JSON.stringify(unknown)} is not an optional feature (${OPTIONAL.join(', ')})`);
     const names: Name[] = [...(options.features ?? []), ...(options.persist ? (['persist'] as const) : [])];
-    for (const name of names) if (name in MAKE) this.load(name).catch(() => undefined);
+    for (const name of names) this.load(name).catch(() => undefined);
   }
 
   #rewire(): void {

@@ -205,7 +205,8 @@ export interface CallSessionOptions {
    * Optional features to load with the session, each a chunk of its own: `hold`, `keypad`,
    * `transfer` (the element sets those its `controls` names). Without it a feature loads on the
    * first use of its method (`setHeld`, `sendDigits`, `requestTransfer`); until then its getters
-   * read as not in use (`held`, `canHold`, `canTransfer` false, `transferState` `none`).
+   * read as not in use (`held`, `canHold`, `canTransfer` false, `transferState` `none`). Another
+   * name throws a `RangeError`.
    */
   features?: readonly OptionalFeature[];
   /**

@@ -75,6 +75,13 @@ describe('optional features load on intent', () => {
     expect(session.transferState).to.equal('none');
   });
 
+  it('a name that is no optional feature throws a RangeError, in the constructor and in configure()', () => {
+    const unknown = ['video'] as unknown as ['hold'];
+    expect(() => new CallSession({ endpoint: '/api/voice-call', features: unknown })).to.throw(RangeError, /"video"/);
+    const session = new CallSession({ endpoint: '/api/voice-call' });
+    expect(() => session.configure({ features: unknown })).to.throw(RangeError, /hold, keypad, transfer/);
+  });
+
   it('`persist` loads its chunk with the session (the leave runs inside pagehide); resume() with nothing stored resolves false', async () => {
     const session = new CallSession({ endpoint: '/api/voice-call', persist: true });
     await fetchedSoon('persist');

@@ -51,12 +51,12 @@ const PART_CHUNKS: Record<string, { holds: string; loads: string }> = {
   },
   'keypad-feature': {
     holds: "the keypad's session side (`sendDigits`, DTMF)",
-    loads: 'with the session when `controls` names `keypad`, or on the first `sendDigits()`',
+    loads: 'with the call chunk, beside its part, when `controls` names `keypad`; or on the first `sendDigits()`',
   },
   'hold-part': { holds: 'the hold toggle', loads: 'with the call chunk, only when `controls` names `hold`' },
   'hold-feature': {
     holds: "hold's session side (`setHeld`, the service's `pauseAI`)",
-    loads: 'with the session when `controls` names `hold`, or on the first `setHeld()`',
+    loads: 'with the call chunk, beside its part, when `controls` names `hold`; or on the first `setHeld()`',
   },
   'transfer-part': {
     holds: '"Talk to a person": its part and styles',
@@ -64,11 +64,13 @@ const PART_CHUNKS: Record<string, { holds: string; loads: string }> = {
   },
   'transfer-feature': {
     holds: '"Talk to a person", the session side (`requestTransfer`)',
-    loads: 'with the session when `controls` names `transfer`, or on the first `requestTransfer()`',
+    loads:
+      'with the call chunk, beside its part, when `controls` names `transfer`; or on the first `requestTransfer()`',
   },
   'persist-feature': {
     holds: 'calls that survive the page: the leave on `pagehide`, the stored record, the resume',
-    loads: 'with the session when `persist` is set, or on the first `resume()`',
+    loads:
+      'with the call chunk when `persist` is set (a session with `persist` loads it too); or on the first `resume()`',
   },
   'feedback-part': {
     holds: 'the rating after a call: its part and styles',

@@ -23,14 +23,29 @@ interface Features {
 }
 type Name = keyof Features;
 
-/** Each feature's chunk, and how the session makes it. */
-const MAKE: { [K in Name]: (host: CallHost, held: () => boolean) => Promise<Features[K]> } = {
-  hold: (host) => import('../features/hold/hold-feature.js').then((m) => new m.HoldFeature(host)),
-  keypad: (host) => import('../features/keypad/keypad-feature.js').then((m) => new m.KeypadFeature(host)),
-  transfer: (host) => import('../features/transfer/transfer-feature.js').then((m) => new m.TransferFeature(host)),
-  persist: (host, held) =>
-    import('../features/persist/persist-feature.js').then((m) => new m.PersistFeature(host, held)),
+/** Each feature's chunk. */
+const CHUNKS = {
+  hold: () => import('../features/hold/hold-feature.js'),
+  keypad: () => import('../features/keypad/keypad-feature.js'),
+  transfer: () => import('../features/transfer/transfer-feature.js'),
+  persist: () => import('../features/persist/persist-feature.js'),
 };
+
+/** How the session makes each feature, once its chunk has loaded. */
+const MAKE: { [K in Name]: (host: CallHost, held: () => boolean) => Promise<Features[K]> } = {
+  hold: (host) => CHUNKS.hold().then((m) => new m.HoldFeature(host)),
+  keypad: (host) => CHUNKS.keypad().then((m) => new m.KeypadFeature(host)),
+  transfer: (host) => CHUNKS.transfer().then((m) => new m.TransferFeature(host)),
+  persist: (host, held) => CHUNKS.persist().then((m) => new m.PersistFeature(host, held)),
+};
+
+/**
+ * Fetches a feature's chunk ahead of the session that will use it (the element, as its call chunk
+ * arrives, beside the feature's view part); a failed fetch is tried again when the session loads it.
+ */
+export function preloadFeature(name: Name): void {
+  CHUNKS[name]().catch(() => undefined);
+}
 
 export class OptionalFeatures {
   readonly #host: CallHost;

@@ -40,25 +40,46 @@ export interface CdnSizes {
   lazy: FileSize[];
 }
 
-/** Each optional feature's chunk (src/element/feature-parts.ts): what it holds, when it loads. */
+/**
+ * Each optional feature's chunks: its view part (src/element/feature-parts.ts) and its session side
+ * (src/call/optional-features.ts): what each holds, when it loads.
+ */
 const PART_CHUNKS: Record<string, { holds: string; loads: string }> = {
-  keypad: {
+  'keypad-part': {
     holds: 'the keypad: its part and styles',
     loads: 'with the call chunk, only when `controls` names `keypad`',
   },
-  hold: { holds: 'the hold toggle', loads: 'with the call chunk, only when `controls` names `hold`' },
-  transfer: {
+  'keypad-feature': {
+    holds: "the keypad's session side (`sendDigits`, DTMF)",
+    loads: 'with the call chunk, beside its part, when `controls` names `keypad`; or on the first `sendDigits()`',
+  },
+  'hold-part': { holds: 'the hold toggle', loads: 'with the call chunk, only when `controls` names `hold`' },
+  'hold-feature': {
+    holds: "hold's session side (`setHeld`, the service's `pauseAI`)",
+    loads: 'with the call chunk, beside its part, when `controls` names `hold`; or on the first `setHeld()`',
+  },
+  'transfer-part': {
     holds: '"Talk to a person": its part and styles',
     loads: 'with the call chunk, only when `controls` names `transfer`',
   },
-  feedback: {
+  'transfer-feature': {
+    holds: '"Talk to a person", the session side (`requestTransfer`)',
+    loads:
+      'with the call chunk, beside its part, when `controls` names `transfer`; or on the first `requestTransfer()`',
+  },
+  'persist-feature': {
+    holds: 'calls that survive the page: the leave on `pagehide`, the stored record, the resume',
+    loads:
+      'with the call chunk when `persist` is set (a session with `persist` loads it too); or on the first `resume()`',
+  },
+  'feedback-part': {
     holds: 'the rating after a call: its part and styles',
     loads: 'with the call chunk, only with `feedback`',
   },
 };
 
 function partChunk(file: string): { holds: string; loads: string } | undefined {
-  const name = /^chunks\/([\w-]+)-part-/.exec(file)?.[1];
+  const name = /^chunks\/([\w]+-(?:part|feature))-/.exec(file)?.[1];
   return name === undefined ? undefined : PART_CHUNKS[name];
 }
 
@@ -74,7 +95,7 @@ function loadsWhen(file: string): string {
   if (/^chunks\/consent-gate-/.test(file))
     return 'the consent gate: on intent or the click of an element with `consent`, before the call chunk, which loads behind it';
   const part = partChunk(file);
-  if (part) return `an optional feature's part (${part.holds}): ${part.loads}`;
+  if (part) return `an optional feature's chunk (${part.holds}): ${part.loads}`;
   return 'lazily';
 }
 

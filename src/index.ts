@@ -34,6 +34,7 @@ export type {
   ConnectionQualityLevel,
   EndReason,
   NonSpeechLine,
+  OptionalFeature,
   Speaker,
   StageTiming,
   TranscriptEntry,

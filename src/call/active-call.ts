@@ -126,3 +126,6 @@ export function hangupNow(call: ActiveCall, how: 'keepalive' | 'beacon'): void {
   if (call.dial) hangup(call.dial);
   else void call.dialRequest?.then((dial) => dial && hangup(dial));
 }
+
+/** Seconds since `leftAt` (a resumed call's page left), to a tenth. */
+export const awaySeconds = (leftAt: number): number => Math.max(0, Math.round((Date.now() - leftAt) / 100) / 10);

@@ -3,18 +3,17 @@
 // media -> agent, and every way it can end is a row of `ENDINGS` (endings.ts) that the one
 // guarded `#end` follows, so each call that left `idle` fires exactly one `call-ended`. Each feature
 // (mute, devices, hold, keypad, screen wake, …) is a `SessionFeature` wired once here, whose hooks
-// the session calls at each step; its public methods are one-line delegations to it.
-import { clearTimers, hangupNow, hasEnded, isOver, newCall, startTimer, type ActiveCall } from './active-call.js';
+// the session calls at each step; its public methods are one-line delegations to it. The optional
+// ones (hold, keypad, transfer, persist) come in chunks of their own (optional-features.ts).
+import { awaySeconds, clearTimers, hangupNow, hasEnded, newCall, type ActiveCall } from './active-call.js';
 import { AgentAudio } from './agent-audio.js';
-import type { CallHost } from './call-host.js';
+import { sessionHost } from './call-host.js';
 import { callOptions } from './call-options.js';
 import { runSetup } from './call-setup.js';
-import { missingCapabilities } from './capabilities.js';
 import { isTerminal, type DialRecord } from './companion-client.js';
 import { readRecord } from './dial-record.js';
 import { callResult, planEnd, settle, type EndDetail, type Ending } from './endings.js';
 import type { ReportedError } from './error-codes.js';
-import { CompanionError } from './errors.js';
 import {
   AgentSpeakingEvent,
   AudioBlockedEvent,
@@ -27,9 +26,11 @@ import {
 } from './events.js';
 import { createAudio, requestMicrophone, stopMicrophone, unlockPlayback, type CallHandover } from './gesture.js';
 import { loadMedia } from './media-loader.js';
-import type { SessionFeature } from './session-feature.js';
-import type { ResumeRecord } from '../features/persist/resume-record.js';
-import { isLive, isReleased, isResting, stateOf, transition, type CallPhase } from './states.js';
+import { claimPage, otherCallLive, releasePage, startRefusal } from './one-per-page.js';
+import { OptionalFeatures } from './optional-features.js';
+import { PageLeave } from './page-leave.js';
+import { sendFeedback } from './send-feedback.js';
+import { isReleased, isResting, stateOf, transition, type CallPhase } from './states.js';
 import { TranscriptFeed } from './transcript-feed.js';
 import type {
   CallRating,
@@ -42,23 +43,13 @@ import type {
   VoiceLevels,
 } from './types.js';
 import { DevicesFeature } from '../features/devices/devices-feature.js';
-import { HoldFeature } from '../features/hold/hold-feature.js';
-import { KeypadFeature } from '../features/keypad/keypad-feature.js';
 import { MetricsFeature } from '../features/metrics/metrics-feature.js';
 import { MuteFeature } from '../features/mute/mute-feature.js';
 import { QualityFeature } from '../features/quality/quality-feature.js';
 import { ScreenWakeFeature } from '../features/screen-wake/screen-wake-feature.js';
-import { TransferFeature } from '../features/transfer/transfer-feature.js';
-import { PersistFeature } from '../features/persist/persist-feature.js';
 
 export { preloadMedia } from './media-loader.js';
-
-/** Seconds since `leftAt`, to a tenth. */
-const awaySeconds = (leftAt: number) => Math.max(0, Math.round((Date.now() - leftAt) / 100) / 10);
 export { MICROPHONE_CONSTRAINTS, type CallHandover } from './gesture.js';
-
-/** The page's live calls among sessions with `onePerPage` (each between its start and its end): at most one. */
-const liveSessions = new Set<CallSession>();
 
 /**
  * The call logic behind `<voice-agent-call>`, usable on its own:
@@ -70,8 +61,7 @@ const liveSessions = new Set<CallSession>();
  * ```
  *
  * @fires call-state @fires call-connected @fires call-resumed @fires call-transcript @fires call-mute
- * @fires call-hold @fires call-dtmf @fires call-device @fires call-quality @fires call-progress
- * @fires call-transfer
+ * @fires call-hold @fires call-dtmf @fires call-device @fires call-quality @fires call-progress @fires call-transfer
  * @fires call-error @fires call-ended @fires agent-speaking @fires audio-blocked
  */
 export class CallSession extends CallEventTarget implements CallSessionLike {
@@ -83,31 +73,34 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   #result: CallResult | null = null;
 
   /** What the setup, the signals, the transcript feed and (as a `FeatureContext`) the features see of the session. */
-  readonly #host = CallSession.#hostOf(this);
+  readonly #host = sessionHost({
+    call: () => this.#call,
+    options: () => this.#options,
+    muted: () => this.#mute.muted,
+    connectedAt: () => this.#connectedAt,
+    features: () => this.#optional.hooks,
+    feed: () => this.#feed,
+    emit: (event) => this.dispatchEvent(event),
+    end: (call, ending, detail) => this.#end(call, ending, detail),
+    enter: (call, phase) => this.#enter(call, phase),
+    maybeConnected: (call) => this.#maybeConnected(call),
+    setAgentSpeaking: (speaking) => this.#setAgentSpeaking(speaking),
+  });
   readonly #mute = new MuteFeature(this.#host);
   readonly #devices = new DevicesFeature(this.#host);
-  readonly #hold = new HoldFeature(this.#host);
-  readonly #keypad = new KeypadFeature(this.#host);
   readonly #quality = new QualityFeature(this.#host);
-  readonly #transfer = new TransferFeature(this.#host);
-  readonly #persist = new PersistFeature(this.#host, () => this.#hold.held);
-  /** Every feature, in the order their hooks run (the metrics read the quality's averages as the call ends). */
-  readonly #features: readonly SessionFeature[] = [
-    this.#mute,
-    this.#devices,
-    this.#hold,
-    this.#keypad,
-    this.#transfer,
-    new ScreenWakeFeature(),
-    this.#quality,
-    new MetricsFeature(this.#host, this.#quality),
-    this.#persist,
-  ];
+  /** Every feature, hooks in order (optional-features.ts; the metrics read the quality's averages as the call ends). */
+  readonly #optional: OptionalFeatures = new OptionalFeatures(
+    this.#host,
+    [new PageLeave(this.#host, (call) => !!this.#optional.get('persist')?.leave(call)), this.#mute, this.#devices],
+    [new ScreenWakeFeature(), this.#quality, new MetricsFeature(this.#host, this.#quality)],
+  );
   readonly #feed = new TranscriptFeed(this.#host);
 
   constructor(options: CallSessionOptions) {
     super();
     this.#options = { ...options };
+    this.#optional.want(options);
   }
 
   get state(): CallState {
@@ -132,27 +125,27 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   /** The AI is paused (`setHeld(true)`); a hold ends with its call. */
   get held(): boolean {
-    return this.#hold.held;
+    return this.#optional.get('hold')?.held ?? false;
   }
 
   /** The current call is up and has the service's session, through which `pauseAI` goes. */
   get canHold(): boolean {
-    return this.#hold.canHold;
+    return this.#optional.get('hold')?.canHold ?? false;
   }
 
   /** Talk to a person in this call: `none` (not asked), `requested`, `connected` or `failed`. */
   get transferState(): TransferState {
-    return this.#transfer.state;
+    return this.#optional.get('transfer')?.state ?? 'none';
   }
 
   /** The current call is up, the companion offers a transfer for it, and none was asked yet. */
   get canTransfer(): boolean {
-    return this.#transfer.canTransfer;
+    return this.#optional.get('transfer')?.canTransfer ?? false;
   }
 
   /** The index in `transcript` of the first entry after the call went to a person, or null. */
   get personFromEntry(): number | null {
-    return this.#transfer.personFromEntry;
+    return this.#optional.get('transfer')?.personFromEntry ?? null;
   }
 
   /**
@@ -208,6 +201,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   }
 
   configure(options: Partial<CallSessionOptions>): void {
+    this.#optional.want(options);
     this.#options = { ...this.#options, ...options };
   }
 
@@ -217,7 +211,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * element made inside that click with `captureGesture()`, used instead of asking again here.
    */
   start(handover: CallHandover = {}): Promise<void> {
-    return this.#start(handover, null);
+    return this.#start(handover);
   }
 
   /**
@@ -227,16 +221,12 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * call's start. `call-resumed` fires once it is up again, instead of `call-connected`. Resolves
    * false, starting nothing, when there is no such call or a call is live here already.
    */
-  async resume(): Promise<boolean> {
-    if (this.#call && !isResting(this.state)) return false;
+  resume(): Promise<boolean> {
     // One live call per page: a second widget of the endpoint leaves the call to the first that took it.
-    if (this.#options.onePerPage && [...liveSessions].some((session) => session !== this)) return false;
-    const record = this.#persist.take();
-    if (!record) return false;
-    if (record.muted !== this.#mute.muted) this.setMuted(record.muted);
-    const microphone = this.#persist.microphone(() => this.#call?.controller.signal);
-    void this.#start({ microphone }, record);
-    return true;
+    const may = () => (!this.#call || isResting(this.state)) && !(this.#options.onePerPage && otherCallLive(this));
+    if (!may()) return Promise.resolve(false);
+    const resuming = { setMuted: (muted: boolean) => this.setMuted(muted), startWith: this.#start.bind(this) };
+    return this.#optional.use('persist', async (persist) => may() && persist.resume(resuming));
   }
 
   /** When the visitor agreed to the consent gate, for a call taken over from an earlier page (`persist`). */
@@ -246,52 +236,42 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
 
   /** A resumed call waits for a tap to ask for the microphone again (the browser refused it without one). */
   get resumeNeedsTap(): boolean {
-    return this.#persist.needsTap;
+    return this.#optional.get('persist')?.needsTap ?? false;
   }
 
   /** The visitor's tap on "Tap to continue the call": asks for the microphone inside the click. */
   continueResume(): void {
-    this.#persist.continue();
+    this.#optional.get('persist')?.continue();
   }
 
-  #start(handover: CallHandover, resumed: ResumeRecord | null): Promise<void> {
+  /** Starts a call; `adopt` makes the new call a stored one (`resume`) before anything happens. */
+  #start(handover: CallHandover, adopt?: (call: ActiveCall) => void): Promise<void> {
     const current = this.#call;
     if (current && current.phase !== 'ended') return current.started;
 
-    // What a call needs, before anything is spent: no microphone prompt and no dial in a browser
-    // that could not hold the call, nor while another call of this page is live (one live call
-    // per page). Otherwise permission first, inside the click: the microphone before anything else exists.
-    const missing = missingCapabilities();
+    // Refused before anything is spent (one-per-page.ts); else the microphone first, inside the click.
     const onePerPage = this.#options.onePerPage === true;
-    const other = onePerPage && [...liveSessions].some((session) => session !== this);
-    const microphone = missing.length > 0 || other ? null : (handover.microphone ?? requestMicrophone());
+    const refused = startRefusal(this, onePerPage);
+    const microphone = refused ? null : (handover.microphone ?? requestMicrophone());
 
     const options = callOptions(this.#options);
     const element = handover.audio ?? createAudio(options.audioContainer);
     const call = newCall(options, new AgentAudio(element, (blocked) => this.#setAudioBlocked(blocked)));
-    if (resumed) this.#persist.adopt(call, resumed);
+    adopt?.(call);
     const previous = this.state;
     transition(previous, 'starting');
     this.#call = call;
-    this.#connectedAt = resumed?.startedAt ?? null;
+    this.#connectedAt = call.resumed?.startedAt ?? null;
     this.#setAudioBlocked(false);
     this.#announce(previous);
-    if (!microphone) {
+    if (refused || !microphone) {
       stopMicrophone(handover.microphone);
-      if (other) {
-        const message =
-          'another call is in progress on this page (one live call per page): hang that one up before starting this one';
-        void this.#end(call, 'call-in-progress', { message });
-      } else {
-        const message = `this browser cannot place voice calls: it lacks ${missing.join(', ')}`;
-        void this.#end(call, 'unsupported-browser', { message, missing });
-      }
+      if (refused) void this.#end(call, refused.ending, refused.detail);
       return call.started;
     }
-    if (onePerPage) liveSessions.add(this);
+    if (onePerPage) claimPage(this);
     // Also inside the click: an element that played from a gesture may play the agent later.
     if (!handover.audio) unlockPlayback(call.audio.element);
-    window.addEventListener('pagehide', this.#onPageHide);
     // livekit-client loads while the microphone prompt and the dial are pending, not after.
     void runSetup(this.#host, call, microphone, loadMedia());
     return call.started;
@@ -306,11 +286,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * authorised by that dial's handle), once it has ended. Rejects with a `CompanionError`: code
    * `duplicate_request` (409) when the dial was rated already, `invalid_request` when no dial ended.
    */
-  async sendFeedback(feedback: { rating: CallRating; comment?: string }): Promise<void> {
-    const call = this.#call;
-    if (!call?.dial || call.phase !== 'ended')
-      throw new CompanionError('invalid_request', 'there is no ended call with a dial to rate');
-    await call.companion.feedback(call.dial, feedback, new AbortController().signal);
+  sendFeedback(feedback: { rating: CallRating; comment?: string }): Promise<void> {
+    return sendFeedback(this.#call, feedback);
   }
 
   /**
@@ -328,7 +305,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * Only in a call that has the service's session (`canHold`); otherwise it rejects, changing nothing.
    */
   setHeld(held: boolean): Promise<void> {
-    return this.#hold.setHeld(held);
+    return this.#optional.use('hold', (hold) => hold.setHeld(held));
   }
 
   /**
@@ -337,7 +314,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * `*` and `#`: anything else rejects with a `RangeError` before any digit is sent.
    */
   sendDigits(digits: string): Promise<void> {
-    return this.#keypad.sendDigits(digits);
+    return this.#optional.use('keypad', (keypad) => keypad.sendDigits(digits));
   }
 
   /**
@@ -348,7 +325,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
    * companion offers it (`canTransfer`), once per call; otherwise it rejects, asking nothing.
    */
   requestTransfer(): Promise<void> {
-    return this.#transfer.requestTransfer();
+    return this.#optional.use('transfer', (transfer) => transfer.requestTransfer());
   }
 
   /**
@@ -394,7 +371,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     call.resolveStarted();
     this.#feed.connected(call);
     // The earlier page had put the AI on hold: the service kept the pause; the toggle says so again.
-    if (resumed?.held) void this.#hold.setHeld(true).catch(() => undefined);
+    if (resumed?.held) this.#optional.use('hold', (hold) => hold.setHeld(true)).catch(() => undefined);
   }
 
   // ---- the one end path ----
@@ -468,9 +445,9 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     });
     call.result = result;
     this.#result = result;
-    liveSessions.delete(this);
+    releasePage(this);
     // What belonged to the call: a mute (`call-mute` false), a hold (the service's pause belongs to the dial that is over).
-    for (const feature of this.#features) feature.ended?.(call);
+    for (const feature of this.#optional.hooks) feature.ended?.(call);
     this.#enter(call, 'ended');
     this.dispatchEvent(new CallEndedEvent(result));
     call.resolveStarted();
@@ -482,9 +459,8 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     if (isReleased(call.phase)) return Promise.resolve();
     this.#enter(call, 'released');
     clearTimers(call);
-    window.removeEventListener('pagehide', this.#onPageHide);
     call.service?.close();
-    for (const feature of this.#features) feature.released?.(call);
+    for (const feature of this.#optional.hooks) feature.released?.(call);
     call.mic?.stop();
     call.audio.release();
     this.#setAgentSpeaking(false);
@@ -501,7 +477,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     const previous = this.state;
     if (stateOf(phase) !== previous) transition(previous, stateOf(phase));
     call.phase = phase;
-    if (phase === 'connecting') for (const feature of this.#features) feature.connecting?.(call);
+    if (phase === 'connecting') for (const feature of this.#optional.hooks) feature.connecting?.(call);
     this.#announce(previous);
   }
 
@@ -520,51 +496,5 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     if (blocked === this.#audioBlocked) return;
     this.#audioBlocked = blocked;
     this.dispatchEvent(new AudioBlockedEvent({ blocked }));
-  }
-
-  readonly #onPageHide = (event: PageTransitionEvent): void => {
-    const call = this.#call;
-    if (event.persisted || !call || !isLive(this.state)) return;
-    // With `persist`, a call that is up leaves for the next page instead of hanging up.
-    if (this.#options.persist && this.#persist.leave(call)) {
-      call.controller.abort();
-      clearTimers(call);
-      return;
-    }
-    this.abandon('page-unload');
-  };
-
-  // ---- wiring: what the session's own modules and its features see of it ----
-
-  static #hostOf(session: CallSession): CallHost {
-    const isCurrentAndLive = (call: ActiveCall) => session.#call === call && !isOver(call);
-    return {
-      get call() {
-        return session.#call;
-      },
-      get options() {
-        return session.#options;
-      },
-      get muted() {
-        return session.#mute.muted;
-      },
-      get connectedAt() {
-        return session.#connectedAt;
-      },
-      get features() {
-        return session.#features;
-      },
-      get feed() {
-        return session.#feed;
-      },
-      isLive: isCurrentAndLive,
-      emit: (event) => session.dispatchEvent(event),
-      recoverable: (code, message) => session.dispatchEvent(new CallErrorEvent({ code, message, recoverable: true })),
-      end: (call, ending, detail) => session.#end(call, ending, detail),
-      enter: (call, phase) => session.#enter(call, phase),
-      startTimer: (call, ms, run) => startTimer(call, ms, run, () => isCurrentAndLive(call)),
-      maybeConnected: (call) => session.#maybeConnected(call),
-      setAgentSpeaking: (speaking) => session.#setAgentSpeaking(speaking),
-    };
   }
 }

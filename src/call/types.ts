@@ -202,11 +202,22 @@ export interface CallSessionOptions {
    */
   persist?: boolean;
   /**
+   * Optional features to load with the session, each a chunk of its own: `hold`, `keypad`,
+   * `transfer` (the element sets those its `controls` names). Without it a feature loads on the
+   * first use of its method (`setHeld`, `sendDigits`, `requestTransfer`); until then its getters
+   * read as not in use (`held`, `canHold`, `canTransfer` false, `transferState` `none`). Another
+   * name throws a `RangeError`.
+   */
+  features?: readonly OptionalFeature[];
+  /**
    * When the visitor agreed to a consent gate before this call (ISO 8601; the element sets it): a
    * call that survives the page keeps it, so the next page's `call-ended` says it too.
    */
   consentAt?: string;
 }
+
+/** An optional feature of `CallSession` that comes in a chunk of its own (`features`). */
+export type OptionalFeature = 'hold' | 'keypad' | 'transfer';
 
 /** A microphone (`audioinput`) or a speaker (`audiooutput`) the call now uses. */
 export interface CallDevice {

@@ -1,6 +1,7 @@
 // The call chunk, loaded by the element on intent, in idle time or on the click (call-loader.ts):
 // the call logic, the in-call UI and styles, and the English strings the idle card does not show.
 import { CallSession } from '../call/call-session.js';
+import { preloadFeature } from '../call/optional-features.js';
 import * as publicEvents from '../call/public-events.js';
 import { loadPart, wantedParts } from './feature-parts.js';
 import { preconnect } from './preconnect.js';
@@ -15,9 +16,14 @@ export { takeOver } from './take-over.js';
 export const api = { CallSession, ...publicEvents };
 
 // Loaded on intent (or the click): warm the connection to each companion on another origin the
-// page's widgets call, and fetch the optional parts their attributes ask for, beside this chunk's
-// own imports (those in the document itself; not inside other components' shadow roots).
+// page's widgets call, and fetch the optional parts their attributes ask for and the session sides
+// of those that have one, beside this chunk's own imports (those in the document itself; not
+// inside other components' shadow roots).
 for (const element of document.querySelectorAll('voice-agent-call')) {
   preconnect(element.getAttribute('endpoint'));
-  for (const name of wantedParts(element)) void loadPart(name);
+  for (const name of wantedParts(element)) {
+    void loadPart(name);
+    if (name !== 'feedback') preloadFeature(name);
+  }
+  if (element.hasAttribute('persist')) preloadFeature('persist');
 }

@@ -1,6 +1,10 @@
 // The options an element's session is made and configured with, from its attributes (call chunk:
 // only a session needs them).
-import type { CallSessionOptions, TranscriptMode } from '../call/types.js';
+import type { CallSessionOptions, OptionalFeature, TranscriptMode } from '../call/types.js';
+import { shownControls } from './call-part.js';
+
+/** The controls whose session side comes in a chunk of its own (src/call/optional-features.ts). */
+const OPTIONAL: ReadonlySet<string> = new Set<OptionalFeature>(['hold', 'keypad', 'transfer']);
 
 /** What a session's options come from: the element's attributes. */
 interface SessionSource {
@@ -13,6 +17,8 @@ interface SessionSource {
   /** The `transcript` attribute. */
   readonly transcriptMode?: TranscriptMode | undefined;
   readonly persist?: boolean;
+  /** The `controls` attribute: the optional features it names load with the session. */
+  readonly controls?: string | null;
 }
 
 /** The `transcript` attribute as a mode: `live` unless it says `poll` or `off`. */
@@ -33,6 +39,7 @@ export function sessionOptions(element: SessionSource, consentAt?: string): Call
   options.debug = element.debug;
   options.metrics = element.metrics === 'server' ? 'server' : 'off';
   options.persist = element.persist ?? false;
+  options.features = [...shownControls(element.controls)].filter((name): name is OptionalFeature => OPTIONAL.has(name));
   if (consentAt) options.consentAt = consentAt;
   return options;
 }

@@ -1,9 +1,15 @@
 // Arabic, the built-in right-to-left language: a module of its own, loaded when `lang` asks for it.
 import type { VoiceAgentCallStrings } from './strings.js';
+import { holdAr } from '../features/hold/hold-strings-ar.js';
+import { keypadAr } from '../features/keypad/keypad-strings-ar.js';
+import { persistAr } from '../features/persist/persist-strings-ar.js';
 import { transferAr } from '../features/transfer/transfer-strings-ar.js';
 
 export const ar: VoiceAgentCallStrings = {
+  ...keypadAr,
+  ...holdAr,
   ...transferAr,
+  ...persistAr,
   title: 'المساعد الصوتي',
   launcherLabel: 'المساعد الصوتي',
   closePanel: 'إغلاق',
@@ -31,11 +37,6 @@ export const ar: VoiceAgentCallStrings = {
   enableAudio: 'اضغط لتفعيل الصوت',
   audioBlockedHint: 'أوقف متصفحك صوت المساعد مؤقتًا.',
 
-  keypad: 'لوحة المفاتيح',
-  hold: 'انتظار',
-  resume: 'استئناف',
-  statusOnHold: 'المكالمة في الانتظار',
-  holdResumed: 'استُؤنفت المكالمة',
   weakConnection: 'الاتصال ضعيف',
   devices: 'الميكروفون ومكبر الصوت',
   microphone: 'الميكروفون',
@@ -44,7 +45,6 @@ export const ar: VoiceAgentCallStrings = {
   unnamedSpeaker: 'مكبر صوت {n}',
   microphoneLost: 'انقطع اتصال الميكروفون. يُستخدم الآن {device}.',
   deviceFailed: 'تعذّر استخدام هذا الجهاز. تستمر المكالمة بالجهاز السابق.',
-  holdFailed: 'تعذّر وضع المكالمة في الانتظار أو استئنافها. حاول مرة أخرى.',
 
   timerLabel: 'مدة المكالمة',
   transcriptLabel: 'المحادثة',
@@ -70,8 +70,6 @@ export const ar: VoiceAgentCallStrings = {
   reasonElementRemoved: 'أُغلقت الأداة',
   reasonPageUnload: 'أُغلقت الصفحة',
   reasonUnsupportedBrowser: 'المتصفح غير مدعوم',
-  resumeMicrophoneHint: 'مكالمتك ما زالت مستمرة. اسمح باستخدام الميكروفون في هذه الصفحة لمتابعة الحديث.',
-  resumeContinue: 'انقر لمتابعة المكالمة',
   reasonMoved: 'استمرت في علامة تبويب أخرى',
   statusMoved: 'استمرت هذه المكالمة في علامة تبويب أخرى',
 

@@ -5,9 +5,13 @@
 import type { EndReason } from '../call/types.js';
 import { enIdle } from './strings-idle.js';
 import type { ConsentStringKey } from '../features/consent/consent-strings.js';
+import { holdEn, type HoldStrings } from '../features/hold/hold-strings.js';
+import { keypadEn, type KeypadStrings } from '../features/keypad/keypad-strings.js';
+import { persistEn, type PersistStrings } from '../features/persist/persist-strings.js';
 import { transferEn, type TransferStrings } from '../features/transfer/transfer-strings.js';
 
-export interface VoiceAgentCallStrings extends TransferStrings {
+/** Every string; each optional feature's are in its folder (`*-strings.ts`). */
+export interface VoiceAgentCallStrings extends KeypadStrings, HoldStrings, TransferStrings, PersistStrings {
   /** Default title (the `title` slot replaces it). */
   title: string;
   /** Accessible name of the floating launcher (a disclosure button: `aria-expanded` says open or closed). */
@@ -44,16 +48,6 @@ export interface VoiceAgentCallStrings extends TransferStrings {
   enableAudio: string;
   audioBlockedHint: string;
 
-  /** The keypad toggle (`controls="keypad"`) and the pad's name; typing digits while it is open sends them. */
-  keypad: string;
-  /** The hold toggle (`controls="hold"`), held or not: `aria-pressed="true"` says the call is on hold. */
-  hold: string;
-  /** @deprecated Not shown: the hold toggle keeps one name, `hold`, and says its state with `aria-pressed`. */
-  resume: string;
-  /** The status line while the call is on hold, and the transcript's marker where a hold began. */
-  statusOnHold: string;
-  /** The transcript's marker where a hold ended (the agent listens again). */
-  holdResumed: string;
   /** Shown (and announced once) while the connection's quality stays poor or lost. */
   weakConnection: string;
   /** The devices toggle (`controls="devices"`) and the menu's name. */
@@ -66,9 +60,8 @@ export interface VoiceAgentCallStrings extends TransferStrings {
   unnamedSpeaker: string;
   /** Shown and announced when the microphone in use went away: `{device}` is the one the call uses now. */
   microphoneLost: string;
-  /** Shown when a chosen microphone or speaker could not be used, or the hold did not take. */
+  /** Shown when a chosen microphone or speaker could not be used. */
   deviceFailed: string;
-  holdFailed: string;
 
   timerLabel: string;
   transcriptLabel: string;
@@ -96,10 +89,6 @@ export interface VoiceAgentCallStrings extends TransferStrings {
   reasonElementRemoved: string;
   reasonPageUnload: string;
   reasonUnsupportedBrowser: string;
-  /** A call taken up from an earlier page (`persist`) whose microphone the browser asks for again. */
-  resumeMicrophoneHint: string;
-  /** The button that continues it (asks for the microphone inside the tap). */
-  resumeContinue: string;
   /** `moved`: another tab of this site took the call up (a duplicated tab); this one let go. */
   reasonMoved: string;
   /** The ended card's status for `moved`. */
@@ -161,7 +150,10 @@ export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 /** English: the idle card's, and the rest but the consent gate's (features/consent/consent-strings.ts, its chunk). */
 export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
   ...enIdle,
+  ...keypadEn,
+  ...holdEn,
   ...transferEn,
+  ...persistEn,
   statusConnecting: 'Connecting…',
   statusInCall: 'Call connected',
   statusInCallMuted: 'Call connected. Your microphone is muted.',
@@ -181,11 +173,6 @@ export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
   enableAudio: 'Tap to enable audio',
   audioBlockedHint: 'Your browser paused the assistant’s voice.',
 
-  keypad: 'Keypad',
-  hold: 'Hold',
-  resume: 'Resume',
-  statusOnHold: 'On hold',
-  holdResumed: 'Resumed',
   weakConnection: 'Weak connection',
   devices: 'Microphone and speaker',
   microphone: 'Microphone',
@@ -194,7 +181,6 @@ export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
   unnamedSpeaker: 'Speaker {n}',
   microphoneLost: 'Your microphone was disconnected. Now using {device}.',
   deviceFailed: 'That device could not be used. The call keeps the one it had.',
-  holdFailed: 'The call could not be put on hold or resumed. Please try again.',
 
   timerLabel: 'Call duration',
   transcriptLabel: 'Conversation',
@@ -220,8 +206,6 @@ export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
   reasonElementRemoved: 'widget closed',
   reasonPageUnload: 'page closed',
   reasonUnsupportedBrowser: 'browser not supported',
-  resumeMicrophoneHint: 'Your call is still on. Allow the microphone on this page to go on talking.',
-  resumeContinue: 'Tap to continue the call',
   reasonMoved: 'continued in another tab',
   statusMoved: 'This call continued in another tab',
 

@@ -31,5 +31,6 @@ export function takeOver(
   const own = session();
   if (!isResting(own.state)) return;
   own.configure(sessionOptions(element, consentAt));
-  void own.resume?.();
+  // A persist chunk that failed to load leaves the call to the companion's grace, as no record would.
+  void own.resume?.().catch(() => undefined);
 }

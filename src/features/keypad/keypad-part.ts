@@ -8,11 +8,12 @@ import type { CallSessionEventMap, CallState } from '../../call/types.js';
 import { shownControls, type CallPart, type PartContext } from '../../element/call-part.js';
 import { icon } from '../../element/icons.js';
 import type { VoiceAgentCallStrings } from '../../element/strings.js';
-import { isDtmfDigit } from '../../wire/dtmf.js';
 import { keypadStyles } from './keypad-styles.js';
 
 const SHEET = 'keypad';
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'] as const;
+/** The pad's keys, which are the keypad's digits (src/wire/dtmf.ts, in the keypad's session chunk). */
+const KEY_SET: ReadonlySet<string> = new Set(KEYS);
 const KEY_LETTERS: Partial<Record<string, string>> = {
   '2': 'ABC',
   '3': 'DEF',
@@ -87,7 +88,7 @@ export class KeypadPart implements CallPart {
   /** Digits typed anywhere in the widget while the keypad is open are sent. */
   readonly #onKeydown = (event: KeyboardEvent): void => {
     if (this.#context.sheets.open !== SHEET || event.defaultPrevented) return;
-    if (event.ctrlKey || event.metaKey || event.altKey || !isDtmfDigit(event.key)) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || !KEY_SET.has(event.key)) return;
     event.preventDefault();
     this.#send(event.key);
   };

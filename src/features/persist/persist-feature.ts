@@ -5,7 +5,7 @@
 import { isUpPhase, type ActiveCall } from '../../call/active-call.js';
 import type { SessionFeature } from '../../call/session-feature.js';
 import type { CallHost } from '../../call/call-host.js';
-import { requestMicrophone } from '../../call/gesture.js';
+import { requestMicrophone, type CallHandover } from '../../call/gesture.js';
 import {
   endpointKey,
   findResumeRecord,
@@ -13,6 +13,12 @@ import {
   saveResumeRecord,
   type ResumeRecord,
 } from './resume-record.js';
+
+/** What `resume` needs of the session: its mute, and a start whose new call becomes the stored one. */
+export interface ResumingSession {
+  setMuted(muted: boolean): void;
+  startWith(handover: CallHandover, adopt: (call: ActiveCall) => void): void;
+}
 
 export class PersistFeature implements SessionFeature {
   readonly #host: CallHost;
@@ -28,6 +34,19 @@ export class PersistFeature implements SessionFeature {
   /** The call this tab left for this endpoint, if one is waiting. */
   take(): ResumeRecord | null {
     return findResumeRecord(this.#host.options.endpoint);
+  }
+
+  /**
+   * `CallSession.resume()`, once the session may take a call up: the stored call for this endpoint,
+   * with its mute, started again without a click. False, starting nothing, when none is stored.
+   */
+  resume(session: ResumingSession): boolean {
+    const record = this.take();
+    if (!record) return false;
+    if (record.muted !== this.#host.muted) session.setMuted(record.muted);
+    const microphone = this.microphone(() => this.#host.call?.controller.signal);
+    session.startWith({ microphone }, (call) => this.adopt(call, record));
+    return true;
   }
 
   /** Makes `call` the stored one: its dial, its transcript so far; the setup then rejoins instead of dialling. */

@@ -1,9 +1,9 @@
 // The one import of the media module (livekit-client, a lazy chunk), shared by every CallSession,
 // `preloadMedia` and the element. Kept apart from call-session.ts so that the element's idle
 // entry can start this load on the click without holding the call logic.
-export type MediaModule = typeof import('./media/livekit-media.js');
+import { lazyChunk } from './lazy-chunk.js';
 
-let mediaModule: Promise<MediaModule> | null = null;
+export type MediaModule = typeof import('./media/livekit-media.js');
 
 /**
  * The call chunk and the media chunk share the error classes (errors.ts), which the bundler puts
@@ -14,18 +14,12 @@ export function warmErrors(): void {
   import('./errors.js').catch(() => undefined);
 }
 
-export function loadMedia(): Promise<MediaModule> {
-  if (!mediaModule) {
-    warmErrors();
-    const loading = import('./media/livekit-media.js');
-    mediaModule = loading;
-    // A failed load (offline, a deploy replaced the chunk) is tried again by the next call.
-    loading.catch(() => {
-      if (mediaModule === loading) mediaModule = null;
-    });
-  }
-  return mediaModule;
-}
+const media = lazyChunk(() => {
+  warmErrors();
+  return import('./media/livekit-media.js');
+});
+
+export const loadMedia: () => Promise<MediaModule> = media.load;
 
 /**
  * Starts loading the media module (livekit-client, the lazy chunk) before a call, e.g. when the

@@ -1,38 +1,29 @@
 // How the idle entry reaches the call: one dynamic import of the call chunk (in-call.ts: the
 // call logic, the in-call UI and its styles, the rest of the English strings). Shared by every
 // element on the page; a failed load is tried again by the next request.
+import { lazyChunk } from '../call/lazy-chunk.js';
 import { warmErrors } from '../call/media-loader.js';
 
 export type CallModule = typeof import('./in-call.js');
 /** What `loadCallApi()` resolves to: the call logic for use without the element. */
 export type CallApi = CallModule['api'];
 
-let module: CallModule | null = null;
-let loading: Promise<CallModule> | null = null;
+const call = lazyChunk(() => {
+  warmErrors();
+  return import('./in-call.js');
+});
 
 /** The call chunk if it has loaded, else null. */
-export function loadedCall(): CallModule | null {
-  return module;
-}
+export const loadedCall: () => CallModule | null = call.now;
 
 /** The call chunk, for code that runs only once it has loaded. */
 export function requireCall(): CallModule {
+  const module = call.now();
   if (!module) throw new Error('the call chunk has not loaded');
   return module;
 }
 
-export function loadCall(): Promise<CallModule> {
-  if (module) return Promise.resolve(module);
-  if (!loading) {
-    warmErrors();
-    const attempt = import('./in-call.js').then((loaded) => (module = loaded));
-    loading = attempt;
-    attempt.catch(() => {
-      if (loading === attempt) loading = null;
-    });
-  }
-  return loading;
-}
+export const loadCall: () => Promise<CallModule> = call.load;
 
 /**
  * The call logic (`CallSession`, the event classes) for a page that uses it without the element

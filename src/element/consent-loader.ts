@@ -3,27 +3,19 @@
 // attribute or slot, before and beside the call chunk. Shared by every element on the page; a
 // failed load is tried again by the next click.
 import type { ConsentGate, ConsentHost } from '../features/consent/consent-gate.js';
+import { lazyChunk } from '../call/lazy-chunk.js';
 import { loadCall, reportLoadFailure } from './call-loader.js';
 
 export type ConsentModule = typeof import('../features/consent/consent-gate.js');
 
-let loaded: ConsentModule | null = null;
-let loading: Promise<ConsentModule> | null = null;
+const consent = lazyChunk(() => import('../features/consent/consent-gate.js'));
 
-export function loadConsent(): Promise<ConsentModule> {
-  if (!loading) {
-    const attempt = import('../features/consent/consent-gate.js').then((module) => (loaded = module));
-    loading = attempt;
-    attempt.catch(() => {
-      if (loading === attempt) loading = null;
-    });
-  }
-  return loading;
-}
+export const loadConsent: () => Promise<ConsentModule> = consent.load;
 
 /** The element's consent gate now, or null while its chunk has not loaded. */
 export function consentGateNow(element: ConsentHost): ConsentGate | null {
-  return loaded && new loaded.ConsentGate(element);
+  const module = consent.now();
+  return module && new module.ConsentGate(element);
 }
 
 /** The element's consent gate, once its chunk has loaded; null (and `call-error` `load_failed`) when it did not. */

@@ -65,10 +65,6 @@ async function main(): Promise<void> {
     idempotency: idempotency as IdempotencyMode | undefined,
     iceConfig: values['ice-config'],
   });
-  process.stdout.write(
-    `${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`,
-  );
-
   // process.exit after the close (stopWhenAsked does it), not a natural exit: the media half's
   // libwebrtc crashes a process that winds down on its own. The room's process exits when this one does.
   stopWhenAsked((why) => {
@@ -78,6 +74,10 @@ async function main(): Promise<void> {
       throw error;
     });
   });
+  // Ready to be stopped before it says it is ready (server/cli.ts says why).
+  process.stdout.write(
+    `${JSON.stringify({ apiUrl: emulator.apiUrl, mediaUrl: emulator.mediaUrl, apiKey: emulator.apiKey, graphqlUrl: emulator.graphqlUrl })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -128,11 +128,13 @@ async function main(): Promise<void> {
   for (const message of configWarnings(config, listenOptions))
     logger({ time: new Date().toISOString(), level: 'warn', message });
   const server = await listen(handler, listenOptions);
-  process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
+  // Ready to be stopped before it says it is ready: a supervisor may stop it the moment it reads
+  // the line, and under `npx` the parent this watches may be gone by the next statement.
   stopWhenAsked(() => {
     closeRedis?.();
     return server.close();
   });
+  process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
 }
 
 main().catch((error: unknown) => {

@@ -178,16 +178,8 @@ export class CompanionClient {
   async token(dial: DialHandle, signal: AbortSignal, resumeOf?: number): Promise<MediaToken> {
     // A rejoin after a page left (`persist`) names that leave, so its beacon, if it arrives after
     // this request, ends nothing (src/server/pending-ends.ts).
-    const answer =
-      resumeOf === undefined
-        ? await this.#onDial(dial, '/token', 'POST', signal)
-        : await this.#request(dialPath(dial, '/token'), {
-            method: 'POST',
-            headers: { ...bearer(dial), 'content-type': 'application/json' },
-            body: JSON.stringify({ resumeOf } satisfies TokenBody),
-            signal,
-          });
-    const token = mediaTokenOf(answer);
+    const body: TokenBody | undefined = resumeOf === undefined ? undefined : { resumeOf };
+    const token = mediaTokenOf(await this.#onDial(dial, '/token', 'POST', signal, body));
     if (!token) {
       throw new CompanionError(
         'invalid_response',
@@ -223,12 +215,7 @@ export class CompanionClient {
 
   /** `POST /dials/:id/feedback`: the visitor's rating of the call (one per dial; a second is a 409 `duplicate_request`). */
   async feedback(dial: DialHandle, body: FeedbackBody, signal: AbortSignal): Promise<void> {
-    await this.#request(dialPath(dial, '/feedback'), {
-      method: 'POST',
-      headers: { ...bearer(dial), 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal,
-    });
+    await this.#onDial(dial, '/feedback', 'POST', signal, body);
   }
 
   /**
@@ -252,7 +239,7 @@ export class CompanionClient {
 
   /** `POST /dials/:id/transfer`: the companion asked the service to hand the call to a person, and it accepted. */
   async transfer(dial: DialHandle, signal: AbortSignal): Promise<void> {
-    await this.#request(dialPath(dial, '/transfer'), { method: 'POST', headers: bearer(dial), signal });
+    await this.#onDial(dial, '/transfer', 'POST', signal);
   }
 
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */
@@ -295,14 +282,24 @@ export class CompanionClient {
       }).catch(() => undefined);
   }
 
-  /** A request on one dial's route, with its handle. */
+  /** A request on one dial's route, with its handle, and `json` as its body when given. */
   #onDial(
     dial: DialHandle,
-    route: Exclude<DialRouteTail, '/feedback'>,
+    route: DialRouteTail,
     method: string,
     signal: AbortSignal,
+    json?: object,
   ): Promise<unknown> {
-    return this.#request(dialPath(dial, route), { method, headers: bearer(dial), signal });
+    const init: RequestInit & { signal: AbortSignal } =
+      json === undefined
+        ? { method, headers: bearer(dial), signal }
+        : {
+            method,
+            headers: { ...bearer(dial), 'content-type': 'application/json' },
+            body: JSON.stringify(json),
+            signal,
+          };
+    return this.#request(dialPath(dial, route), init);
   }
 
   #url(path: string): string {

@@ -4,6 +4,7 @@
 // without the part) and is tried again next time. Each chunk exports `makePart` (a PartFactory)
 // and, when it has any, `partStyles`.
 import { adoptStyles, type CSSResult } from 'lit';
+import { lazyChunk } from '../call/lazy-chunk.js';
 import { shownControls, type PartFactory, type PartHost } from './call-part.js';
 
 /** What every part's chunk exports. */
@@ -33,27 +34,22 @@ export function wantedParts(host: Pick<PartHost, 'controls' | 'feedback'>): Feat
   );
 }
 
-const loaded = new Map<FeaturePartName, PartModule>();
-const loading = new Map<FeaturePartName, Promise<void>>();
+/** Each part's chunk, imported once (call/lazy-chunk.ts). */
+const chunks = new Map(NAMES.map((name) => [name, lazyChunk<PartModule>(FEATURE_PARTS[name])]));
 
 /** The feature's part if its chunk has loaded, else undefined. */
 export function loadedPart<K extends FeaturePartName>(name: K): FeaturePart<K> | undefined {
-  return loaded.get(name) as FeaturePart<K> | undefined;
+  return (chunks.get(name)?.now() ?? undefined) as FeaturePart<K> | undefined;
 }
 
 /** Loads the feature's chunk unless it has loaded; null when nothing needs loading. */
 export function loadPart(name: FeaturePartName): Promise<void> | null {
-  if (loaded.has(name)) return null;
-  let pending = loading.get(name);
-  if (!pending) {
-    pending = FEATURE_PARTS[name]().then(
-      (module) => void loaded.set(name, module),
-      () => undefined,
-    );
-    pending.finally(() => loading.delete(name));
-    loading.set(name, pending);
-  }
-  return pending;
+  const chunk = chunks.get(name);
+  if (!chunk || chunk.now()) return null;
+  return chunk.load().then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** A part's styles join the shadow root's sheets (after the call's, as one sheet would have them). */

@@ -2,6 +2,7 @@
 // languages run right to left, and how to load another built-in language (a module of its own,
 // fetched when `lang` asks for it). The rest of English comes with the call chunk (strings.ts).
 import type { VoiceAgentCallStrings } from './strings.js';
+import { lazyChunk } from '../call/lazy-chunk.js';
 
 export type IdleStringKey =
   'title' | 'launcherLabel' | 'closePanel' | 'idleHint' | 'statusIdle' | 'statusStarting' | 'startCall';
@@ -26,17 +27,12 @@ export function isRtlLanguage(lang: string | null | undefined): boolean {
   return RTL_LANGUAGES.has(primarySubtag(lang));
 }
 
-/** Built-in languages besides English, each loaded on demand. */
-const LANGUAGES: Record<string, () => Promise<VoiceAgentCallStrings>> = {
-  ar: () => import('./strings-ar.js').then((module) => module.ar),
-};
-
-const loaded = new Map<string, VoiceAgentCallStrings>();
-const loading = new Map<string, Promise<void>>();
+/** Built-in languages besides English, each loaded on demand (call/lazy-chunk.ts). */
+const LANGUAGES = new Map([['ar', lazyChunk(() => import('./strings-ar.js').then((module) => module.ar))]]);
 
 /** The strings of `lang` if it is a built-in language other than English and has loaded. */
 export function loadedLanguage(lang: string | null | undefined): VoiceAgentCallStrings | undefined {
-  return loaded.get(primarySubtag(lang));
+  return LANGUAGES.get(primarySubtag(lang))?.now() ?? undefined;
 }
 
 /**
@@ -45,17 +41,10 @@ export function loadedLanguage(lang: string | null | undefined): VoiceAgentCallS
  * and is tried again next time.
  */
 export function loadLanguage(lang: string | null | undefined): Promise<void> | null {
-  const code = primarySubtag(lang);
-  const load = LANGUAGES[code];
-  if (!load || loaded.has(code)) return null;
-  let pending = loading.get(code);
-  if (!pending) {
-    pending = load().then(
-      (strings) => void loaded.set(code, strings),
-      () => undefined,
-    );
-    pending.finally(() => loading.delete(code));
-    loading.set(code, pending);
-  }
-  return pending;
+  const chunk = LANGUAGES.get(primarySubtag(lang));
+  if (!chunk || chunk.now()) return null;
+  return chunk.load().then(
+    () => undefined,
+    () => undefined,
+  );
 }

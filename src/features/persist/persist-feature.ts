@@ -66,6 +66,7 @@ export class PersistFeature implements SessionFeature {
     const startedAt = this.#host.connectedAt ?? call.resumed?.startedAt;
     if (!dial || call.dialOver || startedAt === undefined || !(isUpPhase(call) || call.resumed)) return false;
     const { options } = this.#host;
+    const consentAt = options.consentAt ?? call.resumed?.consentAt;
     const record: ResumeRecord = {
       v: 1,
       dialId: dial.dialId,
@@ -75,9 +76,7 @@ export class PersistFeature implements SessionFeature {
       ...(options.agent ? { agent: options.agent } : {}),
       transcript: call.transcript.entries.filter((entry) => entry.text !== ''),
       startedAt,
-      ...((options.consentAt ?? call.resumed?.consentAt) !== undefined
-        ? { consentAt: options.consentAt ?? call.resumed?.consentAt }
-        : {}),
+      ...(consentAt !== undefined ? { consentAt } : {}),
       muted: this.#host.muted,
       held: this.#held(),
       leftAt: Date.now(),

@@ -7,11 +7,8 @@ export const TAG_NAME = 'voice-agent-call';
 export function defineVoiceAgentCall(tagName: string = TAG_NAME): void {
   const existing = customElements.get(tagName);
   if (existing) {
-    console.warn(
-      existing === VoiceAgentCall
-        ? `<${tagName}> is already registered; skipping the second registration.`
-        : `<${tagName}> is already registered by another element (another copy of voice-agent-call?); keeping that one.`,
-    );
+    const other = existing === VoiceAgentCall ? '' : ' by another element (another copy of voice-agent-call?)';
+    console.warn(`<${tagName}> is already registered${other}; keeping the first registration.`);
     return;
   }
   customElements.define(tagName, VoiceAgentCall);

@@ -174,7 +174,7 @@ export const styles = [
 
   .avatar.connecting::after {
     opacity: 1;
-    border-color: var(--vac-accent) transparent transparent transparent;
+    border-color: var(--vac-accent) transparent transparent;
     animation: vac-spin 0.9s linear infinite;
   }
 

@@ -18,7 +18,7 @@ import {
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
 import { isResting } from '../call/state-predicates.js';
-import type { CallSessionEventMap, CallState, TranscriptEntry, TranscriptMode } from '../call/types.js';
+import type { CallSessionEventMap, CallSessionLike, CallState, TranscriptEntry } from '../call/types.js';
 import { CallController } from './call-controller.js';
 import { shownControls, type CallPart, type PartContext, type PartHost } from './call-part.js';
 import { alertIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
@@ -28,9 +28,11 @@ import { adoptPartStyles, loadPart, loadedPart, wantedParts, type FeaturePartNam
 import { SheetSlot } from './sheet-slot.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { fallbackLink } from './fallback-link.js';
+import { sessionOptions, transcriptOf, type SessionSource } from './session-options.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { TranscriptView } from './transcript-view.js';
 import { VoicePresence } from './voice-presence.js';
+import type { CallSessionFactory } from './voice-agent-call.js';
 import { DevicesPart } from '../features/devices/devices-part.js';
 import { WeakConnection } from '../features/quality/weak-connection.js';
 import { transferStatus } from '../features/transfer/transfer-view.js';
@@ -52,8 +54,13 @@ function nextFrame(): Promise<void> {
   });
 }
 
-export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartHost {
+export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartHost, SessionSource {
   readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly layout?: string | undefined;
+  /** For `floating`: whether the panel is open (a call opens it). */
+  open: boolean;
+  /** A named property renders at once, not on the next frame as transcript lines do (`fullUpdate`). */
+  requestUpdate(name?: PropertyKey): void;
   readonly isUpdatePending: boolean;
   readonly state: CallState;
   readonly muted: boolean;
@@ -65,16 +72,6 @@ export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartH
   setMuted(muted: boolean): void;
 }
 
-export interface CallViewHooks {
-  transcriptMode(): TranscriptMode;
-  /** Runs first on every session event (the element's own part: state attribute, panel). */
-  onSessionEvent(type: keyof CallSessionEventMap, event: Event): void;
-  /** Renders soon: something the visitor did changed the view. */
-  invalidate(): void;
-  /** When the visitor agreed to the consent gate for this call, for `call-ended`'s `consentAt`. */
-  consentAt(): string | undefined;
-}
-
 export class CallView implements ReactiveController {
   readonly call: CallController;
   /** The parts made so far, by name (loop over them in PART_ORDER). */
@@ -83,7 +80,8 @@ export class CallView implements ReactiveController {
   private readonly _loading = new Set<Promise<void>>();
   private readonly _context: PartContext;
   private readonly _host: CallViewHost;
-  private readonly _hooks: CallViewHooks;
+  /** When the visitor agreed to the element's consent gate, for the session's options and `call-ended`'s `consentAt`. */
+  private readonly _consentAt: () => string | undefined;
   private _styled = false;
   /** Only transcript lines asked for the pending update: it waits for the next frame. */
   private _transcriptOnly = false;
@@ -95,14 +93,14 @@ export class CallView implements ReactiveController {
   /** The transcript log, with hold markers and lines a hold cut off. */
   private readonly _transcript: TranscriptView;
 
-  constructor(host: CallViewHost, hooks: CallViewHooks) {
+  constructor(host: CallViewHost, consentAt: () => string | undefined) {
     this._host = host;
-    this._hooks = hooks;
+    this._consentAt = consentAt;
     host.addController(this);
     this._adoptStyles();
     this._follow = new TranscriptFollow(host, {
       entries: () => this._renderedEntries(),
-      invalidate: () => this._hooks.invalidate(),
+      invalidate: () => this._invalidate(),
     });
     this._transcript = new TranscriptView(() => this.call.session, this._follow);
     this.call = new CallController(host, {
@@ -110,11 +108,11 @@ export class CallView implements ReactiveController {
       onSessionEvent: (type, event) => this._onSessionEvent(type, event),
       endedDetail: (result) => {
         // A call taken over from an earlier page (`persist`) was agreed to there.
-        const consentAt = this._hooks.consentAt() ?? this.call.session?.resumedConsentAt;
+        const consentAt = this._consentAt() ?? this.call.session?.resumedConsentAt;
         return consentAt ? { ...result, consentAt } : result;
       },
     });
-    const invalidate = (): void => this._hooks.invalidate();
+    const invalidate = (): void => this._invalidate();
     const notice = new ControlNotice();
     this._context = {
       host,
@@ -218,7 +216,7 @@ export class CallView implements ReactiveController {
       }
       const pending = load.then(() => {
         this._loading.delete(pending);
-        if (this._makePart(name)) this._hooks.invalidate();
+        if (this._makePart(name)) this._invalidate();
       });
       this._loading.add(pending);
     }
@@ -244,6 +242,27 @@ export class CallView implements ReactiveController {
     return parts;
   }
 
+  /**
+   * The element's session: the one bound already, else `adopted` (a live call taken over) or a
+   * new one from the element's `sessionFactory`, bound to this view.
+   */
+  session(adopted?: CallSessionLike): CallSessionLike {
+    let session = this.call.session;
+    if (!session) {
+      const host = this._host;
+      // The element's class (or a subclass) holds the factory: `VoiceAgentCall.sessionFactory`.
+      const element = host.constructor as unknown as { sessionFactory: CallSessionFactory };
+      session = adopted ?? element.sessionFactory(sessionOptions(host, this._consentAt()));
+      this.call.bind(session);
+    }
+    return session;
+  }
+
+  /** Renders soon, at once: something the visitor did changed the view. */
+  private _invalidate(): void {
+    this._host.requestUpdate('_view');
+  }
+
   /** Something besides transcript lines asked for the update: it renders at once. */
   fullUpdate(): void {
     this._transcriptOnly = false;
@@ -252,7 +271,12 @@ export class CallView implements ReactiveController {
   private _onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
     if (type !== 'call-transcript') this._transcriptOnly = false;
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
-    this._hooks.onSessionEvent(type, event);
+    if (type === 'call-state') {
+      // The element's own part first: its `state` attribute, and a call opens the floating panel.
+      const host = this._host;
+      if (host.getAttribute('state') !== host.state) host.setAttribute('state', host.state);
+      if (!isResting(host.state) && host.layout === 'floating') host.open = true;
+    }
     this._context.sheets.onSessionEvent(type, event);
     for (const part of this._each()) part.onSessionEvent?.(type, event);
     if (type === 'call-transcript') {
@@ -449,7 +473,8 @@ export class CallView implements ReactiveController {
     const entries = this._renderedEntries();
     const error = this.error(s);
     const summary = state === 'ended' ? this._summary(s) : '';
-    const showTranscript = this._hooks.transcriptMode() !== 'off' && (state !== 'ended' || entries.length > 0);
+    const showTranscript =
+      transcriptOf(this._host.transcriptMode) !== 'off' && (state !== 'ended' || entries.length > 0);
     return html`${
       session?.resumeNeedsTap && !isResting(state)
         ? html`<div class="notice stacked" part="resume-notice">

@@ -7,7 +7,7 @@ import { shownControls } from './call-part.js';
 const OPTIONAL: ReadonlySet<string> = new Set<OptionalFeature>(['hold', 'keypad', 'transfer']);
 
 /** What a session's options come from: the element's attributes. */
-interface SessionSource {
+export interface SessionSource {
   readonly endpoint?: string | undefined;
   readonly agent?: string | undefined;
   readonly inputs?: Record<string, string> | undefined;

@@ -4,7 +4,6 @@ import { captureGesture, releaseGesture, type CallHandover } from '../call/gestu
 import { loadMedia, preloadMedia } from '../call/media-loader.js';
 import { isResting } from '../call/state-predicates.js';
 import type {
-  CallSessionEventMap,
   CallSessionLike,
   CallSessionOptions,
   CallState,
@@ -479,18 +478,7 @@ export class VoiceAgentCall extends LitElement {
   }
 
   #session(module: CallModule, adopted?: CallSessionLike): CallSessionLike {
-    const existing = this._view?.call.session;
-    if (existing) return existing;
-    this._view ??= new module.CallView(this, {
-      transcriptMode: () => module.transcriptOf(this.transcriptMode),
-      onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
-      invalidate: () => this.requestUpdate('_view'),
-      consentAt: () => this._consent?.consentAt,
-    });
-    const session =
-      adopted ??
-      (this.constructor as typeof VoiceAgentCall).sessionFactory(module.sessionOptions(this, this._consent?.consentAt));
-    this._view.call.bind(session);
+    const session = (this._view ??= new module.CallView(this, () => this._consent?.consentAt)).session(adopted);
     if (this.#pendingMuted !== null) {
       session.setMuted(this.#pendingMuted);
       this.#pendingMuted = null;
@@ -500,13 +488,6 @@ export class VoiceAgentCall extends LitElement {
 
   #reflectState(): void {
     if (this.getAttribute('state') !== this.state) this.setAttribute('state', this.state);
-  }
-
-  #onSessionEvent(type: keyof CallSessionEventMap, _event: Event): void {
-    if (type === 'call-state') {
-      this.#reflectState();
-      if (!isResting(this.state) && this.layout === 'floating') this.open = true;
-    }
   }
 
   /**

@@ -115,6 +115,27 @@ export function timeoutSignal(ms: number): { signal: AbortSignal; clear(): void 
 }
 
 /** Statuses worth one more attempt at creating a dial (with the same idempotency key). */
+/** A `keepalive` POST with the handle in the header, and `json` as its body when given: it outlives the page or element; fire and forget. */
+function keepalivePost(url: string, dial: DialHandle, json?: object): void {
+  const headers = json ? { ...bearer(dial), 'content-type': 'application/json' } : bearer(dial);
+  fetch(url, { method: 'POST', headers, keepalive: true, ...(json ? { body: JSON.stringify(json) } : {}) }).catch(
+    () => undefined,
+  );
+}
+
+/**
+ * A POST while the page goes away: a beacon, which carries no headers, so `body` holds the handle.
+ * It is `text/plain`, which the browser sends to a companion on another origin without a preflight
+ * (a beacon's preflight asks for credentials, which the companion's CORS does not grant, so a JSON
+ * beacon to another origin never left the browser); the companion reads it as JSON. When the
+ * browser refuses the beacon, a keepalive POST with `fallback` as its body.
+ */
+function beaconPost(url: string, dial: DialHandle, body: object, fallback?: object): void {
+  const blob = new Blob([JSON.stringify(body)], { type: 'text/plain' });
+  if (typeof navigator.sendBeacon !== 'function' || !navigator.sendBeacon(url, blob))
+    keepalivePost(url, dial, fallback);
+}
+
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
 export class CompanionClient {
@@ -224,17 +245,8 @@ export class CompanionClient {
    */
   sendMetrics(dial: DialHandle, metrics: object, leaving: boolean): void {
     const url = this.#url(dialPath(dial, '/metrics'));
-    if (leaving && typeof navigator.sendBeacon === 'function') {
-      // text/plain: a beacon the browser may send cross-origin without a preflight; the companion reads it as JSON.
-      const body = new Blob([JSON.stringify({ ...metrics, handle: dial.handle })], { type: 'text/plain' });
-      if (navigator.sendBeacon(url, body)) return;
-    }
-    fetch(url, {
-      method: 'POST',
-      headers: { ...bearer(dial), 'content-type': 'application/json' },
-      body: JSON.stringify(metrics),
-      keepalive: true,
-    }).catch(() => undefined);
+    if (leaving) beaconPost(url, dial, { ...metrics, handle: dial.handle }, metrics);
+    else keepalivePost(url, dial, metrics);
   }
 
   /** `POST /dials/:id/transfer`: the companion asked the service to hand the call to a person, and it accepted. */
@@ -244,9 +256,7 @@ export class CompanionClient {
 
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */
   hangupKeepalive(dial: DialHandle): void {
-    fetch(this.#url(dialPath(dial, '/hangup')), { method: 'POST', headers: bearer(dial), keepalive: true }).catch(
-      () => undefined,
-    );
+    keepalivePost(this.#url(dialPath(dial, '/hangup')), dial);
   }
 
   /**
@@ -254,11 +264,8 @@ export class CompanionClient {
    * body, which the companion accepts. Falls back to a keepalive fetch when the beacon is refused.
    */
   hangupBeacon(dial: DialHandle): void {
-    const url = this.#url(dialPath(dial, '/hangup'));
     const beacon: BeaconHangupBody = { handle: dial.handle };
-    const body = new Blob([JSON.stringify(beacon)], { type: 'application/json' });
-    const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, body);
-    if (!queued) this.hangupKeepalive(dial);
+    beaconPost(this.#url(dialPath(dial, '/hangup')), dial, beacon);
   }
 
   /**
@@ -267,19 +274,8 @@ export class CompanionClient {
    * refused. The companion ends the dial after its grace unless the token route is asked first.
    */
   leaveBeacon(dial: DialHandle, leftAt: number): void {
-    const url = this.#url(dialPath(dial, '/leave'));
     const beacon: LeaveBody = { handle: dial.handle, leftAt };
-    const text = JSON.stringify(beacon);
-    const queued =
-      typeof navigator.sendBeacon === 'function' &&
-      navigator.sendBeacon(url, new Blob([text], { type: 'application/json' }));
-    if (!queued)
-      fetch(url, {
-        method: 'POST',
-        headers: { ...bearer(dial), 'content-type': 'application/json' },
-        body: text,
-        keepalive: true,
-      }).catch(() => undefined);
+    beaconPost(this.#url(dialPath(dial, '/leave')), dial, beacon, { leftAt });
   }
 
   /** A request on one dial's route, with its handle, and `json` as its body when given. */

@@ -72,6 +72,10 @@ const PART_CHUNKS: Record<string, { holds: string; loads: string }> = {
     loads:
       'with the call chunk when `persist` is set (a session with `persist` loads it too); or on the first `resume()`',
   },
+  'metrics-report': {
+    holds: "the metrics' report: each call's `metrics` posted to the companion",
+    loads: 'with the call chunk when `metrics="server"` (a session with `metrics: \'server\'` loads it too)',
+  },
   'feedback-part': {
     holds: 'the rating after a call: its part and styles',
     loads: 'with the call chunk, only with `feedback`',
@@ -79,7 +83,7 @@ const PART_CHUNKS: Record<string, { holds: string; loads: string }> = {
 };
 
 function partChunk(file: string): { holds: string; loads: string } | undefined {
-  const name = /^chunks\/([\w]+-(?:part|feature))-/.exec(file)?.[1];
+  const name = /^chunks\/([\w]+-(?:part|feature|report))-/.exec(file)?.[1];
   return name === undefined ? undefined : PART_CHUNKS[name];
 }
 

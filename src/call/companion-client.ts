@@ -218,25 +218,6 @@ export class CompanionClient {
     await this.#onDial(dial, '/feedback', 'POST', signal, body);
   }
 
-  /**
-   * Sends the call's metrics once (`POST /dials/:id/metrics`): a `keepalive` fetch with the handle
-   * in the header, or, while the page is leaving, a beacon with the handle in the body. Fire and forget.
-   */
-  sendMetrics(dial: DialHandle, metrics: object, leaving: boolean): void {
-    const url = this.#url(dialPath(dial, '/metrics'));
-    if (leaving && typeof navigator.sendBeacon === 'function') {
-      // text/plain: a beacon the browser may send cross-origin without a preflight; the companion reads it as JSON.
-      const body = new Blob([JSON.stringify({ ...metrics, handle: dial.handle })], { type: 'text/plain' });
-      if (navigator.sendBeacon(url, body)) return;
-    }
-    fetch(url, {
-      method: 'POST',
-      headers: { ...bearer(dial), 'content-type': 'application/json' },
-      body: JSON.stringify(metrics),
-      keepalive: true,
-    }).catch(() => undefined);
-  }
-
   /** `POST /dials/:id/transfer`: the companion asked the service to hand the call to a person, and it accepted. */
   async transfer(dial: DialHandle, signal: AbortSignal): Promise<void> {
     await this.#onDial(dial, '/transfer', 'POST', signal);

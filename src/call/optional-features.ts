@@ -1,14 +1,16 @@
-// The optional features' session sides (hold, keypad, transfer, persist), each in a chunk of its
-// own so a call that uses none of them downloads none: loaded when the session's options ask for
-// them (`features`, `persist`) or on the first use of one of their methods, and wired into the
-// session's hooks from then on. Until its chunk has loaded a feature reads as not in use (not held,
-// no transfer, nothing to resume). A feature that arrives mid-call needs no catch-up: each starts
-// as a call's `started` would leave it (nothing held, no transfer, no digits queued).
+// The optional features' session sides (hold, keypad, transfer, persist, the metrics' report), each
+// in a chunk of its own so a call that uses none of them downloads none: loaded when the session's
+// options ask for them (`features`, `persist`, `metrics: 'server'`) or on the first use of one of
+// their methods, and wired into the session's hooks from then on. Until its chunk has loaded a
+// feature reads as not in use (not held, no transfer, nothing to resume). A feature that arrives
+// mid-call needs no catch-up: each starts as a call's `started` would leave it (nothing held, no
+// transfer, no digits queued); the report sends a call that ended while it loaded as it arrives.
 import type { CallHost } from './call-host.js';
 import type { SessionFeature } from './session-feature.js';
 import type { CallSessionOptions, OptionalFeature } from './types.js';
 import type { HoldFeature } from '../features/hold/hold-feature.js';
 import type { KeypadFeature } from '../features/keypad/keypad-feature.js';
+import type { MetricsReport } from '../features/metrics/metrics-report.js';
 import type { PersistFeature } from '../features/persist/persist-feature.js';
 import type { TransferFeature } from '../features/transfer/transfer-feature.js';
 
@@ -20,6 +22,7 @@ interface Features {
   keypad: KeypadFeature;
   transfer: TransferFeature;
   persist: PersistFeature;
+  metrics: MetricsReport;
 }
 type Name = keyof Features;
 
@@ -29,6 +32,7 @@ const CHUNKS = {
   keypad: () => import('../features/keypad/keypad-feature.js'),
   transfer: () => import('../features/transfer/transfer-feature.js'),
   persist: () => import('../features/persist/persist-feature.js'),
+  metrics: () => import('../features/metrics/metrics-report.js'),
 };
 
 /** How the session makes each feature, once its chunk has loaded. */
@@ -37,6 +41,10 @@ const MAKE: { [K in Name]: (host: CallHost, held: () => boolean) => Promise<Feat
   keypad: (host) => CHUNKS.keypad().then((m) => new m.KeypadFeature(host)),
   transfer: (host) => CHUNKS.transfer().then((m) => new m.TransferFeature(host)),
   persist: (host, held) => CHUNKS.persist().then((m) => new m.PersistFeature(host, held)),
+  metrics: (host) => {
+    const before = host.call?.result ? host.call : null;
+    return CHUNKS.metrics().then((m) => new m.MetricsReport(host, before));
+  },
 };
 
 /**
@@ -56,10 +64,10 @@ export class OptionalFeatures {
   /** Every feature loaded, in the order their hooks run. */
   hooks: readonly SessionFeature[] = [];
 
-  /** The hooks run in this order: `first`, hold, keypad, transfer, `then`, persist. */
+  /** The hooks run in this order: `first`, hold, keypad, transfer, `then`, persist, metrics (after `then`'s, which put them on the result). */
   constructor(host: CallHost, first: readonly SessionFeature[], then: readonly SessionFeature[]) {
     this.#host = host;
-    this.#order = [...first, 'hold', 'keypad', 'transfer', ...then, 'persist'];
+    this.#order = [...first, 'hold', 'keypad', 'transfer', ...then, 'persist', 'metrics'];
     this.#rewire();
   }
 
@@ -94,15 +102,19 @@ export class OptionalFeatures {
   }
 
   /**
-   * Loads what the options ask for (`features`, `persist`) in the background; a failed load is
-   * tried again on use. A name that is no optional feature throws a `RangeError`, loading nothing.
+   * Loads what the options ask for (`features`, `persist`, `metrics: 'server'`) in the background; a
+   * failed load is tried again on use. A name that is no optional feature throws a `RangeError`, loading nothing.
    */
-  want(options: Pick<CallSessionOptions, 'features' | 'persist'>): void {
+  want(options: Pick<CallSessionOptions, 'features' | 'persist' | 'metrics'>): void {
     const features: readonly string[] = options.features ?? [];
     const unknown = features.find((name) => !(OPTIONAL as readonly string[]).includes(name));
     if (unknown !== undefined)
       throw new RangeError(`features: ${JSON.stringify(unknown)} is not an optional feature (${OPTIONAL.join(', ')})`);
-    const names: Name[] = [...(options.features ?? []), ...(options.persist ? (['persist'] as const) : [])];
+    const names: Name[] = [
+      ...(options.features ?? []),
+      ...(options.persist ? (['persist'] as const) : []),
+      ...(options.metrics === 'server' ? (['metrics'] as const) : []),
+    ];
     for (const name of names) this.load(name).catch(() => undefined);
   }
 

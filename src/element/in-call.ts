@@ -26,4 +26,5 @@ for (const element of document.querySelectorAll('voice-agent-call')) {
     if (name !== 'feedback') preloadFeature(name);
   }
   if (element.hasAttribute('persist')) preloadFeature('persist');
+  if (element.getAttribute('metrics') === 'server') preloadFeature('metrics');
 }

@@ -51,6 +51,7 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
       'chunks/keypad-feature',
       'chunks/transfer-feature',
       'chunks/persist-feature',
+      'chunks/metrics-report',
       'chunks/keypad-part',
       'chunks/hold-part',
       'chunks/transfer-part',
@@ -172,7 +173,7 @@ test('gzip sizes of the lazy chunks stay within budget', () => {
   // 26,309 -> 25,727 B; persist's loads with a session that has `persist`, before any `pagehide`).
   assert.ok(gzip(/^chunks\/in-call-/) < 25.5 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
   // Each optional feature's chunk is small (issue 35).
-  const features = ['hold-feature', 'keypad-feature', 'transfer-feature', 'persist-feature'];
+  const features = ['hold-feature', 'keypad-feature', 'transfer-feature', 'persist-feature', 'metrics-report'];
   for (const part of ['keypad-part', 'hold-part', 'transfer-part', 'feedback-part', 'consent-gate', ...features])
     assert.ok(gzip(new RegExp(`^chunks/${part}-`)) < 2.5 * 1024, `${part} chunk gzip`);
   assert.ok(gzip(/^chunks\/livekit-media-/) < 200 * 1024, `media chunk gzip ${gzip(/^chunks\/livekit-media-/)} B`);

@@ -7,6 +7,7 @@ import type { DialHandle } from '../../call/companion-client.js';
 import type { FeatureContext, SessionFeature } from '../../call/session-feature.js';
 import type { CallMetrics } from '../../call/types.js';
 import type { DialRouteTail } from '../../wire/companion.js';
+import type { FeatureLoad } from '../../call/optional-features.js';
 
 const ROUTE: DialRouteTail = '/metrics';
 
@@ -48,3 +49,7 @@ export class MetricsReport implements SessionFeature {
     sendMetrics(call.companion.endpoint, call.dial, metrics, call.result?.reason === 'page-unload');
   }
 }
+
+/** Its chunk's factory (features/registry.ts). */
+export const makeFeature = (context: FeatureContext, load: FeatureLoad): MetricsReport =>
+  new MetricsReport(context, load.endedBefore);

@@ -8,7 +8,8 @@
 // (call-view.ts), the tokens of `controls` (call-part.ts), the session's chunks and `features`
 // (call/optional-features.ts, OptionalFeature), the element's session options, the public
 // VoiceAgentCallStrings (element/strings.ts) and the page-weight table (scripts/build-sizes.ts,
-// which names a row's chunks by the row's name: `<name>-part` and the session side's module).
+// which finds a row's chunks by their names: a chunk is named after its module, so a row's modules
+// start with the row's name, its part's being `<name>-part.ts`).
 import type { PartModule } from '../element/feature-parts.js';
 import type { SessionModule } from '../call/optional-features.js';
 import { holdEn } from './hold/hold-strings.js';

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { docPath, SIZES_PAGE } from './docs.js';
+import { FEATURE_ROWS, type FeatureName, type FeatureRow } from '../src/features/registry.js';
 
 const CDN = fileURLToPath(new URL('../dist/cdn/', import.meta.url));
 const ENTRY = 'voice-agent-call.js';
@@ -40,47 +41,35 @@ export interface CdnSizes {
   lazy: FileSize[];
 }
 
-/**
- * Each optional feature's chunks: its view part (src/element/feature-parts.ts) and its session side
- * (src/call/optional-features.ts): what each holds, when it loads.
- */
-const PART_CHUNKS: Record<string, { holds: string; loads: string }> = {
-  'keypad-part': {
-    holds: 'the keypad: its part and styles',
-    loads: 'with the call chunk, only when `controls` names `keypad`',
-  },
-  'keypad-feature': {
-    holds: "the keypad's session side (`sendDigits`, DTMF)",
-    loads: 'with the call chunk, beside its part, when `controls` names `keypad`; or on the first `sendDigits()`',
-  },
-  'hold-part': { holds: 'the hold toggle', loads: 'with the call chunk, only when `controls` names `hold`' },
-  'hold-feature': {
-    holds: "hold's session side (`setHeld`, the service's `pauseAI`)",
-    loads: 'with the call chunk, beside its part, when `controls` names `hold`; or on the first `setHeld()`',
-  },
-  'transfer-part': {
-    holds: '"Talk to a person": its part and styles',
-    loads: 'with the call chunk, only when `controls` names `transfer`',
-  },
-  'transfer-feature': {
-    holds: '"Talk to a person", the session side (`requestTransfer`)',
-    loads:
-      'with the call chunk, beside its part, when `controls` names `transfer`; or on the first `requestTransfer()`',
-  },
-  'persist-feature': {
-    holds: 'calls that survive the page: the leave on `pagehide`, the stored record, the resume',
-    loads:
-      'with the call chunk when `persist` is set (a session with `persist` loads it too); or on the first `resume()`',
-  },
-  'feedback-part': {
-    holds: 'the rating after a call: its part and styles',
-    loads: 'with the call chunk, only with `feedback`',
-  },
-};
+/** The registry row (src/features/registry.ts) whose chunk `file` is: `chunks/<row>-…`, its part when `<row>-part`. */
+export function featureChunk(
+  file: string,
+): { name: FeatureName; row: FeatureRow; side: 'part' | 'session' } | undefined {
+  const found = FEATURE_ROWS.find(([name]) => file.startsWith(`chunks/${name}-`));
+  if (!found) return undefined;
+  const [name, row] = found;
+  return { name, row, side: file.startsWith(`chunks/${name}-part-`) ? 'part' : 'session' };
+}
 
+/** What an optional feature's chunk holds and when it loads, from its registry row. */
 function partChunk(file: string): { holds: string; loads: string } | undefined {
-  const name = /^chunks\/([\w]+-(?:part|feature))-/.exec(file)?.[1];
-  return name === undefined ? undefined : PART_CHUNKS[name];
+  const chunk = featureChunk(file);
+  if (!chunk) return undefined;
+  const { name, row, side } = chunk;
+  const { asks } = row;
+  const when =
+    asks === 'controls'
+      ? `\`controls\` names \`${name}\``
+      : `\`${asks.attribute}${asks.value === undefined ? '' : `="${asks.value}"`}\``;
+  if (side === 'part') return { holds: `${name}: its view part`, loads: `with the call chunk, only when ${when}` };
+  const option =
+    asks === 'controls'
+      ? '`features` names it, or on the first use of its method'
+      : `its option \`${asks.attribute}\` asks`;
+  return {
+    holds: `${name}: its session side`,
+    loads: `with the call chunk when ${when}; a CallSession loads it when ${option}`,
+  };
 }
 
 /** When each kind of lazy chunk loads, by its name. */

@@ -4,7 +4,7 @@
 // guarded `#end` follows, so each call that left `idle` fires exactly one `call-ended`. Each feature
 // (mute, devices, hold, keypad, screen wake, …) is a `SessionFeature` wired once here, whose hooks
 // the session calls at each step; its public methods are one-line delegations to it. The optional
-// ones (hold, keypad, transfer, persist) come in chunks of their own (optional-features.ts).
+// ones (features/registry.ts) come in chunks of their own (optional-features.ts).
 import { awaySeconds, clearTimers, hangupNow, hasEnded, newCall, type ActiveCall } from './active-call.js';
 import { AgentAudio } from './agent-audio.js';
 import { sessionHost } from './call-host.js';
@@ -89,12 +89,12 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
   readonly #mute = new MuteFeature(this.#host);
   readonly #devices = new DevicesFeature(this.#host);
   readonly #quality = new QualityFeature(this.#host);
-  /** Every feature, hooks in order (optional-features.ts; the metrics read the quality's averages as the call ends). */
-  readonly #optional: OptionalFeatures = new OptionalFeatures(
-    this.#host,
-    [new PageLeave(this.#host, (call) => !!this.#optional.get('persist')?.leave(call)), this.#mute, this.#devices],
-    [new ScreenWakeFeature(), this.#quality, new MetricsFeature(this.#host, this.#quality)],
-  );
+  /** Every feature, hooks in order: the session's own, then the optional ones (optional-features.ts). */
+  readonly #optional: OptionalFeatures = new OptionalFeatures(this.#host, [
+    new PageLeave(this.#host, (call) => !!this.#optional.get('persist')?.leave(call)),
+    ...[this.#mute, this.#devices, new ScreenWakeFeature(), this.#quality],
+    new MetricsFeature(this.#host, this.#quality), // reads the quality's averages as the call ends
+  ]);
   readonly #feed = new TranscriptFeed(this.#host);
 
   constructor(options: CallSessionOptions) {

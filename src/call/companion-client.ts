@@ -115,27 +115,6 @@ export function timeoutSignal(ms: number): { signal: AbortSignal; clear(): void 
 }
 
 /** Statuses worth one more attempt at creating a dial (with the same idempotency key). */
-/** A `keepalive` POST with the handle in the header, and `json` as its body when given: it outlives the page or element; fire and forget. */
-function keepalivePost(url: string, dial: DialHandle, json?: object): void {
-  const headers = json ? { ...bearer(dial), 'content-type': 'application/json' } : bearer(dial);
-  fetch(url, { method: 'POST', headers, keepalive: true, ...(json ? { body: JSON.stringify(json) } : {}) }).catch(
-    () => undefined,
-  );
-}
-
-/**
- * A POST while the page goes away: a beacon, which carries no headers, so `body` holds the handle.
- * It is `text/plain`, which the browser sends to a companion on another origin without a preflight
- * (a beacon's preflight asks for credentials, which the companion's CORS does not grant, so a JSON
- * beacon to another origin never left the browser); the companion reads it as JSON. When the
- * browser refuses the beacon, a keepalive POST with `fallback` as its body.
- */
-function beaconPost(url: string, dial: DialHandle, body: object, fallback?: object): void {
-  const blob = new Blob([JSON.stringify(body)], { type: 'text/plain' });
-  if (typeof navigator.sendBeacon !== 'function' || !navigator.sendBeacon(url, blob))
-    keepalivePost(url, dial, fallback);
-}
-
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
 export class CompanionClient {
@@ -239,16 +218,6 @@ export class CompanionClient {
     await this.#onDial(dial, '/feedback', 'POST', signal, body);
   }
 
-  /**
-   * Sends the call's metrics once (`POST /dials/:id/metrics`): a `keepalive` fetch with the handle
-   * in the header, or, while the page is leaving, a beacon with the handle in the body. Fire and forget.
-   */
-  sendMetrics(dial: DialHandle, metrics: object, leaving: boolean): void {
-    const url = this.#url(dialPath(dial, '/metrics'));
-    if (leaving) beaconPost(url, dial, { ...metrics, handle: dial.handle }, metrics);
-    else keepalivePost(url, dial, metrics);
-  }
-
   /** `POST /dials/:id/transfer`: the companion asked the service to hand the call to a person, and it accepted. */
   async transfer(dial: DialHandle, signal: AbortSignal): Promise<void> {
     await this.#onDial(dial, '/transfer', 'POST', signal);
@@ -256,26 +225,47 @@ export class CompanionClient {
 
   /** Hangs up with a `keepalive` fetch that outlives the page or element; fire and forget. */
   hangupKeepalive(dial: DialHandle): void {
-    keepalivePost(this.#url(dialPath(dial, '/hangup')), dial);
+    this.keepalive(dial, '/hangup');
   }
 
-  /**
-   * Hangs up while the page unloads: `sendBeacon` carries no headers, so the handle travels in the
-   * body, which the companion accepts. Falls back to a keepalive fetch when the beacon is refused.
-   */
+  /** Hangs up while the page unloads: by beacon (`beacon`), the keepalive fetch when the beacon is refused. */
   hangupBeacon(dial: DialHandle): void {
-    const beacon: BeaconHangupBody = { handle: dial.handle };
-    beaconPost(this.#url(dialPath(dial, '/hangup')), dial, beacon);
+    this.beacon(dial, '/hangup');
   }
 
   /**
    * Tells the companion the browser left without hanging up (a page with `persist` going away):
-   * `POST /dials/:id/leave` by beacon, the handle in the body; a keepalive fetch when the beacon is
-   * refused. The companion ends the dial after its grace unless the token route is asked first.
+   * `POST /dials/:id/leave` by beacon. The companion ends the dial after its grace unless the
+   * token route is asked first.
    */
   leaveBeacon(dial: DialHandle, leftAt: number): void {
-    const beacon: LeaveBody = { handle: dial.handle, leftAt };
-    beaconPost(this.#url(dialPath(dial, '/leave')), dial, beacon, { leftAt });
+    this.beacon(dial, '/leave', { leftAt } satisfies LeaveBody);
+  }
+
+  /**
+   * A `keepalive` POST on one dial's route, the handle in the header and `json` as the body when
+   * given: it outlives the page or element. Fire and forget.
+   */
+  keepalive(dial: DialHandle, route: DialRouteTail, json?: object): void {
+    const headers = json ? { ...bearer(dial), 'content-type': 'application/json' } : bearer(dial);
+    const body = json ? JSON.stringify(json) : null;
+    fetch(this.#url(dialPath(dial, route)), { method: 'POST', headers, body, keepalive: true }).catch(() => undefined);
+  }
+
+  /**
+   * A POST on one dial's route while the page goes away: a beacon, which carries no headers, so
+   * the handle goes in the body, beside `json`. It is `text/plain`, which the browser sends to a
+   * companion on another origin without a preflight (a beacon's preflight asks for credentials,
+   * which the companion's CORS does not grant, so a JSON beacon to another origin was dropped
+   * while `sendBeacon` reported it queued); the companion reads it as JSON. When the browser
+   * refuses the beacon, the `keepalive` POST. Fire and forget.
+   */
+  beacon(dial: DialHandle, route: DialRouteTail, json: object = {}): void {
+    const handle: BeaconHangupBody = { handle: dial.handle };
+    const blob = new Blob([JSON.stringify({ ...json, ...handle })], { type: 'text/plain' });
+    const queued =
+      typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(this.#url(dialPath(dial, route)), blob);
+    if (!queued) this.keepalive(dial, route, Object.keys(json).length > 0 ? json : undefined);
   }
 
   /** A request on one dial's route, with its handle, and `json` as its body when given. */

@@ -1,65 +1,60 @@
-// The optional features' session sides (hold, keypad, transfer, persist), each in a chunk of its
-// own so a call that uses none of them downloads none: loaded when the session's options ask for
-// them (`features`, `persist`) or on the first use of one of their methods, and wired into the
-// session's hooks from then on. Until its chunk has loaded a feature reads as not in use (not held,
-// no transfer, nothing to resume). A feature that arrives mid-call needs no catch-up: each starts
-// as a call's `started` would leave it (nothing held, no transfer, no digits queued).
+// The optional features' session sides (the rows of features/registry.ts that have one: hold,
+// keypad, transfer, persist, the metrics' report), each in a chunk of its own so a call that uses
+// none of them downloads none: loaded when the session's options ask for them (`features`, or the
+// option a row names: `persist`, `metrics: 'server'`) or on the first use of one of their methods,
+// and wired into the session's hooks from then on, after the session's own, in the registry's
+// order. Until its chunk has loaded a feature reads as not in use (not held, no transfer, nothing
+// to resume). A feature that arrives mid-call needs no catch-up: each starts as a call's `started`
+// would leave it (nothing held, no transfer, no digits queued); one that must see a call's end
+// (the report) is told which call had ended before it was asked for (`endedBefore`).
+import type { ActiveCall } from './active-call.js';
 import type { CallHost } from './call-host.js';
 import type { SessionFeature } from './session-feature.js';
-import type { CallSessionOptions, OptionalFeature } from './types.js';
-import type { HoldFeature } from '../features/hold/hold-feature.js';
-import type { KeypadFeature } from '../features/keypad/keypad-feature.js';
-import type { PersistFeature } from '../features/persist/persist-feature.js';
-import type { TransferFeature } from '../features/transfer/transfer-feature.js';
+import type { CallSessionOptions } from './types.js';
+import { FEATURES, isAsked, namesWith, OPTIONAL_FEATURES, type SessionFeatureName } from '../features/registry.js';
 
-/** What `features` may name. */
-const OPTIONAL: readonly OptionalFeature[] = ['hold', 'keypad', 'transfer'];
-
-interface Features {
-  hold: HoldFeature;
-  keypad: KeypadFeature;
-  transfer: TransferFeature;
-  persist: PersistFeature;
+/** What a feature's factory is given besides the session's host. */
+export interface FeatureLoad {
+  /** The session's call when the chunk was asked for, if that call had already ended. */
+  readonly endedBefore: ActiveCall | null;
+  /** Another optional feature, if its chunk has loaded. */
+  get<K extends SessionFeatureName>(name: K): Features[K] | undefined;
 }
-type Name = keyof Features;
+
+/** What every session side's chunk exports. */
+export interface SessionModule {
+  makeFeature(host: CallHost, load: FeatureLoad): SessionFeature;
+}
+
+type Features = {
+  [K in SessionFeatureName]: ReturnType<Awaited<ReturnType<(typeof FEATURES)[K]['session']>>['makeFeature']>;
+};
+type Name = SessionFeatureName;
+const NAMES = namesWith('session');
 
 /** Each feature's chunk. */
-const CHUNKS = {
-  hold: () => import('../features/hold/hold-feature.js'),
-  keypad: () => import('../features/keypad/keypad-feature.js'),
-  transfer: () => import('../features/transfer/transfer-feature.js'),
-  persist: () => import('../features/persist/persist-feature.js'),
-};
-
-/** How the session makes each feature, once its chunk has loaded. */
-const MAKE: { [K in Name]: (host: CallHost, held: () => boolean) => Promise<Features[K]> } = {
-  hold: (host) => CHUNKS.hold().then((m) => new m.HoldFeature(host)),
-  keypad: (host) => CHUNKS.keypad().then((m) => new m.KeypadFeature(host)),
-  transfer: (host) => CHUNKS.transfer().then((m) => new m.TransferFeature(host)),
-  persist: (host, held) => CHUNKS.persist().then((m) => new m.PersistFeature(host, held)),
-};
+const chunk = (name: Name): Promise<SessionModule> => FEATURES[name].session();
 
 /**
  * Fetches a feature's chunk ahead of the session that will use it (the element, as its call chunk
  * arrives, beside the feature's view part); a failed fetch is tried again when the session loads it.
  */
 export function preloadFeature(name: Name): void {
-  CHUNKS[name]().catch(() => undefined);
+  chunk(name).catch(() => undefined);
 }
 
 export class OptionalFeatures {
   readonly #host: CallHost;
-  /** The session's hook order: its own features, with the optional ones' places among them by name. */
-  readonly #order: readonly (SessionFeature | Name)[];
+  readonly #own: readonly SessionFeature[];
   readonly #loaded: Partial<Features> = {};
   readonly #loading = new Map<Name, Promise<SessionFeature>>();
   /** Every feature loaded, in the order their hooks run. */
   hooks: readonly SessionFeature[] = [];
 
-  /** The hooks run in this order: `first`, hold, keypad, transfer, `then`, persist. */
-  constructor(host: CallHost, first: readonly SessionFeature[], then: readonly SessionFeature[]) {
+  /** The hooks run in this order: the session's `own`, then the optional ones in the registry's. */
+  constructor(host: CallHost, own: readonly SessionFeature[]) {
     this.#host = host;
-    this.#order = [...first, 'hold', 'keypad', 'transfer', ...then, 'persist'];
+    this.#own = own;
     this.#rewire();
   }
 
@@ -80,8 +75,10 @@ export class OptionalFeatures {
     if (loaded) return Promise.resolve(loaded);
     let pending = this.#loading.get(name) as Promise<Features[K]> | undefined;
     if (!pending) {
-      const held = () => this.#loaded.hold?.held ?? false;
-      pending = MAKE[name](this.#host, held).then((feature) => {
+      const call = this.#host.call;
+      const load: FeatureLoad = { endedBefore: call?.result ? call : null, get: (other) => this.get(other) };
+      pending = chunk(name).then((module) => {
+        const feature = module.makeFeature(this.#host, load) as Features[K];
         this.#loaded[name] = feature;
         this.#rewire();
         return feature;
@@ -94,19 +91,21 @@ export class OptionalFeatures {
   }
 
   /**
-   * Loads what the options ask for (`features`, `persist`) in the background; a failed load is
-   * tried again on use. A name that is no optional feature throws a `RangeError`, loading nothing.
+   * Loads what the options ask for (`features`, `persist`, `metrics: 'server'`) in the background; a
+   * failed load is tried again on use. A name that is no optional feature throws a `RangeError`, loading nothing.
    */
-  want(options: Pick<CallSessionOptions, 'features' | 'persist'>): void {
+  want(options: Partial<CallSessionOptions>): void {
     const features: readonly string[] = options.features ?? [];
-    const unknown = features.find((name) => !(OPTIONAL as readonly string[]).includes(name));
+    const unknown = features.find((name) => !(OPTIONAL_FEATURES as readonly string[]).includes(name));
     if (unknown !== undefined)
-      throw new RangeError(`features: ${JSON.stringify(unknown)} is not an optional feature (${OPTIONAL.join(', ')})`);
-    const names: Name[] = [...(options.features ?? []), ...(options.persist ? (['persist'] as const) : [])];
-    for (const name of names) this.load(name).catch(() => undefined);
+      throw new RangeError(
+        `features: ${JSON.stringify(unknown)} is not an optional feature (${[...OPTIONAL_FEATURES].sort().join(', ')})`,
+      );
+    const controls = new Set(features);
+    for (const name of NAMES) if (isAsked(name, options, controls)) this.load(name).catch(() => undefined);
   }
 
   #rewire(): void {
-    this.hooks = this.#order.flatMap((entry) => (typeof entry === 'string' ? (this.#loaded[entry] ?? []) : entry));
+    this.hooks = [...this.#own, ...NAMES.flatMap((name) => this.#loaded[name] ?? [])];
   }
 }

@@ -1,6 +1,7 @@
 // Public types of a call (README: "Types"). A change here is a change to the public API.
 import type { CallCapability } from './capabilities.js';
 import type { CallErrorCode } from './error-codes.js';
+import type { OptionalFeatureName } from '../features/registry.js';
 
 export type CallState = 'idle' | 'starting' | 'connecting' | 'in-call' | 'reconnecting' | 'ending' | 'ended';
 
@@ -216,8 +217,8 @@ export interface CallSessionOptions {
   consentAt?: string;
 }
 
-/** An optional feature of `CallSession` that comes in a chunk of its own (`features`). */
-export type OptionalFeature = 'hold' | 'keypad' | 'transfer';
+/** An optional feature of `CallSession` that comes in a chunk of its own (`features`): a control of the registry (features/registry.ts) with a session side. */
+export type OptionalFeature = OptionalFeatureName;
 
 /** A microphone (`audioinput`) or a speaker (`audiooutput`) the call now uses. */
 export interface CallDevice {

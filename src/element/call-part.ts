@@ -4,12 +4,17 @@
 // optional part comes in its own chunk (feature-parts.ts) and joins the loop once it has loaded.
 import type { nothing, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
+import { FEATURE_ROWS, type ControlFeature } from '../features/registry.js';
 import type { VoiceAgentCallStrings } from './strings.js';
 import type { SheetSlot } from './sheet-slot.js';
 
-/** The tokens of `controls`; hang-up always shows. */
-export type InCallControl = 'mute' | 'devices' | 'keypad' | 'hold' | 'transfer';
-const CONTROL_TOKENS: ReadonlySet<string> = new Set<InCallControl>(['mute', 'devices', 'keypad', 'hold', 'transfer']);
+/** The tokens of `controls`: the two every call has, and the registry's controls; hang-up always shows. */
+export type InCallControl = 'mute' | 'devices' | ControlFeature;
+const CONTROL_TOKENS: ReadonlySet<string> = new Set([
+  'mute',
+  'devices',
+  ...FEATURE_ROWS.filter(([, row]) => row.asks === 'controls').map(([name]) => name),
+]);
 const DEFAULT_CONTROLS = 'mute devices';
 
 /** `controls` as the set of controls it names; unknown tokens are ignored. */

@@ -24,7 +24,14 @@ import { shownControls, type CallPart, type PartContext, type PartHost } from '.
 import { alertIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ControlNotice } from './control-notice.js';
-import { adoptPartStyles, loadPart, loadedPart, wantedParts, type FeaturePartName } from './feature-parts.js';
+import {
+  adoptPartStyles,
+  loadPart,
+  loadedPart,
+  PART_NAMES,
+  wantedParts,
+  type FeaturePartName,
+} from './feature-parts.js';
 import { SheetSlot } from './sheet-slot.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { fallbackLink } from './fallback-link.js';
@@ -37,8 +44,8 @@ import { DevicesPart } from '../features/devices/devices-part.js';
 import { WeakConnection } from '../features/quality/weak-connection.js';
 import { transferStatus } from '../features/transfer/transfer-view.js';
 
-/** The parts in the order they render (body, then the controls row) and announce (urgent ones first). */
-const PART_ORDER = ['weak-connection', 'notice', 'devices', 'keypad', 'hold', 'transfer', 'feedback'] as const;
+/** The parts in the order they render (body, then the controls row) and announce (urgent ones first): those every call shows, then the registry's (features/registry.ts). */
+const PART_ORDER = ['weak-connection', 'notice', 'devices', ...PART_NAMES] as const;
 type PartName = (typeof PART_ORDER)[number];
 
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */

@@ -1,10 +1,11 @@
-// The optional features' view parts, each its own chunk with its part and styles: fetched only
-// when the element's attribute asks for it (as strings-idle.ts's LANGUAGES are fetched only for a
-// `lang`), and shared by every element on the page. A failed load settles (the element goes on
+// The optional features' view parts (the rows of features/registry.ts that have one), each its own
+// chunk with its part and styles: fetched only when the element's attribute asks for it (as
+// strings-idle.ts's LANGUAGES are fetched only for a `lang`), and shared by every element on the page. A failed load settles (the element goes on
 // without the part) and is tried again next time. Each chunk exports `makePart` (a PartFactory)
 // and, when it has any, `partStyles`.
 import { adoptStyles, type CSSResult } from 'lit';
 import { lazyChunk } from '../call/lazy-chunk.js';
+import { FEATURES, isAsked, namesWith, type FeaturePartName } from '../features/registry.js';
 import { shownControls, type PartFactory, type PartHost } from './call-part.js';
 
 /** What every part's chunk exports. */
@@ -13,29 +14,20 @@ export interface PartModule {
   partStyles?: CSSResult;
 }
 
-/** Each optional feature's chunk, by the attribute (or `controls` token) that asks for it. */
-export const FEATURE_PARTS = {
-  keypad: () => import('../features/keypad/keypad-part.js'),
-  hold: () => import('../features/hold/hold-part.js'),
-  transfer: () => import('../features/transfer/transfer-part.js'),
-  feedback: () => import('../features/feedback/feedback-part.js'),
-} satisfies Record<string, () => Promise<PartModule>>;
+export type { FeaturePartName };
+export type FeaturePart<K extends FeaturePartName> = Awaited<ReturnType<(typeof FEATURES)[K]['part']>>;
 
-export type FeaturePartName = keyof typeof FEATURE_PARTS;
-export type FeaturePart<K extends FeaturePartName> = Awaited<ReturnType<(typeof FEATURE_PARTS)[K]>>;
+/** The optional parts, in the card's order (after those every call shows). */
+export const PART_NAMES = namesWith('part');
 
-const NAMES = Object.keys(FEATURE_PARTS) as FeaturePartName[];
-
-/** The optional parts an element's attributes ask for: the `controls` it names, a `feedback` not `false`. */
+/** The optional parts an element's attributes ask for: the `controls` it names, an attribute it has set (`feedback`). */
 export function wantedParts(host: Pick<PartHost, 'controls' | 'feedback'>): FeaturePartName[] {
-  const controls: ReadonlySet<string> = shownControls(host.controls);
-  return NAMES.filter((name) =>
-    name === 'feedback' ? host.feedback != null && host.feedback !== false : controls.has(name),
-  );
+  const controls = shownControls(host.controls);
+  return PART_NAMES.filter((name) => isAsked(name, host, controls));
 }
 
 /** Each part's chunk, imported once (call/lazy-chunk.ts). */
-const chunks = new Map(NAMES.map((name) => [name, lazyChunk<PartModule>(FEATURE_PARTS[name])]));
+const chunks = new Map(PART_NAMES.map((name) => [name, lazyChunk<PartModule>(FEATURES[name].part)]));
 
 /** The feature's part if its chunk has loaded, else undefined. */
 export function loadedPart<K extends FeaturePartName>(name: K): FeaturePart<K> | undefined {

@@ -3,7 +3,9 @@
 import { CallSession } from '../call/call-session.js';
 import { preloadFeature } from '../call/optional-features.js';
 import * as publicEvents from '../call/public-events.js';
-import { loadPart, wantedParts } from './feature-parts.js';
+import { FEATURE_ROWS, isAsked, type SessionFeatureName } from '../features/registry.js';
+import { shownControls } from './call-part.js';
+import { loadPart, type FeaturePartName } from './feature-parts.js';
 import { preconnect } from './preconnect.js';
 
 export { CallSession };
@@ -16,14 +18,15 @@ export { takeOver } from './take-over.js';
 export const api = { CallSession, ...publicEvents };
 
 // Loaded on intent (or the click): warm the connection to each companion on another origin the
-// page's widgets call, and fetch the optional parts their attributes ask for and the session sides
-// of those that have one, beside this chunk's own imports (those in the document itself; not
-// inside other components' shadow roots).
+// page's widgets call, and fetch the optional features their attributes ask for (features/registry.ts:
+// the view part and the session side of each), beside this chunk's own imports (those in the
+// document itself; not inside other components' shadow roots).
 for (const element of document.querySelectorAll('voice-agent-call')) {
   preconnect(element.getAttribute('endpoint'));
-  for (const name of wantedParts(element)) {
-    void loadPart(name);
-    if (name !== 'feedback') preloadFeature(name);
+  const controls = shownControls(element.controls);
+  for (const [name, row] of FEATURE_ROWS) {
+    if (!isAsked(name, element, controls)) continue;
+    if (row.part) void loadPart(name as FeaturePartName);
+    if (row.session) preloadFeature(name as SessionFeatureName);
   }
-  if (element.hasAttribute('persist')) preloadFeature('persist');
 }

@@ -1,10 +1,11 @@
 // The options an element's session is made and configured with, from its attributes (call chunk:
 // only a session needs them).
 import type { CallSessionOptions, OptionalFeature, TranscriptMode } from '../call/types.js';
+import { OPTIONAL_FEATURES } from '../features/registry.js';
 import { shownControls } from './call-part.js';
 
-/** The controls whose session side comes in a chunk of its own (src/call/optional-features.ts). */
-const OPTIONAL: ReadonlySet<string> = new Set<OptionalFeature>(['hold', 'keypad', 'transfer']);
+/** The controls whose session side comes in a chunk of its own (features/registry.ts). */
+const OPTIONAL: ReadonlySet<string> = new Set(OPTIONAL_FEATURES);
 
 /** What a session's options come from: the element's attributes. */
 export interface SessionSource {

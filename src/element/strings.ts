@@ -5,13 +5,10 @@
 import type { EndReason } from '../call/types.js';
 import { enIdle } from './strings-idle.js';
 import type { ConsentStringKey } from '../features/consent/consent-strings.js';
-import { holdEn, type HoldStrings } from '../features/hold/hold-strings.js';
-import { keypadEn, type KeypadStrings } from '../features/keypad/keypad-strings.js';
-import { persistEn, type PersistStrings } from '../features/persist/persist-strings.js';
-import { transferEn, type TransferStrings } from '../features/transfer/transfer-strings.js';
+import { featuresEn, type FeatureStrings } from '../features/registry.js';
 
-/** Every string; each optional feature's are in its folder (`*-strings.ts`). */
-export interface VoiceAgentCallStrings extends KeypadStrings, HoldStrings, TransferStrings, PersistStrings {
+/** Every string; each optional feature's are in its folder (`*-strings.ts`), joined by its row in features/registry.ts. */
+export interface VoiceAgentCallStrings extends FeatureStrings {
   /** Default title (the `title` slot replaces it). */
   title: string;
   /** Accessible name of the floating launcher (a disclosure button: `aria-expanded` says open or closed). */
@@ -150,10 +147,7 @@ export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 /** English: the idle card's, and the rest but the consent gate's (features/consent/consent-strings.ts, its chunk). */
 export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
   ...enIdle,
-  ...keypadEn,
-  ...holdEn,
-  ...transferEn,
-  ...persistEn,
+  ...featuresEn,
   statusConnecting: 'Connecting…',
   statusInCall: 'Call connected',
   statusInCallMuted: 'Call connected. Your microphone is muted.',

@@ -95,24 +95,19 @@ export function fakeService(answer: (paused: boolean) => Promise<void>): Service
   };
 }
 
-/** What a feature asked of the call's companion (no network): its transfer, metrics and rating requests. */
+/** What a feature asked of the call's companion (no network): its transfer and rating requests. */
 export interface CompanionAsk {
-  route: 'transfer' | 'metrics' | 'feedback';
+  route: 'transfer' | 'feedback';
   dial: DialHandle;
   body?: unknown;
-  /** The metrics went as a beacon (the page is leaving). */
-  leaving?: boolean;
 }
 
-/** The call's companion client with its transfer, metrics and feedback answered by `answer`, each request recorded. */
+/** The call's companion client with its transfer and feedback answered by `answer`, each request recorded. */
 export function fakeCompanion(call: ActiveCall, answer: () => Promise<void> = async () => undefined): CompanionAsk[] {
   const asked: CompanionAsk[] = [];
   call.companion.transfer = (dial) => {
     asked.push({ route: 'transfer', dial });
     return answer();
-  };
-  call.companion.sendMetrics = (dial, body, leaving) => {
-    asked.push({ route: 'metrics', dial, body, leaving });
   };
   call.companion.feedback = (dial, body) => {
     asked.push({ route: 'feedback', dial, body });

@@ -53,3 +53,6 @@ export class HoldFeature implements SessionFeature {
     this.#context.emit(new CallHoldEvent({ held }));
   }
 }
+
+/** Its chunk's factory (features/registry.ts). */
+export const makeFeature = (context: FeatureContext): HoldFeature => new HoldFeature(context);

@@ -47,3 +47,6 @@ export class KeypadFeature implements SessionFeature {
     this.#queues.delete(call);
   }
 }
+
+/** Its chunk's factory (features/registry.ts). */
+export const makeFeature = (context: FeatureContext): KeypadFeature => new KeypadFeature(context);

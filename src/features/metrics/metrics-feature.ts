@@ -1,7 +1,7 @@
 // The call's own timings, the session's side: each setup stage as it ends (`call-progress`), the
 // time from the click to the agent's first audio, reconnects and the link's averages, put on
-// `call-ended.detail.metrics`; with `metrics: 'server'` sent once to the companion (a beacon when
-// the page is leaving), which turns them into the site's real-user histograms.
+// `call-ended.detail.metrics`, on every call (metrics-report.ts, a chunk of its own, posts them to
+// the companion with `metrics: 'server'`).
 import type { ActiveCall } from '../../call/active-call.js';
 import { CallProgressEvent } from '../../call/events.js';
 import type { FeatureContext, SessionFeature } from '../../call/session-feature.js';
@@ -71,8 +71,6 @@ export class MetricsFeature implements SessionFeature {
     if (firstAudio) metrics.timeToFirstAudioMs = round(firstAudio.startMs + firstAudio.durationMs);
     result.metrics = metrics;
     this.#origin = null;
-    if (this.#context.options.metrics === 'server' && call.dial)
-      call.companion.sendMetrics(call.dial, metrics, result.reason === 'page-unload');
   }
 
   /** ms since the click. */

@@ -13,6 +13,7 @@ import {
   saveResumeRecord,
   type ResumeRecord,
 } from './resume-record.js';
+import type { FeatureLoad } from '../../call/optional-features.js';
 
 /** What `resume` needs of the session: its mute, and a start whose new call becomes the stored one. */
 export interface ResumingSession {
@@ -134,3 +135,7 @@ export class PersistFeature implements SessionFeature {
     if (call.dial) removeResumeRecord(call.dial.dialId);
   }
 }
+
+/** Its chunk's factory (features/registry.ts). */
+export const makeFeature = (host: CallHost, load: FeatureLoad): PersistFeature =>
+  new PersistFeature(host, () => load.get('hold')?.held ?? false);

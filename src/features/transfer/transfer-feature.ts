@@ -77,3 +77,6 @@ export class TransferFeature implements SessionFeature {
     this.#context.emit(new CallTransferEvent({ state }));
   }
 }
+
+/** Its chunk's factory (features/registry.ts). */
+export const makeFeature = (context: FeatureContext): TransferFeature => new TransferFeature(context);

@@ -1,22 +1,21 @@
 // The call's own timings, the session's side alone: `call-progress` per setup stage in order,
 // each starting where the last ended; `call-ended.detail.metrics` with the time to the agent's
-// first audio, reconnects and the link's averages; `metrics: 'server'` sends them once (a beacon
-// when the page is leaving).
+// first audio, reconnects and the link's averages (on every call; metrics-report.test.ts: sending
+// them with `metrics: 'server'`).
 import { expect } from '@open-wc/testing';
 import type { ActiveCall } from '../../../../src/call/active-call.js';
 import { callResult } from '../../../../src/call/endings.js';
 import type { CallProgress, EndReason } from '../../../../src/call/types.js';
 import { MetricsFeature } from '../../../../src/features/metrics/metrics-feature.js';
 import { QualityFeature } from '../../../../src/features/quality/quality-feature.js';
-import { details, fakeCompanion, featureHarness } from '../../../support/feature-context.js';
+import { details, featureHarness } from '../../../support/feature-context.js';
 
-function metrics(options: { metrics?: 'server' } = {}) {
-  const harness = featureHarness({ phase: 'starting', options });
+function metrics() {
+  const harness = featureHarness({ phase: 'starting' });
   harness.call.dial = { dialId: 'dial-1', handle: 'h' };
-  const asked = fakeCompanion(harness.call);
   const feature = new MetricsFeature(harness.context, new QualityFeature(harness.context));
   feature.started(harness.call);
-  return { harness, asked, feature };
+  return { harness, feature };
 }
 
 function end(call: ActiveCall, reason: EndReason = 'user-hangup') {
@@ -36,7 +35,7 @@ const progress = (events: readonly Event[]) => details<CallProgress>(events, 'ca
 
 describe('metrics feature (session side)', () => {
   it('each setup stage once, in order, each starting where the last ended; the metrics on the result', () => {
-    const { harness, asked, feature } = metrics();
+    const { harness, feature } = metrics();
     const { call } = harness;
     feature.microphoneOpened(call);
     call.phase = 'connecting';
@@ -76,7 +75,6 @@ describe('metrics feature (session side)', () => {
       (firstAudio?.startMs ?? NaN) + (firstAudio?.ms ?? NaN),
       0.11,
     );
-    expect(asked).to.deep.equal([], 'nothing is sent without metrics="server"');
   });
 
   it('an agent already in the room when the join completes is on the call as the room is', () => {
@@ -104,23 +102,6 @@ describe('metrics feature (session side)', () => {
     feature.ended(call);
     expect(result.metrics?.reconnects).to.equal(2);
     expect(result.metrics).to.not.have.property('timeToFirstAudioMs');
-  });
-
-  it('metrics="server": sent once to the companion as the call ends, as a beacon when the page is leaving', () => {
-    const staying = metrics({ metrics: 'server' });
-    staying.feature.microphoneOpened(staying.harness.call);
-    const result = end(staying.harness.call);
-    staying.feature.ended(staying.harness.call);
-    staying.feature.ended(staying.harness.call);
-    expect(staying.asked.map(({ route, dial, leaving }) => ({ route, dialId: dial.dialId, leaving }))).to.deep.equal([
-      { route: 'metrics', dialId: 'dial-1', leaving: false },
-    ]);
-    expect(staying.asked[0]?.body).to.equal(result.metrics);
-
-    const leaving = metrics({ metrics: 'server' });
-    end(leaving.harness.call, 'page-unload');
-    leaving.feature.ended(leaving.harness.call);
-    expect(leaving.asked.map((ask) => ask.leaving)).to.deep.equal([true]);
   });
 
   it('a stage of a call that is no longer live is not reported', () => {

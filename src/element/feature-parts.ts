@@ -1,8 +1,8 @@
 // The optional features' view parts (the rows of features/registry.ts that have one), each its own
 // chunk with its part and styles: fetched only when the element's attribute asks for it (as
-// strings-idle.ts's LANGUAGES are fetched only for a `lang`), and shared by every element on the page. A failed load settles (the element goes on
-// without the part) and is tried again next time. Each chunk exports `makePart` (a PartFactory)
-// and, when it has any, `partStyles`.
+// strings-idle.ts's LANGUAGES are fetched only for a `lang`), and shared by every element on the
+// page. A failed load settles (the element goes on without the part) and is tried again next
+// time. Each chunk exports `makePart` (a PartFactory) and, when it has any, `partStyles`.
 import { adoptStyles, type CSSResult } from 'lit';
 import { lazyChunk } from '../call/lazy-chunk.js';
 import { FEATURES, isAsked, namesWith, type FeaturePartName } from '../features/registry.js';

@@ -18,6 +18,16 @@ async function settle(el: VoiceAgentCall): Promise<void> {
   await el.updateComplete;
 }
 
+/**
+ * The floating panel has opened and its opening animation (0.2 s, opacity from 0) is over: until
+ * then axe skips its text as invisible or reads its colours half faded.
+ */
+async function panelOpened(el: VoiceAgentCall): Promise<void> {
+  await el.updateComplete;
+  const panel = present(shadow(el).querySelector<HTMLElement>('.panel'), 'the floating panel');
+  await Promise.all(panel.getAnimations().map((animation) => animation.finished));
+}
+
 describe('<voice-agent-call> states', () => {
   it('idle: says it is ready and offers a labelled call button, nothing else', async () => {
     const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/api/voice-call"></voice-agent-call>`);
@@ -762,7 +772,7 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
       html`<voice-agent-call endpoint="/x" layout="floating"></voice-agent-call>`,
     );
     part(el, 'launcher').click();
-    await settle(el);
+    await panelOpened(el);
     expect(await axeViolations(el)).to.deep.equal([]);
   });
 
@@ -778,7 +788,7 @@ describe('<voice-agent-call> accessibility (axe-core)', () => {
     </div>`);
     const [inline, floating] = pair([...page.querySelectorAll('voice-agent-call')], 'widgets on the page');
     part(floating, 'launcher').click();
-    await settle(floating);
+    await panelOpened(floating);
     // The test page itself has no title, lang or h1: those are the page's business, not the widget's.
     const theWidgets = (ids: string[]): string[] =>
       ids.filter((v) => !/^(document-title|html-has-lang|page-has-heading-one):/.test(v));

@@ -1,5 +1,5 @@
-// `npm test`'s browser runs, side by side: Chromium (`npm run test:browser`, then the WebKit run)
-// beside Firefox (`npm run test:firefox`). A run spends most of its time waiting on the agents'
+// `npm test`'s browser runs, side by side: Chromium (`npm run test:browser`) beside Firefox
+// (`npm run test:firefox`, then the WebKit run). A run spends most of its time waiting on the agents'
 // real-time speech, not on the CPU (a whole Chromium run used about a third of one core), so the
 // two take little longer together than the longer one alone. Each run has its own services, port,
 // services' log and counts, so neither sees the other's calls.
@@ -12,12 +12,14 @@ import { spawn } from 'node:child_process';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Each lane's commands, one after the other. */
+// The Chromium run is the longer (it has the room suite's two extra client runs), so the short
+// WebKit run follows the Firefox run.
 const lanes = [
+  [[npm, ['run', 'test:browser']]],
   [
-    [npm, ['run', 'test:browser']],
+    [npm, ['run', 'test:firefox']],
     [process.execPath, ['scripts/test-webkit.mjs', '--if-installed']],
   ],
-  [[npm, ['run', 'test:firefox']]],
 ];
 
 const running = new Set();

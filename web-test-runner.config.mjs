@@ -7,18 +7,23 @@ import * as puppeteer from 'puppeteer-core';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { testServices } from './test/support/wtr-services.mjs';
 import { faultServices } from './test/support/fault-proxy.mjs';
-import { closingCounts } from './test/support/closing-counts.mjs';
+import { closingCounts, servicesLogFile } from './test/support/closing-counts.mjs';
 import { plainStatic } from './test/support/plain-static.mjs';
 import { withoutExpected404s } from './test/support/expected-404s.mjs';
 import { touchEmulation } from './test/support/touch-emulation.mjs';
 import { defaultReporter } from '@web/test-runner';
 import { testFiles } from './test/support/wtr-files.mjs';
+import { freePort } from './test/support/free-port.mjs';
 
 // Quiet by default (browser console output and the services' logs stay out of the terminal);
 // VERBOSE=1 shows them all.
 const verbose = process.env.VERBOSE === '1';
 
-const services = testServices();
+/** The engines of this run (`WTR_BROWSERS`, comma-separated): `npm test` runs chromium and firefox side by side. */
+const engines = (process.env.WTR_BROWSERS ?? 'chromium').split(',');
+const label = engines.join('+');
+
+const services = testServices({ log: servicesLogFile(label) });
 const faults = faultServices();
 
 const chromiumArgs = [
@@ -80,10 +85,6 @@ const launchers = {
   firefox: () => firefox(firefoxPrefs),
 };
 
-/** The engines of this run (`WTR_BROWSERS`, comma-separated): `npm test` runs chromium, then firefox. */
-const engines = (process.env.WTR_BROWSERS ?? 'chromium').split(',');
-const label = engines.join('+');
-
 /**
  * Firefox cannot change display preferences per test (Chromium emulates them), so the files that
  * check them run a second time in a Firefox started with the opposite ones. Only in whole runs.
@@ -111,12 +112,15 @@ const CHROMIUM_ONLY = [
 ];
 
 export default {
-  files: testFiles([
-    'test/browser/**/*.test.ts',
-    ...(engines.includes('chromium') ? [] : CHROMIUM_ONLY.map((file) => `!${file}`)),
-  ]),
+  files: testFiles(
+    ['test/browser/**/*.test.ts', ...(engines.includes('chromium') ? [] : CHROMIUM_ONLY.map((file) => `!${file}`))],
+    label,
+  ),
   nodeResolve: true,
   hostname: '127.0.0.1',
+  // A port the system hands out: web-test-runner's own choice probes up from 8000, which two runs
+  // started together (npm test's Chromium and Firefox runs) could both find free and both take.
+  port: await freePort(),
   concurrency: 1,
   // One browser at a time: the second Firefox (the opposite preferences) places calls too, and
   // calls running beside each other's slow down the room's timing checks.

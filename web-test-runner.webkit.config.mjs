@@ -8,6 +8,7 @@ import { defaultReporter } from '@web/test-runner';
 import { closingCounts } from './test/support/closing-counts.mjs';
 import { webkitGtkLauncher } from './test/support/webkit-launcher.mjs';
 import { testFiles } from './test/support/wtr-files.mjs';
+import { freePort } from './test/support/free-port.mjs';
 
 const verbose = process.env.VERBOSE === '1';
 
@@ -31,9 +32,11 @@ export const WEBKIT_FILES = [
 ].filter((file) => existsSync(file));
 
 export default {
-  files: testFiles(WEBKIT_FILES),
+  files: testFiles(WEBKIT_FILES, 'webkit'),
   nodeResolve: true,
   hostname: '127.0.0.1',
+  // Not web-test-runner's probe up from 8000: it runs beside the Firefox run (web-test-runner.config.mjs).
+  port: await freePort(),
   concurrency: 1,
   filterBrowserLogs: () => verbose,
   // The progress bar only where a person watches it (web-test-runner.config.mjs).

@@ -10,4 +10,6 @@ describeRoom({
   livekit: livekit as unknown as LivekitClient,
   signalPath: 'v0',
   timingRuns: 3,
+  // The agent's and the service's own scenarios run once, in room-scenarios.test.ts (room-suite.ts: onceIt).
+  clientIndependent: false,
 });

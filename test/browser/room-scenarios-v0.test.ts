@@ -9,4 +9,6 @@ describeRoom({
   signalPath: 'v0',
   roomOptions: { singlePeerConnection: false },
   timingRuns: 3,
+  // The agent's and the service's own scenarios run once, in room-scenarios.test.ts (room-suite.ts: onceIt).
+  clientIndependent: false,
 });

@@ -1,15 +1,11 @@
 // A web-test-runner reporter that closes the run with its counts on a line of their own
 // (`chromium: N passed, N failed`) and leaves them in .cache/test-<label>-summary.json
 // (`summaryFile`, with each file's tests' time, the slowest first) for the closing line of the whole `npm test` (scripts/test-total.mjs). When a
-// test failed it prints the tail of the services' log (.cache/test-services.log), which is kept
-// out of the terminal otherwise.
+// test failed it prints the tail of the run's services' log (.cache/test-services-<label>.log),
+// which is kept out of the terminal otherwise.
 // Each run names its engine (web-test-runner.config.mjs: chromium or firefox). The WebKit run
-// (web-test-runner.webkit.config.mjs) starts no services, so it has no log to show (nor imports
-// wtr-services.mjs, which empties that log on load).
+// (web-test-runner.webkit.config.mjs) starts no services, so it has no log to show.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-
-/** wtr-services.mjs's SERVICES_LOG (not imported: see above). */
-const SERVICES_LOG = '.cache/test-services.log';
 
 function count(suite, totals, path = []) {
   if (!suite) return;
@@ -35,7 +31,10 @@ const firstLine = (message) =>
 /** The counts file a run labelled `label` leaves for scripts/test-total.mjs. */
 export const summaryFile = (label) => `.cache/test-${label}-summary.json`;
 
-export function closingCounts({ label, servicesLog = SERVICES_LOG }) {
+/** The services' log of the run labelled `label` (wtr-services.mjs writes it: `testServices({ log })`). */
+export const servicesLogFile = (label) => `.cache/test-services-${label}.log`;
+
+export function closingCounts({ label, servicesLog = servicesLogFile(label) }) {
   return {
     onTestRunFinished({ sessions }) {
       const totals = { passed: 0, failed: 0, skipped: 0, skippedNames: [], failures: [], ms: 0 };

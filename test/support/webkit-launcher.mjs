@@ -4,24 +4,12 @@
 // itself on a free loopback port, and, where no display is set, a private Xvfb server for it
 // (MiniBrowser has no headless mode). Both are stopped with the launcher.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
+import { freePort } from './free-port.mjs';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 export const MINIBROWSER = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
-
-/** A port that was free a moment ago on 127.0.0.1 (WebKitWebDriver takes a port, not 0). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves with the first line `child` prints on `stream`, or rejects when it exits first. */
 function firstLine(child, stream, what) {

@@ -12,22 +12,20 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { dirname } from 'node:path';
 import { readBody } from './http-body.mjs';
 
 /**
- * Where the children's logs go: stderr with VERBOSE=1; otherwise .cache/test-services.log (the
- * closing reporter prints its tail when a test failed), and a child that exits unasked has its
- * last lines printed with its exit code and signal.
+ * Where the children's logs go: stderr with VERBOSE=1; otherwise the run's own log file
+ * (`testServices({ log })`: .cache/test-services-<engine>.log, so the Chromium and Firefox runs,
+ * which run side by side, keep theirs apart; the closing reporter prints its tail when a test
+ * failed), and a child that exits unasked has its last lines printed with its exit code and signal.
  */
-export const SERVICES_LOG = '.cache/test-services.log';
 const VERBOSE = process.env.VERBOSE === '1';
-if (!VERBOSE) {
-  mkdirSync('.cache', { recursive: true });
-  writeFileSync(SERVICES_LOG, '');
-}
+let logFile = null;
 export function serviceLog(line) {
-  if (VERBOSE) process.stderr.write(`${line}\n`);
-  else appendFileSync(SERVICES_LOG, `${line}\n`);
+  if (VERBOSE || !logFile) process.stderr.write(`${line}\n`);
+  else appendFileSync(logFile, `${line}\n`);
 }
 
 export const SCENARIO_AGENTS = [
@@ -162,7 +160,12 @@ async function forward(ctx, prefix, target, extraHeaders = {}) {
  * (listed in the config's `middleware`, since plugins cannot add Koa middleware at start)
  * routes the page's requests to them.
  */
-export function testServices() {
+export function testServices({ log }) {
+  if (!VERBOSE) {
+    mkdirSync(dirname(log), { recursive: true });
+    writeFileSync(log, '');
+    logFile = log;
+  }
   /** How often each child was started again after exiting unasked (reported in /__services). */
   const restarts = { emulator: 0, companion: 0 };
   const services = { restarts };

@@ -2,11 +2,12 @@
 // element does not import this module: it loads a language other than English only when asked.
 import { ar } from './strings-ar.js';
 import { primarySubtag } from './strings-idle.js';
-import { en as enWithoutConsent, type VoiceAgentCallStrings } from './strings.js';
+import { en as callEn, type VoiceAgentCallStrings } from './strings.js';
 import { consentEn } from '../features/consent/consent-strings.js';
+import { feedbackEn } from '../features/feedback/feedback-strings.js';
 
-/** English whole: the consent gate's strings are in its own chunk. */
-const en: VoiceAgentCallStrings = { ...enWithoutConsent, ...consentEn };
+/** English whole: the consent gate's and the rating's strings are in their own chunks. */
+const en: VoiceAgentCallStrings = { ...callEn, ...consentEn, ...feedbackEn };
 
 /** Built-in languages, by primary language subtag. */
 export const builtInStrings: Readonly<Record<string, VoiceAgentCallStrings>> = { en, ar };

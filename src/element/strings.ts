@@ -5,10 +5,14 @@
 import type { EndReason } from '../call/types.js';
 import { enIdle } from './strings-idle.js';
 import type { ConsentStringKey } from '../features/consent/consent-strings.js';
+import type { FeedbackStringKey, FeedbackStrings } from '../features/feedback/feedback-strings.js';
 import { featuresEn, type FeatureStrings } from '../features/registry.js';
 
-/** Every string; each optional feature's are in its folder (`*-strings.ts`), joined by its row in features/registry.ts. */
-export interface VoiceAgentCallStrings extends FeatureStrings {
+/**
+ * Every string; each optional feature's are in its folder (`*-strings.ts`), joined by its row in
+ * features/registry.ts, or, where only the feature's own chunk shows them (the rating), by name here.
+ */
+export interface VoiceAgentCallStrings extends FeatureStrings, FeedbackStrings {
   /** Default title (the `title` slot replaces it). */
   title: string;
   /** Accessible name of the floating launcher (a disclosure button: `aria-expanded` says open or closed). */
@@ -129,23 +133,15 @@ export interface VoiceAgentCallStrings extends FeatureStrings {
   consentAgree: string;
   /** The gate's button that goes back to idle without calling. */
   consentCancel: string;
-  /** The rating after a call (the `feedback` attribute): the question. */
-  feedbackQuestion: string;
-  /** Accessible names of the thumbs up and thumbs down buttons. */
-  feedbackUp: string;
-  feedbackDown: string;
-  /** The optional comment's label, after a thumb was chosen. */
-  feedbackCommentLabel: string;
-  feedbackSend: string;
-  feedbackSkip: string;
-  /** Shown and announced once the rating was given. */
-  feedbackThanks: string;
 }
 
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 
-/** English: the idle card's, and the rest but the consent gate's (features/consent/consent-strings.ts, its chunk). */
-export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
+/**
+ * English: the idle card's, and the rest but the consent gate's and the rating's, which come with
+ * their own chunks (features/consent/consent-strings.ts, features/feedback/feedback-strings.ts).
+ */
+export const en: Omit<VoiceAgentCallStrings, ConsentStringKey | FeedbackStringKey> = {
   ...enIdle,
   ...featuresEn,
   statusConnecting: 'Connecting…',
@@ -228,14 +224,6 @@ export const en: Omit<VoiceAgentCallStrings, ConsentStringKey> = {
   errorInsecurePageHelp: 'This page is not served securely (https), so no browser can use the microphone here.',
   fallbackPhone: 'Call us by phone:',
   fallbackLink: 'Other ways to reach us',
-
-  feedbackQuestion: 'How was this call?',
-  feedbackUp: 'Good',
-  feedbackDown: 'Not good',
-  feedbackCommentLabel: 'Anything to add? (optional)',
-  feedbackSend: 'Send',
-  feedbackSkip: 'Skip',
-  feedbackThanks: 'Thanks for your feedback.',
 };
 
 const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {

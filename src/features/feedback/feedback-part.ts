@@ -17,6 +17,7 @@ import type {
 import { thumbDownIcon, thumbUpIcon } from '../../element/call-icons.js';
 import type { CallPart, PartContext } from '../../element/call-part.js';
 import type { VoiceAgentCallStrings } from '../../element/strings.js';
+import { feedbackEn, type FeedbackStrings } from './feedback-strings.js';
 import { MAX_FEEDBACK_COMMENT } from '../../wire/companion.js';
 import { feedbackStyles } from './feedback-styles.js';
 
@@ -31,6 +32,11 @@ export interface FeedbackHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
   /** The `feedback` attribute: on unless unset or `false`; `server` also posts the rating. */
   readonly feedback?: string | boolean | null;
+}
+
+/** The rating's strings: its English (this chunk's), under the shown language's and the page's. */
+function ownStrings(s: Partial<FeedbackStrings>): FeedbackStrings {
+  return { ...feedbackEn, ...s };
 }
 
 export class FeedbackPrompt implements CallPart {
@@ -81,7 +87,8 @@ export class FeedbackPrompt implements CallPart {
    * comment is open, so nothing is read twice; the focused comment's label speaks for itself),
    * then the thanks alone.
    */
-  announcement(s: VoiceAgentCallStrings, summary: string): string {
+  announcement(strings: VoiceAgentCallStrings, summary: string): string {
+    const s = ownStrings(strings);
     if (!this.shown()) return summary;
     return this._step.name === 'done' ? s.feedbackThanks : `${summary}. ${s.feedbackQuestion}`;
   }
@@ -136,7 +143,8 @@ export class FeedbackPrompt implements CallPart {
   }
 
   /** The rating's step, below the ended summary. */
-  render(s: VoiceAgentCallStrings): TemplateResult | typeof nothing {
+  render(strings: VoiceAgentCallStrings): TemplateResult | typeof nothing {
+    const s = ownStrings(strings);
     if (!this.shown()) return nothing;
     const step = this._step;
     if (step.name === 'done') return html`<p class="feedback feedback-thanks" part="feedback">${s.feedbackThanks}</p>`;

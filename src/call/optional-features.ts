@@ -43,6 +43,12 @@ export function preloadFeature(name: Name): void {
   chunk(name).catch(() => undefined);
 }
 
+/** The optional features `options` ask for: those `features` names, and those whose option is set (`persist`, `metrics: 'server'`). */
+export function wantedFeatures(options: Partial<CallSessionOptions>): Name[] {
+  const controls: ReadonlySet<string> = new Set(options.features ?? []);
+  return NAMES.filter((name) => isAsked(name, options, controls));
+}
+
 export class OptionalFeatures {
   readonly #host: CallHost;
   readonly #own: readonly SessionFeature[];
@@ -101,8 +107,7 @@ export class OptionalFeatures {
       throw new RangeError(
         `features: ${JSON.stringify(unknown)} is not an optional feature (${[...OPTIONAL_FEATURES].sort().join(', ')})`,
       );
-    const controls = new Set(features);
-    for (const name of NAMES) if (isAsked(name, options, controls)) this.load(name).catch(() => undefined);
+    for (const name of wantedFeatures(options)) this.load(name).catch(() => undefined);
   }
 
   #rewire(): void {

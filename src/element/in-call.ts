@@ -1,12 +1,11 @@
 // The call chunk, loaded by the element on intent, in idle time or on the click (call-loader.ts):
 // the call logic, the in-call UI and styles, and the English strings the idle card does not show.
 import { CallSession } from '../call/call-session.js';
-import { preloadFeature } from '../call/optional-features.js';
+import { preloadFeature, wantedFeatures } from '../call/optional-features.js';
 import * as publicEvents from '../call/public-events.js';
-import { FEATURE_ROWS, isAsked, type SessionFeatureName } from '../features/registry.js';
-import { shownControls } from './call-part.js';
-import { loadPart, type FeaturePartName } from './feature-parts.js';
+import { loadPart, wantedParts } from './feature-parts.js';
 import { preconnect } from './preconnect.js';
+import { sessionOptions } from './session-options.js';
 
 export { CallSession };
 export { CallView } from './call-view.js';
@@ -23,10 +22,6 @@ export const api = { CallSession, ...publicEvents };
 // document itself; not inside other components' shadow roots).
 for (const element of document.querySelectorAll('voice-agent-call')) {
   preconnect(element.getAttribute('endpoint'));
-  const controls = shownControls(element.controls);
-  for (const [name, row] of FEATURE_ROWS) {
-    if (!isAsked(name, element, controls)) continue;
-    if (row.part) void loadPart(name as FeaturePartName);
-    if (row.session) preloadFeature(name as SessionFeatureName);
-  }
+  for (const name of wantedParts(element)) void loadPart(name);
+  for (const name of wantedFeatures(sessionOptions(element))) preloadFeature(name);
 }

@@ -4,17 +4,13 @@
 // optional part comes in its own chunk (feature-parts.ts) and joins the loop once it has loaded.
 import type { nothing, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { CallSessionEventMap, CallSessionLike, CallState } from '../call/types.js';
-import { FEATURE_ROWS, type ControlFeature } from '../features/registry.js';
+import { CONTROL_FEATURES, type ControlFeature } from '../features/registry.js';
 import type { VoiceAgentCallStrings } from './strings.js';
 import type { SheetSlot } from './sheet-slot.js';
 
 /** The tokens of `controls`: the two every call has, and the registry's controls; hang-up always shows. */
 export type InCallControl = 'mute' | 'devices' | ControlFeature;
-const CONTROL_TOKENS: ReadonlySet<string> = new Set([
-  'mute',
-  'devices',
-  ...FEATURE_ROWS.filter(([, row]) => row.asks === 'controls').map(([name]) => name),
-]);
+const CONTROL_TOKENS: ReadonlySet<string> = new Set(['mute', 'devices', ...CONTROL_FEATURES]);
 const DEFAULT_CONTROLS = 'mute devices';
 
 /** `controls` as the set of controls it names; unknown tokens are ignored. */

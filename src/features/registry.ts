@@ -101,10 +101,13 @@ export function namesWith<K extends 'part' | 'session'>(
     : SessionFeatureName)[];
 }
 
-/** The names of the `controls` rows that have a session side (CallSession's `features`). */
-export const OPTIONAL_FEATURES = FEATURE_ROWS.filter(([, row]) => row.asks === 'controls' && row.session).map(
+/** The names of the rows a token of `controls` asks for, in order. */
+export const CONTROL_FEATURES = FEATURE_ROWS.filter(([, row]) => row.asks === 'controls').map(
   ([name]) => name,
-) as OptionalFeatureName[];
+) as ControlFeature[];
+
+/** The names of the `controls` rows that have a session side (CallSession's `features`). */
+export const OPTIONAL_FEATURES = CONTROL_FEATURES.filter((name) => FEATURES[name].session) as OptionalFeatureName[];
 
 /**
  * Whether `source` (an element's properties, or a session's options) asks for the feature: a

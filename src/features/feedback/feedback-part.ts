@@ -88,8 +88,8 @@ export class FeedbackPrompt implements CallPart {
    * then the thanks alone.
    */
   announcement(strings: VoiceAgentCallStrings, summary: string): string {
-    const s = ownStrings(strings);
     if (!this.shown()) return summary;
+    const s = ownStrings(strings);
     return this._step.name === 'done' ? s.feedbackThanks : `${summary}. ${s.feedbackQuestion}`;
   }
 
@@ -144,8 +144,8 @@ export class FeedbackPrompt implements CallPart {
 
   /** The rating's step, below the ended summary. */
   render(strings: VoiceAgentCallStrings): TemplateResult | typeof nothing {
-    const s = ownStrings(strings);
     if (!this.shown()) return nothing;
+    const s = ownStrings(strings);
     const step = this._step;
     if (step.name === 'done') return html`<p class="feedback feedback-thanks" part="feedback">${s.feedbackThanks}</p>`;
     const chosen = step.name === 'comment' ? step.rating : null;

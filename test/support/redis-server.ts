@@ -2,24 +2,13 @@
 // nothing written to disk, resolved once it accepts connections.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.mjs';
 
 export interface RedisServer {
   port: number;
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
-}
-
-/** A port nobody listens on right now (the kernel's pick for port 0). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** Starts redis-server on `port` (default: a free one); `stop` ends it (SIGKILL: as a crash would). */

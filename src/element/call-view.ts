@@ -17,6 +17,8 @@ import {
 } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
+import { CallSession } from '../call/call-session.js';
+import { loadMedia } from '../call/media-loader.js';
 import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallSessionLike, CallState, TranscriptEntry } from '../call/types.js';
 import { CallController } from './call-controller.js';
@@ -47,6 +49,9 @@ import { transferStatus } from '../features/transfer/transfer-view.js';
 /** The parts in the order they render (body, then the controls row) and announce (urgent ones first): those every call shows, then the registry's (features/registry.ts). */
 const PART_ORDER = ['weak-connection', 'notice', 'devices', ...PART_NAMES] as const;
 type PartName = (typeof PART_ORDER)[number];
+
+/** How long a call's first render waits at most for the media chunk (`_setupFirst`). */
+const SETUP_FIRST_MS = 300;
 
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */
 function nextFrame(): Promise<void> {
@@ -92,6 +97,10 @@ export class CallView implements ReactiveController {
   private _styled = false;
   /** Only transcript lines asked for the pending update: it waits for the next frame. */
   private _transcriptOnly = false;
+  /** A call just started: its first render waits for the setup's first steps (`_setupFirst`). */
+  private _started = false;
+  /** Ends the wait of a call's first render, once the call has left `starting`. */
+  private _released: (() => void) | null = null;
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
   private _entries: TranscriptEntry[] | null = null;
   private readonly _follow: TranscriptFollow;
@@ -208,7 +217,30 @@ export class CallView implements ReactiveController {
     this._transcriptOnly = false;
     // A call's card renders with the parts its attributes ask for, not a frame before them.
     if (this.state !== 'idle' && this._loading.size > 0) return Promise.all(this._loading).then(() => undefined);
+    if (this._started) {
+      this._started = false;
+      if (this.state === 'starting' && this.call.session instanceof CallSession) return this._setupFirst();
+    }
     return wait ? nextFrame() : null;
+  }
+
+  /**
+   * A call's first render (its templates new, its layout too) waits until the setup's first steps
+   * had the main thread: the microphone check and the dial's request, and livekit-client's
+   * evaluation, which the browser runs as a task of its own once it has compiled the chunk off the
+   * main thread. Rendered at once, it came before both and held up the media join by its length on
+   * a first call without prefetch (issue 42: the trace of such a call). Meanwhile the card says
+   * "Preparing the call…"; the render comes once the media chunk is in (at once when it was), when
+   * the call leaves `starting`, or after SETUP_FIRST_MS.
+   */
+  private _setupFirst(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this._released = resolve;
+      setTimeout(resolve, SETUP_FIRST_MS);
+      loadMedia().then(nextFrame, resolve).then(resolve);
+    }).then(() => {
+      this._released = null;
+    });
   }
 
   /** The optional parts the element's attributes ask for: each chunk fetched (once per page), each part made once. */
@@ -279,6 +311,7 @@ export class CallView implements ReactiveController {
     if (type !== 'call-transcript') this._transcriptOnly = false;
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     if (type === 'call-state') {
+      if (this.state !== 'starting') this._released?.();
       // The element's own part first: its `state` attribute, and a call opens the floating panel.
       const host = this._host;
       if (host.getAttribute('state') !== host.state) host.setAttribute('state', host.state);
@@ -299,6 +332,7 @@ export class CallView implements ReactiveController {
       this._connectedMuted = this._host.muted;
     }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
+      this._started = true;
       this._follow.reset();
       // A chunk that failed to load is tried again.
       this._wantParts();

@@ -21,7 +21,12 @@ export const transcriptStyles = css`
     mask-image: linear-gradient(to bottom, transparent 0, #000 14px);
   }
 
+  /* Each bubble is laid out and painted on its own (layout, paint and style containment): a new
+     or changed line does not make the browser lay out or repaint the others. With the CPU
+     throttled 4x this cut pre-paint about in half and layout by a quarter per frame in fast-forward
+     (issue 42). */
   .entry {
+    contain: content;
     max-inline-size: 85%;
     padding: 8px 12px;
     border-radius: 16px;

@@ -53,6 +53,13 @@ type PartName = (typeof PART_ORDER)[number];
 /** How long a call's first render waits at most for the media chunk (`_setupFirst`). */
 const SETUP_FIRST_MS = 300;
 
+/** A moment the main thread has nothing queued (at most 50 ms away), or the next frame where browsers cannot say (Safari). */
+function idle(): Promise<void> {
+  return typeof requestIdleCallback === 'function'
+    ? new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 50 }))
+    : nextFrame();
+}
+
 /** The next frame, or a short timeout where frames do not come (a hidden tab). */
 function nextFrame(): Promise<void> {
   return new Promise((resolve) => {
@@ -237,7 +244,7 @@ export class CallView implements ReactiveController {
     return new Promise<void>((resolve) => {
       this._released = resolve;
       setTimeout(resolve, SETUP_FIRST_MS);
-      loadMedia().then(nextFrame, resolve).then(resolve);
+      loadMedia().then(idle, resolve).then(resolve);
     }).then(() => {
       this._released = null;
     });
@@ -311,7 +318,7 @@ export class CallView implements ReactiveController {
     if (type !== 'call-transcript') this._transcriptOnly = false;
     else if (!this._host.isUpdatePending) this._transcriptOnly = true;
     if (type === 'call-state') {
-      if (this.state !== 'starting') this._released?.();
+      if (isResting(this.state)) this._released?.();
       // The element's own part first: its `state` attribute, and a call opens the floating panel.
       const host = this._host;
       if (host.getAttribute('state') !== host.state) host.setAttribute('state', host.state);

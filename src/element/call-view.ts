@@ -22,7 +22,7 @@ import { loadMedia } from '../call/media-loader.js';
 import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallSessionLike, CallState, TranscriptEntry } from '../call/types.js';
 import { CallController } from './call-controller.js';
-import { shownControls, type CallPart, type PartContext, type PartHost } from './call-part.js';
+import { shownControls, type CallPart, type PartContext, type PartHost, type PartPlace } from './call-part.js';
 import { alertIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ControlNotice } from './control-notice.js';
@@ -364,11 +364,6 @@ export class CallView implements ReactiveController {
     void this.call.session?.unlockAudio();
   };
 
-  readonly #onResumeClick = (): void => {
-    this.call.session?.continueResume?.();
-    this.#host.requestUpdate();
-  };
-
   // ---- rendering (the element calls these for states other than idle) ----
 
   statusText(s: VoiceAgentCallStrings): string {
@@ -516,16 +511,7 @@ export class CallView implements ReactiveController {
     const summary = state === 'ended' ? this.#summary(s) : '';
     const showTranscript =
       transcriptOf(this.#host.transcriptMode) !== 'off' && (state !== 'ended' || entries.length > 0);
-    return html`${
-      session?.resumeNeedsTap && !isResting(state)
-        ? html`<div class="notice stacked" part="resume-notice">
-          <p>${s.resumeMicrophoneHint}</p>
-          <button class="pill" part="resume-button" type="button" data-primary @click=${this.#onResumeClick}>
-            ${s.resumeContinue}
-          </button>
-        </div>`
-        : nothing
-    }${
+    return html`${isResting(state) ? nothing : this.#partBodies(s, 'first')}${
       session?.audioBlocked && !isResting(state)
         ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>
@@ -553,7 +539,7 @@ export class CallView implements ReactiveController {
   }
 
   /** The bodies of the parts placed `place`, in order. */
-  #partBodies(s: VoiceAgentCallStrings, place: 'in-call' | 'ended'): unknown[] {
+  #partBodies(s: VoiceAgentCallStrings, place: PartPlace): unknown[] {
     return this.#each()
       .filter((part) => (part.place ?? 'in-call') === place)
       .map((part) => part.body?.(s, this.state) ?? nothing);

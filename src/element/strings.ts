@@ -6,13 +6,15 @@ import type { EndReason } from '../call/types.js';
 import { enIdle } from './strings-idle.js';
 import type { ConsentStringKey } from '../features/consent/consent-strings.js';
 import type { FeedbackStringKey, FeedbackStrings } from '../features/feedback/feedback-strings.js';
+import type { PersistStringKey, PersistStrings } from '../features/persist/persist-strings.js';
 import { featuresEn, type FeatureStrings } from '../features/registry.js';
 
 /**
  * Every string; each optional feature's are in its folder (`*-strings.ts`), joined by its row in
- * features/registry.ts, or, where only the feature's own chunk shows them (the rating), by name here.
+ * features/registry.ts, or, where only the feature's own chunk shows them (the rating, persist's
+ * tap to continue), by name here.
  */
-export interface VoiceAgentCallStrings extends FeatureStrings, FeedbackStrings {
+export interface VoiceAgentCallStrings extends FeatureStrings, FeedbackStrings, PersistStrings {
   /** Default title (the `title` slot replaces it). */
   title: string;
   /** Accessible name of the floating launcher (a disclosure button: `aria-expanded` says open or closed). */
@@ -138,10 +140,11 @@ export interface VoiceAgentCallStrings extends FeatureStrings, FeedbackStrings {
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 
 /**
- * English: the idle card's, and the rest but the consent gate's and the rating's, which come with
- * their own chunks (features/consent/consent-strings.ts, features/feedback/feedback-strings.ts).
+ * English: the idle card's, and the rest but the consent gate's, the rating's and persist's, which
+ * come with their own chunks (features/consent/consent-strings.ts, features/feedback/feedback-strings.ts,
+ * features/persist/persist-strings.ts).
  */
-export const en: Omit<VoiceAgentCallStrings, ConsentStringKey | FeedbackStringKey> = {
+export const en: Omit<VoiceAgentCallStrings, ConsentStringKey | FeedbackStringKey | PersistStringKey> = {
   ...enIdle,
   ...featuresEn,
   statusConnecting: 'Connecting…',

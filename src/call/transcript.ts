@@ -141,19 +141,15 @@ export class Transcript {
   }
 
   /**
-   * Puts back the entries an earlier page of the call showed (`persist`), all final, with their
-   * ids. Not bound to a source: a live segment or a service line of the same utterance (the
-   * service may send the call's whole transcript again) binds to them instead of adding a line.
+   * Puts back the entries an earlier page of the call showed (`persist`, whose chunk checked them:
+   * persist-feature.ts `storedEntries`), with their ids. Not bound to a source: a live segment or a
+   * service line of the same utterance (the service may send the call's whole transcript again)
+   * binds to them instead of adding a line.
    */
   restore(entries: readonly TranscriptEntry[]): void {
     for (const entry of entries) {
-      if (typeof entry?.id !== 'string' || typeof entry.text !== 'string') continue;
-      if (entry.speaker !== 'AI' && entry.speaker !== 'HUMAN') continue;
-      const restored: TranscriptEntry = { id: entry.id, speaker: entry.speaker, text: entry.text, final: true };
-      if (typeof entry.startTimeMs === 'number') restored.startTimeMs = entry.startTimeMs;
-      if (typeof entry.endTimeMs === 'number') restored.endTimeMs = entry.endTimeMs;
-      this.#entries.push(restored);
-      this.#segmentBound.set(restored.id, []);
+      this.#entries.push(entry);
+      this.#segmentBound.set(entry.id, []);
       const number = /^t(\d+)$/.exec(entry.id)?.[1];
       if (number !== undefined) this.#nextId = Math.max(this.#nextId, Number(number) + 1);
     }

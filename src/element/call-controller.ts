@@ -44,179 +44,179 @@ export interface CallControllerHooks {
 }
 
 export class CallController implements ReactiveController {
-  private readonly _host: ReactiveControllerHost & HTMLElement;
-  private readonly _hooks: CallControllerHooks;
-  private _session: CallSessionLike | null = null;
-  private _listening = false;
-  private _connected = false;
-  private _removalCheck: ReturnType<typeof setTimeout> | undefined;
+  readonly #host: ReactiveControllerHost & HTMLElement;
+  readonly #hooks: CallControllerHooks;
+  #session: CallSessionLike | null = null;
+  #listening = false;
+  #connected = false;
+  #removalCheck: ReturnType<typeof setTimeout> | undefined;
   /** Where the host is (kept from its connection: a removed element has no parent any more). */
-  private _parent: Node | null = null;
+  #parent: Node | null = null;
   /** The call this element left in this task, waiting for another element to take it. */
-  private _parked: { endpoint: string; entry: Parked } | null = null;
-  private _tick: ReturnType<typeof setTimeout> | undefined;
+  #parked: { endpoint: string; entry: Parked } | null = null;
+  #tick: ReturnType<typeof setTimeout> | undefined;
   /** Set once the element was removed mid-call: stop listening when that call has ended. */
-  private _detachAfterEnd = false;
+  #detachAfterEnd = false;
   /** When the current call stopped being up, so the timer freezes at its final value. */
-  private _leftCallAt: number | null = null;
+  #leftCallAt: number | null = null;
 
   constructor(host: ReactiveControllerHost & HTMLElement, hooks: CallControllerHooks = {}) {
-    this._host = host;
-    this._hooks = hooks;
+    this.#host = host;
+    this.#hooks = hooks;
     host.addController(this);
   }
 
   get session(): CallSessionLike | null {
-    return this._session;
+    return this.#session;
   }
 
   /** Binds the session the element renders (once; the element keeps one session for its life). */
   bind(session: CallSessionLike): void {
-    if (this._session === session) return;
+    if (this.#session === session) return;
     // Widgets hold one live call per page (README: "Several widgets on one page").
     session.configure({ onePerPage: true });
-    this._unlisten();
-    this._session = session;
-    if (this._connected) this._listen();
-    this._syncTicker();
-    this._host.requestUpdate();
+    this.#unlisten();
+    this.#session = session;
+    if (this.#connected) this.#listen();
+    this.#syncTicker();
+    this.#host.requestUpdate();
   }
 
   get state(): CallState {
-    return this._session?.state ?? 'idle';
+    return this.#session?.state ?? 'idle';
   }
 
   /** Milliseconds the current (or last) call has been up, or null before it connected. */
   get elapsedMs(): number | null {
-    const connectedAt = this._session?.connectedAt ?? null;
+    const connectedAt = this.#session?.connectedAt ?? null;
     if (connectedAt === null) return null;
-    const end = isUp(this.state) ? Date.now() : (this._leftCallAt ?? Date.now());
+    const end = isUp(this.state) ? Date.now() : (this.#leftCallAt ?? Date.now());
     return Math.max(0, end - connectedAt);
   }
 
   hostConnected(): void {
-    this._connected = true;
+    this.#connected = true;
     // Back in the same task (a move): the call it left is its own again.
-    this._unpark();
-    this._parent = this._host.parentNode;
-    clearTimeout(this._removalCheck);
-    this._removalCheck = undefined;
-    this._detachAfterEnd = false;
-    this._listen();
-    this._syncTicker();
+    this.#unpark();
+    this.#parent = this.#host.parentNode;
+    clearTimeout(this.#removalCheck);
+    this.#removalCheck = undefined;
+    this.#detachAfterEnd = false;
+    this.#listen();
+    this.#syncTicker();
   }
 
   hostDisconnected(): void {
-    this._connected = false;
-    this._stopTicker();
+    this.#connected = false;
+    this.#stopTicker();
     // A move (remove + insert in the same task, as frameworks do when re-parenting) must not end
     // the call; only a removal that still holds after the current task does.
-    clearTimeout(this._removalCheck);
-    const session = this._session;
+    clearTimeout(this.#removalCheck);
+    const session = this.#session;
     // A live call waits a moment under its endpoint for a new element (a re-mount) to take it over.
-    if (session && !isResting(session.state) && !this._parked) this._park(session);
-    this._removalCheck = setTimeout(() => {
-      this._removalCheck = undefined;
-      if (this._host.isConnected) return;
-      this._unpark();
-      this._abandon();
+    if (session && !isResting(session.state) && !this.#parked) this.#park(session);
+    this.#removalCheck = setTimeout(() => {
+      this.#removalCheck = undefined;
+      if (this.#host.isConnected) return;
+      this.#unpark();
+      this.#abandon();
     }, 0);
   }
 
-  private _park(session: CallSessionLike): void {
-    const endpoint = this._hooks.endpoint?.() ?? '';
+  #park(session: CallSessionLike): void {
+    const endpoint = this.#hooks.endpoint?.() ?? '';
     // Another call left under this endpoint in this task (two removed at once): this one ends as before.
     if (parked.has(endpoint)) return;
     const entry: Parked = {
       session,
-      parent: this._parent,
+      parent: this.#parent,
       release: () => {
-        this._unpark();
-        this._unlisten();
-        this._session = null;
-        this._stopTicker();
+        this.#unpark();
+        this.#unlisten();
+        this.#session = null;
+        this.#stopTicker();
       },
     };
     parked.set(endpoint, entry);
-    this._parked = { endpoint, entry };
+    this.#parked = { endpoint, entry };
   }
 
-  private _unpark(): void {
-    const left = this._parked;
+  #unpark(): void {
+    const left = this.#parked;
     if (!left) return;
     if (parked.get(left.endpoint) === left.entry) parked.delete(left.endpoint);
-    this._parked = null;
+    this.#parked = null;
   }
 
   /** The element left for good: its live call ends (`element-removed`); listening stops after that end. */
-  private _abandon(): void {
-    const session = this._session;
+  #abandon(): void {
+    const session = this.#session;
     if (session && !isResting(session.state)) {
-      this._detachAfterEnd = true;
+      this.#detachAfterEnd = true;
       session.abandon('element-removed');
     } else {
-      this._unlisten();
+      this.#unlisten();
     }
   }
 
-  private _listen(): void {
-    if (this._listening || !this._session) return;
-    for (const type of SESSION_EVENTS) this._session.addEventListener(type, this._onSessionEvent);
-    this._listening = true;
+  #listen(): void {
+    if (this.#listening || !this.#session) return;
+    for (const type of SESSION_EVENTS) this.#session.addEventListener(type, this.#onSessionEvent);
+    this.#listening = true;
   }
 
-  private _unlisten(): void {
-    if (!this._listening || !this._session) return;
-    for (const type of SESSION_EVENTS) this._session.removeEventListener(type, this._onSessionEvent);
-    this._listening = false;
+  #unlisten(): void {
+    if (!this.#listening || !this.#session) return;
+    for (const type of SESSION_EVENTS) this.#session.removeEventListener(type, this.#onSessionEvent);
+    this.#listening = false;
   }
 
-  private readonly _onSessionEvent = (event: Event): void => {
+  readonly #onSessionEvent = (event: Event): void => {
     const type = event.type as keyof CallSessionEventMap;
     if (type === 'call-state') {
       const { state, previous } = (event as CallStateEvent).detail;
-      if (isUp(previous) && !isUp(state)) this._leftCallAt = Date.now();
-      if (state === 'starting') this._leftCallAt = null;
-      this._syncTicker();
+      if (isUp(previous) && !isUp(state)) this.#leftCallAt = Date.now();
+      if (state === 'starting') this.#leftCallAt = null;
+      this.#syncTicker();
     }
-    this._hooks.onSessionEvent?.(type, event);
-    this._host.requestUpdate();
+    this.#hooks.onSessionEvent?.(type, event);
+    this.#host.requestUpdate();
     // New, host-owned instances of the public events (same class, same `detail`).
     if (isPublicCallEvent(type)) {
       const detail = (event as Event & { detail: CallSessionEventMap[typeof type] }).detail;
-      this._host.dispatchEvent(
-        type === 'call-ended' && this._hooks.endedDetail
-          ? createCallEvent(type, this._hooks.endedDetail(detail as CallResult))
+      this.#host.dispatchEvent(
+        type === 'call-ended' && this.#hooks.endedDetail
+          ? createCallEvent(type, this.#hooks.endedDetail(detail as CallResult))
           : createCallEvent(type, detail),
       );
     }
-    if (type === 'call-ended' && this._detachAfterEnd && !this._connected) {
-      this._detachAfterEnd = false;
-      this._unlisten();
+    if (type === 'call-ended' && this.#detachAfterEnd && !this.#connected) {
+      this.#detachAfterEnd = false;
+      this.#unlisten();
     }
   };
 
   /** Re-renders on each whole second of the call, only while a call is up and the host is shown. */
-  private _syncTicker(): void {
-    if (!this._connected || !isUp(this.state)) {
-      this._stopTicker();
+  #syncTicker(): void {
+    if (!this.#connected || !isUp(this.state)) {
+      this.#stopTicker();
       return;
     }
-    if (this._tick !== undefined) return;
+    if (this.#tick !== undefined) return;
     const schedule = (): void => {
-      const connectedAt = this._session?.connectedAt ?? Date.now();
+      const connectedAt = this.#session?.connectedAt ?? Date.now();
       const untilNextSecond = 1000 - ((Date.now() - connectedAt) % 1000);
-      this._tick = setTimeout(() => {
-        this._tick = undefined;
-        this._host.requestUpdate();
-        if (this._connected && isUp(this.state)) schedule();
+      this.#tick = setTimeout(() => {
+        this.#tick = undefined;
+        this.#host.requestUpdate();
+        if (this.#connected && isUp(this.state)) schedule();
       }, untilNextSecond + 5);
     };
     schedule();
   }
 
-  private _stopTicker(): void {
-    clearTimeout(this._tick);
-    this._tick = undefined;
+  #stopTicker(): void {
+    clearTimeout(this.#tick);
+    this.#tick = undefined;
   }
 }

@@ -54,8 +54,11 @@ export interface PartContext {
   clearNotice(): void;
 }
 
-/** Where a part's body goes in the card: above the voice meters while a call is up, or under the ended summary. */
-export type PartPlace = 'in-call' | 'ended';
+/**
+ * Where a part's body goes in the card: `first`, above everything else while a call is set up or
+ * up (the notice of what to do first); `in-call`, above the voice meters; `ended`, under the ended summary.
+ */
+export type PartPlace = 'first' | 'in-call' | 'ended';
 
 export interface CallPart {
   /** Where `body()` renders (default `in-call`). */

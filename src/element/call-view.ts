@@ -22,7 +22,7 @@ import { loadMedia } from '../call/media-loader.js';
 import { isResting } from '../call/state-predicates.js';
 import type { CallSessionEventMap, CallSessionLike, CallState, TranscriptEntry } from '../call/types.js';
 import { CallController } from './call-controller.js';
-import { shownControls, type CallPart, type PartContext, type PartHost } from './call-part.js';
+import { shownControls, type CallPart, type PartContext, type PartHost, type PartPlace } from './call-part.js';
 import { alertIcon, hangupIcon, micIcon, micOffIcon, speakerIcon } from './call-icons.js';
 import { callStyles } from './call-styles.js';
 import { ControlNotice } from './control-notice.js';
@@ -50,7 +50,7 @@ import { transferStatus } from '../features/transfer/transfer-view.js';
 const PART_ORDER = ['weak-connection', 'notice', 'devices', ...PART_NAMES] as const;
 type PartName = (typeof PART_ORDER)[number];
 
-/** How long a call's first render waits at most for the media chunk (`_setupFirst`). */
+/** How long a call's first render waits at most for the media chunk (`#setupFirst`). */
 const SETUP_FIRST_MS = 300;
 
 /** A moment the main thread has nothing queued (at most 50 ms away), or the next frame where browsers cannot say (Safari). */
@@ -94,60 +94,60 @@ export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartH
 export class CallView implements ReactiveController {
   readonly call: CallController;
   /** The parts made so far, by name (loop over them in PART_ORDER). */
-  private readonly _parts = new Map<PartName, CallPart>();
+  readonly #parts = new Map<PartName, CallPart>();
   /** Optional parts' chunks loading: a call's card waits for them (`gate`). */
-  private readonly _loading = new Set<Promise<void>>();
-  private readonly _context: PartContext;
-  private readonly _host: CallViewHost;
+  readonly #loading = new Set<Promise<void>>();
+  readonly #context: PartContext;
+  readonly #host: CallViewHost;
   /** When the visitor agreed to the element's consent gate, for the session's options and `call-ended`'s `consentAt`. */
-  private readonly _consentAt: () => string | undefined;
-  private _styled = false;
+  readonly #consentAt: () => string | undefined;
+  #styled = false;
   /** Only transcript lines asked for the pending update: it waits for the next frame. */
-  private _transcriptOnly = false;
-  /** A call just started: its first render waits for the setup's first steps (`_setupFirst`). */
-  private _started = false;
+  #transcriptOnly = false;
+  /** A call just started: its first render waits for the setup's first steps (`#setupFirst`). */
+  #started = false;
   /** Ends the wait of a call's first render, once the call has left `starting`. */
-  private _released: (() => void) | null = null;
+  #released: (() => void) | null = null;
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
-  private _entries: TranscriptEntry[] | null = null;
-  private readonly _follow: TranscriptFollow;
+  #entries: TranscriptEntry[] | null = null;
+  readonly #follow: TranscriptFollow;
   /** The call connected with the microphone muted: said once, with "Call connected" (not again on each toggle). */
-  private _connectedMuted = false;
+  #connectedMuted = false;
   /** The transcript log, with hold markers and lines a hold cut off. */
-  private readonly _transcript: TranscriptView;
+  readonly #transcript: TranscriptView;
 
   constructor(host: CallViewHost, consentAt: () => string | undefined) {
-    this._host = host;
-    this._consentAt = consentAt;
+    this.#host = host;
+    this.#consentAt = consentAt;
     host.addController(this);
-    this._adoptStyles();
-    this._follow = new TranscriptFollow(host, {
-      entries: () => this._renderedEntries(),
-      invalidate: () => this._invalidate(),
+    this.#adoptStyles();
+    this.#follow = new TranscriptFollow(host, {
+      entries: () => this.#renderedEntries(),
+      invalidate: () => this.#invalidate(),
     });
-    this._transcript = new TranscriptView(() => this.call.session, this._follow);
+    this.#transcript = new TranscriptView(() => this.call.session, this.#follow);
     this.call = new CallController(host, {
       endpoint: () => host.endpoint ?? '',
-      onSessionEvent: (type, event) => this._onSessionEvent(type, event),
+      onSessionEvent: (type, event) => this.#onSessionEvent(type, event),
       endedDetail: (result) => {
         // A call taken over from an earlier page (`persist`) was agreed to there.
-        const consentAt = this._consentAt() ?? this.call.session?.resumedConsentAt;
+        const consentAt = this.#consentAt() ?? this.call.session?.resumedConsentAt;
         return consentAt ? { ...result, consentAt } : result;
       },
     });
-    const invalidate = (): void => this._invalidate();
+    const invalidate = (): void => this.#invalidate();
     const notice = new ControlNotice();
-    this._context = {
+    this.#context = {
       host,
       session: () => this.call.session,
       invalidate,
       sheets: new SheetSlot(host, invalidate),
       clearNotice: () => notice.clear(),
     };
-    this._parts.set('weak-connection', new WeakConnection(invalidate));
-    this._parts.set('notice', notice);
-    this._parts.set('devices', new DevicesPart(this._context));
-    this._wantParts();
+    this.#parts.set('weak-connection', new WeakConnection(invalidate));
+    this.#parts.set('notice', notice);
+    this.#parts.set('devices', new DevicesPart(this.#context));
+    this.#wantParts();
     new VoicePresence(host, () => this.call.session);
   }
 
@@ -161,23 +161,23 @@ export class CallView implements ReactiveController {
   }
 
   hostConnected(): void {
-    this._adoptStyles();
+    this.#adoptStyles();
   }
 
   /** Whether focus was in the element before this update (for hostUpdated). */
-  private _hadFocus = false;
+  #hadFocus = false;
   /** This view put focus on the card while the call set up. */
-  private _onCard = false;
+  #onCard = false;
 
   /** The call is setting up (`starting`, `connecting`): not yet a call "Hang up" should take Enter for. */
-  private _settingUp(): boolean {
+  #settingUp(): boolean {
     return this.state === 'starting' || this.state === 'connecting';
   }
 
   hostUpdate(): void {
-    this._hadFocus = this._host.shadowRoot?.activeElement != null;
+    this.#hadFocus = this.#host.shadowRoot?.activeElement != null;
     // `controls` or `feedback` may have changed.
-    this._wantParts();
+    this.#wantParts();
   }
 
   /**
@@ -187,27 +187,27 @@ export class CallView implements ReactiveController {
    * on to the primary action. Runs before the element's own `updated()`.
    */
   hostUpdated(): void {
-    const root = this._host.shadowRoot;
+    const root = this.#host.shadowRoot;
     if (!root) return;
     const active = root.activeElement;
     const card = root.querySelector<HTMLElement>('.card');
-    if (this._settingUp()) {
-      if (this._hadFocus && !active && card) {
+    if (this.#settingUp()) {
+      if (this.#hadFocus && !active && card) {
         card.tabIndex = -1;
-        this._onCard = true;
+        this.#onCard = true;
         card.focus();
       }
-    } else if (this._onCard) {
-      this._onCard = false;
+    } else if (this.#onCard) {
+      this.#onCard = false;
       if (active === card) root.querySelector<HTMLElement>('[data-primary]')?.focus();
     }
   }
 
   /** The in-call sheet joins the idle one (after it, as one sheet would have it); a root made later gets it on connect. */
-  private _adoptStyles(): void {
-    const root = this._host.shadowRoot;
-    if (this._styled || !root) return;
-    this._styled = true;
+  #adoptStyles(): void {
+    const root = this.#host.shadowRoot;
+    if (this.#styled || !root) return;
+    this.#styled = true;
     // `styleSheet` is there where constructable sheets are (Lit's `supportsAdoptingStyleSheets`).
     const sheet = callStyles.styleSheet;
     if (sheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
@@ -220,13 +220,13 @@ export class CallView implements ReactiveController {
    * The element awaits this before each update.
    */
   gate(): Promise<void> | null {
-    const wait = this._transcriptOnly;
-    this._transcriptOnly = false;
+    const wait = this.#transcriptOnly;
+    this.#transcriptOnly = false;
     // A call's card renders with the parts its attributes ask for, not a frame before them.
-    if (this.state !== 'idle' && this._loading.size > 0) return Promise.all(this._loading).then(() => undefined);
-    if (this._started) {
-      this._started = false;
-      if (this.state === 'starting' && this.call.session instanceof CallSession) return this._setupFirst();
+    if (this.state !== 'idle' && this.#loading.size > 0) return Promise.all(this.#loading).then(() => undefined);
+    if (this.#started) {
+      this.#started = false;
+      if (this.state === 'starting' && this.call.session instanceof CallSession) return this.#setupFirst();
     }
     return wait ? nextFrame() : null;
   }
@@ -240,49 +240,49 @@ export class CallView implements ReactiveController {
    * "Preparing the call…"; the render comes once the media chunk is in (at once when it was), when
    * the call leaves `starting`, or after SETUP_FIRST_MS.
    */
-  private _setupFirst(): Promise<void> {
+  #setupFirst(): Promise<void> {
     return new Promise<void>((resolve) => {
-      this._released = resolve;
+      this.#released = resolve;
       setTimeout(resolve, SETUP_FIRST_MS);
       loadMedia().then(idle, resolve).then(resolve);
     }).then(() => {
-      this._released = null;
+      this.#released = null;
     });
   }
 
   /** The optional parts the element's attributes ask for: each chunk fetched (once per page), each part made once. */
-  private _wantParts(): void {
+  #wantParts(): void {
     // The properties, not the attributes: Lit renders before it reflects a property a page set.
-    for (const name of wantedParts(this._host)) {
-      if (this._parts.has(name)) continue;
+    for (const name of wantedParts(this.#host)) {
+      if (this.#parts.has(name)) continue;
       const load = loadPart(name);
       if (!load) {
-        this._makePart(name);
+        this.#makePart(name);
         continue;
       }
       const pending = load.then(() => {
-        this._loading.delete(pending);
-        if (this._makePart(name)) this._invalidate();
+        this.#loading.delete(pending);
+        if (this.#makePart(name)) this.#invalidate();
       });
-      this._loading.add(pending);
+      this.#loading.add(pending);
     }
   }
 
   /** Makes the loaded optional part `name` and adopts its styles; false when it is made or did not load. */
-  private _makePart(name: FeaturePartName): boolean {
+  #makePart(name: FeaturePartName): boolean {
     const module = loadedPart(name);
-    const root = this._host.shadowRoot;
-    if (!module || !root || this._parts.has(name)) return false;
+    const root = this.#host.shadowRoot;
+    if (!module || !root || this.#parts.has(name)) return false;
     if ('partStyles' in module) adoptPartStyles(root, module.partStyles);
-    this._parts.set(name, module.makePart(this._context));
+    this.#parts.set(name, module.makePart(this.#context));
     return true;
   }
 
   /** The parts made, in PART_ORDER. */
-  private _each(): CallPart[] {
+  #each(): CallPart[] {
     const parts: CallPart[] = [];
     for (const name of PART_ORDER) {
-      const part = this._parts.get(name);
+      const part = this.#parts.get(name);
       if (part) parts.push(part);
     }
     return parts;
@@ -295,85 +295,80 @@ export class CallView implements ReactiveController {
   session(adopted?: CallSessionLike): CallSessionLike {
     let session = this.call.session;
     if (!session) {
-      const host = this._host;
+      const host = this.#host;
       // The element's class (or a subclass) holds the factory: `VoiceAgentCall.sessionFactory`.
       const element = host.constructor as unknown as { sessionFactory: CallSessionFactory };
-      session = adopted ?? element.sessionFactory(sessionOptions(host, this._consentAt()));
+      session = adopted ?? element.sessionFactory(sessionOptions(host, this.#consentAt()));
       this.call.bind(session);
     }
     return session;
   }
 
   /** Renders soon, at once: something the visitor did changed the view. */
-  private _invalidate(): void {
-    this._host.requestUpdate('_view');
+  #invalidate(): void {
+    this.#host.requestUpdate('_view');
   }
 
   /** Something besides transcript lines asked for the update: it renders at once. */
   fullUpdate(): void {
-    this._transcriptOnly = false;
+    this.#transcriptOnly = false;
   }
 
-  private _onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
-    if (type !== 'call-transcript') this._transcriptOnly = false;
-    else if (!this._host.isUpdatePending) this._transcriptOnly = true;
+  #onSessionEvent(type: keyof CallSessionEventMap, event: Event): void {
+    if (type !== 'call-transcript') this.#transcriptOnly = false;
+    else if (!this.#host.isUpdatePending) this.#transcriptOnly = true;
     if (type === 'call-state') {
-      if (isResting(this.state)) this._released?.();
+      if (isResting(this.state)) this.#released?.();
       // The element's own part first: its `state` attribute, and a call opens the floating panel.
-      const host = this._host;
+      const host = this.#host;
       if (host.getAttribute('state') !== host.state) host.setAttribute('state', host.state);
       if (!isResting(host.state) && host.layout === 'floating') host.open = true;
     }
-    this._context.sheets.onSessionEvent(type, event);
-    for (const part of this._each()) part.onSessionEvent?.(type, event);
+    this.#context.sheets.onSessionEvent(type, event);
+    for (const part of this.#each()) part.onSessionEvent?.(type, event);
     if (type === 'call-transcript') {
       // The event's list is already the session's fresh copy: render it, do not copy again.
-      this._entries = (event as CallTranscriptEvent).detail.entries;
-      this._follow.linesArrived();
+      this.#entries = (event as CallTranscriptEvent).detail.entries;
+      this.#follow.linesArrived();
       return;
     }
     if (type === 'call-hold')
-      this._transcript.holdChanged((event as CallHoldEvent).detail.held, this._renderedEntries());
-    if (type === 'call-state' || type === 'call-ended') this._entries = null;
+      this.#transcript.holdChanged((event as CallHoldEvent).detail.held, this.#renderedEntries());
+    if (type === 'call-state' || type === 'call-ended') this.#entries = null;
     if (type === 'call-state' && (event as CallStateEvent).detail.previous === 'connecting') {
-      this._connectedMuted = this._host.muted;
+      this.#connectedMuted = this.#host.muted;
     }
     if (type === 'call-state' && (event as CallStateEvent).detail.state === 'starting') {
-      this._started = true;
-      this._follow.reset();
+      this.#started = true;
+      this.#follow.reset();
       // A chunk that failed to load is tried again.
-      this._wantParts();
-      this._transcript.reset();
+      this.#wantParts();
+      this.#transcript.reset();
       // Read as each call starts (the session reads it next).
-      this.call.session?.configure({ rememberDevices: this._host.rememberDevices });
+      this.call.session?.configure({ rememberDevices: this.#host.rememberDevices });
     }
   }
 
   /** The entries to render (no copy per render: the list changes only with an event). */
-  private _renderedEntries(): TranscriptEntry[] {
-    this._entries ??= this.call.session?.transcript ?? [];
-    return this._entries;
+  #renderedEntries(): TranscriptEntry[] {
+    this.#entries ??= this.call.session?.transcript ?? [];
+    return this.#entries;
   }
 
   // ---- UI handlers ----
 
-  private readonly _onHangupClick = (): void => {
+  readonly #onHangupClick = (): void => {
     if (this.state === 'ending') return;
-    void this._host.hangup();
+    void this.#host.hangup();
   };
 
-  private readonly _onMuteClick = (): void => {
+  readonly #onMuteClick = (): void => {
     if (this.state === 'ending') return;
-    this._host.setMuted(!this._host.muted);
+    this.#host.setMuted(!this.#host.muted);
   };
 
-  private readonly _onUnlockClick = (): void => {
+  readonly #onUnlockClick = (): void => {
     void this.call.session?.unlockAudio();
-  };
-
-  private readonly _onResumeClick = (): void => {
-    this.call.session?.continueResume?.();
-    this._host.requestUpdate();
   };
 
   // ---- rendering (the element calls these for states other than idle) ----
@@ -399,12 +394,12 @@ export class CallView implements ReactiveController {
         return s.statusEnding;
       case 'ended':
         if (session?.result?.reason === 'moved') return s.statusMoved;
-        return this._connected() ? s.statusEnded : s.statusNotConnected;
+        return this.#connected() ? s.statusEnded : s.statusNotConnected;
     }
   }
 
   /** The current or last call reached `in-call` (a call that never did has no "Call ended" and no duration). */
-  private _connected(): boolean {
+  #connected(): boolean {
     return (this.call.session?.connectedAt ?? null) !== null;
   }
 
@@ -414,11 +409,11 @@ export class CallView implements ReactiveController {
    * reports (the service's `durationSeconds`) when there is one, so the page and the event agree;
    * otherwise the time the widget counted.
    */
-  private _summaryParts(s: VoiceAgentCallStrings): string[] {
+  #summaryParts(s: VoiceAgentCallStrings): string[] {
     const result = this.call.session?.result ?? null;
     const parts: string[] = [];
     if (result) parts.push(reasonText(s, result.reason));
-    if (!this._connected()) return parts;
+    if (!this.#connected()) return parts;
     const reported = result?.durationSeconds;
     const elapsed = this.call.elapsedMs;
     if (typeof reported === 'number' && reported >= 0) parts.push(formatDuration(reported * 1000));
@@ -427,14 +422,14 @@ export class CallView implements ReactiveController {
   }
 
   /** The summary as shown, under the status line that already says the call ended: no second "Call ended". */
-  private _summary(s: VoiceAgentCallStrings): string {
-    const text = this._summaryParts(s).join(' · ');
-    return text.charAt(0).toLocaleUpperCase(this._host.lang || undefined) + text.slice(1);
+  #summary(s: VoiceAgentCallStrings): string {
+    const text = this.#summaryParts(s).join(' · ');
+    return text.charAt(0).toLocaleUpperCase(this.#host.lang || undefined) + text.slice(1);
   }
 
   /** The summary as announced: the status first, since the status line is not announced. */
-  private _announcedSummary(s: VoiceAgentCallStrings): string {
-    return [this.statusText(s), ...this._summaryParts(s)].join(' · ');
+  #announcedSummary(s: VoiceAgentCallStrings): string {
+    return [this.statusText(s), ...this.#summaryParts(s)].join(' · ');
   }
 
   error(s: VoiceAgentCallStrings): { title: string; help: string } | null {
@@ -469,22 +464,22 @@ export class CallView implements ReactiveController {
   announcement(s: VoiceAgentCallStrings): string {
     if (this.state === 'idle') return '';
     if (this.state === 'in-call') {
-      const part = this._partsSay(s, '');
+      const part = this.#partsSay(s, '');
       if (part !== null) return part;
       if (this.call.session?.held) return s.statusOnHold;
       const transfer = transferStatus(this.call.session, s);
       if (transfer) return transfer;
-      return this._connectedMuted ? s.statusInCallMuted : s.statusInCall;
+      return this.#connectedMuted ? s.statusInCallMuted : s.statusInCall;
     }
     if (this.state !== 'ended') return this.statusText(s);
     const error = this.error(s);
-    const summary = this._announcedSummary(s);
-    return error ? `${summary}. ${error.title}. ${error.help}` : (this._partsSay(s, summary) ?? summary);
+    const summary = this.#announcedSummary(s);
+    return error ? `${summary}. ${error.title}. ${error.help}` : (this.#partsSay(s, summary) ?? summary);
   }
 
   /** The first part's announcement (urgent parts first), or null. */
-  private _partsSay(s: VoiceAgentCallStrings, line: string): string | null {
-    const parts = this._each();
+  #partsSay(s: VoiceAgentCallStrings, line: string): string | null {
+    const parts = this.#each();
     for (const part of [...parts.filter((p) => p.urgent), ...parts.filter((p) => !p.urgent)]) {
       const said = part.announce?.(s, this.state, line);
       if (said != null) return said;
@@ -518,33 +513,24 @@ export class CallView implements ReactiveController {
     const state = this.state;
     if (state === 'idle') return html`<p class="hint">${s.idleHint}</p>`;
     const session = this.call.session;
-    const entries = this._renderedEntries();
+    const entries = this.#renderedEntries();
     const error = this.error(s);
-    const summary = state === 'ended' ? this._summary(s) : '';
+    const summary = state === 'ended' ? this.#summary(s) : '';
     const showTranscript =
-      transcriptOf(this._host.transcriptMode) !== 'off' && (state !== 'ended' || entries.length > 0);
-    return html`${
-      session?.resumeNeedsTap && !isResting(state)
-        ? html`<div class="notice stacked" part="resume-notice">
-          <p>${s.resumeMicrophoneHint}</p>
-          <button class="pill" part="resume-button" type="button" data-primary @click=${this._onResumeClick}>
-            ${s.resumeContinue}
-          </button>
-        </div>`
-        : nothing
-    }${
+      transcriptOf(this.#host.transcriptMode) !== 'off' && (state !== 'ended' || entries.length > 0);
+    return html`${isResting(state) ? nothing : this.#partBodies(s, 'first')}${
       session?.audioBlocked && !isResting(state)
         ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>
-          <button class="pill" part="unlock-button" type="button" @click=${this._onUnlockClick}>
+          <button class="pill" part="unlock-button" type="button" @click=${this.#onUnlockClick}>
             ${speakerIcon}${s.enableAudio}
           </button>
         </div>`
         : nothing
     }
-    ${isResting(state) ? nothing : this._partBodies(s, 'in-call')}
-    ${isResting(state) ? nothing : this._renderVoices(s)}
-    ${showTranscript ? this._transcript.render(s, entries) : nothing}
+    ${isResting(state) ? nothing : this.#partBodies(s, 'in-call')}
+    ${isResting(state) ? nothing : this.#renderVoices(s)}
+    ${showTranscript ? this.#transcript.render(s, entries) : nothing}
     ${
       error
         ? html`<div class="error" part="error">
@@ -556,12 +542,12 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this._partBodies(s, 'ended')}` : nothing}`;
+    ${state === 'ended' ? html`${summary ? html`<p class="summary" part="summary">${summary}</p>` : nothing}${this.#partBodies(s, 'ended')}` : nothing}`;
   }
 
   /** The bodies of the parts placed `place`, in order. */
-  private _partBodies(s: VoiceAgentCallStrings, place: 'in-call' | 'ended'): unknown[] {
-    return this._each()
+  #partBodies(s: VoiceAgentCallStrings, place: PartPlace): unknown[] {
+    return this.#each()
       .filter((part) => (part.place ?? 'in-call') === place)
       .map((part) => part.body?.(s, this.state) ?? nothing);
   }
@@ -572,7 +558,7 @@ export class CallView implements ReactiveController {
    * does not jump when the call connects. Hidden from assistive tech: the status line says who
    * speaks, and a meter would be noise.
    */
-  private _renderVoices(s: VoiceAgentCallStrings): TemplateResult {
+  #renderVoices(s: VoiceAgentCallStrings): TemplateResult {
     const meter = html`<span class="meter"><i></i><i></i><i></i><i></i><i></i></span>`;
     return html`<div class="voices" part="voices" aria-hidden="true">
       <div class="voice agent" part="voice voice-agent">
@@ -589,28 +575,28 @@ export class CallView implements ReactiveController {
    * could no longer move it to "Call again" (nor would Escape reach a floating panel).
    */
   controls(s: VoiceAgentCallStrings): TemplateResult {
-    const muted = this._host.muted;
+    const muted = this.#host.muted;
     const ending = this.state === 'ending';
-    const mute = shownControls(this._host.controls).has('mute')
+    const mute = shownControls(this.#host.controls).has('mute')
       ? html`<button
         class="control mute"
         part="mute-button"
         type="button"
         aria-pressed=${muted ? 'true' : 'false'}
         aria-disabled=${ifDefined(ending ? 'true' : undefined)}
-        @click=${this._onMuteClick}
+        @click=${this.#onMuteClick}
       >
         ${muted ? micOffIcon : micIcon}<span>${s.mute}</span>
       </button>`
       : nothing;
-    const buttons = this._each().map((part) => part.buttons?.(s, this.state) ?? nothing);
+    const buttons = this.#each().map((part) => part.buttons?.(s, this.state) ?? nothing);
     return html`${mute}${buttons}<button
         class="control hangup"
         part="hangup-button"
         type="button"
-        ?data-primary=${!this._settingUp()}
+        ?data-primary=${!this.#settingUp()}
         aria-disabled=${ifDefined(ending ? 'true' : undefined)}
-        @click=${this._onHangupClick}
+        @click=${this.#onHangupClick}
       >
         ${hangupIcon}<span>${s.hangup}</span>
       </button>`;

@@ -140,16 +140,6 @@ export const inCallStyles = css`
     font-size: 13px;
   }
 
-  /* A longer line and a longer button (persist's microphone asked for again): one above the other. */
-  .notice.stacked {
-    flex-direction: column;
-    align-items: stretch;
-  }
-
-  .notice.stacked .pill {
-    justify-content: center;
-  }
-
   .pill {
     display: inline-flex;
     align-items: center;

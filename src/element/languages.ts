@@ -5,9 +5,10 @@ import { primarySubtag } from './strings-idle.js';
 import { en as callEn, type VoiceAgentCallStrings } from './strings.js';
 import { consentEn } from '../features/consent/consent-strings.js';
 import { feedbackEn } from '../features/feedback/feedback-strings.js';
+import { persistEn } from '../features/persist/persist-strings.js';
 
-/** English whole: the consent gate's and the rating's strings are in their own chunks. */
-const en: VoiceAgentCallStrings = { ...callEn, ...consentEn, ...feedbackEn };
+/** English whole: the consent gate's, the rating's and persist's strings are in their own chunks. */
+const en: VoiceAgentCallStrings = { ...callEn, ...consentEn, ...feedbackEn, ...persistEn };
 
 /** Built-in languages, by primary language subtag. */
 export const builtInStrings: Readonly<Record<string, VoiceAgentCallStrings>> = { en, ar };

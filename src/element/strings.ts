@@ -6,13 +6,15 @@ import type { EndReason } from '../call/types.js';
 import { enIdle } from './strings-idle.js';
 import type { ConsentStringKey } from '../features/consent/consent-strings.js';
 import type { FeedbackStringKey, FeedbackStrings } from '../features/feedback/feedback-strings.js';
+import type { PersistStringKey, PersistStrings } from '../features/persist/persist-strings.js';
 import { featuresEn, type FeatureStrings } from '../features/registry.js';
 
 /**
  * Every string; each optional feature's are in its folder (`*-strings.ts`), joined by its row in
- * features/registry.ts, or, where only the feature's own chunk shows them (the rating), by name here.
+ * features/registry.ts, or, where only the feature's own chunk shows them (the rating, persist's
+ * tap to continue), by name here.
  */
-export interface VoiceAgentCallStrings extends FeatureStrings, FeedbackStrings {
+export interface VoiceAgentCallStrings extends FeatureStrings, FeedbackStrings, PersistStrings {
   /** Default title (the `title` slot replaces it). */
   title: string;
   /** Accessible name of the floating launcher (a disclosure button: `aria-expanded` says open or closed). */
@@ -138,10 +140,11 @@ export interface VoiceAgentCallStrings extends FeatureStrings, FeedbackStrings {
 export type VoiceAgentCallStringKey = keyof VoiceAgentCallStrings;
 
 /**
- * English: the idle card's, and the rest but the consent gate's and the rating's, which come with
- * their own chunks (features/consent/consent-strings.ts, features/feedback/feedback-strings.ts).
+ * English: the idle card's, and the rest but the consent gate's, the rating's and persist's, which
+ * come with their own chunks (features/consent/consent-strings.ts, features/feedback/feedback-strings.ts,
+ * features/persist/persist-strings.ts).
  */
-export const en: Omit<VoiceAgentCallStrings, ConsentStringKey | FeedbackStringKey> = {
+export const en: Omit<VoiceAgentCallStrings, ConsentStringKey | FeedbackStringKey | PersistStringKey> = {
   ...enIdle,
   ...featuresEn,
   statusConnecting: 'Connecting…',
@@ -226,42 +229,32 @@ export const en: Omit<VoiceAgentCallStrings, ConsentStringKey | FeedbackStringKe
   fallbackLink: 'Other ways to reach us',
 };
 
-const REASON_KEYS: Record<EndReason, VoiceAgentCallStringKey> = {
-  'user-hangup': 'reasonUserHangup',
-  'agent-hangup': 'reasonAgentHangup',
-  timeout: 'reasonTimeout',
-  silence: 'reasonSilence',
-  transferred: 'reasonTransferred',
-  busy: 'reasonBusy',
-  cancelled: 'reasonCancelled',
-  failed: 'reasonFailed',
-  'network-lost': 'reasonNetworkLost',
-  'agent-unavailable': 'reasonAgentUnavailable',
-  'microphone-denied': 'reasonMicrophoneDenied',
-  'microphone-unavailable': 'reasonMicrophoneUnavailable',
-  'setup-failed': 'reasonSetupFailed',
-  'element-removed': 'reasonElementRemoved',
-  'page-unload': 'reasonPageUnload',
-  'unsupported-browser': 'reasonUnsupportedBrowser',
-  moved: 'reasonMoved',
-};
+/** An end reason as its strings spell it: `user-hangup` is `UserHangup` (`reasonUserHangup`, `errorUserHangupTitle`). */
+type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${Pascal<Tail>}`
+  : Capitalize<S>;
 
-export function reasonText(strings: VoiceAgentCallStrings, reason: EndReason): string {
-  return strings[REASON_KEYS[reason]];
+function pascal<R extends EndReason>(reason: R): Pascal<R> {
+  return reason.replace(/(?:^|-)(\w)/g, (_, letter: string) => letter.toUpperCase()) as Pascal<R>;
 }
 
-/** End reasons that are problems the visitor may act on, with the strings that say how. */
-const ERROR_KEYS: Partial<Record<EndReason, [VoiceAgentCallStringKey, VoiceAgentCallStringKey]>> = {
-  'microphone-denied': ['errorMicrophoneDeniedTitle', 'errorMicrophoneDeniedHelp'],
-  'microphone-unavailable': ['errorMicrophoneUnavailableTitle', 'errorMicrophoneUnavailableHelp'],
-  busy: ['errorBusyTitle', 'errorBusyHelp'],
-  'setup-failed': ['errorSetupFailedTitle', 'errorSetupFailedHelp'],
-  'agent-unavailable': ['errorAgentUnavailableTitle', 'errorAgentUnavailableHelp'],
-  'network-lost': ['errorNetworkLostTitle', 'errorNetworkLostHelp'],
-  failed: ['errorFailedTitle', 'errorFailedHelp'],
-  silence: ['errorSilenceTitle', 'errorSilenceHelp'],
-  'unsupported-browser': ['errorUnsupportedBrowserTitle', 'errorUnsupportedBrowserHelp'],
-};
+export function reasonText(strings: VoiceAgentCallStrings, reason: EndReason): string {
+  return strings[`reason${pascal(reason)}`];
+}
+
+/** End reasons that are problems the visitor may act on: each has an `error…Title` and `error…Help`. */
+const ERROR_REASONS = [
+  'microphone-denied',
+  'microphone-unavailable',
+  'busy',
+  'setup-failed',
+  'agent-unavailable',
+  'network-lost',
+  'failed',
+  'silence',
+  'unsupported-browser',
+] as const satisfies readonly EndReason[];
+type ErrorReason = (typeof ERROR_REASONS)[number];
 
 /**
  * What went wrong and what to do, for end reasons the visitor may act on. `serviceReached`: the
@@ -275,12 +268,12 @@ export function errorText(
   { serviceReached = false, insecurePage = false, callInProgress = false } = {},
 ): { title: string; help: string } | null {
   if (callInProgress) return { title: strings.errorCallInProgressTitle, help: strings.errorCallInProgressHelp };
-  const keys = ERROR_KEYS[reason];
-  if (!keys) return null;
-  let help = strings[keys[1]];
+  if (!(ERROR_REASONS as readonly EndReason[]).includes(reason)) return null;
+  const name = pascal(reason as ErrorReason);
+  let help = strings[`error${name}Help`];
   if (reason === 'network-lost' && serviceReached) help = strings.errorConnectionDroppedHelp;
   if (reason === 'unsupported-browser' && insecurePage) help = strings.errorInsecurePageHelp;
-  return { title: strings[keys[0]], help };
+  return { title: strings[`error${name}Title`], help };
 }
 
 /** `mm:ss` (or `h:mm:ss`) for a duration in milliseconds. */

@@ -18,27 +18,27 @@ interface HoldMark {
 }
 
 export class TranscriptView {
-  private readonly _session: () => CallSessionLike | null;
-  private readonly _follow: TranscriptFollow;
+  readonly #session: () => CallSessionLike | null;
+  readonly #follow: TranscriptFollow;
   /**
    * Where this call was put on hold and resumed, by how many transcript entries came before: a
    * marker line in the transcript at each. While held the transcript goes on showing what the
    * service transcribes (the visitor's words are still heard and recorded); the markers say which
    * of it the paused agent did not answer.
    */
-  private _holdMarks: Array<{ at: number; held: boolean }> = [];
+  #holdMarks: Array<{ at: number; held: boolean }> = [];
   /** The agent's line a hold cut off mid-sentence: shown ending in "…", interrupted, not finished. */
-  private readonly _cutOff = new Set<string>();
+  readonly #cutOff = new Set<string>();
 
   constructor(session: () => CallSessionLike | null, follow: TranscriptFollow) {
-    this._session = session;
-    this._follow = follow;
+    this.#session = session;
+    this.#follow = follow;
   }
 
   /** A new call: no markers, nothing cut off. */
   reset(): void {
-    this._holdMarks = [];
-    this._cutOff.clear();
+    this.#holdMarks = [];
+    this.#cutOff.clear();
   }
 
   /** A hold began or ended: a marker where the transcript stands; a hold cuts off the agent mid-line. */
@@ -46,20 +46,20 @@ export class TranscriptView {
     const last = entries[entries.length - 1];
     // Cut off: the agent was speaking and its line stops mid-sentence (a line that ends its sentence
     // was whole in the transcript, even if its audio still played).
-    if (held && last?.speaker === 'AI' && this._session()?.agentSpeaking && !/[.!?…。؟!?]["'”’)]*\s*$/u.test(last.text))
-      this._cutOff.add(last.id);
-    this._holdMarks.push({ at: entries.length, held });
-    this._follow.linesArrived();
+    if (held && last?.speaker === 'AI' && this.#session()?.agentSpeaking && !/[.!?…。؟!?]["'”’)]*\s*$/u.test(last.text))
+      this.#cutOff.add(last.id);
+    this.#holdMarks.push({ at: entries.length, held });
+    this.#follow.linesArrived();
   }
 
   render(s: VoiceAgentCallStrings, entries: TranscriptEntry[]): TemplateResult {
     // An interim line is hidden from assistive tech and keyed apart from its final version, so
     // the log announces each line once, when it is final. Only the newest lines are in the DOM.
-    const follow = this._follow;
+    const follow = this.#follow;
     const first = Math.min(follow.firstShown, entries.length);
     // Each entry's place in the whole transcript (hold markers come between them in what is shown).
     const positions = new Map(entries.map((entry, index) => [entry, index]));
-    const items = this._withHoldMarks(entries, first);
+    const items = this.#withHoldMarks(entries, first);
     return html`<div class="transcript-wrap">
       <div
         class="transcript"
@@ -89,9 +89,9 @@ export class TranscriptView {
               </div>`;
             const entry = item;
             // Talk to a person (src/features/transfer): the other side's lines after the transfer are the person's.
-            const person = isPersonEntry(this._session(), positions.get(entry) ?? 0, entry);
+            const person = isPersonEntry(this.#session(), positions.get(entry) ?? 0, entry);
             const speaker = entry.speaker === 'AI' ? (person ? s.speakerPerson : s.speakerAI) : s.speakerHuman;
-            const cutOff = this._cutOff.has(entry.id);
+            const cutOff = this.#cutOff.has(entry.id);
             const who = entry.speaker === 'AI' ? 'ai' : 'human';
             // The same side's next line in a row: its bubble joins the one above. A class, not a
             // sibling selector (.entry.ai + .entry.ai): with one, each line added or removed
@@ -123,11 +123,11 @@ export class TranscriptView {
   }
 
   /** The shown entries (from `first`) with this call's hold markers between them where they fell. */
-  private _withHoldMarks(entries: TranscriptEntry[], first: number): Array<TranscriptEntry | HoldMark> {
+  #withHoldMarks(entries: TranscriptEntry[], first: number): Array<TranscriptEntry | HoldMark> {
     const items: Array<TranscriptEntry | HoldMark> = entries.slice(first);
     // From the last marker back, so each insertion leaves the earlier positions as they were.
-    for (let mark = this._holdMarks.length - 1; mark >= 0; mark--) {
-      const { at, held } = this._holdMarks[mark] as { at: number; held: boolean };
+    for (let mark = this.#holdMarks.length - 1; mark >= 0; mark--) {
+      const { at, held } = this.#holdMarks[mark] as { at: number; held: boolean };
       if (at >= first) items.splice(at - first, 0, { mark, held });
     }
     return items;

@@ -17,64 +17,64 @@ export interface VoicePresenceHost extends ReactiveControllerHost, HTMLElement {
 }
 
 export class VoicePresence implements ReactiveController {
-  private readonly _host: VoicePresenceHost;
-  private readonly _session: () => CallSessionLike | null;
-  private _frame = 0;
-  private _connected = false;
-  private readonly _lastHeard = { agent: 0, visitor: 0 };
+  readonly #host: VoicePresenceHost;
+  readonly #session: () => CallSessionLike | null;
+  #frame = 0;
+  #connected = false;
+  readonly #lastHeard = { agent: 0, visitor: 0 };
 
   constructor(host: VoicePresenceHost, session: () => CallSessionLike | null) {
-    this._host = host;
-    this._session = session;
+    this.#host = host;
+    this.#session = session;
     host.addController(this);
   }
 
   hostConnected(): void {
-    this._connected = true;
-    this._sync();
+    this.#connected = true;
+    this.#sync();
   }
 
   hostDisconnected(): void {
-    this._connected = false;
-    this._stop();
+    this.#connected = false;
+    this.#stop();
   }
 
   hostUpdated(): void {
-    this._sync();
+    this.#sync();
   }
 
   /** Runs while the media is up and the element is in the document; stops (levels back to 0) otherwise. */
-  private _sync(): void {
-    const session = this._session();
-    const live = this._connected && session !== null && isUp(session.state);
-    if (live && this._frame === 0) this._frame = requestAnimationFrame(this._onFrame);
-    else if (!live) this._stop();
+  #sync(): void {
+    const session = this.#session();
+    const live = this.#connected && session !== null && isUp(session.state);
+    if (live && this.#frame === 0) this.#frame = requestAnimationFrame(this.#onFrame);
+    else if (!live) this.#stop();
   }
 
-  private _stop(): void {
-    if (this._frame !== 0) cancelAnimationFrame(this._frame);
-    this._frame = 0;
-    this._write(0, 0, false, false);
+  #stop(): void {
+    if (this.#frame !== 0) cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    this.#write(0, 0, false, false);
   }
 
-  private readonly _onFrame = (now: number): void => {
-    this._frame = 0;
-    const session = this._session();
-    if (!this._connected || !session || !isUp(session.state)) return this._stop();
+  readonly #onFrame = (now: number): void => {
+    this.#frame = 0;
+    const session = this.#session();
+    if (!this.#connected || !session || !isUp(session.state)) return this.#stop();
     const levels = session.audioLevels ?? { agent: 0, visitor: 0 };
-    if (levels.agent >= SPEAKING_LEVEL || session.agentSpeaking) this._lastHeard.agent = now;
-    if (levels.visitor >= SPEAKING_LEVEL) this._lastHeard.visitor = now;
-    this._write(
+    if (levels.agent >= SPEAKING_LEVEL || session.agentSpeaking) this.#lastHeard.agent = now;
+    if (levels.visitor >= SPEAKING_LEVEL) this.#lastHeard.visitor = now;
+    this.#write(
       levels.agent,
       levels.visitor,
-      now - this._lastHeard.agent < SPEAKING_HOLD_MS,
-      !session.muted && now - this._lastHeard.visitor < SPEAKING_HOLD_MS,
+      now - this.#lastHeard.agent < SPEAKING_HOLD_MS,
+      !session.muted && now - this.#lastHeard.visitor < SPEAKING_HOLD_MS,
     );
-    this._frame = requestAnimationFrame(this._onFrame);
+    this.#frame = requestAnimationFrame(this.#onFrame);
   };
 
-  private _write(agent: number, visitor: number, agentSpeaks: boolean, visitorSpeaks: boolean): void {
-    const root = this._host.renderRoot.querySelector<HTMLElement>('.root');
+  #write(agent: number, visitor: number, agentSpeaks: boolean, visitorSpeaks: boolean): void {
+    const root = this.#host.renderRoot.querySelector<HTMLElement>('.root');
     if (!root) return;
     root.style.setProperty('--vac-agent-level', agent.toFixed(3));
     root.style.setProperty('--vac-visitor-level', visitor.toFixed(3));

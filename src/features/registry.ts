@@ -14,7 +14,6 @@ import type { PartModule } from '../element/feature-parts.js';
 import type { SessionModule } from '../call/optional-features.js';
 import { holdEn } from './hold/hold-strings.js';
 import { keypadEn } from './keypad/keypad-strings.js';
-import { persistEn } from './persist/persist-strings.js';
 import { transferEn } from './transfer/transfer-strings.js';
 
 /** The element's attributes (and CallSession's options) a feature may be asked for by, besides `controls`. */
@@ -60,8 +59,8 @@ export const FEATURES = {
   },
   persist: {
     asks: { attribute: 'persist' },
+    part: () => import('./persist/persist-part.js'),
     session: () => import('./persist/persist-feature.js'),
-    strings: persistEn,
   },
   metrics: {
     asks: { attribute: 'metrics', value: 'server' },

@@ -161,7 +161,10 @@ test('gzip sizes of the lazy chunks stay within budget', () => {
   // Kept at 25.5 KiB with the feature registry (src/features/registry.ts) and the metrics' report in
   // a chunk of its own (issue 35): 25,785 -> 25,864 B; call-progress and call-ended.detail.metrics
   // fire on every call, so only the report's post left, and the registry's generic loops cost a little more.
-  assert.ok(gzip(/^chunks\/in-call-/) < 25.5 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
+  // 24.75 KiB since the call chunk shed what the defaults do not use and some bytes (issue 35:
+  // 25,935 -> 25,021 B; private members as #fields, end reasons' strings found by name, the
+  // rating's icons and persist's notice in their own chunks, a stored transcript checked in persist's).
+  assert.ok(gzip(/^chunks\/in-call-/) < 24.75 * 1024, `call chunk gzip ${gzip(/^chunks\/in-call-/)} B`);
   // Each optional feature's chunk is small (issue 35), and the consent gate's.
   const small = [
     ...sizes.lazy.filter((size) => featureChunk(size.file)),

@@ -4,7 +4,7 @@
 // then thanks. Fires `call-feedback` once per call; with `feedback="server"` the session also posts
 // it to the companion (`POST {endpoint}/dials/:id/feedback`, authorised by the dial's handle), so
 // the site knows the rating came from the visitor who made that dial.
-import { html, nothing, type CSSResult, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, svg, type CSSResult, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { createCallEvent, type CallStateEvent } from '../../call/events.js';
 import type {
@@ -14,14 +14,22 @@ import type {
   CallSessionLike,
   CallState,
 } from '../../call/types.js';
-import { thumbDownIcon, thumbUpIcon } from '../../element/call-icons.js';
 import type { CallPart, PartContext } from '../../element/call-part.js';
+import { icon } from '../../element/icons.js';
 import type { VoiceAgentCallStrings } from '../../element/strings.js';
 import { feedbackEn, type FeedbackStrings } from './feedback-strings.js';
 import { MAX_FEEDBACK_COMMENT } from '../../wire/companion.js';
 import { feedbackStyles } from './feedback-styles.js';
 
 export { feedbackStyles };
+
+// The thumbs are this chunk's: only the rating shows them.
+const thumbUpIcon = icon(
+  svg`<path d="M7 10v12"/><path d="M15 5.9 14 10h5.8a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.4 22H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.8a2 2 0 0 0 1.8-1.1L12 2a3.1 3.1 0 0 1 3 3.9z"/>`,
+);
+const thumbDownIcon = icon(
+  svg`<path d="M17 14V2"/><path d="M9 18.1 10 14H4.2a2 2 0 0 1-2-2.3l1.4-8A2 2 0 0 1 5.6 2H20a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-2.8a2 2 0 0 0-1.8 1.1L12 22a3.1 3.1 0 0 1-3-3.9z"/>`,
+);
 
 /** Longest comment, in characters (the companion refuses longer ones): the wire contract's limit. */
 export { MAX_FEEDBACK_COMMENT };

@@ -14,8 +14,26 @@ import {
   type ResumeRecord,
 } from './resume-record.js';
 import type { FeatureLoad } from '../../call/optional-features.js';
+import type { TranscriptEntry } from '../../call/types.js';
 
 /** What `resume` needs of the session: its mute, and a start whose new call becomes the stored one. */
+/**
+ * The stored entries a page takes up: well-formed ones only (the record is the tab's storage, which
+ * anything on the origin may write), all final, with only the fields an entry has.
+ */
+function storedEntries(entries: readonly TranscriptEntry[]): TranscriptEntry[] {
+  const taken: TranscriptEntry[] = [];
+  for (const entry of entries) {
+    if (typeof entry?.id !== 'string' || typeof entry.text !== 'string') continue;
+    if (entry.speaker !== 'AI' && entry.speaker !== 'HUMAN') continue;
+    const restored: TranscriptEntry = { id: entry.id, speaker: entry.speaker, text: entry.text, final: true };
+    if (typeof entry.startTimeMs === 'number') restored.startTimeMs = entry.startTimeMs;
+    if (typeof entry.endTimeMs === 'number') restored.endTimeMs = entry.endTimeMs;
+    taken.push(restored);
+  }
+  return taken;
+}
+
 export interface ResumingSession {
   setMuted(muted: boolean): void;
   startWith(handover: CallHandover, adopt: (call: ActiveCall) => void): void;
@@ -55,7 +73,7 @@ export class PersistFeature implements SessionFeature {
     call.dial = { dialId: record.dialId, handle: record.handle, ...(record.transfer ? { transfer: true } : {}) };
     call.resumed = { leftAt: record.leftAt, held: record.held, startedAt: record.startedAt };
     if (record.consentAt !== undefined) call.resumed.consentAt = record.consentAt;
-    call.transcript.restore(record.transcript);
+    call.transcript.restore(storedEntries(record.transcript));
   }
 
   /**

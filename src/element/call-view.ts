@@ -37,6 +37,7 @@ import {
 import { SheetSlot } from './sheet-slot.js';
 import { errorText, formatDuration, reasonText, type VoiceAgentCallStrings } from './strings.js';
 import { fallbackLink } from './fallback-link.js';
+import { idle, nextFrame } from './render-moments.js';
 import { sessionOptions, transcriptOf, type SessionSource } from './session-options.js';
 import { TranscriptFollow } from './transcript-follow.js';
 import { TranscriptView } from './transcript-view.js';
@@ -52,26 +53,6 @@ type PartName = (typeof PART_ORDER)[number];
 
 /** How long a call's first render waits at most for the media chunk (`#setupFirst`). */
 const SETUP_FIRST_MS = 300;
-
-/** A moment the main thread has nothing queued (at most 50 ms away), or the next frame where browsers cannot say (Safari). */
-function idle(): Promise<void> {
-  return typeof requestIdleCallback === 'function'
-    ? new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 50 }))
-    : nextFrame();
-}
-
-/** The next frame, or a short timeout where frames do not come (a hidden tab). */
-function nextFrame(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      cancelAnimationFrame(frame);
-      resolve();
-    };
-    const timer = setTimeout(done, 100);
-    const frame = requestAnimationFrame(done);
-  });
-}
 
 export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartHost, SessionSource {
   readonly renderRoot: HTMLElement | DocumentFragment;
@@ -106,7 +87,7 @@ export class CallView implements ReactiveController {
   #transcriptOnly = false;
   /** A call just started: its first render waits for the setup's first steps (`#setupFirst`). */
   #started = false;
-  /** Ends the wait of a call's first render, once the call has left `starting`. */
+  /** Ends the wait of a call's first render, once the call has ended. */
   #released: (() => void) | null = null;
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
   #entries: TranscriptEntry[] | null = null;
@@ -237,8 +218,9 @@ export class CallView implements ReactiveController {
    * evaluation, which the browser runs as a task of its own once it has compiled the chunk off the
    * main thread. Rendered at once, it came before both and held up the media join by its length on
    * a first call without prefetch (issue 42: the trace of such a call). Meanwhile the card says
-   * "Preparing the call…"; the render comes once the media chunk is in (at once when it was), when
-   * the call leaves `starting`, or after SETUP_FIRST_MS.
+   * "Preparing the call…"; the render comes in an idle moment once the media chunk is in (at once
+   * when it was), when the call ends, or after SETUP_FIRST_MS. Not when the dial answers
+   * (`connecting`): on a first call that came just before livekit-client's evaluation.
    */
   #setupFirst(): Promise<void> {
     return new Promise<void>((resolve) => {

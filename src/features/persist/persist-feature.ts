@@ -16,7 +16,6 @@ import {
 import type { FeatureLoad } from '../../call/optional-features.js';
 import type { TranscriptEntry } from '../../call/types.js';
 
-/** What `resume` needs of the session: its mute, and a start whose new call becomes the stored one. */
 /**
  * The stored entries a page takes up: well-formed ones only (the record is the tab's storage, which
  * anything on the origin may write), all final, with only the fields an entry has.
@@ -34,6 +33,7 @@ function storedEntries(entries: readonly TranscriptEntry[]): TranscriptEntry[] {
   return taken;
 }
 
+/** What `resume` needs of the session: its mute, and a start whose new call becomes the stored one. */
 export interface ResumingSession {
   setMuted(muted: boolean): void;
   startWith(handover: CallHandover, adopt: (call: ActiveCall) => void): void;

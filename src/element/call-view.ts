@@ -500,8 +500,9 @@ export class CallView implements ReactiveController {
     const summary = state === 'ended' ? this.#summary(s) : '';
     const showTranscript =
       transcriptOf(this.#host.transcriptMode) !== 'off' && (state !== 'ended' || entries.length > 0);
-    return html`${isResting(state) ? nothing : this.#partBodies(s, 'first')}${
-      session?.audioBlocked && !isResting(state)
+    const up = !isResting(state);
+    return html`${up ? this.#partBodies(s, 'first') : nothing}${
+      session?.audioBlocked && up
         ? html`<div class="notice" part="audio-notice">
           <p>${s.audioBlockedHint}</p>
           <button class="pill" part="unlock-button" type="button" @click=${this.#onUnlockClick}>
@@ -510,8 +511,8 @@ export class CallView implements ReactiveController {
         </div>`
         : nothing
     }
-    ${isResting(state) ? nothing : this.#partBodies(s, 'in-call')}
-    ${isResting(state) ? nothing : this.#renderVoices(s)}
+    ${up ? this.#partBodies(s, 'in-call') : nothing}
+    ${up ? this.#renderVoices(s) : nothing}
     ${showTranscript ? this.#transcript.render(s, entries) : nothing}
     ${
       error

@@ -232,14 +232,15 @@ export async function longTranscript(
     // The call's start, a phase of its own: the click, the call chunk and (loaded on the pointer's
     // intent) the media chunk evaluated, the first in-call render. Its long tasks are the start's,
     // not the updates'.
+    const callChunks = `performance.getEntriesByType('resource').filter((entry) => /\\/chunks\\/(in-call|livekit-media)-/.test(entry.name))`;
     await page.evaluate('(window.__phase("start"), window.__perf.recording = true)');
     await page.click('voice-agent-call [part~="call-button"]');
     await page.waitForFunction(
-      `performance.getEntriesByType('resource').filter((entry) => /\\/chunks\\/(in-call|livekit-media)-/.test(entry.name)).length === 2 &&
+      `${callChunks}.length === 2 &&
         document.querySelector('voice-agent-call').shadowRoot.querySelector('[part~="hangup-button"]') !== null`,
     );
     await page.evaluate(
-      `Promise.all(performance.getEntriesByType('resource').filter((entry) => /\\/chunks\\/(in-call|livekit-media)-/.test(entry.name)).map((entry) => import(entry.name)))
+      `Promise.all(${callChunks}.map((entry) => import(entry.name)))
         .then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))`,
     );
     await page.evaluate('window.__phase("streaming")');

@@ -51,7 +51,7 @@ import { transferStatus } from '../features/transfer/transfer-view.js';
 const PART_ORDER = ['weak-connection', 'notice', 'devices', ...PART_NAMES] as const;
 type PartName = (typeof PART_ORDER)[number];
 
-/** How long a call's first render waits at most for the media chunk (`#setupFirst`). */
+/** How long a call's first render waits at most for the setup's first steps (`#setupFirst`). */
 const SETUP_FIRST_MS = 300;
 
 export interface CallViewHost extends ReactiveControllerHost, HTMLElement, PartHost, SessionSource {
@@ -89,6 +89,8 @@ export class CallView implements ReactiveController {
   #started = false;
   /** Ends the wait of a call's first render, once the call has ended. */
   #released: (() => void) | null = null;
+  /** Tells a call's first render that the dial answered (`connecting`): the room's join is under way. */
+  #joining: (() => void) | null = null;
   /** The entries being rendered: the last `call-transcript`'s list, or read from the session after a state change. */
   #entries: TranscriptEntry[] | null = null;
   readonly #follow: TranscriptFollow;
@@ -209,26 +211,28 @@ export class CallView implements ReactiveController {
       this.#started = false;
       if (this.state === 'starting' && this.call.session instanceof CallSession) return this.#setupFirst();
     }
+    // The dial answered: the room's join runs first, its render in the main thread's next idle moment.
+    if (this.state === 'connecting' && this.call.session instanceof CallSession) return idle();
     return wait ? nextFrame() : null;
   }
 
   /**
    * A call's first render (its templates new, its layout too) waits until the setup's first steps
-   * had the main thread: the microphone check and the dial's request, and livekit-client's
-   * evaluation, which the browser runs as a task of its own once it has compiled the chunk off the
-   * main thread. Rendered at once, it came before both and held up the media join by its length on
-   * a first call without prefetch (issue 42: the trace of such a call). Meanwhile the card says
-   * "Preparing the call…"; the render comes in an idle moment once the media chunk is in (at once
-   * when it was), when the call ends, or after SETUP_FIRST_MS. Not when the dial answers
-   * (`connecting`): on a first call that came just before livekit-client's evaluation.
+   * had the main thread: the microphone check and the dial's request, livekit-client's evaluation
+   * (a task of its own once the browser has compiled the chunk off the main thread) and the start
+   * of the room's join once the dial answers. Rendered at once, it came before them and held up
+   * the media join by its length on a first call without prefetch (issue 42: the trace of such a
+   * call). Meanwhile the card says "Preparing the call…"; the render comes in an idle moment once
+   * the media chunk is in and the call is `connecting`, when the call ends, or after SETUP_FIRST_MS.
    */
   #setupFirst(): Promise<void> {
     return new Promise<void>((resolve) => {
+      const joining = new Promise<void>((join) => (this.#joining = join));
       this.#released = resolve;
       setTimeout(resolve, SETUP_FIRST_MS);
-      loadMedia().then(idle, resolve).then(resolve);
+      Promise.all([loadMedia(), joining]).then(idle, resolve).then(resolve);
     }).then(() => {
-      this.#released = null;
+      this.#released = this.#joining = null;
     });
   }
 
@@ -301,6 +305,7 @@ export class CallView implements ReactiveController {
     else if (!this.#host.isUpdatePending) this.#transcriptOnly = true;
     if (type === 'call-state') {
       if (isResting(this.state)) this.#released?.();
+      else if (this.state === 'connecting') this.#joining?.();
       // The element's own part first: its `state` attribute, and a call opens the floating panel.
       const host = this.#host;
       if (host.getAttribute('state') !== host.state) host.setAttribute('state', host.state);

@@ -54,6 +54,8 @@ describe('<voice-agent-call> voice presence', function () {
     try {
       part(el, 'call-button').click();
       await until(() => el.state === 'connecting' || el.state === 'in-call', 20000, 'the call starts');
+      // A render while connecting comes in the main thread's next idle moment (the room's join first).
+      await el.updateComplete;
       const voices = part(el, 'voices');
       expect(voices.getAttribute('aria-hidden'), 'the meters are not for screen readers').to.equal('true');
       const before = voices.getBoundingClientRect().height;

@@ -212,7 +212,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'ratio-hover': {
     met: 'With the default `preload="intent"`, the pointer resting on the call button before the click (here a short dwell) lets the widget start loading the call and media chunks itself; the click then finds them loaded or loading, and the widget is within the target.',
     missed:
-      'Even with the widget\'s own prefetch on pointerenter the widget is slower than the target: a short dwell leaves part of the chunks still loading at the click (compare with "chunks prefetched"); `preload="idle"` loads them before any intent. The levers are the per-feature chunks (a smaller call chunk to parse and run) and what runs before the media join starts (the step table).',
+      'Even with the widget\'s own prefetch on pointerenter the widget is slower than the target against a baseline page given the same dwell: the chunks are in at the click (no chunk request after it), but after the click the widget runs more on the main thread than the bare page (its in-call renders, the service\'s GraphQL session, its setup), and livekit-client, evaluated during the dwell, has had less time to settle than in "chunks prefetched" (imported before the dwell). `preload="idle"` loads the chunks before any intent.',
   },
   'ratio-prompt': {
     met: 'On a first visit the microphone prompt (1.5 s here, both pages alike) hides the lazy load: the click fetches and runs both chunks while the visitor reads the prompt, so the widget reaches first audio about as soon as a page that had livekit-client loaded all along.',
@@ -221,7 +221,8 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   },
   'ratio-again': {
     met: 'A second call in the same page is about as fast as the bare baseline or faster (warm connections and JIT).',
-    missed: 'A second call in the same page is slower than 0.8× the baseline.',
+    missed:
+      'A second call in the same page is slower than 0.8× the baseline: it skips the chunks and the cold JIT, but still runs the service\'s GraphQL session and the in-call renders the bare page does not (see the "call again" column of the step table).',
   },
   heap: {
     met: "Heap growth stays within 1.5 MB over the call cycles. A heap-snapshot diff over call cycles (issue 31) found every call's livekit Room kept for the page's life, with its engine's AbortControllers and the MediaStreams its tracks joined (livekit-client 2.23.0's `devicechange` listener and FinalizationRegistry entry both held it), and `AbortSignal.timeout` signals alive until their timers fired; both are released now. What remains per call is the empty getUserMedia stream Chromium keeps with its promise.",

@@ -50,6 +50,13 @@ const STEP_LABEL: Record<WidgetStep, string> = {
 
 /** How long the pointer rests on the call button before the click in the "hover" variant (a visitor's dwell). */
 const HOVER_MS = 250;
+/**
+ * How long every page waits, once it is ready, before its clock starts: the hover's dwell, so no
+ * page is measured while it is still busy with its own load. A page's first ~0.5 s after load is
+ * slower on this machine (a call started at once took about a quarter longer, on both pages); a dwell
+ * for the hover alone compared a settled widget page with a baseline still loading.
+ */
+const SETTLE_MS = HOVER_MS;
 /** A first visit's microphone prompt: the time a person needs to read it and click Allow (both pages alike). */
 const PROMPT_MS = 1500;
 
@@ -102,6 +109,8 @@ async function widgetCall(page: Page, options: { hoverMs?: number; promptMs?: nu
   if (options.hoverMs !== undefined) {
     await page.hover('voice-agent-call [part~="call-button"]');
     await page.waitForTimeout(options.hoverMs);
+  } else {
+    await page.waitForTimeout(SETTLE_MS);
   }
   await page.evaluate(`(window.__bench.reset(), window.__bench.promptMs = ${options.promptMs ?? 0})`);
   await page.click('voice-agent-call [part~="call-button"]');
@@ -133,6 +142,7 @@ async function widgetCall(page: Page, options: { hoverMs?: number; promptMs?: nu
 async function baselineCall(page: Page, agent: string, promptMs: number): Promise<BaselineSample> {
   await page.goto('/bench/pages/baseline.html');
   await page.waitForFunction('window.baselineReady === true');
+  await page.waitForTimeout(SETTLE_MS);
   await page.evaluate(`window.__bench.promptMs = ${promptMs}`);
   const sample = (await page.evaluate(`window.baselineCall(${JSON.stringify(agent)})`)) as BaselineSample;
   if (sample.firstAudioMs === null) throw new Error('baseline call: no agent audio within 20 s');
@@ -345,10 +355,10 @@ export async function timeToTalk(
   const first = audio('first');
 
   const markdown = [
-    `${calls} rounds, each in alternating order: a fresh widget page with two calls (*first call*, *call again*), a fresh widget page for each of *hover, then click*, *microphone prompt* and (every other round) *chunks prefetched*, and a fresh baseline page without and with the prompt${before ? `, and the widget and companion of commit ${before.commit} (*before*: first call, hover, prompt)` : ''}, each in a fresh Chromium context (cold HTTP cache), on \`${agent}\`, after one unmeasured round. Each figure is the median with its interquartile range (the middle half of the calls) in brackets; n is calls with that step / calls.` +
+    `${calls} rounds, each in alternating order: a fresh widget page with two calls (*first call*, *call again*), a fresh widget page for each of *hover, then click*, *microphone prompt* and (every other round) *chunks prefetched*, and a fresh baseline page without and with the prompt${before ? `, and the widget and companion of commit ${before.commit} (*before*: first call, hover, prompt)` : ''}, each in a fresh Chromium context (cold HTTP cache), on \`${agent}\`, after one unmeasured round. Every page waits ${SETTLE_MS} ms once it is ready before its clock starts (the hover's dwell, and the same on every other page, the baseline's too), so no call is measured while its page is still busy with its own load. Each figure is the median with its interquartile range (the middle half of the calls) in brackets; n is calls with that step / calls.` +
       (failures.length ? ` Failed calls (left out): ${failures.join('; ')}.` : ''),
     '',
-    `**The widget** (CDN build, script tag), ms after the click. *First call*: a fresh page with \`preload="none"\`, so the click also fetches and runs the lazy call chunk (call logic, in-call UI) and media chunk (livekit-client), side by side, while the microphone request made inside the click is pending; without it, the pointer moving onto the button for the click would start the widget's own prefetch a few ms early and blur what this column measures. *Chunks prefetched*: a fresh page (\`preload="none"\`) that imports both chunks before the click (what the widget's prefetch gives once it has finished). *Hover, then click*: a fresh page with the default \`preload="intent"\`: the pointer rests on the call button ${HOVER_MS} ms (a visitor's dwell) before the click, so the widget itself starts loading both chunks on pointerenter. *Microphone prompt*: a first visit's real path: a fresh page with \`preload="none"\` where the microphone permission prompt takes ${PROMPT_MS} ms (a person reading it and clicking Allow; \`bench/pages/instrument.js\` holds getUserMedia that long and the Permissions API answers \`prompt\` meanwhile), so it shows how much of the lazy load hides behind the prompt. *Call again*: a second call in the first page, the chunks already loaded.`,
+    `**The widget** (CDN build, script tag), ms after the click. *First call*: a fresh page with \`preload="none"\`, so the click also fetches and runs the lazy call chunk (call logic, in-call UI) and media chunk (livekit-client), side by side, while the microphone request made inside the click is pending; without it, the pointer moving onto the button for the click would start the widget's own prefetch a few ms early and blur what this column measures. *Chunks prefetched*: a fresh page (\`preload="none"\`) that imports both chunks before the click (what the widget's prefetch gives once it has finished), then waits as every page does. *Hover, then click*: a fresh page with the default \`preload="intent"\`: the pointer rests on the call button ${HOVER_MS} ms (a visitor's dwell) before the click, so the widget itself starts loading both chunks on pointerenter. *Microphone prompt*: a first visit's real path: a fresh page with \`preload="none"\` where the microphone permission prompt takes ${PROMPT_MS} ms (a person reading it and clicking Allow; \`bench/pages/instrument.js\` holds getUserMedia that long and the Permissions API answers \`prompt\` meanwhile), so it shows how much of the lazy load hides behind the prompt. *Call again*: a second call in the first page, the chunks already loaded.`,
     '',
     table(
       [

@@ -185,7 +185,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'ratio-audio': {
     met: 'Against a bare livekit-client page doing the same work on the same clock (the microphone request, both companion round trips, connect, publish, wait for the agent to speak) the widget is within the target on a first visit with `preload="none"`, where the click also fetches and runs the call chunk and livekit-client: the microphone request is made inside the click in the idle entry, and both chunks load side by side while it is pending.',
     missed:
-      'On a first visit with `preload="none"` the widget is slower than the target against a bare livekit-client page: the click fetches the call chunk and livekit-client (both started at once, in parallel with the microphone request) but running them on the main thread delays the handling of the dial and token answers (compare "dial created" and "token" between the first call and "call again"). By default the widget prefetches both chunks when the pointer enters or focus reaches the call button (see the "hover, then click" row), and `preload="idle"` also loads them in idle time.',
+      'On a first visit with `preload="none"` the widget is slower than the target against a bare livekit-client page: the click fetches the call chunk and livekit-client (both started at once, in parallel with the microphone request) but fetching, compiling and running them holds up the dial and the room\'s join (compare "dial created" and "room connected" between the first call and "chunks prefetched"). By default the widget prefetches both chunks when the pointer enters or focus reaches the call button (see the "hover, then click" row), and `preload="idle"` also loads them in idle time.',
   },
   'ratio-prefetched': {
     met: "With the call and media chunks imported before the click (what the widget's own prefetch gives once it has finished) the widget is within the target.",
@@ -212,7 +212,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
   'ratio-hover': {
     met: 'With the default `preload="intent"`, the pointer resting on the call button before the click (here a short dwell) lets the widget start loading the call and media chunks itself; the click then finds them loaded or loading, and the widget is within the target.',
     missed:
-      'Even with the widget\'s own prefetch on pointerenter the widget is slower than the target against a baseline page given the same dwell: the chunks are in at the click (no chunk request after it), but after the click the widget runs more on the main thread than the bare page (its in-call renders, the service\'s GraphQL session, its setup), and livekit-client, evaluated during the dwell, has had less time to settle than in "chunks prefetched" (imported before the dwell). `preload="idle"` loads the chunks before any intent.',
+      "Even with the widget's own prefetch on pointerenter the widget is slower than the target against a baseline page given the same dwell: the chunks are in at the click (no chunk request after it), but after the click the widget runs more on the main thread than the bare page (its in-call renders, the service's GraphQL session, its setup); see the step table.",
   },
   'ratio-prompt': {
     met: 'On a first visit the microphone prompt (1.5 s here, both pages alike) hides the lazy load: the click fetches and runs both chunks while the visitor reads the prompt, so the widget reaches first audio about as soon as a page that had livekit-client loaded all along.',

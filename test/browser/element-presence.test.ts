@@ -49,8 +49,11 @@ describe('<voice-agent-call> voice presence', function () {
     const session = () =>
       (el as unknown as { _view: { call: { session: { audioLevels: VoiceLevels } } } })._view.call.session;
     const announcer = query(el, '[role="status"]');
-    let announcements = 0;
-    const observer = new MutationObserver((records) => (announcements += records.length));
+    // What the status region says while the meters move. A loaded machine may make the media server
+    // grade the link poor: "Weak connection" is then announced once, and the region goes back to
+    // "Call connected" when the notice stops. Those are the connection's, not the meters'.
+    const announced: string[] = [];
+    const observer = new MutationObserver(() => announced.push(announcer.textContent?.trim() ?? ''));
     try {
       part(el, 'call-button').click();
       await until(() => el.state === 'connecting' || el.state === 'in-call', 20000, 'the call starts');
@@ -85,7 +88,10 @@ describe('<voice-agent-call> voice presence', function () {
         expect(seen.transforms.size, 'the meters move').to.be.greaterThan(3);
       });
       observer.disconnect();
-      expect(announcements, 'nothing announced while the levels change').to.equal(0);
+      expect(
+        announced.filter((said) => !['', 'Weak connection', 'Call connected'].includes(said)),
+        'nothing announced while the levels change',
+      ).to.deep.equal([]);
 
       // Muted: the visitor reads 0 and is not marked.
       el.setMuted(true);

@@ -27,6 +27,13 @@ function newSession(agent: string, options: Partial<CallSessionOptions> = {}): C
   });
 }
 
+/** How the call ended, for an assertion's message: a failure then says why the call ended, not only that it did. */
+function endedHow(session: CallSession): string {
+  const result = session.result;
+  if (!result) return 'the call has not ended';
+  return `the call ended: ${result.reason}${result.error ? ` (${result.error.code}: ${result.error.message})` : ''}`;
+}
+
 function record(session: CallSession) {
   const states: CallState[] = [];
   const ended: CallResult[] = [];
@@ -87,12 +94,12 @@ describe('CallSession end to end (companion + emulator)', function () {
     const seen = record(session);
     const ended = next(session, 'call-ended', 30000);
     await session.start();
-    expect(session.state).to.equal('in-call');
+    expect(session.state, endedHow(session)).to.equal('in-call');
     expect(seen.connected).to.have.length(1);
     expect(seen.connected[0]).to.equal(session.dialId);
     expect(container.querySelectorAll('audio').length).to.equal(1);
     const result = (await ended).detail;
-    expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+    expect(seen.states, endedHow(session)).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
     expect(seen.ended).to.have.length(1);
     expect(result).to.include({
       reason: 'agent-hangup',
@@ -188,10 +195,10 @@ describe('CallSession end to end (companion + emulator)', function () {
     const session = newSession('emu-demo');
     const seen = record(session);
     await session.start();
-    expect(session.state).to.equal('in-call');
+    expect(session.state, endedHow(session)).to.equal('in-call');
     const dialId = present(session.dialId, "the call's dial id");
     await session.hangup();
-    expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+    expect(seen.states, endedHow(session)).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
     expect(seen.ended).to.have.length(1);
     expect(seen.ended[0]).to.include({ reason: 'user-hangup', systemResultType: 'USER_HANGUP', dialId });
     expect((await emulatorDial(dialId)).systemResultType).to.equal('USER_HANGUP');
@@ -209,7 +216,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     try {
       const session = newSession('emu-demo');
       await session.start();
-      expect(session.state).to.equal('in-call');
+      expect(session.state, endedHow(session)).to.equal('in-call');
       expect(companionRequests).to.deep.equal(['POST /api/voice-call/dials']);
       await session.hangup();
     } finally {
@@ -245,7 +252,7 @@ describe('CallSession end to end (companion + emulator)', function () {
     const seen = record(session);
     const ended = next(session, 'call-ended', 45000);
     await session.start();
-    expect(session.state).to.equal('in-call');
+    expect(session.state, endedHow(session)).to.equal('in-call');
     const result = (await ended).detail;
     expect(seen.states).to.include('reconnecting');
     expect(seen.states.slice(-2)).to.deep.equal(['ending', 'ended']);
@@ -279,11 +286,11 @@ describe('CallSession end to end (companion + emulator)', function () {
       session.setMuted(true);
       expect(micTracks[0]?.enabled).to.equal(false);
       room.emit(RoomEvent.Reconnected);
-      expect(session.state).to.equal('in-call');
+      expect(session.state, endedHow(session)).to.equal('in-call');
       expect(session.muted).to.equal(true);
       await session.hangup();
       session.setMuted(false);
-      expect(seen.states).to.deep.equal([
+      expect(seen.states, endedHow(session)).to.deep.equal([
         'starting',
         'connecting',
         'in-call',
@@ -384,7 +391,7 @@ describe('CallSession end to end (companion + emulator)', function () {
       const seen = record(session);
       const ended = next(session, 'call-ended', 30000);
       await session.start();
-      expect(session.state).to.equal('in-call');
+      expect(session.state, endedHow(session)).to.equal('in-call');
       expect([...new Set(signalPaths)], 'the signal path taken').to.deep.equal(['/rtc']);
       await until(() => session.audioLevels.agent > 0.05, 10000, "the agent's voice, heard");
       await until(
@@ -395,7 +402,7 @@ describe('CallSession end to end (companion + emulator)', function () {
       const dialId = present(session.dialId, "the call's dial id");
       await session.hangup();
       const result = (await ended).detail;
-      expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+      expect(seen.states, endedHow(session)).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
       expect(result).to.include({ reason: 'user-hangup', systemResultType: 'USER_HANGUP', dialId });
       expect(result.transcript.some((entry) => entry.speaker === 'AI' && entry.text.startsWith('Hello'))).to.equal(
         true,
@@ -409,7 +416,7 @@ describe('CallSession end to end (companion + emulator)', function () {
       const ended = next(session, 'call-ended', 30000);
       await session.start();
       const result = (await ended).detail;
-      expect(seen.states).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
+      expect(seen.states, endedHow(session)).to.deep.equal(['starting', 'connecting', 'in-call', 'ending', 'ended']);
       expect(result).to.include({ reason: 'agent-hangup', systemResultType: 'AGENT_HANGUP', status: 'completed' });
       expect(result.aiResult).to.be.an('object');
       expect(seen.transcript.filter((entry) => entry.final && entry.speaker === 'AI').length).to.be.greaterThan(1);
@@ -444,7 +451,7 @@ describe('CallSession end to end (companion + emulator)', function () {
       });
       await until(() => started !== null, 5000, 'click handled');
       await started;
-      expect(session.state).to.equal('in-call');
+      expect(session.state, endedHow(session)).to.equal('in-call');
       connectMs.push(connectedAt - clickedAt);
       await until(
         () => (session.audioElement?.srcObject as MediaStream | null)?.getAudioTracks().length === 1,

@@ -106,12 +106,9 @@ async function openWidget(page: Page, agent: string, preload: 'none' | 'intent',
  * then hangs up. `hoverMs`: the pointer rests on the button first; `promptMs`: the microphone prompt.
  */
 async function widgetCall(page: Page, options: { hoverMs?: number; promptMs?: number } = {}): Promise<WidgetSample> {
-  if (options.hoverMs !== undefined) {
-    await page.hover('voice-agent-call [part~="call-button"]');
-    await page.waitForTimeout(options.hoverMs);
-  } else {
-    await page.waitForTimeout(SETTLE_MS);
-  }
+  // The hover's dwell is this page's settle; every other page waits the same.
+  if (options.hoverMs !== undefined) await page.hover('voice-agent-call [part~="call-button"]');
+  await page.waitForTimeout(options.hoverMs ?? SETTLE_MS);
   await page.evaluate(`(window.__bench.reset(), window.__bench.promptMs = ${options.promptMs ?? 0})`);
   await page.click('voice-agent-call [part~="call-button"]');
   await page.waitForFunction(

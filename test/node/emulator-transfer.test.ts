@@ -135,9 +135,13 @@ describe('hangupCall with a transferNumber', () => {
           ],
           true,
         );
-        // Transferred while the agent greets: the greeting is cut off.
+        // Transferred while the agent greets: the greeting is cut off. The line is held where it is
+        // until the transfer has been asked for: at 20x real time it lasts 75 ms, which a loaded
+        // machine's round trip could outlast (one CI run on Node 22).
+        peer.holding = true;
         await waitFor(() => peer.played.length === 1);
         assert.equal((await transfer(emu, dial.dialToken, dial.dialId)).data?.hangupCall, true);
+        peer.holding = false;
         await waitFor(async () =>
           (await record(emu, dial.dialId)).transcript.some((line) => line.text === PERSON_LINES.greeting),
         );

@@ -169,6 +169,7 @@ async function startMedia(
   return {
     url: media.url,
     close: () => media.close(),
+    accept: (socket) => media.accept(socket),
     health: () => ({ state: 'up', pid: process.pid, restarts: 0, lastExit: null, exits: [] }),
   };
 }

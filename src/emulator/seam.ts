@@ -4,6 +4,7 @@
 
 // The dial statuses and result types are the API client's own: the emulator answers what it reads.
 import type { DialStatus, SystemResultType } from '../api/types/index.js';
+import type { Socket } from 'node:net';
 export type { DialStatus, SystemResultType } from '../api/types/index.js';
 
 /** One line of a dial's transcript, times relative to the dial's `startedAt`. */
@@ -72,6 +73,8 @@ export interface MediaServer {
   /** `ws://127.0.0.1:PORT` */
   url: string;
   close(): Promise<void>;
+  /** A connection accepted elsewhere (the supervisor's listening socket), served as if accepted here. */
+  accept(socket: Socket): void;
 }
 
 export interface MediaServerOptions {
@@ -82,4 +85,9 @@ export interface MediaServerOptions {
   verifyToken(token: string): Promise<{ identity: string; roomName: string }>;
   /** Receives the room's log lines (a refused signal connection and its reason). Default: stderr. */
   log?(line: string): void;
+  /**
+   * `handed`: the room does not listen; another process holds `port` and hands each connection over
+   * (`accept`), so a room started again after a crash takes the connections made meanwhile.
+   */
+  connections?: 'listen' | 'handed';
 }

@@ -1,6 +1,8 @@
 // The media room as a child process of the emulator (see supervisor.ts): libwebrtc is native code,
 // and a crash in it must not take the REST and GraphQL API down. The dial lifecycle stays in the
-// parent; this process reaches it over the IPC channel with the messages of ipc.ts.
+// parent; this process reaches it over the IPC channel with the messages of ipc.ts. The parent
+// also holds the room's port: each connection it accepts comes here as a socket handle.
+import type { Socket } from 'node:net';
 import { verifyParticipantToken } from '../media-token.js';
 import type { DialEnd, MediaControl, MediaServer } from '../seam.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
@@ -75,8 +77,13 @@ let media: MediaServer | undefined;
 const serverModule = import('./server.js');
 serverModule.catch(() => {}); // reported when 'start' awaits it
 
-process.on('message', (message: ParentMessage) => {
+process.on('message', (message: ParentMessage, handle?: Socket) => {
   switch (message.type) {
+    case 'connection':
+      // The parent sends connections only once this room is ready; one that comes too late is let go.
+      if (handle && media) media.accept(handle);
+      else handle?.destroy();
+      return;
     case 'start': {
       const keys = { apiKeyName: message.keys.apiKeyName, secret: Buffer.from(message.keys.secret, 'base64') };
       serverModule
@@ -88,6 +95,7 @@ process.on('message', (message: ParentMessage) => {
               control,
               verifyToken: (token) => verifyParticipantToken(keys, token),
               log: (line) => send({ type: 'log', line }),
+              connections: 'handed',
             },
             message.timings,
           ),

@@ -33,4 +33,6 @@ export type ParentMessage =
   | { type: 'ended'; dialId: string; end: DialEnd }
   | { type: 'aiPaused'; dialId: string; paused: boolean }
   | { type: 'transferred'; dialId: string }
+  /** Comes with a connection's socket (the handle): the parent holds the port, the room serves it. */
+  | { type: 'connection' }
   | { type: 'close' };

@@ -219,17 +219,23 @@ export async function startMediaServer(
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  let port = options.port;
+  if (options.connections !== 'handed') {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
-  const { port } = server.address() as AddressInfo;
+    port = (server.address() as AddressInfo).port;
+  }
 
   return {
     url: `ws://${options.host}:${port}`,
+    accept(socket) {
+      server.emit('connection', socket);
+    },
     async close() {
       stopHearingPauses();
       stopHearingTransfers();
@@ -243,7 +249,7 @@ export async function startMediaServer(
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

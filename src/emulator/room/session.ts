@@ -432,10 +432,11 @@ export class Session {
       told = true;
       options.then?.();
     };
+    // Nothing new goes out now (see Peer.stopSending), not even the final words of a line this cuts
+    // off; what was sent already (a goodbye's final transcription) still drains before the leave.
+    this.#peer?.stopSending();
     this.#agent?.stop();
     this.#ignoredPackets.close();
-    // The agent's audio stops now; only the data channel stays for the goodbye (see Peer.stopAudio).
-    this.#peer?.stopAudio();
     this.#unsubscribe();
     this.#ws.off('message', this.#onMessage);
     this.#ws.off('close', this.#onClose);

@@ -2,8 +2,13 @@
 // native code: when it crashes, only the child dies. The REST and GraphQL API in this process
 // keep answering; the calls that were in the room end the way a real media server failure ends
 // them (their connection drops, the room is gone, the dial ends `failed` / `FAILED`); the child
-// is started again on the same port, so the next call works with the same `mediaUrl`.
+// is started again, so the next call works with the same `mediaUrl`.
+//
+// This process holds the room's port and hands each connection to the room process (a socket
+// handle over IPC, unread): a connection made while the room starts again waits for it instead of
+// being refused, so a call started in that moment connects a little later rather than failing.
 import { fork, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { MediaKeys } from '../media-token.js';
 import { explainMissingPeer } from '../optional-peers.js';
@@ -50,10 +55,14 @@ export interface SupervisorOptions {
   log(line: string): void;
 }
 
-/** Waits between restart attempts that fail (the port still held, the process dying at once). */
+/** Waits between restart attempts that fail (the process dying at once). */
 const RESTART_BACKOFF_MS = [0, 250, 500, 1000, 2000, 4000];
 /** How long `close` waits for the room to close its calls before it is killed. */
 const CLOSE_WAIT_MS = 5000;
+/** A connection made while the room is starting again waits this long for it, then is closed. */
+const CONNECTION_WAIT_MS = 10_000;
+/** At most this many connections wait; later ones are closed at once. */
+const CONNECTIONS_WAITING_MAX = 256;
 
 const CHILD_ENTRY = fileURLToPath(
   new URL(import.meta.url.endsWith('.ts') ? './child.ts' : './child.js', import.meta.url),
@@ -76,8 +85,6 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   const lostRooms = new Set<string>();
   const roomOfDial = new Map<string, string>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
-  let port = options.port;
-  let url = '';
   let run: Run | undefined;
   let closing = false;
   const health: Omit<MediaHealth, 'lastExit'> = { state: 'up', pid: null, restarts: 0, exits: [] };
@@ -174,8 +181,56 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     return ready ?? forkRoom();
   }
 
-  /** Starts one run of the room on `port` (in the standby process when there is one); resolves with its URL once it listens. */
-  function spawnRun(child: ChildProcess = forkRoom()): Promise<{ run: Run; url: string }> {
+  // The room's port, held here for every run of the room process.
+  const listener = createServer({ pauseOnConnect: true }, (socket) => hand(socket));
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(options.port, options.host, () => {
+      listener.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (listener.address() as AddressInfo).port;
+  const url = `ws://${options.host}:${port}`;
+  /** Connections made while no room process is ready, oldest first, each with its give-up timer. */
+  const waiting = new Map<Socket, ReturnType<typeof setTimeout>>();
+
+  function hand(socket: Socket): void {
+    const current = run;
+    if (!current?.child.connected) return wait(socket);
+    // keepOpen: a room that died before this process noticed leaves the connection here, to wait
+    // for the next one; once sent, the room holds its own copy and this one is let go.
+    current.child.send({ type: 'connection' } satisfies ParentMessage, socket, { keepOpen: true }, (error) => {
+      if (error) wait(socket);
+      else socket.destroy();
+    });
+  }
+
+  function wait(socket: Socket): void {
+    if (closing || health.state === 'down' || waiting.size >= CONNECTIONS_WAITING_MAX) {
+      socket.destroy();
+      return;
+    }
+    const timer = setTimeout(() => {
+      waiting.delete(socket);
+      socket.destroy();
+    }, CONNECTION_WAIT_MS);
+    waiting.set(socket, timer);
+  }
+
+  /** The connections that waited, to the room that is ready now (or closed, when it will not be). */
+  function handWaiting(): void {
+    const sockets = [...waiting];
+    waiting.clear();
+    for (const [socket, timer] of sockets) {
+      clearTimeout(timer);
+      if (run && !closing) hand(socket);
+      else socket.destroy();
+    }
+  }
+
+  /** Starts one run of the room (in the standby process when there is one); resolves once it is ready. */
+  function spawnRun(child: ChildProcess = forkRoom()): Promise<{ run: Run }> {
     const current: Run = { child, waits: new Map(), inRoom: new Map() };
     return new Promise((resolve, reject) => {
       let failure: Error | undefined;
@@ -186,7 +241,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       child.on('message', (message: ChildMessage) => {
         if (message.type === 'ready') {
           child.off('exit', onExit);
-          resolve({ run: current, url: message.url });
+          resolve({ run: current });
         } else if (message.type === 'failed') {
           failure = Object.assign(new Error(message.message), { code: message.code });
         } else {
@@ -203,14 +258,13 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     });
   }
 
-  function adopt(started: { run: Run; url: string }): void {
+  function adopt(started: { run: Run }): void {
     run = started.run;
-    url = started.url;
-    port = Number(new URL(url).port);
     health.state = 'up';
     health.pid = run.child.pid ?? null;
     const current = run;
     current.child.once('exit', (code, signal) => crashed(current, code, signal));
+    handWaiting();
   }
 
   function crashed(current: Run, code: number | null, signal: string | null): void {
@@ -261,6 +315,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       }
     }
     health.state = 'down';
+    handWaiting();
     log(`media room could not be restarted on port ${port}; media is down until the emulator restarts`);
   }
 
@@ -268,6 +323,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     adopt(await spawnRun());
   } catch (error) {
     unsubscribe();
+    listener.close();
     throw explainMissingPeer(error);
   }
 
@@ -275,6 +331,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     get url() {
       return url;
     },
+    accept: hand,
     health: () => structuredClone({ ...health, lastExit: health.exits.at(-1) ?? null }),
     async close() {
       if (closing) return;
@@ -282,6 +339,8 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       unsubscribe();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      listener.close();
+      handWaiting();
       // The standby has nothing open: cutting its channel ends it (child.ts exits on 'disconnect').
       if (standby?.connected) standby.disconnect();
       standby = undefined;

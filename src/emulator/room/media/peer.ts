@@ -91,6 +91,8 @@ export class Peer {
   #speaking: Utterance[] = [];
   #closed = false;
   #audioStopped = false;
+  /** The session is ending (`stopSending`): what was sent still drains, nothing new is sent. */
+  #sendingStopped = false;
   /** The far side closed the channel or the connection is failing or closed: no more sends. */
   #farSideGone = false;
 
@@ -196,7 +198,7 @@ export class Peer {
    * send to a channel the far side is tearing down.
    */
   sendData(packet: Uint8Array): void {
-    if (this.#closed || this.#farSideGone) return;
+    if (this.#closed || this.#farSideGone || this.#sendingStopped) return;
     const bytes = packet as Uint8Array<ArrayBuffer>;
     if (this.#reliable?.readyState === 'open') this.#send(this.#reliable, bytes);
     else this.#outbox.push(bytes);
@@ -253,6 +255,20 @@ export class Peer {
     this.stopSpeaking();
     clearInterval(this.#pump);
     this.#pump = undefined;
+  }
+
+  /**
+   * The session is ending: no more audio and no new DataPackets (what was sent before still
+   * drains, see `drained`). An ending session is often one whose caller is leaving at the same
+   * moment (a hang-up through the API, then the page disconnects), and libwebrtc's binding can
+   * crash on a send that meets the far side closing the channel: `RTCDataChannel::Send` checks
+   * the channel, then uses it, while libwebrtc's thread clears it on the far side's close. So the
+   * line a hang-up cuts off is not sent to the room as final (a deleted LiveKit room delivers
+   * nothing more either); the dial's own transcript still gets it.
+   */
+  stopSending(): void {
+    this.#sendingStopped = true;
+    this.stopAudio();
   }
 
   close(): void {
@@ -349,7 +365,7 @@ export class Peer {
     };
     if (!this.#sub) this.#hear(channel);
     const flush = () => {
-      if (this.#closed || this.#farSideGone) return;
+      if (this.#closed || this.#farSideGone || this.#sendingStopped) return;
       for (const bytes of this.#outbox.splice(0)) this.#send(channel, bytes);
       this.#events.reliableOpen();
     };

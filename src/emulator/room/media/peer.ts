@@ -263,8 +263,8 @@ export class Peer {
    * moment (a hang-up through the API, then the page disconnects), and libwebrtc's binding can
    * crash on a send that meets the far side closing the channel: `RTCDataChannel::Send` checks
    * the channel, then uses it, while libwebrtc's thread clears it on the far side's close. So the
-   * line a hang-up cuts off is not sent to the room as final (a deleted LiveKit room delivers
-   * nothing more either); the dial's own transcript still gets it.
+   * line a hang-up cuts off gets no final segment (a deleted LiveKit room delivers nothing more
+   * either).
    */
   stopSending(): void {
     this.#sendingStopped = true;

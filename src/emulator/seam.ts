@@ -2,9 +2,10 @@
 // The REST half owns dial records and their lifecycle; the room reports what happens in the
 // media session through these commands and listens for dials that end elsewhere.
 
+import type { Socket } from 'node:net';
+
 // The dial statuses and result types are the API client's own: the emulator answers what it reads.
 import type { DialStatus, SystemResultType } from '../api/types/index.js';
-import type { Socket } from 'node:net';
 export type { DialStatus, SystemResultType } from '../api/types/index.js';
 
 /** One line of a dial's transcript, times relative to the dial's `startedAt`. */

@@ -80,7 +80,7 @@ serverModule.catch(() => {}); // reported when 'start' awaits it
 process.on('message', (message: ParentMessage, handle?: Socket) => {
   switch (message.type) {
     case 'connection':
-      // The parent sends connections only once this room is ready; one that comes too late is let go.
+      // The parent hands connections over only while this room serves; one that comes otherwise is closed.
       if (handle && media) media.accept(handle);
       else handle?.destroy();
       return;

@@ -196,6 +196,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   const waiting = new Map<Socket, ReturnType<typeof setTimeout>>();
 
   function hand(socket: Socket): void {
+    if (closing) return void socket.destroy();
     const current = run;
     if (!current?.child.connected) return wait(socket);
     // keepOpen: a room that died before this process noticed leaves the connection here, to wait

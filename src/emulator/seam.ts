@@ -53,8 +53,11 @@ export interface DialControl {
   setAiResult(dialId: string, aiResult: Record<string, unknown>): void;
   /** Ends the dial (no-op when it is already terminal). */
   end(dialId: string, end: DialEnd): void;
-  /** Called with every dial that becomes terminal, whoever ended it; returns an unsubscribe. */
-  onEnded(listener: (dialId: string, end: DialEnd) => void): () => void;
+  /**
+   * Called with every dial that becomes terminal, whoever ended it; returns an unsubscribe. A
+   * promise a listener returns is the room letting go of the dial, which an API hang-up waits for.
+   */
+  onEnded(listener: (dialId: string, end: DialEnd) => unknown): () => void;
   /** Called whenever `pauseAI` pauses or resumes a dial's agent (changes only); returns an unsubscribe. */
   onAiPaused(listener: (dialId: string, paused: boolean) => void): () => void;
   /** Called when `hangupCall` with a `transferNumber` hands a dial to a person; returns an unsubscribe. */

@@ -257,6 +257,29 @@ describe('dial lifecycle', () => {
     assert.deepEqual(seen, [`${a}:CANCELLED`, `${b}:FAILED`]);
   });
 
+  test('an API hang-up answers once the room has let go of the dial (the promise its onEnded listener returned)', async () => {
+    let letGo: (() => void) | undefined;
+    const off = emu.control.onEnded(() => new Promise<void>((resolve) => (letGo = resolve)));
+    try {
+      const dialId = await createDial(emu);
+      let answered = false;
+      const hangup = call(emu, 'POST', `/dials/${dialId}/hangup`).then((answer) => {
+        answered = true;
+        return answer;
+      });
+      while (!letGo) await call(emu, 'GET', `/dials/${dialId}`);
+      // Three whole round trips after the dial ended: a hang-up that did not wait would be answered.
+      for (let i = 0; i < 3; i++) assert.equal((await call(emu, 'GET', `/dials/${dialId}`)).status, 200);
+      assert.equal(answered, false, 'answered before the room let go');
+      letGo();
+      const answer = await hangup;
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body, { success: true });
+    } finally {
+      off();
+    }
+  });
+
   test('a listener that throws does not stop the dial from ending', async () => {
     const off = emu.control.onEnded(() => {
       throw new Error('listener bug');

@@ -56,7 +56,14 @@ export interface DialLifecycleOptions {
   log: (line: string) => void;
 }
 
-export type EndListener = (dialId: string, end: DialEnd) => void;
+/** A promise it returns is the room letting go of the dial (see `hangup`); anything else is ignored. */
+export type EndListener = (dialId: string, end: DialEnd) => unknown;
+
+/**
+ * How long an API hang-up waits at most for the room to let go of the dial (in its own process, one
+ * IPC round trip) before it answers.
+ */
+const LET_GO_WAIT_MS = 2000;
 export type PauseListener = (dialId: string, paused: boolean) => void;
 export type TransferListener = (dialId: string) => void;
 
@@ -64,6 +71,8 @@ export class DialLifecycle implements DialControl {
   private readonly dials: Table<DialState>;
   private readonly watchers = new Map<string, Set<DialWatcher>>();
   private readonly endListeners = new Set<EndListener>();
+  /** Dials whose end the room is still acting on (their listeners' promises), until it has. */
+  private readonly lettingGo = new Map<string, Promise<void>>();
   private readonly pauseListeners = new Set<PauseListener>();
   private readonly transferListeners = new Set<TransferListener>();
   private readonly options: DialLifecycleOptions;
@@ -143,16 +152,27 @@ export class DialLifecycle implements DialControl {
     if (dial?.status === 'queued' && !dial.phone) this.setStatus(dial, 'ringing');
   }
 
-  /** `POST /dials/{id}/hangup`: cancels a dial not yet joined, completes one in progress. */
-  hangup(dialId: string): void {
+  /**
+   * `POST /dials/{id}/hangup`: cancels a dial not yet joined, completes one in progress. Resolves
+   * once the room has let go of it (it sends the caller nothing more), at most `LET_GO_WAIT_MS`
+   * later: the caller's page, told the hang-up is done, disconnects, and the room must not be
+   * sending to it then (libwebrtc's binding can crash on a send that meets the far side closing).
+   */
+  hangup(dialId: string): Promise<void> {
     const dial = this.dials.get(dialId);
-    if (!dial || isTerminal(dial.status)) return;
-    this.finish(
-      dial,
-      dial.status === 'in-progress'
-        ? { status: 'completed', systemResultType: 'USER_HANGUP' }
-        : { status: 'canceled', systemResultType: 'CANCELLED' },
-    );
+    if (dial && !isTerminal(dial.status)) {
+      this.finish(
+        dial,
+        dial.status === 'in-progress'
+          ? { status: 'completed', systemResultType: 'USER_HANGUP' }
+          : { status: 'canceled', systemResultType: 'CANCELLED' },
+      );
+    }
+    const lettingGo = this.lettingGo.get(dialId);
+    if (!lettingGo) return Promise.resolve();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, LET_GO_WAIT_MS)));
+    return Promise.race([lettingGo, cap]).finally(() => clearTimeout(timer));
   }
 
   record(dialId: string): DialRecord | undefined {
@@ -400,12 +420,21 @@ export class DialLifecycle implements DialControl {
     dial.systemResultType = end.systemResultType;
     this.options.log(`dial ${dial.id} ${end.status} (${end.systemResultType})`);
     this.emit(dial.id, { kind: 'status' });
+    const acting: Promise<unknown>[] = [];
     for (const listener of [...this.endListeners]) {
       try {
-        listener(dial.id, { ...end });
+        const pending = listener(dial.id, { ...end });
+        if (pending instanceof Promise) acting.push(pending);
       } catch (error) {
         this.options.log(`an onEnded listener threw for dial ${dial.id}: ${String(error)}`);
       }
+    }
+    if (acting.length > 0) {
+      const id = dial.id;
+      const done = Promise.allSettled(acting).then(() => {
+        if (this.lettingGo.get(id) === done) this.lettingGo.delete(id);
+      });
+      this.lettingGo.set(id, done);
     }
     this.endedDials.retire(dial.id, dial.endedAt);
   }

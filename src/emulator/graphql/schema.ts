@@ -249,10 +249,8 @@ export function createSchema(services: GraphqlServices): GraphQLSchema {
     },
     hangupCall(_root, { dialId, transferNumber }: { dialId: string; transferNumber?: string | null }, { principal }) {
       authorizeDial(principal, dialId);
-      if (transferNumber == null) {
-        dials.hangup(dialId);
-        return true;
-      }
+      // Answered once the room has let go of the call (see DialLifecycle.hangup).
+      if (transferNumber == null) return dials.hangup(dialId).then(() => true);
       // A transfer (the emulator's rules: the service's are not known; docs/emulator.md).
       if (!E164.test(transferNumber))
         fail('transferNumber must be a phone number in E.164 form, e.g. +14155550123', 'BAD_USER_INPUT');

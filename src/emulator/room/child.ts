@@ -127,6 +127,8 @@ process.on('message', (message: ParentMessage, handle?: Socket) => {
       return;
     case 'ended':
       for (const listener of [...endListeners]) listener(message.dialId, message.end);
+      // The sessions have stopped sending to the dial's caller (Session.#finish is synchronous).
+      send({ type: 'endHandled', id: message.id });
       return;
     case 'aiPaused':
       for (const listener of [...pauseListeners]) listener(message.dialId, message.paused);

@@ -18,6 +18,7 @@ export type ChildMessage =
   | { type: 'waitSessionStarted'; id: number; dialId: string }
   | { type: 'unwait'; id: number }
   | { type: 'log'; line: string }
+  | { type: 'endHandled'; id: number }
   | Command;
 
 export type ParentMessage =
@@ -30,7 +31,8 @@ export type ParentMessage =
     }
   | { type: 'reply'; id: number; session: DialSession | null }
   | { type: 'sessionStarted'; id: number }
-  | { type: 'ended'; dialId: string; end: DialEnd }
+  /** `id`: answered with `endHandled` once the room has acted on the end. */
+  | { type: 'ended'; dialId: string; end: DialEnd; id: number }
   | { type: 'aiPaused'; dialId: string; paused: boolean }
   | { type: 'transferred'; dialId: string }
   /** Comes with a connection's socket (the handle): the parent holds the port, the room serves it. */

@@ -77,6 +77,8 @@ interface Run {
   waits: Map<number, AbortController>;
   /** Dials whose browser joined through this run and that have not ended, with their room names. */
   inRoom: Map<string, string>;
+  /** Ends told to this run and not yet acted on, by id (see `endHandled`). */
+  endsPending: Map<number, () => void>;
 }
 
 export async function startSupervisedMedia(options: SupervisorOptions): Promise<SupervisedMedia> {
@@ -89,10 +91,17 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   let closing = false;
   const health: Omit<MediaHealth, 'lastExit'> = { state: 'up', pid: null, restarts: 0, exits: [] };
 
+  let nextEndId = 1;
   const unsubscribeEnded = control.onEnded((dialId, end) => {
     run?.inRoom.delete(dialId);
     roomOfDial.delete(dialId);
-    tell(run, { type: 'ended', dialId, end });
+    const current = run;
+    if (!current?.child.connected) return;
+    // Resolves once the room has acted on the end (its `endHandled`), or is gone.
+    const id = nextEndId++;
+    const handled = new Promise<void>((resolve) => current.endsPending.set(id, resolve));
+    tell(current, { type: 'ended', dialId, end, id });
+    return handled;
   });
   const unsubscribePaused = control.onAiPaused((dialId, paused) => tell(run, { type: 'aiPaused', dialId, paused }));
   const unsubscribeTransferred = control.onTransferred((dialId) => tell(run, { type: 'transferred', dialId }));
@@ -128,6 +137,10 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
         );
         return;
       }
+      case 'endHandled':
+        current.endsPending.get(message.id)?.();
+        current.endsPending.delete(message.id);
+        return;
       case 'unwait':
         current.waits.get(message.id)?.abort();
         current.waits.delete(message.id);
@@ -232,7 +245,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
 
   /** Starts one run of the room (in the standby process when there is one); resolves once it is ready. */
   function spawnRun(child: ChildProcess = forkRoom()): Promise<{ run: Run }> {
-    const current: Run = { child, waits: new Map(), inRoom: new Map() };
+    const current: Run = { child, waits: new Map(), inRoom: new Map(), endsPending: new Map() };
     return new Promise((resolve, reject) => {
       let failure: Error | undefined;
       const onExit = (code: number | null, signal: string | null) => {
@@ -278,6 +291,9 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       -EXITS_KEPT,
     );
     for (const controller of current.waits.values()) controller.abort();
+    // A room that is gone sends nothing more: the ends it was told of are acted on.
+    for (const resolve of current.endsPending.values()) resolve();
+    current.endsPending.clear();
     log(
       `media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`,
     );
@@ -353,6 +369,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       else child.kill('SIGKILL');
       await exited;
       clearTimeout(killer);
+      for (const resolve of run?.endsPending.values() ?? []) resolve();
     },
   };
 }

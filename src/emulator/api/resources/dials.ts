@@ -62,10 +62,11 @@ export function dialRoutes(store: Store): ResourceRoute[] {
     return { dialToken: token };
   }
 
-  function hangupDial({ param }: ResourceRequest) {
+  async function hangupDial({ param }: ResourceRequest) {
     const dialId = param(0);
     store.dialStates.require(dialId);
-    store.dials.hangup(dialId);
+    // Answered once the room has let go of the call (see DialLifecycle.hangup).
+    await store.dials.hangup(dialId);
     return { success: true } satisfies { success: boolean };
   }
 

@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { until } from '../support/until.js';
 
 let emulator: Emulator;
 before(async () => {
@@ -12,15 +13,6 @@ before(async () => {
   emulator = await startEmulator({ logger: false });
 });
 after(() => emulator.close());
-
-/** Resolves once `check` holds, polling every few milliseconds. */
-async function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 test('a connection made while the media room starts again after a crash is answered once it is back, not refused', async () => {
   const before = emulator.health().media;

@@ -58,14 +58,14 @@ export interface DialLifecycleOptions {
 
 /** A promise it returns is the room letting go of the dial (see `hangup`); anything else is ignored. */
 export type EndListener = (dialId: string, end: DialEnd) => unknown;
+export type PauseListener = (dialId: string, paused: boolean) => void;
+export type TransferListener = (dialId: string) => void;
 
 /**
  * How long an API hang-up waits at most for the room to let go of the dial (in its own process, one
  * IPC round trip) before it answers.
  */
 const LET_GO_WAIT_MS = 2000;
-export type PauseListener = (dialId: string, paused: boolean) => void;
-export type TransferListener = (dialId: string) => void;
 
 export class DialLifecycle implements DialControl {
   private readonly dials: Table<DialState>;

@@ -232,14 +232,13 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     waiting.set(socket, timer);
   }
 
-  /** The connections that waited, to the room that is ready now (or closed, when it will not be). */
+  /** The connections that waited, to the room that is ready now (`hand` closes them when none will be). */
   function handWaiting(): void {
     const sockets = [...waiting];
     waiting.clear();
     for (const [socket, timer] of sockets) {
       clearTimeout(timer);
-      if (run && !closing) hand(socket);
-      else socket.destroy();
+      hand(socket);
     }
   }
 
@@ -281,6 +280,12 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     handWaiting();
   }
 
+  /** A room process that is gone sends nothing more: the ends it was told of are acted on. */
+  function endsActedOn(gone: Run): void {
+    for (const resolve of gone.endsPending.values()) resolve();
+    gone.endsPending.clear();
+  }
+
   function crashed(current: Run, code: number | null, signal: string | null): void {
     if (closing || run !== current) return;
     run = undefined;
@@ -291,9 +296,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       -EXITS_KEPT,
     );
     for (const controller of current.waits.values()) controller.abort();
-    // A room that is gone sends nothing more: the ends it was told of are acted on.
-    for (const resolve of current.endsPending.values()) resolve();
-    current.endsPending.clear();
+    endsActedOn(current);
     log(
       `media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`,
     );
@@ -369,7 +372,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       else child.kill('SIGKILL');
       await exited;
       clearTimeout(killer);
-      for (const resolve of run?.endsPending.values() ?? []) resolve();
+      if (run) endsActedOn(run);
     },
   };
 }

@@ -11,7 +11,7 @@ import { createDialTokenKeys } from './dial-token.js';
 import { createMediaKeys, signParticipantToken, verifyParticipantToken, type MediaKeys } from './media-token.js';
 import { explainMissingPeer } from './optional-peers.js';
 import type { MediaHealth, SupervisedMedia } from './room/supervisor.js';
-import { DEFAULT_DROP_GRACE_MS, type RoomTimings } from './room/timings.js';
+import { DEFAULT_REJOIN_GRACE_MS, type RoomTimings } from './room/timings.js';
 import type { DialControl } from './seam.js';
 
 export { SCENARIO_AGENT_IDS, type ScenarioAgentId } from './api/agents.js';
@@ -160,7 +160,7 @@ async function startMedia(
       control,
       keys,
       timings,
-      dropGraceMs: timings.dropGraceMs ?? DEFAULT_DROP_GRACE_MS,
+      rejoinGraceMs: timings.rejoinGraceMs ?? DEFAULT_REJOIN_GRACE_MS,
       log,
     });
   }

@@ -230,6 +230,35 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
     expect(findPart(second, 'status')?.textContent).to.include('On hold');
   });
 
+  it("the emulator's media room crashes while the visitor goes to the next page: the next page still takes the call up", async () => {
+    frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
+    const { dialId } = await callOnFirstPage(frame);
+    const restarts = async () =>
+      ((await (await fetch('/__emu/healthz')).json()) as { media: { restarts: number } }).media.restarts;
+    const before = await restarts();
+    let crashed: Promise<Response> | undefined;
+    await navigate(frame, (win) => {
+      (win.document.getElementById('next') as HTMLAnchorElement).click();
+      // The page is going away (or gone) when the room process dies: the native crash this copes with.
+      crashed = fetch('/__emu-media/crash', { method: 'POST' });
+    });
+    expect((await crashed)?.status).to.equal(200);
+    await until(async () => (await restarts()) > before, 15000, 'the media room restarted');
+
+    const second = element(frame);
+    await until(() => events('call-resumed').length === 1, 30000, 'call-resumed on the second page');
+    expect(second.dialId).to.equal(dialId);
+    await until(
+      () => second.transcript.some((entry) => entry.speaker === 'AI' && entry.text === 'Welcome back. Go on.'),
+      20000,
+      "the restarted room's agent on the second page",
+    );
+    expect(await dialStatus(dialId)).to.equal('in-progress');
+    await second.hangup();
+    expect(events('call-ended').length).to.equal(1);
+    expect(((events('call-ended')[0] as Recorded).detail as unknown as CallResult).reason).to.equal('user-hangup');
+  });
+
   it('a reload takes the call up again on the same page', async () => {
     frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
     const { dialId } = await callOnFirstPage(frame);

@@ -28,7 +28,8 @@ let emulator: Emulator;
 let httpUrl: string;
 
 before(async () => {
-  emulator = await startEmulator({ logger: false, roomTimings: { leaveCloseDelayMs: 20 } });
+  // rejoinGraceMs: how long a call a media room crash dropped waits for its caller (the last test).
+  emulator = await startEmulator({ logger: false, roomTimings: { leaveCloseDelayMs: 20, rejoinGraceMs: 1500 } });
   httpUrl = emulator.mediaUrl.replace(/^ws:/, 'http:');
 });
 after(() => emulator.close());
@@ -455,7 +456,7 @@ describe('teardown', () => {
 
 // Last in this file: it crashes the shared emulator's media room (which comes back on its port).
 describe('a media room crash (issue 18)', () => {
-  test('SIGSEGV in the room process mid-call: the call drops, the API answers throughout, the dial fails, its room is gone, the next call works', async () => {
+  test('SIGSEGV in the room process mid-call: the calls drop, the API answers throughout, a caller who rejoins carries on, one who does not fails, the next call works', async () => {
     const before = emulator.health();
     assert.equal(before.ok, true);
     assert.equal(before.media.state, 'up');
@@ -464,19 +465,29 @@ describe('a media room crash (issue 18)', () => {
     assert.equal(healthz.status, 200, 'GET /healthz needs no key');
     assert.deepEqual(((await healthz.json()) as { media: { state: string } }).media.state, 'up');
 
-    const { dialId, token } = await newDial();
-    const signal = new Signal(token);
-    await signal.next('join');
-    await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
+    // Two calls in the room: one caller comes back after the crash, the other does not. A third
+    // caller's page went away before the crash (a `persist` page: closed 1001, no leave).
+    const back = await newDial();
+    const gone = await newDial();
+    const away = await newDial();
+    const signals = [new Signal(back.token), new Signal(gone.token)];
+    const awaySignal = new Signal(away.token);
+    for (const signal of [...signals, awaySignal]) await signal.next('join');
+    for (const { dialId } of [back, gone, away])
+      await eventually(async () => (await dialRecord(dialId)).status === 'in-progress');
+    const startedAt = (await dialRecord(back.dialId)).startedAt;
+    awaySignal.ws.close(1001);
+    await awaySignal.closed;
 
     assert.ok(before.media.pid !== null, 'the media room process runs');
     process.kill(before.media.pid, 'SIGSEGV');
-    await signal.closed;
-    assert.equal(
-      signal.responses.filter((response) => response.message.case === 'leave').length,
-      0,
-      'a crash sends no LeaveRequest',
-    );
+    for (const signal of signals) await signal.closed;
+    for (const signal of signals)
+      assert.equal(
+        signal.responses.filter((response) => response.message.case === 'leave').length,
+        0,
+        'a crash sends no LeaveRequest',
+      );
     // The REST API never stopped answering.
     assert.equal(
       (await fetch(`${emulator.apiUrl}/agents`, { headers: { authorization: `Bearer ${emulator.apiKey}` } })).status,
@@ -488,17 +499,41 @@ describe('a media room crash (issue 18)', () => {
       async () => emulator.health().media.restarts === 1 && emulator.health().media.state === 'up',
       10_000,
     );
+    // The dropped caller rejoins (livekit-client's full reconnect: a fresh join, the same token).
+    const rejoin = new Signal(back.token);
+    await rejoin.next('join');
+    assert.equal((await dialRecord(back.dialId)).status, 'in-progress', 'the dial goes on');
+    assert.equal((await dialRecord(back.dialId)).startedAt, startedAt, 'the same call, not a new one');
+    // The page that was away comes back (its next page) to the restarted room.
+    const awayBack = new Signal(away.token);
+    await awayBack.next('join');
+    assert.equal((await dialRecord(away.dialId)).status, 'in-progress');
+
     const after = emulator.health().media;
+    assert.equal(after.state, 'up');
     assert.equal(after.restarts, 1);
     assert.equal(after.lastExit?.signal, 'SIGSEGV');
     assert.ok(typeof after.lastExit?.restartMs === 'number' && after.lastExit.restartMs > 0);
     assert.notEqual(after.pid, before.media.pid);
 
-    // The lost call's dial fails as a dropped connection's does, and its room no longer exists.
-    await eventually(async () => (await dialRecord(dialId)).status === 'failed', 5000);
-    assert.equal((await dialRecord(dialId)).systemResultType, 'FAILED');
-    const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
+    // The caller who does not come back: its dial fails once the rejoin grace (1.5 s here) is over,
+    // and its room is gone from then on.
+    await eventually(async () => (await dialRecord(gone.dialId)).status === 'failed', 5000);
+    assert.equal((await dialRecord(gone.dialId)).systemResultType, 'FAILED');
+    const query = new URLSearchParams({
+      access_token: gone.token,
+      join_request: encodeJoinRequest(new JoinRequest({})),
+    });
     assert.equal((await upgradeStatus(`${emulator.mediaUrl}/rtc/v1?${query}`)).status, 404);
+    assert.equal((await dialRecord(back.dialId)).status, 'in-progress', 'the rejoined call did not fail with it');
+
+    // The rejoined calls end as any call does.
+    for (const signal of [rejoin, awayBack]) {
+      signal.send({ case: 'leave', value: new LeaveRequest({}) });
+      await signal.closed;
+    }
+    for (const { dialId } of [back, away])
+      await eventually(async () => (await dialRecord(dialId)).systemResultType === 'USER_HANGUP');
 
     // The next call, on the same mediaUrl, works from join to hang-up.
     const next = await newDial();

@@ -4,8 +4,9 @@
 // also holds the room's port: each connection it accepts comes here as a socket handle.
 import type { Socket } from 'node:net';
 import { verifyParticipantToken } from '../media-token.js';
-import type { DialEnd, MediaControl, MediaServer } from '../seam.js';
+import type { DialEnd, MediaControl } from '../seam.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
+import type { RoomServer } from './server.js';
 
 function send(message: ChildMessage): void {
   // The parent gone means this process has no reason to live (see 'disconnect' below).
@@ -70,7 +71,7 @@ const control: MediaControl = {
   },
 };
 
-let media: MediaServer | undefined;
+let media: RoomServer | undefined;
 // Loaded as soon as this process starts, so that a standby room (see supervisor.ts) listens within
 // milliseconds of its 'start'; imported, not a static import, so that a missing optional peer is
 // reported to the parent instead of a silent exit. (libwebrtc itself loads on the first session.)
@@ -83,6 +84,9 @@ process.on('message', (message: ParentMessage, handle?: Socket) => {
       // The parent hands connections over only while this room serves; one that comes otherwise is closed.
       if (handle && media) media.accept(handle);
       else handle?.destroy();
+      return;
+    case 'rejoinable':
+      media?.awaitRejoin(message.roomName, { dialId: message.dialId, joinedAt: message.joinedAt });
       return;
     case 'start': {
       const keys = { apiKeyName: message.keys.apiKeyName, secret: Buffer.from(message.keys.secret, 'base64') };

@@ -35,6 +35,8 @@ export type ParentMessage =
   | { type: 'ended'; dialId: string; end: DialEnd; id: number }
   | { type: 'aiPaused'; dialId: string; paused: boolean }
   | { type: 'transferred'; dialId: string }
+  /** A call a crashed room process held: its caller may rejoin here (`joinedAt`, ms since the epoch: its first join). */
+  | { type: 'rejoinable'; roomName: string; dialId: string; joinedAt: number }
   /** Comes with a connection's socket (the handle): the parent holds the port, the room serves it. */
   | { type: 'connection' }
   | { type: 'close' };

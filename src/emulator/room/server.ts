@@ -15,7 +15,7 @@ import { DEFAULT_TURN_OPTIONS } from '../agent/turn-detector.js';
 import { decodeJoinRequest, joinFromV0Query } from './protocol/join-request.js';
 import { DisconnectReason, leave } from './protocol/responses.js';
 import { Session, type Dropped, type Rejoin, type SignalPath } from './session.js';
-import { DEFAULT_DROP_GRACE_MS, type RoomTimings } from './timings.js';
+import { DEFAULT_DROP_GRACE_MS, DEFAULT_REJOIN_GRACE_MS, type RoomTimings } from './timings.js';
 
 export type { RoomTimings } from './timings.js';
 
@@ -26,7 +26,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   leaveCloseDelayMs: 150,
   timeUpLineMaxMs: 2500,
   dropGraceMs: DEFAULT_DROP_GRACE_MS,
-  rejoinGraceMs: 10000,
+  rejoinGraceMs: DEFAULT_REJOIN_GRACE_MS,
   ignoredPacketLogMs: 10000,
   qualityIntervalMs: 5000,
 };
@@ -36,6 +36,17 @@ const ROOM_MISSING = 'requested room does not exist';
 const SIGNAL_PATHS: Readonly<Record<string, SignalPath>> = { '/rtc/v1': 'v1', '/rtc': 'v0' };
 const VALIDATE_PATHS: ReadonlySet<string> = new Set(['/rtc/v1/validate', '/rtc/validate']);
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'busy', 'no-answer']);
+/** The room in this process: a `MediaServer` that can also be told of a call a crashed room process held. */
+export interface RoomServer extends MediaServer {
+  /**
+   * A call this process never held comes back: the room process that held it crashed (see
+   * supervisor.ts). The caller's next join takes the dial up as a returning caller's (the agent
+   * carries on); `joinedAt` (ms since the epoch, `wallClock`) is its first join, the transcript's
+   * clock. Awaited until the dial ends; the supervisor times the wait.
+   */
+  awaitRejoin(roomName: string, rejoin: { dialId: string; joinedAt: number }): void;
+}
+
 /**
  * The largest signal frame the room reads: no LiveKit client message comes near it (an offer's SDP
  * is a few KiB). Past it the socket is closed with 1009 before the frame is buffered, so one
@@ -49,7 +60,7 @@ type Admission = { ok: true; identity: string; dial: DialSession } | { ok: false
 export async function startMediaServer(
   options: MediaServerOptions,
   timings: Partial<RoomTimings> = {},
-): Promise<MediaServer> {
+): Promise<RoomServer> {
   const roomTimings: RoomTimings = { ...DEFAULT_ROOM_TIMINGS, ...timings };
   const { control } = options;
   /** The one browser in each room, by room name. */
@@ -235,6 +246,9 @@ export async function startMediaServer(
     url: `ws://${options.host}:${port}`,
     accept(socket) {
       server.emit('connection', socket);
+    },
+    awaitRejoin(roomName, { dialId, joinedAt }) {
+      awaitingRejoin.set(roomName, { joinedAt, away: true, dialId });
     },
     async close() {
       stopHearingPauses();

@@ -51,7 +51,13 @@ export type Dropped = 'for good' | 'once' | 'away';
  */
 export type SignalPath = 'v0' | 'v1';
 
-/** A session that takes over a dial whose connection dropped once (emu-blip). */
+/**
+ * Milliseconds since the epoch, monotonic within a process: a join time that a room process started
+ * again after a crash still reads on the same clock (a plain `performance.now()` restarts at 0 there).
+ */
+export const wallClock = (): number => performance.timeOrigin + performance.now();
+
+/** A session that takes over a dial whose connection dropped (emu-blip, a page gone, a room process crash). */
 export interface Rejoin {
   /** The first session's join time: the dial transcript's clock goes on from there. */
   joinedAt: number;
@@ -178,7 +184,7 @@ export class Session {
         const local = await this.#peer.offer();
         this.#send(offer(local));
       }
-      this.#joinedAt = this.#rejoin?.joinedAt ?? performance.now();
+      this.#joinedAt = this.#rejoin?.joinedAt ?? wallClock();
       // Harmless on a rejoin: the dial is in progress already.
       this.#host.control.joined(this.dial.dialId);
     });
@@ -200,7 +206,7 @@ export class Session {
     return joinedAt > 0 ? { joinedAt } : undefined;
   }
 
-  /** When the caller first joined this dial's room (`performance.now()`), once joined. */
+  /** When the caller first joined this dial's room (`wallClock()`, so it holds in a restarted room process), once joined. */
   get joinedAt(): number {
     return this.#joinedAt;
   }
@@ -229,7 +235,7 @@ export class Session {
       rejoined: this.#rejoin !== undefined,
       returned: this.#rejoin?.away === true,
       peer: () => this.#peer,
-      sinceJoin: () => Math.max(0, Math.round(performance.now() - this.#joinedAt)),
+      sinceJoin: () => Math.max(0, Math.round(wallClock() - this.#joinedAt)),
       micTrackSid: () => this.#micTrackSid,
       micMuted: () => this.#micMuted,
       sendUpdate: (info: ParticipantInfo) => {

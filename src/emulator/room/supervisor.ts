@@ -1,8 +1,10 @@
 // The media room in a supervised child process (room/child.ts). libwebrtc (@roamhq/wrtc) is
 // native code: when it crashes, only the child dies. The REST and GraphQL API in this process
-// keep answering; the calls that were in the room end the way a real media server failure ends
-// them (their connection drops, the room is gone, the dial ends `failed` / `FAILED`); the child
-// is started again, so the next call works with the same `mediaUrl`.
+// keep answering; the child is started again, so the next call works with the same `mediaUrl`.
+// The calls that were in the room drop as emu-blip's does: their connection goes without a
+// LeaveRequest, and the restarted room takes each caller back for `rejoinGraceMs` (livekit-client's
+// full reconnect, or a `persist` page's next page); a dial whose caller does not come back ends
+// `failed` / `FAILED`.
 //
 // This process holds the room's port and hands each connection to the room process (a socket
 // handle over IPC, unread): a connection made while the room starts again waits for it instead of
@@ -50,8 +52,8 @@ export interface SupervisorOptions {
   control: DialControl;
   keys: MediaKeys;
   timings: Partial<RoomTimings>;
-  /** After a crash, the lost calls' dials end `failed` this much later (as a dropped connection's do). */
-  dropGraceMs: number;
+  /** After a crash, a dropped call's caller may rejoin this long; then its dial ends `failed` (as emu-blip's). */
+  rejoinGraceMs: number;
   log(line: string): void;
 }
 
@@ -83,9 +85,11 @@ interface Run {
 
 export async function startSupervisedMedia(options: SupervisorOptions): Promise<SupervisedMedia> {
   const { control, log } = options;
-  /** Rooms lost in a crash: refused from then on, as a room that no longer exists. */
-  const lostRooms = new Set<string>();
   const roomOfDial = new Map<string, string>();
+  /** When each dial's browser first joined (ms since the epoch): a rejoin's transcript clock goes on from it. */
+  const firstJoined = new Map<string, number>();
+  /** Calls a crash dropped, by dial: the room takes their caller back until the timer ends the dial. */
+  const rejoinable = new Map<string, { roomName: string; timer: ReturnType<typeof setTimeout> }>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let run: Run | undefined;
   let closing = false;
@@ -95,6 +99,8 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
   const unsubscribeEnded = control.onEnded((dialId, end) => {
     run?.inRoom.delete(dialId);
     roomOfDial.delete(dialId);
+    firstJoined.delete(dialId);
+    rejoined(dialId);
     const current = run;
     if (!current?.child.connected) return;
     // Resolves once the room has acted on the end (its `endHandled`), or is gone.
@@ -120,7 +126,7 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       case 'sessionForRoom': {
         // The room is in use: have the next process ready (REST-only users never pay for one).
         prepareStandby();
-        const session = lostRooms.has(message.roomName) ? undefined : control.sessionForRoom(message.roomName);
+        const session = control.sessionForRoom(message.roomName);
         if (session) roomOfDial.set(session.dialId, session.roomName);
         tell(current, { type: 'reply', id: message.id, session: session ?? null });
         return;
@@ -151,8 +157,11 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
       case 'command':
         switch (message.name) {
           case 'joined': {
-            const roomName = roomOfDial.get(message.args[0]);
-            if (roomName) current.inRoom.set(message.args[0], roomName);
+            const [dialId] = message.args;
+            const roomName = roomOfDial.get(dialId);
+            if (roomName) current.inRoom.set(dialId, roomName);
+            if (!firstJoined.has(dialId)) firstJoined.set(dialId, Date.now());
+            rejoined(dialId);
             return control.joined(...message.args);
           }
           case 'addTranscript':
@@ -277,7 +286,24 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     health.pid = run.child.pid ?? null;
     const current = run;
     current.child.once('exit', (code, signal) => crashed(current, code, signal));
+    // Before the connections that waited: a dropped caller's rejoin may be among them.
+    tellRejoinable(current);
     handWaiting();
+  }
+
+  /** A dropped call's caller is back (or its dial ended): it no longer waits to fail. */
+  function rejoined(dialId: string): void {
+    const dropped = rejoinable.get(dialId);
+    if (!dropped) return;
+    clearTimeout(dropped.timer);
+    timers.delete(dropped.timer);
+    rejoinable.delete(dialId);
+  }
+
+  /** The calls a crash dropped, to the room process that is ready now: their callers may rejoin there. */
+  function tellRejoinable(current: Run): void {
+    for (const [dialId, { roomName }] of rejoinable)
+      tell(current, { type: 'rejoinable', roomName, dialId, joinedAt: firstJoined.get(dialId) ?? Date.now() });
   }
 
   /** A room process that is gone sends nothing more: the ends it was told of are acted on. */
@@ -298,16 +324,19 @@ export async function startSupervisedMedia(options: SupervisorOptions): Promise<
     for (const controller of current.waits.values()) controller.abort();
     endsActedOn(current);
     log(
-      `media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) lost; restarting it on port ${port}`,
+      `media room exited (${signal ? `signal ${signal}` : `code ${code}`}); ${current.inRoom.size} call(s) dropped, their callers may rejoin for ${options.rejoinGraceMs} ms; restarting it on port ${port}`,
     );
-    // Its calls are gone: the room refuses them from now on, and their dials fail as dropped ones do.
+    // Its calls dropped as emu-blip's do: the next room process takes their callers back, and a
+    // dial whose caller does not come back in time fails. (A call dropped by an earlier crash and
+    // not back yet keeps its timer.)
     for (const [dialId, roomName] of current.inRoom) {
-      lostRooms.add(roomName);
       const timer = setTimeout(() => {
         timers.delete(timer);
+        rejoinable.delete(dialId);
         control.end(dialId, { status: 'failed', systemResultType: 'FAILED' });
-      }, options.dropGraceMs);
+      }, options.rejoinGraceMs);
       timers.add(timer);
+      rejoinable.set(dialId, { roomName, timer });
     }
     void restart(at);
   }

@@ -24,5 +24,7 @@ export interface RoomTimings extends AgentTimings {
   qualityIntervalMs: number;
 }
 
-/** emu-drop's default `dropGraceMs`, also the grace before the calls lost in a media room crash end `failed`. */
+/** emu-drop's default `dropGraceMs`. */
 export const DEFAULT_DROP_GRACE_MS = 2000;
+/** emu-blip's default `rejoinGraceMs`, also how long a call a media room crash dropped waits for its caller. */
+export const DEFAULT_REJOIN_GRACE_MS = 10_000;

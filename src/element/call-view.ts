@@ -16,7 +16,7 @@ import {
   type TemplateResult,
 } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import type { CallHoldEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
+import type { CallHoldEvent, CallProgressEvent, CallStateEvent, CallTranscriptEvent } from '../call/events.js';
 import { CallSession } from '../call/call-session.js';
 import { loadMedia } from '../call/media-loader.js';
 import { isResting } from '../call/state-predicates.js';
@@ -219,11 +219,14 @@ export class CallView implements ReactiveController {
   /**
    * A call's first render (its templates new, its layout too) waits until the setup's first steps
    * had the main thread: the microphone check and the dial's request, livekit-client's evaluation
-   * (a task of its own once the browser has compiled the chunk off the main thread) and the start
-   * of the room's join once the dial answers. Rendered at once, it came before them and held up
-   * the media join by its length on a first call without prefetch (issue 42: the trace of such a
-   * call). Meanwhile the card says "Preparing the call…"; the render comes in an idle moment once
-   * the media chunk is in and the call is `connecting`, when the call ends, or after SETUP_FIRST_MS.
+   * (a task of its own once the browser has compiled the chunk off the main thread) and the room's
+   * join once the dial answers. Rendered at once, it came before them and held up the media join by
+   * its length on a first call without prefetch (issue 42: the trace of such a call); rendered once
+   * the call was `connecting`, it fell among the join's own steps. Meanwhile the card says
+   * "Preparing the call…"; the render comes in an idle moment once the media chunk is in and the
+   * room is joined (`call-progress` `media`; what follows is the wait for the agent, on the
+   * network), at once when the call is up or ends first, or after SETUP_FIRST_MS. A call taken over
+   * from an earlier page renders once it is `connecting` ("Reconnecting…" while it joins).
    */
   #setupFirst(): Promise<void> {
     return new Promise<void>((resolve) => {
@@ -304,13 +307,17 @@ export class CallView implements ReactiveController {
     if (type !== 'call-transcript') this.#transcriptOnly = false;
     else if (!this.#host.isUpdatePending) this.#transcriptOnly = true;
     if (type === 'call-state') {
-      if (isResting(this.state)) this.#released?.();
-      else if (this.state === 'connecting') this.#joining?.();
+      // Up (or ended) before the room's join let it go: it renders at once. A call taken over from
+      // an earlier page says "Reconnecting…" while it joins: its card comes once it is `connecting`.
+      if (isResting(this.state) || this.state === 'in-call' || this.state === 'reconnecting') this.#released?.();
+      else if (this.state === 'connecting' && this.call.session?.resuming) this.#joining?.();
       // The element's own part first: its `state` attribute, and a call opens the floating panel.
       const host = this.#host;
       if (host.getAttribute('state') !== host.state) host.setAttribute('state', host.state);
       if (!isResting(host.state) && host.layout === 'floating') host.open = true;
     }
+    // The room is joined: the first render may come (the agent's arrival is a wait on the network).
+    if (type === 'call-progress' && (event as CallProgressEvent).detail.stage === 'media') this.#joining?.();
     this.#context.sheets.onSessionEvent(type, event);
     for (const part of this.#each()) part.onSessionEvent?.(type, event);
     if (type === 'call-transcript') {

@@ -28,8 +28,9 @@ let emulator: Emulator;
 let httpUrl: string;
 
 before(async () => {
-  // rejoinGraceMs: how long a call a media room crash dropped waits for its caller (the last test).
-  emulator = await startEmulator({ logger: false, roomTimings: { leaveCloseDelayMs: 20, rejoinGraceMs: 1500 } });
+  // rejoinGraceMs: how long a call a media room crash dropped waits for its caller (the last test;
+  // counted from the crash, so it holds a slow restart and two rejoins on a loaded machine).
+  emulator = await startEmulator({ logger: false, roomTimings: { leaveCloseDelayMs: 20, rejoinGraceMs: 4000 } });
   httpUrl = emulator.mediaUrl.replace(/^ws:/, 'http:');
 });
 after(() => emulator.close());
@@ -516,9 +517,9 @@ describe('a media room crash (issue 18)', () => {
     assert.ok(typeof after.lastExit?.restartMs === 'number' && after.lastExit.restartMs > 0);
     assert.notEqual(after.pid, before.media.pid);
 
-    // The caller who does not come back: its dial fails once the rejoin grace (1.5 s here) is over,
+    // The caller who does not come back: its dial fails once the rejoin grace (4 s here) is over,
     // and its room is gone from then on.
-    await eventually(async () => (await dialRecord(gone.dialId)).status === 'failed', 5000);
+    await eventually(async () => (await dialRecord(gone.dialId)).status === 'failed', 8000);
     assert.equal((await dialRecord(gone.dialId)).systemResultType, 'FAILED');
     const query = new URLSearchParams({
       access_token: gone.token,

@@ -230,20 +230,19 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
     expect(findPart(second, 'status')?.textContent).to.include('On hold');
   });
 
-  it("the emulator's media room crashes while the visitor goes to the next page: the next page still takes the call up", async () => {
+  it("the emulator's media room crashes while the visitor is between pages: the next page still takes the call up", async () => {
     frame = await loadFrame(`${PAGE}?page=a`, { width: 420, height: 640 });
     const { dialId } = await callOnFirstPage(frame);
     const restarts = async () =>
       ((await (await fetch('/__emu/healthz')).json()) as { media: { restarts: number } }).media.restarts;
     const before = await restarts();
-    let crashed: Promise<Response> | undefined;
-    await navigate(frame, (win) => {
-      (win.document.getElementById('next') as HTMLAnchorElement).click();
-      // The page is going away (or gone) when the room process dies: the native crash this copes with.
-      crashed = fetch('/__emu-media/crash', { method: 'POST' });
-    });
-    expect((await crashed)?.status).to.equal(200);
+    // The first page goes away (its call is away, kept for the next page) ...
+    await navigate(frame, (win) => win.location.assign('about:blank'));
+    // ... and the room process dies before the next page comes (a join cut off half-way is
+    // another matter: see docs/emulator.md, "When the media room crashes").
+    expect((await fetch('/__emu-media/crash', { method: 'POST' })).status).to.equal(200);
     await until(async () => (await restarts()) > before, 15000, 'the media room restarted');
+    await navigate(frame, (win) => win.location.assign(new URL(`${PAGE}?page=b`, location.href).href));
 
     const second = element(frame);
     await until(() => events('call-resumed').length === 1, 30000, 'call-resumed on the second page');

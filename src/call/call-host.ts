@@ -20,12 +20,14 @@ export interface CallHost extends FeatureContext, FeedHost {
   /** `in-call` once the room is connected and the agent is in it, whichever came last. */
   maybeConnected(call: ActiveCall): void;
   setAgentSpeaking(speaking: boolean): void;
+  /** Settles once the optional features the options ask for have loaded (or failed to). */
+  featuresLoaded(): Promise<void>;
 }
 
 /** What the session hands `sessionHost`: its state, read each time it is asked, and its own steps. */
 export interface SessionInside extends Pick<
   CallHost,
-  'emit' | 'end' | 'enter' | 'maybeConnected' | 'setAgentSpeaking'
+  'emit' | 'end' | 'enter' | 'maybeConnected' | 'setAgentSpeaking' | 'featuresLoaded'
 > {
   call(): ActiveCall | null;
   options(): CallSessionOptions;
@@ -65,5 +67,6 @@ export function sessionHost(inside: SessionInside): CallHost {
     startTimer: (call, ms, run) => startTimer(call, ms, run, () => isCurrentAndLive(call)),
     maybeConnected: inside.maybeConnected,
     setAgentSpeaking: inside.setAgentSpeaking,
+    featuresLoaded: inside.featuresLoaded,
   };
 }

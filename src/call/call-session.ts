@@ -2,9 +2,8 @@
 // which the public `state` derives; its steps (call-setup.ts) run microphone -> dial -> token ->
 // media -> agent, and every way it can end is a row of `ENDINGS` (endings.ts) that the one
 // guarded `#end` follows, so each call that left `idle` fires exactly one `call-ended`. Each feature
-// (mute, devices, hold, keypad, screen wake, …) is a `SessionFeature` wired once here, whose hooks
-// the session calls at each step; its public methods are one-line delegations to it. The optional
-// ones (features/registry.ts) come in chunks of their own (optional-features.ts).
+// is a `SessionFeature` wired once here, whose hooks the session calls at each step; its public
+// methods are one-line delegations to it; optional ones come in chunks (optional-features.ts).
 import { awaySeconds, clearTimers, hangupNow, hasEnded, newCall, type ActiveCall } from './active-call.js';
 import { AgentAudio } from './agent-audio.js';
 import { sessionHost } from './call-host.js';
@@ -85,6 +84,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     enter: (call, phase) => this.#enter(call, phase),
     maybeConnected: (call) => this.#maybeConnected(call),
     setAgentSpeaking: (speaking) => this.#setAgentSpeaking(speaking),
+    featuresLoaded: () => this.#optional.loaded(this.#options),
   });
   readonly #mute = new MuteFeature(this.#host);
   readonly #devices = new DevicesFeature(this.#host);

@@ -77,6 +77,9 @@ export async function runSetup(
     });
     call.service = joining.service;
     const media = await joining.media;
+    // The features the options ask for are in before the call is up (loading since the session was
+    // made, beside the join): a page left right after the connect finds `persist` ready to leave.
+    await host.featuresLoaded();
     if (isOver(call)) {
       void media.disconnect();
       return;

@@ -110,6 +110,11 @@ export class OptionalFeatures {
     for (const name of wantedFeatures(options)) this.load(name).catch(() => undefined);
   }
 
+  /** Settles once every feature `options` ask for has loaded or failed to (a failure is tried again on use). */
+  loaded(options: Partial<CallSessionOptions>): Promise<void> {
+    return Promise.all(wantedFeatures(options).map((name) => this.load(name).catch(() => undefined))).then(() => {});
+  }
+
   #rewire(): void {
     this.hooks = [...this.#own, ...NAMES.flatMap((name) => this.#loaded[name] ?? [])];
   }

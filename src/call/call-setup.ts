@@ -78,8 +78,14 @@ export async function runSetup(
     call.service = joining.service;
     const media = await joining.media;
     // The features the options ask for are in before the call is up (loading since the session was
-    // made, beside the join): a page left right after the connect finds `persist` ready to leave.
-    await host.featuresLoaded();
+    // made, beside the join): a page left right after the connect finds `persist` ready to leave. A
+    // chunk that stalls holds the call for one request's timeout at most.
+    let stalled: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      host.featuresLoaded(),
+      new Promise<void>((resolve) => (stalled = setTimeout(resolve, call.options.requestTimeoutMs))),
+    ]);
+    clearTimeout(stalled);
     if (isOver(call)) {
       void media.disconnect();
       return;

@@ -107,7 +107,7 @@ export class OptionalFeatures {
       throw new RangeError(
         `features: ${JSON.stringify(unknown)} is not an optional feature (${[...OPTIONAL_FEATURES].sort().join(', ')})`,
       );
-    for (const name of wantedFeatures(options)) this.load(name).catch(() => undefined);
+    void this.loaded(options);
   }
 
   /** Settles once every feature `options` ask for has loaded or failed to (a failure is tried again on use). */

@@ -5,6 +5,7 @@ import { preloadFeature, wantedFeatures } from '../call/optional-features.js';
 import * as publicEvents from '../call/public-events.js';
 import { loadPart, wantedParts } from './feature-parts.js';
 import { preconnect } from './preconnect.js';
+import { idle } from './render-moments.js';
 import { sessionOptions } from './session-options.js';
 
 export { CallSession };
@@ -12,6 +13,11 @@ export { CallView } from './call-view.js';
 export { en } from './strings.js';
 export { sessionOptions, transcriptOf } from './session-options.js';
 export { takeOver } from './take-over.js';
+
+/** Runs `task` in the main thread's next idle moment: the element's work ahead of a click. */
+export function later(task: () => void): void {
+  void idle().then(task);
+}
 
 /** The public part, for `loadCallApi()`. */
 export const api = { CallSession, ...publicEvents };

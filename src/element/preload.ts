@@ -3,10 +3,11 @@
 // call button or launcher, a touch too, since Pointer Events fire pointerenter before a touch's
 // pointerdown, or focus reaches them; on a touch device, also when the inline card comes into
 // view), or with `preload="idle"` also in idle time a while after the element is connected.
-// The call chunk, once in, warms the connection to a companion on another origin (preconnect.ts).
+// The call chunk, once in, warms the connection to a companion on another origin (preconnect.ts),
+// and the element makes its call view in the next idle moment, so that the click does not.
 // In the idle entry.
 import type { ReactiveController } from 'lit';
-import { loadCall } from './call-loader.js';
+import { loadCall, type CallModule } from './call-loader.js';
 import { loadConsent, wantsConsent } from './consent-loader.js';
 import type { VoiceAgentCall, VoiceAgentCallPreload } from './voice-agent-call.js';
 
@@ -19,9 +20,12 @@ export class PreloadController implements ReactiveController {
   #requested = false;
   /** Cancels the scheduled idle-time load. */
   #cancelIdle: (() => void) | null = null;
+  /** Once the call chunk is in: makes what the click would make (the element's call view). */
+  readonly #prepare: (module: CallModule) => void;
 
-  constructor(host: VoiceAgentCall) {
+  constructor(host: VoiceAgentCall, prepare: (module: CallModule) => void) {
     this.#host = host;
+    this.#prepare = prepare;
     host.addController(this);
   }
 
@@ -64,7 +68,7 @@ export class PreloadController implements ReactiveController {
     const retry = (): void => {
       this.#requested = false;
     };
-    loadCall().catch(retry);
+    loadCall().then(this.#prepare, retry);
     // The consent gate's chunk too, for an element that asks first (it shows before the call's).
     if (wantsConsent(this.#host)) loadConsent().catch(() => undefined);
     this.#settings().mediaPreloader().catch(retry);

@@ -272,7 +272,7 @@ export class VoiceAgentCall extends LitElement {
   /** Looked for a call an earlier page left (`persist`) once the element had its endpoint. */
   #resumeLooked = false;
   /** Loads the call chunk and the media library ahead of the click (`preload`). */
-  readonly #preloader = new PreloadController(this);
+  readonly #preloader = new PreloadController(this, (module) => module.later(() => this.#view(module)));
   /** The floating layout's panel: the launcher, the close button, Escape. */
   readonly #panel = new FloatingPanel(this, () => this.#focusPrimary());
   /** The in-call part (call chunk): made with the session. */
@@ -330,11 +330,12 @@ export class VoiceAgentCall extends LitElement {
    */
   start(): Promise<void> {
     if (this.#pendingStart) return this.#pendingStart;
+    // The floating panel opens on the click: the consent gate, "Preparing the call…" or the call shows in it.
+    if (this.layout === 'floating') this.open = true;
     const module = loadedCall();
     if (module) this.#session(module);
     // A gate made before decides (with `consent` gone too); a new one is made at once when its chunk is here.
     if (!(this._consent || wantsConsent(this))) return this.#startCall();
-    if (this.layout === 'floating') this.open = true;
     this._consent ??= consentGateNow(this);
     return this._consent?.ask(() => this.#startCall()) ?? (this.#pendingStart = this.#askConsent());
   }
@@ -455,7 +456,6 @@ export class VoiceAgentCall extends LitElement {
     // The call chunk first (the dial waits for it), the media chunk beside it, not after it.
     const call = loadCall();
     if (able) loadMedia().catch(() => undefined);
-    if (this.layout === 'floating') this.open = true;
     this._preparing = true;
     const loaded = await call.then(
       (module) => ({ module }),
@@ -471,14 +471,19 @@ export class VoiceAgentCall extends LitElement {
   }
 
   #startNow(module: CallModule, handover?: CallHandover | null): Promise<void> {
+    // (A call opens the floating panel: the view does, on the session's first `call-state`.)
     const session = this.#session(module);
-    if (this.layout === 'floating') this.open = true;
     if (isResting(session.state)) session.configure(module.sessionOptions(this, this._consent?.consentAt));
     return handover ? (session as CallSession).start(handover) : session.start();
   }
 
+  /** The call's view: made on intent once the call chunk is in (preload.ts), else by the click. */
+  #view(module: CallModule): CallView {
+    return (this._view ??= new module.CallView(this, () => this._consent?.consentAt));
+  }
+
   #session(module: CallModule, adopted?: CallSessionLike): CallSessionLike {
-    const session = (this._view ??= new module.CallView(this, () => this._consent?.consentAt)).session(adopted);
+    const session = this.#view(module).session(adopted);
     if (this.#pendingMuted !== null) {
       session.setMuted(this.#pendingMuted);
       this.#pendingMuted = null;

@@ -21,6 +21,8 @@ export class VoicePresence implements ReactiveController {
   readonly #session: () => CallSessionLike | null;
   #frame = 0;
   #connected = false;
+  /** Levels were written on the card (a call's media was up). */
+  #wrote = false;
   readonly #lastHeard = { agent: 0, visitor: 0 };
 
   constructor(host: VoicePresenceHost, session: () => CallSessionLike | null) {
@@ -54,7 +56,9 @@ export class VoicePresence implements ReactiveController {
   #stop(): void {
     if (this.#frame !== 0) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
-    this.#write(0, 0, false, false);
+    // Nothing to put back before the first call (an idle card stays as it was rendered).
+    if (this.#wrote) this.#write(0, 0, false, false);
+    this.#wrote = false;
   }
 
   readonly #onFrame = (now: number): void => {
@@ -64,6 +68,7 @@ export class VoicePresence implements ReactiveController {
     const levels = session.audioLevels ?? { agent: 0, visitor: 0 };
     if (levels.agent >= SPEAKING_LEVEL || session.agentSpeaking) this.#lastHeard.agent = now;
     if (levels.visitor >= SPEAKING_LEVEL) this.#lastHeard.visitor = now;
+    this.#wrote = true;
     this.#write(
       levels.agent,
       levels.visitor,

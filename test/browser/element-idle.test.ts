@@ -77,6 +77,12 @@ describe('<voice-agent-call> idle', () => {
         timeout: 10000,
       });
       await loadCall();
+      // In the next idle moment the intent also makes the call's view (its in-call sheet joins the
+      // shadow root), so the click has less to run: the card must not change for that either.
+      const sheets = shadow(floating).adoptedStyleSheets.length;
+      await waitUntil(() => shadow(inline).adoptedStyleSheets.length > sheets, 'the view is made on intent', {
+        timeout: 10000,
+      });
       await Promise.all([inline.updateComplete, floating.updateComplete]);
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       expect([snapshot(inline), snapshot(floating)]).to.deep.equal(before);

@@ -1,6 +1,7 @@
 // The call chunk, loaded by the element on intent, in idle time or on the click (call-loader.ts):
 // the call logic, the in-call UI and styles, and the English strings the idle card does not show.
 import { CallSession } from '../call/call-session.js';
+import { askMicrophonePermission } from '../call/microphone-permission.js';
 import { preloadFeature, wantedFeatures } from '../call/optional-features.js';
 import * as publicEvents from '../call/public-events.js';
 import { loadPart, wantedParts } from './feature-parts.js';
@@ -14,8 +15,13 @@ export { en } from './strings.js';
 export { sessionOptions, transcriptOf } from './session-options.js';
 export { takeOver } from './take-over.js';
 
-/** Runs `task` in the main thread's next idle moment: the element's work ahead of a click. */
-export function later(task: () => void): void {
+/**
+ * The element's work ahead of a click, once this chunk is in (on intent or in idle time): the
+ * microphone's permission asked now, so the click knows at once whether the dial may go beside the
+ * microphone's request, and `task` (the element's call view) in the main thread's next idle moment.
+ */
+export function ahead(task: () => void): void {
+  askMicrophonePermission();
   void idle().then(task);
 }
 

@@ -272,7 +272,7 @@ export class VoiceAgentCall extends LitElement {
   /** Looked for a call an earlier page left (`persist`) once the element had its endpoint. */
   #resumeLooked = false;
   /** Loads the call chunk and the media library ahead of the click (`preload`). */
-  readonly #preloader = new PreloadController(this, (module) => module.later(() => this.#view(module)));
+  readonly #preloader = new PreloadController(this, (module) => module.ahead(() => this.#view(module)));
   /** The floating layout's panel: the launcher, the close button, Escape. */
   readonly #panel = new FloatingPanel(this, () => this.#focusPrimary());
   /** The in-call part (call chunk): made with the session. */

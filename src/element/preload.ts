@@ -21,7 +21,7 @@ export class PreloadController implements ReactiveController {
   #requested = false;
   /** Cancels the scheduled idle-time load. */
   #cancelIdle: (() => void) | null = null;
-  /** Once the call chunk is in: makes what the click would make (the element's call view). */
+  /** Once the call chunk is in: the element's work ahead of the click (the microphone's permission asked, the call view made). */
   readonly #prepare: (module: CallModule) => void;
 
   constructor(host: VoiceAgentCall, prepare: (module: CallModule) => void) {

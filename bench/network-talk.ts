@@ -33,7 +33,7 @@ const DWELL_MS = 250;
 const TARGET_AUDIO = 0.65;
 const TARGET_TRIPS = 0.5;
 
-type Kind = 'hand' | 'desktop' | 'phone' | 'before-desktop' | 'before-phone';
+export type Kind = 'hand' | 'desktop' | 'phone' | 'before-desktop' | 'before-phone';
 const KIND_LABEL: Record<Kind, string> = {
   hand: 'hand-written page',
   desktop: 'widget, desktop (pointer rests, click)',
@@ -82,6 +82,24 @@ async function untilFirstAudio(page: Page): Promise<CallTimes> {
   if (times.ended || !Number.isFinite(times.audio))
     throw new Error(`the call ended before first audio: ${times.ended ?? 'no audio'}`);
   return { audio: times.audio, click: times.click, firstAudio: times.firstAudio };
+}
+
+/**
+ * The order of one round's calls. A call through a companion that served the call just before finds
+ * its upstream connections to the (delayed) service warm, so every widget kind must follow a call
+ * through its own companion in as many rounds as it follows one through the other's. Alternating an
+ * order with its reverse does that for three kinds. With the phone's two (five kinds, two companions),
+ * it left desktop and before-phone always warm and phone and before-desktop cold in every other
+ * round: the faster row of each pair was always the warm one, whichever tree was newer. These two
+ * orders give each of the four widget kinds one round of each.
+ */
+export function roundOrder(here: Kind[], round: number): Kind[] {
+  const even = round % 2 === 0;
+  if (!here.some((kind) => kind.endsWith('phone'))) return even ? here : [...here].reverse();
+  const order: Kind[] = even
+    ? ['hand', 'desktop', 'phone', 'before-desktop', 'before-phone']
+    : ['desktop', 'hand', 'before-phone', 'before-desktop', 'phone'];
+  return order.filter((kind) => here.includes(kind));
 }
 
 async function widgetCall(
@@ -186,7 +204,7 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
       const rounds = Math.max(2, Math.round(calls * network.share));
       const here = kinds.filter((kind) => network.phone || !kind.endsWith('phone'));
       for (let i = network === NETWORKS[0] ? -1 : 0; i < rounds; i++) {
-        for (const kind of i % 2 === 0 ? here : [...here].reverse()) {
+        for (const kind of roundOrder(here, i)) {
           const phone = kind.endsWith('phone');
           const context = await instrumentedContext(browser, origin, phone ? PHONE : {});
           const page = await context.newPage();
@@ -316,7 +334,7 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
   };
 
   const markdown = [
-    `${calls} calls of each kind at 50 ms each way (the targets' network) and ${Math.max(2, Math.round(calls / 3))} on each other network (the phone only at 50 ms each way), on \`emu-quick\`, alternating in order, each in a fresh Chromium context (cold HTTP cache: the page, the CDN entry, the chunks and livekit-client are fetched through the delayed leg), after one unmeasured round. Delay is added by small TCP proxies (\`bench/lib/delay-proxy.ts\`: each chunk waits the delay each way, and a new connection one round trip before its first byte) on every TCP leg the browser uses: the page server (the page, its scripts and chunks, and the companion at \`/api/voice-call\`, same origin), the service's GraphQL API (the browser's, over HTTP and WebSocket, and the companion's \`browserDialToken\`), the service's REST API (the companion's calls) and the media server's signal WebSocket; the WebRTC media itself (UDP, loopback) is not delayed. Times are click (or tap) → first agent audio, ms. *Desktop*: the default \`preload="intent"\`, the pointer rests on the call button ${DWELL_MS} ms, then clicks. *Phone*: touch emulation (Playwright \`hasTouch\`, \`isMobile\`, 390 × 844): the card is in view for ${DWELL_MS} ms, then a tap. *Hand-written page*: \`bench/pages/hand-written.js\`, livekit-client loaded with the page, the service's documented browser flow in the obvious order: microphone (in the click), create, token, GraphQL session (\`connection_init\`, \`ConnectSession\`), room join and microphone published, \`startDialSession\` on \`GLOBAL_CALL_CONNECT\`. ${before ? `*Before*: the widget (CDN build) and companion of commit ${before.commit}, same network, same run. ` : ''}Each figure is the median with its interquartile range (the middle half of the calls) in brackets. "÷ hand-written" is each call's time over the hand-written page's call of the same round (run next to it, under the same load): the median of those ratios and their IQR. *Round trips, counted*: the delaying proxies on the browser's legs (page server, GraphQL, signal) record every round trip the browser makes after the click: each new connection (its handshake) and each turn on a connection (a request, or a WebSocket message, to the first answer after it), with its start and end as the browser sees them; the critical path to the first agent audio is the chain walked back from the first audio, each step the round trip that ended last before the next one started (so each started after the previous ended), and its length is the call's count (an integer; the median and IQR over the calls). The companion's own service calls are inside the browser's request that waits for them and are not counted. Round trips started before the click (the hover's prefetch, the page load) are not counted. *Inferred (cross-check)*: the older figure, the time the delay added over the undelayed run divided by one round trip of the delay (on the browser-legs-only row, less the companion's one \`browserDialToken\` call on the shared GraphQL leg); it moves with the load and can go negative, the count does not.` +
+    `${calls} calls of each kind at 50 ms each way (the targets' network) and ${Math.max(2, Math.round(calls / 3))} on each other network (the phone only at 50 ms each way), on \`emu-quick\`, in two alternating orders (each widget kind follows a call through its own companion, whose upstream connections are then warm, in half the rounds), each in a fresh Chromium context (cold HTTP cache: the page, the CDN entry, the chunks and livekit-client are fetched through the delayed leg), after one unmeasured round. Delay is added by small TCP proxies (\`bench/lib/delay-proxy.ts\`: each chunk waits the delay each way, and a new connection one round trip before its first byte) on every TCP leg the browser uses: the page server (the page, its scripts and chunks, and the companion at \`/api/voice-call\`, same origin), the service's GraphQL API (the browser's, over HTTP and WebSocket, and the companion's \`browserDialToken\`), the service's REST API (the companion's calls) and the media server's signal WebSocket; the WebRTC media itself (UDP, loopback) is not delayed. Times are click (or tap) → first agent audio, ms. *Desktop*: the default \`preload="intent"\`, the pointer rests on the call button ${DWELL_MS} ms, then clicks. *Phone*: touch emulation (Playwright \`hasTouch\`, \`isMobile\`, 390 × 844): the card is in view for ${DWELL_MS} ms, then a tap. *Hand-written page*: \`bench/pages/hand-written.js\`, livekit-client loaded with the page, the service's documented browser flow in the obvious order: microphone (in the click), create, token, GraphQL session (\`connection_init\`, \`ConnectSession\`), room join and microphone published, \`startDialSession\` on \`GLOBAL_CALL_CONNECT\`. ${before ? `*Before*: the widget (CDN build) and companion of commit ${before.commit}, same network, same run. ` : ''}Each figure is the median with its interquartile range (the middle half of the calls) in brackets. "÷ hand-written" is each call's time over the hand-written page's call of the same round (run next to it, under the same load): the median of those ratios and their IQR. *Round trips, counted*: the delaying proxies on the browser's legs (page server, GraphQL, signal) record every round trip the browser makes after the click: each new connection (its handshake) and each turn on a connection (a request, or a WebSocket message, to the first answer after it), with its start and end as the browser sees them; the critical path to the first agent audio is the chain walked back from the first audio, each step the round trip that ended last before the next one started (so each started after the previous ended), and its length is the call's count (an integer; the median and IQR over the calls). The companion's own service calls are inside the browser's request that waits for them and are not counted. Round trips started before the click (the hover's prefetch, the page load) are not counted. *Inferred (cross-check)*: the older figure, the time the delay added over the undelayed run divided by one round trip of the delay (on the browser-legs-only row, less the companion's one \`browserDialToken\` call on the shared GraphQL leg); it moves with the load and can go negative, the count does not.` +
       (failures.length ? ` Failed calls (left out): ${failures.join('; ')}.` : ''),
     '',
     table(

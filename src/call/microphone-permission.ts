@@ -9,16 +9,24 @@
  */
 let known: PermissionStatus | undefined;
 
+/** The Permissions API's status for the microphone; rejects where the browser cannot say (no API, no such name). */
+function queryMicrophone(): Promise<PermissionStatus> {
+  try {
+    const permissions = globalThis.navigator?.permissions;
+    if (typeof permissions?.query !== 'function') return Promise.reject(new Error('no Permissions API'));
+    return permissions.query({ name: 'microphone' as PermissionName });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** Asks the Permissions API for the microphone's status ahead of a call (the element does, on intent); never throws, never prompts. */
 export function askMicrophonePermission(): void {
-  try {
-    globalThis.navigator?.permissions
-      ?.query({ name: 'microphone' as PermissionName })
-      .then((status) => (known = status))
-      .catch(() => undefined);
-  } catch {
-    // A browser that cannot say: the click asks (and gets no answer) as before.
-  }
+  // A browser that cannot say: the click asks (and gets no answer) as before.
+  queryMicrophone().then(
+    (status) => (known = status),
+    () => undefined,
+  );
 }
 
 /**
@@ -29,12 +37,10 @@ export function askMicrophonePermission(): void {
  */
 export async function microphoneGranted(request: Promise<MediaStream>): Promise<boolean> {
   if (known) return known.state === 'granted';
-  const permissions = globalThis.navigator?.permissions;
-  if (typeof permissions?.query !== 'function') return false;
-  const state = permissions
-    .query({ name: 'microphone' as PermissionName })
-    .then((status) => status.state === 'granted')
-    .catch(() => false);
+  const state = queryMicrophone().then(
+    (status) => status.state === 'granted',
+    () => false,
+  );
   const settled = request.then(
     () => false,
     () => false,

@@ -3,9 +3,9 @@
 // card does not change at all (same DOM, same box, no layout shift). The page imports the sources
 // as separate modules, as the npm build ships them: what a bundler splits follows this graph.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendMouse } from '@web/test-runner-commands';
 import { VoiceAgentCall } from '../../src/define.js';
 import { loadCall, loadedCall } from '../../src/element/call-loader.js';
+import { hover, pointerAway } from '../support/pointer.js';
 import { part, query, shadow, text } from '../support/dom.js';
 
 performance.setResourceTimingBufferSize(10000);
@@ -68,11 +68,7 @@ describe('<voice-agent-call> idle', () => {
     );
     const before = [snapshot(inline), snapshot(floating)];
     try {
-      const rect = part(inline, 'call-button').getBoundingClientRect();
-      await sendMouse({
-        type: 'move',
-        position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)],
-      });
+      await hover(part(inline, 'call-button'));
       await waitUntil(() => loadedCall() !== null, 'the pointer on the call button loads the call chunk', {
         timeout: 10000,
       });
@@ -91,7 +87,7 @@ describe('<voice-agent-call> idle', () => {
       expect(lazyRequests()).to.include('/src/call/call-session.ts');
     } finally {
       observer.disconnect();
-      await sendMouse({ type: 'move', position: [0, 0] });
+      await pointerAway();
     }
   });
 });

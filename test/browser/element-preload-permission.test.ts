@@ -3,9 +3,9 @@
 // request at once, instead of after the Permissions API's answer (about 10 ms in Chromium). Its own
 // file: the call it starts loads the real media chunk, which element-preload's tests must not find.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendMouse } from '@web/test-runner-commands';
 import type { VoiceAgentCall } from '../../src/define.js';
 import '../../src/define.js';
+import { hover, pointerAway } from '../support/pointer.js';
 import { part } from '../support/dom.js';
 
 describe('<voice-agent-call> intent and the microphone permission', () => {
@@ -23,11 +23,7 @@ describe('<voice-agent-call> intent and the microphone permission', () => {
         return Promise.resolve({ state: 'granted' } as PermissionStatus);
       };
       const el = await fixture<VoiceAgentCall>(html`<voice-agent-call endpoint="/ahead-companion"></voice-agent-call>`);
-      const rect = part(el, 'call-button').getBoundingClientRect();
-      await sendMouse({
-        type: 'move',
-        position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)],
-      });
+      await hover(part(el, 'call-button'));
       await waitUntil(() => queries.includes('microphone'), 'intent asks for the microphone permission', {
         timeout: 10000,
       });
@@ -59,7 +55,7 @@ describe('<voice-agent-call> intent and the microphone permission', () => {
       expect(queries, 'no second question to the Permissions API in the click').to.deep.equal([]);
       grant();
       await ended;
-      await sendMouse({ type: 'move', position: [0, 0] });
+      await pointerAway();
     } finally {
       navigator.permissions.query = realQuery;
       navigator.mediaDevices.getUserMedia = realGetUserMedia;

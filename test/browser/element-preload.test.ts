@@ -2,10 +2,10 @@
 // when the visitor shows intent, in idle time with `preload="idle"`, never ahead with
 // `preload="none"`; and the real preloadMedia() fetches the chunk once, for every call after it.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendMouse } from '@web/test-runner-commands';
 import { preloadMedia } from '../../src/call/call-session.js';
 import { VoiceAgentCall } from '../../src/define.js';
 import { preconnect } from '../../src/element/preconnect.js';
+import { hover, pointerAway } from '../support/pointer.js';
 import { part } from '../support/dom.js';
 
 // The dev server serves every module separately: room for all their timing entries.
@@ -14,14 +14,6 @@ performance.setResourceTimingBufferSize(10000);
 const realPreloader = VoiceAgentCall.mediaPreloader;
 const realIdleDelay = VoiceAgentCall.idlePreloadDelayMs;
 let preloads = 0;
-
-async function hover(node: HTMLElement): Promise<void> {
-  const rect = node.getBoundingClientRect();
-  await sendMouse({
-    type: 'move',
-    position: [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)],
-  });
-}
 
 /** Requests for the media chunk (the module that imports livekit-client). */
 function chunkRequests(): PerformanceResourceTiming[] {
@@ -36,7 +28,7 @@ describe('<voice-agent-call> preload', () => {
     VoiceAgentCall.mediaPreloader = async () => {
       preloads += 1;
     };
-    await sendMouse({ type: 'move', position: [0, 0] });
+    await pointerAway();
   });
 
   afterEach(() => {
@@ -49,7 +41,7 @@ describe('<voice-agent-call> preload', () => {
     expect(preloads).to.equal(0);
     await hover(part(el, 'call-button'));
     await waitUntil(() => preloads === 1, 'hovering the call button preloads');
-    await sendMouse({ type: 'move', position: [0, 0] });
+    await pointerAway();
     await hover(part(el, 'call-button'));
     part(el, 'call-button').focus();
     expect(preloads).to.equal(1);

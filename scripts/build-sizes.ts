@@ -72,6 +72,10 @@ function partChunk(file: string): { holds: string; loads: string } | undefined {
   };
 }
 
+/** When the devices chunk loads (src/features/devices/devices-chunk.ts). */
+const DEVICES_LOADS =
+  'when the pointer or focus reaches the devices toggle, or on its click; a CallSession loads it on `setMicrophone` or `setSpeaker`, with `rememberDevices`, or when the microphone in use may have gone';
+
 /** When each kind of lazy chunk loads, by its name. */
 function loadsWhen(file: string): string {
   if (file === ENTRY) return 'with the script tag';
@@ -83,6 +87,7 @@ function loadsWhen(file: string): string {
   if (/^chunks\/strings-/.test(file)) return 'a language: when `lang` asks for it';
   if (/^chunks\/consent-gate-/.test(file))
     return 'the consent gate: on intent or the click of an element with `consent`, before the call chunk, which loads behind it';
+  if (/^chunks\/devices-chunk-/.test(file)) return `the devices chunk: ${DEVICES_LOADS}`;
   const part = partChunk(file);
   if (part) return `an optional feature's chunk (${part.holds}): ${part.loads}`;
   return 'lazily';
@@ -193,11 +198,15 @@ export function cdnSizes(cdn = CDN): CdnSizes {
   const all = readdirSync(cdn, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
   const unreached = all.filter((file) => !initial.has(file) && !lazy.has(file));
   if (unreached.length > 0) throw new Error(`built files no import reaches: ${unreached.join(', ')}`);
-  // The call chunk first, then the media chunk, then languages: the order they load in.
+  // The call chunk first, then the media chunk, then languages and the devices chunk: the order they load in.
   const rank = (file: string): number =>
-    ['chunks/in-call-', 'chunks/livekit-media-', 'chunks/errors-', 'chunks/strings-'].findIndex((prefix) =>
-      file.startsWith(prefix),
-    ) >>> 0;
+    [
+      'chunks/in-call-',
+      'chunks/livekit-media-',
+      'chunks/errors-',
+      'chunks/strings-',
+      'chunks/devices-chunk-',
+    ].findIndex((prefix) => file.startsWith(prefix)) >>> 0;
   const measureIn = (file: string) => measure(file, cdn);
   return {
     initial: [...initial].map(measureIn),
@@ -242,6 +251,8 @@ function holds(file: string): string {
   if (file.startsWith('chunks/errors-')) return 'the error classes both use';
   if (file.startsWith('chunks/strings-ar-')) return 'Arabic';
   if (file.startsWith('chunks/consent-gate-')) return 'the consent gate: its disclosure, styles and English';
+  if (file.startsWith('chunks/devices-chunk-'))
+    return "devices: the microphone and speaker menu and the session's side of choosing";
   return partChunk(file)?.holds ?? '';
 }
 
@@ -254,6 +265,7 @@ function loadsShort(file: string): string {
   if (file.startsWith('chunks/strings-')) return 'when `lang` asks for it';
   if (file.startsWith('chunks/consent-gate-'))
     return 'on intent or the click, only with `consent`; needs no call chunk';
+  if (file.startsWith('chunks/devices-chunk-')) return DEVICES_LOADS;
   return partChunk(file)?.loads ?? 'lazily';
 }
 

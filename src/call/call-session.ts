@@ -41,7 +41,7 @@ import type {
   TransferState,
   VoiceLevels,
 } from './types.js';
-import { DevicesFeature } from '../features/devices/devices-feature.js';
+import { DevicesSide } from '../features/devices/devices-side.js';
 import { MetricsFeature } from '../features/metrics/metrics-feature.js';
 import { MuteFeature } from '../features/mute/mute-feature.js';
 import { QualityFeature } from '../features/quality/quality-feature.js';
@@ -87,7 +87,7 @@ export class CallSession extends CallEventTarget implements CallSessionLike {
     featuresLoaded: () => this.#optional.loaded(this.#options),
   });
   readonly #mute = new MuteFeature(this.#host);
-  readonly #devices = new DevicesFeature(this.#host);
+  readonly #devices = new DevicesSide(this.#host);
   readonly #quality = new QualityFeature(this.#host);
   /** Every feature, hooks in order: the session's own, then the optional ones (optional-features.ts). */
   readonly #optional: OptionalFeatures = new OptionalFeatures(this.#host, [

@@ -1,6 +1,7 @@
 // Styles of the in-call controls beyond mute and hang-up (their parts: element/call-part.ts): the
 // round tool buttons in the controls row, the sheet the keypad and the microphone and speaker menu
-// open in the body, the menu itself and the device notice (the keypad's own: features/keypad). In the lazy call chunk (call-styles.ts lists the sheets).
+// open in the body, and the device notice (the keypad's own: features/keypad; the menu's own:
+// features/devices/devices-menu.ts). In the lazy call chunk (call-styles.ts lists the sheets).
 import { css } from 'lit';
 
 export const controlsStyles = css`
@@ -58,61 +59,6 @@ export const controlsStyles = css`
     padding: 10px;
     border-radius: 16px;
     background: var(--vac-surface);
-  }
-
-  .devices fieldset {
-    margin: 0;
-    padding: 0;
-    border: 0;
-    min-inline-size: 0;
-  }
-
-  .devices fieldset + fieldset {
-    margin-block-start: 10px;
-  }
-
-  .devices legend {
-    padding: 0 4px 4px;
-    font-size: 12px;
-    font-weight: 700;
-    color: var(--vac-text-muted);
-  }
-
-  /* The whole row is the radio's target (the label holds it): 44 px tall, a finger's size. */
-  .option {
-    display: flex;
-    align-items: center;
-    gap: 10px;
-    min-block-size: 44px;
-    padding: 8px 6px;
-    border-radius: 10px;
-    font-size: 14px;
-    color: var(--vac-text);
-    cursor: pointer;
-  }
-
-  .option:hover {
-    background: color-mix(in srgb, var(--vac-text) 6%, transparent);
-  }
-
-  .option input {
-    flex: none;
-    margin: 0;
-    inline-size: 16px;
-    block-size: 16px;
-    accent-color: var(--vac-accent);
-  }
-
-  .option input:focus-visible {
-    outline: 2px solid var(--vac-accent);
-    outline-offset: 2px;
-  }
-
-  .option span {
-    min-inline-size: 0;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
   }
 
   .device-notice {

@@ -72,13 +72,17 @@ export class SheetSlot implements ReactiveController {
       });
   }
 
-  /** The round button that opens and closes sheet `name` (`aria-expanded`, `aria-controls`). */
+  /**
+   * The round button that opens and closes sheet `name` (`aria-expanded`, `aria-controls`);
+   * `onIntent`, when the pointer enters it or focus reaches it (what the sheet needs may load then).
+   */
   button(
     name: string,
     label: string,
     icon: SVGTemplateResult,
     inactive: 'true' | undefined,
     onClick: () => void,
+    onIntent?: () => void,
   ): TemplateResult {
     return html`<button
       class="control tool ${name}-toggle"
@@ -89,6 +93,8 @@ export class SheetSlot implements ReactiveController {
       aria-disabled=${inactive ?? nothing}
       title=${label}
       @click=${onClick}
+      @pointerenter=${onIntent}
+      @focus=${onIntent}
     >
       ${icon}<span class="tool-label">${label}</span>
     </button>`;

@@ -1,6 +1,8 @@
 // Devices, the session's side: the microphone and speaker the visitor chose (in a call and for
 // the next ones), a microphone that went away replaced by the default one, and, with
-// `rememberDevices`, the choice kept for later visits.
+// `rememberDevices`, the choice kept for later visits. A chunk of its own: devices-side.ts (call
+// chunk) loads it when a device is chosen, a call starts with `rememberDevices`, or the
+// microphone in use may have gone.
 import { isOver, type ActiveCall } from '../../call/active-call.js';
 import { CallError } from '../../call/errors.js';
 import { CallDeviceEvent } from '../../call/events.js';
@@ -105,6 +107,16 @@ export class DevicesFeature implements SessionFeature {
   released(call: ActiveCall): void {
     navigator.mediaDevices?.removeEventListener('devicechange', this.#onDeviceChange);
     call.mic?.removeEventListener('ended', this.#onMicrophoneEnded);
+  }
+
+  /**
+   * Loaded mid-call by what the call chunk heard (devices-side.ts): the microphone in use ended,
+   * or a device came or went and it may be the one that went.
+   */
+  recheck(call: ActiveCall): void {
+    const mic = call.mic;
+    if (mic?.readyState === 'ended') this.#microphoneLost(call, mic);
+    else this.#onDeviceChange();
   }
 
   // ---- helpers ----

@@ -1,6 +1,6 @@
-// The microphone and speaker menu's body (a chunk of its own, with its styles): the devices the
+// The microphone and speaker menu's body (in the devices chunk, with its styles): the devices the
 // browser lists, listening for changes only while the menu is open. devices-part.ts (call chunk)
-// keeps its toggle in the controls row and loads this the first time the visitor opens it.
+// keeps its toggle in the controls row and loads this when the visitor reaches for it.
 import { css, html, nothing, type CSSResult, type TemplateResult } from 'lit';
 import type { CallSessionEventMap, CallState } from '../../call/types.js';
 import { isUp } from '../../call/state-predicates.js';
@@ -8,27 +8,28 @@ import { fill, type PartContext } from '../../element/call-part.js';
 import type { VoiceAgentCallStrings } from '../../element/strings.js';
 import { canChooseSpeaker, listDevices } from './devices.js';
 
-export const SHEET = 'devices';
-
 export class DevicesMenu {
   readonly #context: PartContext;
+  /** The sheet the toggle opens (devices-part.ts names it). */
+  readonly #sheet: string;
   #inputs: MediaDeviceInfo[] = [];
   #outputs: MediaDeviceInfo[] = [];
   #listening = false;
 
-  constructor(context: PartContext) {
+  constructor(context: PartContext, sheet: string) {
     this.#context = context;
-    context.sheets.onChange((open) => (open === SHEET ? this.#listen() : this.#stopListening()));
+    this.#sheet = sheet;
+    context.sheets.onChange((open) => (open === sheet ? this.#listen() : this.#stopListening()));
     // Made as the menu opens: its first `onChange` came before.
-    if (context.sheets.open === SHEET) this.#listen();
+    if (context.sheets.open === sheet) this.#listen();
   }
 
   onSessionEvent(type: keyof CallSessionEventMap): void {
-    if (type === 'call-device' && this.#context.sheets.open === SHEET) void this.refresh();
+    if (type === 'call-device' && this.#context.sheets.open === this.#sheet) void this.refresh();
   }
 
   body(s: VoiceAgentCallStrings, state: CallState): TemplateResult | typeof nothing {
-    if (!isUp(state) || this.#context.sheets.open !== SHEET) return nothing;
+    if (!isUp(state) || this.#context.sheets.open !== this.#sheet) return nothing;
     const { host } = this.#context;
     const microphone = host.microphoneId;
     const speaker = host.speakerId ?? 'default';

@@ -74,7 +74,7 @@ export class DevicesPart implements CallPart {
       }
       if (!this.#menu) {
         adoptPartStyles(root, module.menuStyles);
-        this.#menu = new module.DevicesMenu(this.#context);
+        this.#menu = new module.DevicesMenu(this.#context, SHEET);
       }
     }
     await this.#menu.refresh();

@@ -6,7 +6,7 @@ import type { CallOptions } from './call-options.js';
 import { CompanionClient, type DialHandle } from './companion-client.js';
 import type { PlannedEnd } from './endings.js';
 import type { MediaConnection, ServiceSession } from './media/livekit-media.js';
-import { isEnding, isUp, stateOf, type CallPhase } from './states.js';
+import { isEnding, isReleased, isUp, stateOf, type CallPhase } from './states.js';
 import { Transcript } from './transcript.js';
 import type { CallResult } from './types.js';
 
@@ -91,6 +91,11 @@ export function newCall(options: CallOptions, audio: AgentAudio): ActiveCall {
 /** The call has begun to end: no step of it runs any more. */
 export function isOver(call: ActiveCall): boolean {
   return isEnding(call.phase);
+}
+
+/** The `deviceId` of the microphone `call` sends while it holds its media, else undefined. */
+export function microphoneInUse(call: ActiveCall | null): string | undefined {
+  return call && !isReleased(call.phase) ? call.mic?.getSettings().deviceId : undefined;
 }
 
 /** Read through a call so a check after an `await` is not narrowed away by one before it. */

@@ -3,7 +3,7 @@
 // `rememberDevices`, the choice kept for later visits. A chunk of its own: devices-side.ts (call
 // chunk) loads it when a device is chosen, a call starts with `rememberDevices`, or the
 // microphone in use may have gone.
-import { isOver, type ActiveCall } from '../../call/active-call.js';
+import { isOver, microphoneInUse, type ActiveCall } from '../../call/active-call.js';
 import { CallError } from '../../call/errors.js';
 import { CallDeviceEvent } from '../../call/events.js';
 import type { FeatureContext, SessionFeature } from '../../call/session-feature.js';
@@ -27,9 +27,7 @@ export class DevicesFeature implements SessionFeature {
 
   /** The microphone in use during a call (its `deviceId`), otherwise the one chosen for the next call. */
   get microphoneId(): string | null {
-    const call = this.#context.call;
-    const mic = call && !isReleased(call.phase) ? call.mic : null;
-    return mic?.getSettings().deviceId ?? this.#microphoneId;
+    return microphoneInUse(this.#context.call) ?? this.#microphoneId;
   }
 
   get speakerId(): string | null {

@@ -5,8 +5,7 @@
 // or `setSpeaker` (the element's menu asks for them), as a call starts with `rememberDevices`, or
 // when the microphone in use ends or a device comes or goes. A call that never touches a device
 // downloads none of it.
-import { isReleased } from '../../call/states.js';
-import type { ActiveCall } from '../../call/active-call.js';
+import { microphoneInUse, type ActiveCall } from '../../call/active-call.js';
 import { CallError } from '../../call/errors.js';
 import { lazyChunk } from '../../call/lazy-chunk.js';
 import type { FeatureContext, SessionFeature } from '../../call/session-feature.js';
@@ -34,10 +33,7 @@ export class DevicesSide implements SessionFeature {
 
   /** The microphone in use during a call (its `deviceId`), otherwise the one chosen for the next call. */
   get microphoneId(): string | null {
-    if (this.#feature) return this.#feature.microphoneId;
-    const call = this.#context.call;
-    const mic = call && !isReleased(call.phase) ? call.mic : null;
-    return mic?.getSettings().deviceId ?? null;
+    return this.#feature ? this.#feature.microphoneId : (microphoneInUse(this.#context.call) ?? null);
   }
 
   get speakerId(): string | null {

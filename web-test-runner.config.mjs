@@ -133,6 +133,10 @@ export default {
     closingCounts({ label }),
   ],
   testFramework: { config: { timeout: 30000 } },
+  // Opening a test page is not what any test checks: under .ci/run's load (the Node 22 and 24 runs
+  // beside it) Firefox once took over web-test-runner's default 30 s to open one, failing a file
+  // before it ran. Each test keeps its own 30 s.
+  browserStartTimeout: 90000,
   // The whole run's bound; the soaks set a longer one (WTR_FINISH_TIMEOUT_MS).
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT_MS ?? 10 * 60 * 1000),
   middleware: [services.middleware, faults.middleware, plainStatic],

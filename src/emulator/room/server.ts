@@ -124,6 +124,7 @@ export async function startMediaServer(
     timings: roomTimings,
     addresses: () => listeningAddresses(options.host),
     lingering: new Set<Promise<void>>(),
+    log,
     closed(session: Session, how: Dropped | undefined) {
       const roomName = session.dial.roomName;
       if (active.get(roomName) === session) active.delete(roomName);
@@ -198,6 +199,9 @@ export async function startMediaServer(
             ? DisconnectReason.DUPLICATE_IDENTITY
             : undefined;
         if (refusal !== undefined) {
+          log(
+            `media room: refused ${admission.identity}'s ${join.reconnect ? 'resume' : 'join'} of ${roomName} (${DisconnectReason[refusal]})`,
+          );
           ws.send(leave(refusal).toBinary());
           setTimeout(() => ws.close(), roomTimings.leaveCloseDelayMs).unref();
           return;

@@ -39,6 +39,8 @@ export interface SessionHost {
   closed(session: Session, dropped: Dropped | undefined): void;
   /** Work still finishing after `closed` (the goodbye leaving, then the peer closing); awaited on shutdown. */
   lingering: Set<Promise<void>>;
+  /** One line for the emulator's log (how a caller's connection ended, say). */
+  log(line: string): void;
 }
 
 /** `away`: the caller's page went away without a leave (WebSocket closed 1001, "going away"); its next page may rejoin. */
@@ -155,7 +157,7 @@ export class Session {
           // A page going away closes its peer connection and its socket at once: while the socket
           // is closing, its close code says whether the caller left or is away.
           connectionLost: () => {
-            if (this.#ws.readyState === this.#ws.OPEN) this.#callerLeft();
+            if (this.#ws.readyState === this.#ws.OPEN) this.#callerLeft('its peer connection closed');
           },
         },
       );
@@ -322,7 +324,7 @@ export class Session {
         this.#send(legacyPong(message.value));
         return;
       case 'leave':
-        this.#callerLeft();
+        this.#callerLeft('LeaveRequest');
         return;
       default:
         // subscriptionPermission, trackSetting, syncState, …: nothing for a two-party room to do.
@@ -358,19 +360,21 @@ export class Session {
    */
   #onClose = (code: number): void => {
     if (code === 1001) this.#callerAway();
-    else this.#callerLeft();
+    else this.#callerLeft(`signal socket closed ${code}`);
   };
 
   #callerAway(): void {
     if (this.#ended) return;
+    this.#host.log(`media room: ${this.#identity} away from ${this.dial.roomName} (signal socket closed 1001)`);
     this.#finish({ dropped: 'away' });
   }
 
   #onSocketError = (): void => {}; // 'close' follows
 
   /** The caller left (`leave` request, WebSocket or peer connection gone): USER_HANGUP. */
-  #callerLeft(): void {
+  #callerLeft(why: string): void {
     if (this.#ended) return;
+    this.#host.log(`media room: ${this.#identity} left ${this.dial.roomName} (${why})`);
     this.#host.control.end(this.dial.dialId, { status: 'completed', systemResultType: 'USER_HANGUP' });
     this.#finish({});
   }

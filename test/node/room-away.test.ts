@@ -4,10 +4,11 @@
 // leaving (USER_HANGUP). A plain WebSocket stands in for livekit-client; no agent, no audio.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { JoinRequest, SignalResponse } from '@livekit/protocol';
 import WebSocket from 'ws';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { Peer } from '../../src/emulator/room/media/peer.js';
 import { encodeJoinRequest } from '../../src/emulator/room/protocol/join-request.js';
 import { emulatorRest } from '../support/emulator-rest.js';
 import { livekitCredentials } from '../support/media-credentials.js';
@@ -36,9 +37,11 @@ async function newDial(): Promise<{ dialId: string; token: () => Promise<string>
 }
 
 /** Joins the room (v1) and resolves once the JoinResponse came. */
-async function join(token: string): Promise<WebSocket> {
+const join = (token: string): Promise<WebSocket> => joinRoom(emulator, token);
+
+async function joinRoom(on: Emulator, token: string): Promise<WebSocket> {
   const query = new URLSearchParams({ access_token: token, join_request: encodeJoinRequest(new JoinRequest({})) });
-  const ws = new WebSocket(`${emulator.mediaUrl}/rtc/v1?${query}`);
+  const ws = new WebSocket(`${on.mediaUrl}/rtc/v1?${query}`);
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (data: Buffer) => {
       if (SignalResponse.fromBinary(data).message.case === 'join') resolve();
@@ -88,4 +91,74 @@ test('a caller away whose dial is hung up meanwhile (the companion grace) finds 
   await api('POST', `/dials/${dialId}/hangup`);
   assert.equal((await status(dialId)).status, 'completed');
   await assert.rejects(join(fresh), /404/);
+});
+
+describe('a caller whose peer connection the room hears close before its signal socket', () => {
+  // A page going away closes both at once, and the room may hear the peer connection first (Firefox's
+  // DTLS close can beat the socket's close frame). No client here can make the room's libwebrtc see
+  // its peer close on cue, so the room's own Peer is real but its `connectionLost` is called by the
+  // test, as libwebrtc would call it; the room runs in this process for that and for its log.
+  let room: Emulator;
+  const lines: string[] = [];
+  const lost: (() => void)[] = [];
+  const create = Peer.create.bind(Peer);
+  before(async () => {
+    Peer.create = (options, events) => {
+      lost.push(() => events.connectionLost());
+      return create(options, events);
+    };
+    room = await startEmulator({
+      isolateMedia: false,
+      logger: (line) => lines.push(line),
+      roomTimings: { leaveCloseDelayMs: 20, peerLostGraceMs: 1000 },
+    });
+  });
+  after(async () => {
+    Peer.create = create;
+    await room.close();
+  });
+
+  const dialStatus = (dialId: string) =>
+    emulatorRest<{ status: string; systemResultType: string | null }>(room, 'GET', `/dials/${dialId}`);
+
+  /** A caller in the room (the dial in progress) whose peer connection the room has just heard close. */
+  async function peerLost(): Promise<{ dialId: string; ws: WebSocket }> {
+    const { dialId, sessionId } = await emulatorRest<{ dialId: string; sessionId: string }>(room, 'POST', '/dials', {
+      callAgentId: 'emu-no-agent',
+      browserCall: true,
+    });
+    const { dialToken } = await emulatorRest<{ dialToken: string }>(room, 'POST', `/dials/${dialId}/token`);
+    const { token } = await livekitCredentials(room.graphqlUrl, dialToken, sessionId);
+    const ws = await joinRoom(room, token);
+    await eventually(async () => (await dialStatus(dialId)).status === 'in-progress');
+    const heard = lost.at(-1);
+    assert.ok(heard, 'the room made a peer connection for the caller');
+    heard();
+    return { dialId, ws };
+  }
+
+  test('its socket closing 1001 a moment later is a page going away: the dial waits for the next page', async () => {
+    const { dialId, ws } = await peerLost();
+    // The socket's close is a moment behind: the scenario itself, not a wait for something.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(ws.readyState, WebSocket.OPEN, 'the room still holds the socket, waiting for its close');
+    const closed = once(ws, 'close');
+    ws.close(1001);
+    await closed;
+    await eventually(async () => lines.some((line) => line.includes(`caller-${dialId.slice(0, 8)} away`)));
+    assert.equal((await dialStatus(dialId)).status, 'in-progress');
+    await emulatorRest(room, 'POST', `/dials/${dialId}/hangup`);
+  });
+
+  test('its socket left open is a caller gone: USER_HANGUP once the wait is over, not before', async () => {
+    const { dialId, ws } = await peerLost();
+    assert.equal((await dialStatus(dialId)).status, 'in-progress', 'the room waits for the socket first');
+    await eventually(async () => (await dialStatus(dialId)).status === 'completed');
+    assert.equal((await dialStatus(dialId)).systemResultType, 'USER_HANGUP');
+    assert.ok(
+      lines.some((line) => line.includes('its peer connection closed and its signal socket stayed open')),
+      lines.join('\n'),
+    );
+    ws.close();
+  });
 });

@@ -29,6 +29,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   rejoinGraceMs: DEFAULT_REJOIN_GRACE_MS,
   ignoredPacketLogMs: 10000,
   qualityIntervalMs: 5000,
+  peerLostGraceMs: 2000,
 };
 
 const ROOM_MISSING = 'requested room does not exist';

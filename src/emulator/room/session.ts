@@ -98,6 +98,7 @@ export class Session {
   #micTrackSid: string | undefined;
   #micMuted = false;
   #ended = false;
+  #peerLostTimer: NodeJS.Timeout | undefined;
   /** The agent left (emu-agent-leaves): the dial is over, the caller stays until it leaves. */
   #agentGone = false;
   #unsubscribe: () => void = () => {};
@@ -154,11 +155,7 @@ export class Session {
           micFrame: (peak) => this.#agent?.micFrame(peak),
           reliableOpen: () => this.#agent?.start(),
           data: (bytes) => this.#onData(bytes),
-          // A page going away closes its peer connection and its socket at once: while the socket
-          // is closing, its close code says whether the caller left or is away.
-          connectionLost: () => {
-            if (this.#ws.readyState === this.#ws.OPEN) this.#callerLeft('its peer connection closed');
-          },
+          connectionLost: () => this.#peerLost(),
         },
       );
       if (this.#ended) return this.#peer.close();
@@ -371,6 +368,25 @@ export class Session {
 
   #onSocketError = (): void => {}; // 'close' follows
 
+  /**
+   * The caller's peer connection closed. A page going away closes it and its signal socket at once,
+   * and the room may hear either first (Firefox's DTLS close can beat the socket's close frame): the
+   * socket's close code decides (1001: away), so the room waits a moment for it. A socket still open
+   * after that is a caller gone: USER_HANGUP.
+   */
+  #peerLost(): void {
+    if (this.#ended || this.#ws.readyState !== this.#ws.OPEN || this.#peerLostTimer) return;
+    const { peerLostGraceMs } = this.#host.timings;
+    this.#host.log(
+      `media room: ${this.#identity}'s peer connection closed; waiting ${peerLostGraceMs} ms for its signal socket`,
+    );
+    this.#peerLostTimer = setTimeout(() => {
+      if (this.#ws.readyState === this.#ws.OPEN)
+        this.#callerLeft('its peer connection closed and its signal socket stayed open');
+    }, peerLostGraceMs);
+    this.#peerLostTimer.unref();
+  }
+
   /** The caller left (`leave` request, WebSocket or peer connection gone): USER_HANGUP. */
   #callerLeft(why: string): void {
     if (this.#ended) return;
@@ -435,6 +451,7 @@ export class Session {
   #finish(options: { leaveReason?: DisconnectReason; dropped?: Dropped; then?: () => void }): void {
     if (this.#ended) return;
     this.#ended = true;
+    clearTimeout(this.#peerLostTimer);
     this.#stopQualityReports();
     let told = false;
     const then = () => {

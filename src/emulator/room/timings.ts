@@ -22,6 +22,12 @@ export interface RoomTimings extends AgentTimings {
   ignoredPacketLogMs: number;
   /** How often the room sends each caller the connection-quality update (LiveKit's 5 s). */
   qualityIntervalMs: number;
+  /**
+   * A caller's peer connection closed while its signal socket is still open: how long the room
+   * waits for that socket's close (1001, a page going away, keeps the dial) before taking the
+   * caller as gone (USER_HANGUP).
+   */
+  peerLostGraceMs: number;
 }
 
 /** emu-drop's default `dropGraceMs`. */

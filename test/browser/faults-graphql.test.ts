@@ -10,6 +10,7 @@ import type { CallSession } from '../../src/call/call-session.js';
 import type { CallSessionOptions, CallState, EndReason, TranscriptEntry } from '../../src/call/types.js';
 import { expectCleanEnd, front, newSession, record, until, useHarness } from '../support/fault-matrix.js';
 import { present } from '../support/present.js';
+import { loadMedia } from '../../src/call/media-loader.js';
 
 const COMPANION = '/api/voice-call';
 // emu-quick's lines (src/emulator/agent/scenarios.ts LINES); emu-graphql-transcript says them too.
@@ -99,6 +100,9 @@ describe('fault matrix: the service protocol (GraphQL)', function () {
   // ---- the browser's steps ----
 
   it("the service's ICE servers (the token answer's iceServers) reach livekit-client's peer connections; the call goes through", async () => {
+    // The media chunk in, and its idle-time WebRTC warm-up (a bare peer connection) over, before counting.
+    await loadMedia();
+    await new Promise<void>((resolve) => requestIdleCallback(() => resolve()));
     const Real = window.RTCPeerConnection;
     const configs: (RTCConfiguration | undefined)[] = [];
     window.RTCPeerConnection = class extends Real {

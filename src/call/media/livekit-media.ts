@@ -528,8 +528,27 @@ export function quietLivekitLogs(debug: boolean): void {
   for (const name of Object.values(LoggerNames)) getLogger(name).setDefaultLevel(debug ? 'debug' : 'silent');
 }
 
+/** A call has begun in this page: the WebRTC warm-up is no longer worth its work. */
+let joining = false;
+
+/**
+ * The page's first RTCPeerConnection pays for starting the browser's WebRTC stack (its threads,
+ * the peer connection factory): made and closed while the page is idle, ahead of the first call
+ * (this chunk loaded on intent), so the call's own connection finds the stack started.
+ */
+function warmWebRtc(): void {
+  if (joining) return;
+  try {
+    if (typeof RTCPeerConnection === 'function') new RTCPeerConnection().close();
+  } catch {
+    // A browser that refuses a peer connection here refuses the call's too, which says why.
+  }
+}
+(window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1)))(warmWebRtc);
+
 /** Joins the room, publishes the microphone and reports what happens through `callbacks`. */
 export async function connectMedia(options: MediaOptions): Promise<MediaConnection> {
+  joining = true;
   if (options.signal.aborted) throw abortError(options.signal);
   // Before the Room exists: its loggers copy the root logger's level when it is made.
   quietLivekitLogs(options.debug ?? false);

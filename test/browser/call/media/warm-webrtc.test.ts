@@ -1,0 +1,32 @@
+// The media chunk warms the browser's WebRTC stack once it has loaded ahead of a call (on intent):
+// one RTCPeerConnection made and closed in idle time, so the call's own connection finds the stack
+// started. Loaded here as the element's intent prefetch loads it; the browser's RTCPeerConnection
+// is counted, not replaced.
+import { expect } from '@open-wc/testing';
+
+describe('media chunk: the WebRTC warm-up', () => {
+  const Native = window.RTCPeerConnection;
+  const made: RTCPeerConnection[] = [];
+
+  before(() => {
+    window.RTCPeerConnection = class extends Native {
+      constructor(configuration?: RTCConfiguration) {
+        super(configuration);
+        made.push(this);
+      }
+    };
+  });
+  after(() => {
+    window.RTCPeerConnection = Native;
+  });
+
+  it('makes one peer connection in idle time after the chunk loads, and closes it', async () => {
+    await import('../../../../src/call/media/livekit-media.js');
+    expect(made.length, 'nothing made while the chunk evaluates').to.equal(0);
+    // Idle callbacks run in the order they were asked for: this one runs after the chunk's.
+    await new Promise<void>((resolve) => requestIdleCallback(() => resolve()));
+    expect(made.length).to.equal(1);
+    expect(made[0]?.signalingState).to.equal('closed');
+    expect(made[0]?.connectionState).to.equal('closed');
+  });
+});

@@ -85,6 +85,21 @@ test('a page going away (1001, no leave) keeps the dial; the next page rejoins i
   assert.equal((await status(dialId)).systemResultType, 'USER_HANGUP');
 });
 
+test('a caller whose socket dropped without a close frame (1006, a page torn down mid-rejoin) is taken back by its next page within the departure timeout', async () => {
+  const { dialId, token } = await newDial();
+  const first = await join(await token());
+  await eventually(async () => (await status(dialId)).status === 'in-progress');
+  const closed = once(first, 'close');
+  first.terminate();
+  await closed;
+  const second = await join(await token());
+  assert.equal(second.readyState, WebSocket.OPEN, 'the rejoin is taken');
+  assert.equal((await status(dialId)).status, 'in-progress');
+  second.close(1000);
+  await eventually(async () => (await status(dialId)).status === 'completed');
+  assert.equal((await status(dialId)).systemResultType, 'USER_HANGUP');
+});
+
 test('a caller away whose dial is hung up meanwhile (the companion grace) finds the room gone', async () => {
   const { dialId, token } = await awayCaller();
   const fresh = await token();

@@ -24,13 +24,18 @@ import type { DialControl } from '../../src/emulator/seam.js';
 import { emulatorRest } from '../support/emulator-rest.js';
 import { livekitCredentials } from '../support/media-credentials.js';
 
+/** The room's departure timeout here: a caller whose socket dropped without a close frame keeps its place this long. */
+const DEPARTURE_MS = 1500;
 let emulator: Emulator;
 let httpUrl: string;
 
 before(async () => {
   // rejoinGraceMs: how long a call a media room crash dropped waits for its caller (the last test;
   // counted from the crash, so it holds a slow restart and two rejoins on a loaded machine).
-  emulator = await startEmulator({ logger: false, roomTimings: { leaveCloseDelayMs: 20, rejoinGraceMs: 4000 } });
+  emulator = await startEmulator({
+    logger: false,
+    roomTimings: { leaveCloseDelayMs: 20, rejoinGraceMs: 4000, departureTimeoutMs: DEPARTURE_MS },
+  });
   httpUrl = emulator.mediaUrl.replace(/^ws:/, 'http:');
 });
 after(() => emulator.close());
@@ -146,7 +151,9 @@ describe('HTTP routes', () => {
     assert.equal((await fetch(`${httpUrl}/rtc/validate?access_token=${dialToken}`)).status, 401);
     assert.equal((await upgrade(dialToken)).status, 401);
     assert.equal((await upgrade(token)).status, 101);
-    await eventually(async () => (await dialRecord(dialId)).status === 'completed');
+    // That socket dropped without a close frame, which is not a leave: end the dial here.
+    await api('POST', `/dials/${dialId}/hangup`);
+    await eventually(async () => ['completed', 'canceled'].includes((await dialRecord(dialId)).status));
     const validate = await fetch(`${httpUrl}/rtc/validate?access_token=${token}`);
     assert.equal(validate.status, 404);
     assert.match(await validate.text(), /requested room does not exist/);
@@ -326,12 +333,15 @@ for (const path of ['v1', 'v0'] as const) {
       assert.deepEqual([record.status, record.systemResultType], ['completed', 'USER_HANGUP']);
     });
 
-    test('the browser going away (WebSocket closed) ends the dial USER_HANGUP', async () => {
+    test('a signal connection dropped without a close frame (1006) keeps the dial for the departure timeout, then ends it USER_HANGUP', async () => {
       const { dialId, token } = await newDial();
       const signal = new Signal(token, undefined, path);
       await signal.next('join');
+      const dropped = Date.now();
       signal.ws.terminate();
-      await eventually(async () => (await dialRecord(dialId)).status === 'completed');
+      await eventually(async () => (await dialRecord(dialId)).status === 'completed', DEPARTURE_MS + 3000);
+      const after = Date.now() - dropped;
+      assert.ok(after >= DEPARTURE_MS - 100, `ended ${after} ms after the drop, before the departure timeout`);
       assert.equal((await dialRecord(dialId)).systemResultType, 'USER_HANGUP');
     });
   });

@@ -30,6 +30,7 @@ export const DEFAULT_ROOM_TIMINGS: RoomTimings = {
   ignoredPacketLogMs: 10000,
   qualityIntervalMs: 5000,
   peerLostGraceMs: 2000,
+  departureTimeoutMs: 20_000,
 };
 
 const ROOM_MISSING = 'requested room does not exist';
@@ -84,7 +85,13 @@ export async function startMediaServer(
     pauses.delete(dialId);
     // A caller away (its page gone) whose dial ended meanwhile (the companion's grace) is not awaited any more.
     for (const [roomName, rejoin] of awaitingRejoin)
-      if (rejoin.dialId === dialId && rejoin.away) awaitingRejoin.delete(roomName);
+      if (rejoin.dialId === dialId && rejoin.away) {
+        if (rejoin.timer !== undefined) {
+          clearTimeout(rejoin.timer);
+          graceTimers.delete(rejoin.timer);
+        }
+        awaitingRejoin.delete(roomName);
+      }
   });
 
   function endFailedLater(dialId: string, ms: number, then = () => {}): ReturnType<typeof setTimeout> {
@@ -138,6 +145,16 @@ export async function startMediaServer(
           awaitingRejoin.delete(roomName),
         );
         awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, timer });
+      } else if (how === 'lost') {
+        // Gone without a goodbye: back within the departure timeout, or the dial ends as a hang-up.
+        const dialId = session.dial.dialId;
+        const timer = setTimeout(() => {
+          graceTimers.delete(timer);
+          awaitingRejoin.delete(roomName);
+          control.end(dialId, { status: 'completed', systemResultType: 'USER_HANGUP' });
+        }, roomTimings.departureTimeoutMs);
+        graceTimers.add(timer);
+        awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, away: true, dialId, timer });
       } else if (how === 'away') {
         // Kept, with no timer of its own: the companion's grace (or the dial's time cap) ends a
         // dial whose caller does not come back.

@@ -43,8 +43,12 @@ export interface SessionHost {
   log(line: string): void;
 }
 
-/** `away`: the caller's page went away without a leave (WebSocket closed 1001, "going away"); its next page may rejoin. */
-export type Dropped = 'for good' | 'once' | 'away';
+/**
+ * `away`: the caller's page went away without a leave (WebSocket closed 1001, "going away"); its next
+ * page may rejoin. `lost`: its signal connection dropped without a close frame (1006); it may come
+ * back until the room's departure timeout ends the dial.
+ */
+export type Dropped = 'for good' | 'once' | 'away' | 'lost';
 
 /**
  * The LiveKit signal path the caller came in on: `v1` (`/rtc/v1`, one peer connection, the offer
@@ -357,8 +361,23 @@ export class Session {
    */
   #onClose = (code: number): void => {
     if (code === 1001) this.#callerAway();
+    else if (code === 1006) this.#callerLost();
     else this.#callerLeft(`signal socket closed ${code}`);
   };
+
+  /**
+   * The signal connection dropped without a close frame (1006: a network gone, or a browser tearing
+   * down a page's socket without the closing handshake). Not a leave: like a LiveKit server, the room
+   * keeps the caller's place until its departure timeout, and a rejoin meanwhile takes the dial up.
+   */
+  #callerLost(): void {
+    if (this.#ended) return;
+    const { departureTimeoutMs } = this.#host.timings;
+    this.#host.log(
+      `media room: ${this.#identity} lost from ${this.dial.roomName} (signal socket closed 1006, no close frame); its dial waits ${departureTimeoutMs} ms for a rejoin`,
+    );
+    this.#finish({ dropped: 'lost' });
+  }
 
   #callerAway(): void {
     if (this.#ended) return;

@@ -28,6 +28,12 @@ export interface RoomTimings extends AgentTimings {
    * caller as gone (USER_HANGUP).
    */
   peerLostGraceMs: number;
+  /**
+   * A caller whose signal connection dropped without a close frame (1006) keeps its place this long
+   * (LiveKit's `departure_timeout`, 20 s by default); a rejoin meanwhile takes the dial up, else the
+   * dial ends `completed` / `USER_HANGUP`.
+   */
+  departureTimeoutMs: number;
 }
 
 /** emu-drop's default `dropGraceMs`. */

@@ -389,9 +389,8 @@ export class Session {
 
   /**
    * The caller's peer connection closed. A page going away closes it and its signal socket at once,
-   * and the room may hear either first (Firefox's DTLS close can beat the socket's close frame): the
-   * socket's close code decides (1001: away), so the room waits a moment for it. A socket still open
-   * after that is a caller gone: USER_HANGUP.
+   * and the room may hear either first: the socket's close code decides (1001: away; 1006: lost), so
+   * the room waits a moment for it. A socket still open after that is a caller gone: USER_HANGUP.
    */
   #peerLost(): void {
     if (this.#ended || this.#ws.readyState !== this.#ws.OPEN || this.#peerLostTimer) return;

@@ -76,14 +76,18 @@ test('a page going away (1001, no leave) keeps the dial; the next page rejoins i
   // The close handshake is done: the room has heard it, and the dial waits for the caller.
   assert.equal((await status(dialId)).status, 'in-progress');
 
+  await rejoinThenLeave(dialId, token);
+});
+
+/** The next page's join with a fresh token is taken (the dial goes on), and its plain close ends the dial USER_HANGUP. */
+async function rejoinThenLeave(dialId: string, token: () => Promise<string>): Promise<void> {
   const second = await join(await token());
   assert.equal(second.readyState, WebSocket.OPEN, 'the rejoin is taken');
   assert.equal((await status(dialId)).status, 'in-progress');
-
   second.close(1000);
   await eventually(async () => (await status(dialId)).status === 'completed');
   assert.equal((await status(dialId)).systemResultType, 'USER_HANGUP');
-});
+}
 
 test('a caller whose socket dropped without a close frame (1006, a page torn down mid-rejoin) is taken back by its next page within the departure timeout', async () => {
   const { dialId, token } = await newDial();
@@ -92,12 +96,7 @@ test('a caller whose socket dropped without a close frame (1006, a page torn dow
   const closed = once(first, 'close');
   first.terminate();
   await closed;
-  const second = await join(await token());
-  assert.equal(second.readyState, WebSocket.OPEN, 'the rejoin is taken');
-  assert.equal((await status(dialId)).status, 'in-progress');
-  second.close(1000);
-  await eventually(async () => (await status(dialId)).status === 'completed');
-  assert.equal((await status(dialId)).systemResultType, 'USER_HANGUP');
+  await rejoinThenLeave(dialId, token);
 });
 
 test('a caller away whose dial is hung up meanwhile (the companion grace) finds the room gone', async () => {

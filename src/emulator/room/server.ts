@@ -94,11 +94,17 @@ export async function startMediaServer(
       }
   });
 
-  function endFailedLater(dialId: string, ms: number, then = () => {}): ReturnType<typeof setTimeout> {
+  /** Ends the dial `ms` from now, as `failed` / `FAILED` unless `outcome` says otherwise, after `then`. */
+  function endLater(
+    dialId: string,
+    ms: number,
+    then = () => {},
+    outcome: Parameters<typeof control.end>[1] = { status: 'failed', systemResultType: 'FAILED' },
+  ): ReturnType<typeof setTimeout> {
     const timer = setTimeout(() => {
       graceTimers.delete(timer);
       then();
-      control.end(dialId, { status: 'failed', systemResultType: 'FAILED' });
+      control.end(dialId, outcome);
     }, ms);
     graceTimers.add(timer);
     return timer;
@@ -138,22 +144,18 @@ export async function startMediaServer(
       if (active.get(roomName) === session) active.delete(roomName);
       if (how === 'for good') {
         dropped.add(roomName);
-        endFailedLater(session.dial.dialId, roomTimings.dropGraceMs);
+        endLater(session.dial.dialId, roomTimings.dropGraceMs);
       } else if (how === 'once') {
         // A caller that never comes back leaves the dial failed, as emu-drop does.
-        const timer = endFailedLater(session.dial.dialId, roomTimings.rejoinGraceMs, () =>
-          awaitingRejoin.delete(roomName),
-        );
+        const timer = endLater(session.dial.dialId, roomTimings.rejoinGraceMs, () => awaitingRejoin.delete(roomName));
         awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, timer });
       } else if (how === 'lost') {
         // Gone without a goodbye: back within the departure timeout, or the dial ends as a hang-up.
         const dialId = session.dial.dialId;
-        const timer = setTimeout(() => {
-          graceTimers.delete(timer);
-          awaitingRejoin.delete(roomName);
-          control.end(dialId, { status: 'completed', systemResultType: 'USER_HANGUP' });
-        }, roomTimings.departureTimeoutMs);
-        graceTimers.add(timer);
+        const timer = endLater(dialId, roomTimings.departureTimeoutMs, () => awaitingRejoin.delete(roomName), {
+          status: 'completed',
+          systemResultType: 'USER_HANGUP',
+        });
         awaitingRejoin.set(roomName, { joinedAt: session.joinedAt, away: true, dialId, timer });
       } else if (how === 'away') {
         // Kept, with no timer of its own: the companion's grace (or the dial's time cap) ends a

@@ -1,7 +1,8 @@
 // A caller whose page went away (issue 37): its browser closes the room's signal socket with 1001
 // ("going away"), without a LeaveRequest. The emulator keeps the dial, and a join with a fresh
-// token for the same identity (the next page's rejoin) takes it up; any other close is the caller
-// leaving (USER_HANGUP). A plain WebSocket stands in for livekit-client; no agent, no audio.
+// token for the same identity (the next page's rejoin) takes it up. A socket dropped without a
+// close frame (1006) is kept for a rejoin until the departure timeout; any other close is the
+// caller leaving (USER_HANGUP). A plain WebSocket stands in for livekit-client; no agent, no audio.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
@@ -108,10 +109,10 @@ test('a caller away whose dial is hung up meanwhile (the companion grace) finds 
 });
 
 describe('a caller whose peer connection the room hears close before its signal socket', () => {
-  // A page going away closes both at once, and the room may hear the peer connection first (Firefox's
-  // DTLS close can beat the socket's close frame). No client here can make the room's libwebrtc see
-  // its peer close on cue, so the room's own Peer is real but its `connectionLost` is called by the
-  // test, as libwebrtc would call it; the room runs in this process for that and for its log.
+  // A page going away closes both at once, and the room may hear the peer connection first. No
+  // client here can make the room's libwebrtc see its peer close on cue (a @roamhq/wrtc close was
+  // not noticed within 5 s), so the room's own Peer is real but its `connectionLost` is called by
+  // the test, as libwebrtc would call it; the room runs in this process for that and for its log.
   let room: Emulator;
   const lines: string[] = [];
   const lost: (() => void)[] = [];

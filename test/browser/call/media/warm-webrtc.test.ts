@@ -1,7 +1,7 @@
-// The media chunk warms the browser's WebRTC stack once it has loaded ahead of a call (on intent):
-// one RTCPeerConnection made and closed in idle time, so the call's own connection finds the stack
-// started. Loaded here as the element's intent prefetch loads it; the browser's RTCPeerConnection
-// is counted, not replaced.
+// The media chunk, once loaded ahead of a call (on intent), makes one RTCPeerConnection in idle time
+// and closes it, so the call's own connection is not the page's first (the first costs the browser
+// more). Loaded here as the element's intent prefetch loads it; the browser's RTCPeerConnection is
+// counted, not replaced.
 import { expect } from '@open-wc/testing';
 
 describe('media chunk: the WebRTC warm-up', () => {

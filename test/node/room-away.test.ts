@@ -21,18 +21,18 @@ before(async () => {
 after(() => emulator.close());
 
 const api = <T>(method: string, path: string, body?: unknown) => emulatorRest<T>(emulator, method, path, body);
-const status = async (dialId: string) =>
-  api<{ status: string; systemResultType: string | null }>('GET', `/dials/${dialId}`);
+const status = async (dialId: string, on = emulator) =>
+  emulatorRest<{ status: string; systemResultType: string | null }>(on, 'GET', `/dials/${dialId}`);
 
 /** A dial and a fresh LiveKit token for it (each call to browserDialToken gives one, as a rejoin asks). */
-async function newDial(): Promise<{ dialId: string; token: () => Promise<string> }> {
-  const { dialId, sessionId } = await api<{ dialId: string; sessionId: string }>('POST', '/dials', {
+async function newDial(on = emulator): Promise<{ dialId: string; token: () => Promise<string> }> {
+  const { dialId, sessionId } = await emulatorRest<{ dialId: string; sessionId: string }>(on, 'POST', '/dials', {
     callAgentId: 'emu-no-agent',
     browserCall: true,
   });
   const token = async () => {
-    const { dialToken } = await api<{ dialToken: string }>('POST', `/dials/${dialId}/token`);
-    return (await livekitCredentials(emulator.graphqlUrl, dialToken, sessionId)).token;
+    const { dialToken } = await emulatorRest<{ dialToken: string }>(on, 'POST', `/dials/${dialId}/token`);
+    return (await livekitCredentials(on.graphqlUrl, dialToken, sessionId)).token;
   };
   return { dialId, token };
 }
@@ -133,18 +133,12 @@ describe('a caller whose peer connection the room hears close before its signal 
     await room.close();
   });
 
-  const dialStatus = (dialId: string) =>
-    emulatorRest<{ status: string; systemResultType: string | null }>(room, 'GET', `/dials/${dialId}`);
+  const dialStatus = (dialId: string) => status(dialId, room);
 
   /** A caller in the room (the dial in progress) whose peer connection the room has just heard close. */
   async function peerLost(): Promise<{ dialId: string; ws: WebSocket }> {
-    const { dialId, sessionId } = await emulatorRest<{ dialId: string; sessionId: string }>(room, 'POST', '/dials', {
-      callAgentId: 'emu-no-agent',
-      browserCall: true,
-    });
-    const { dialToken } = await emulatorRest<{ dialToken: string }>(room, 'POST', `/dials/${dialId}/token`);
-    const { token } = await livekitCredentials(room.graphqlUrl, dialToken, sessionId);
-    const ws = await joinRoom(room, token);
+    const { dialId, token } = await newDial(room);
+    const ws = await joinRoom(room, await token());
     await eventually(async () => (await dialStatus(dialId)).status === 'in-progress');
     const heard = lost.at(-1);
     assert.ok(heard, 'the room made a peer connection for the caller');

@@ -85,14 +85,20 @@ export async function startMediaServer(
     pauses.delete(dialId);
     // A caller away (its page gone) whose dial ended meanwhile (the companion's grace) is not awaited any more.
     for (const [roomName, rejoin] of awaitingRejoin)
-      if (rejoin.dialId === dialId && rejoin.away) {
-        if (rejoin.timer !== undefined) {
-          clearTimeout(rejoin.timer);
-          graceTimers.delete(rejoin.timer);
-        }
-        awaitingRejoin.delete(roomName);
-      }
+      if (rejoin.dialId === dialId && rejoin.away) stopAwaiting(roomName);
   });
+
+  /** The room no longer waits for its caller's rejoin (taken, or its dial ended): its timer goes too. Returns what it waited with. */
+  function stopAwaiting(roomName: string) {
+    const rejoin = awaitingRejoin.get(roomName);
+    if (!rejoin) return undefined;
+    awaitingRejoin.delete(roomName);
+    if (rejoin.timer !== undefined) {
+      clearTimeout(rejoin.timer);
+      graceTimers.delete(rejoin.timer);
+    }
+    return rejoin;
+  }
 
   /** Ends the dial `ms` from now, as `failed` / `FAILED` unless `outcome` says otherwise, after `then`. */
   function endLater(
@@ -227,14 +233,7 @@ export async function startMediaServer(
           return;
         }
         const replaced = current?.replace();
-        const rejoin = awaitingRejoin.get(roomName);
-        if (rejoin) {
-          awaitingRejoin.delete(roomName);
-          if (rejoin.timer !== undefined) {
-            clearTimeout(rejoin.timer);
-            graceTimers.delete(rejoin.timer);
-          }
-        }
+        const rejoin = stopAwaiting(roomName);
         const dial = admission.dial;
         const session = new Session(
           ws,

@@ -341,7 +341,8 @@ describe('emulator closed', () => {
       baseUrl: emulator.apiUrl,
       agentId: 'emu-demo',
       secret: SECRET,
-      upstreamTimeoutMs: 1000,
+      // Long, so a wait for it would show as 504 upstream_timeout, not as a slow 502.
+      upstreamTimeoutMs: 30_000,
       logger: false,
     });
     const companion = await listen(handler, { port: 0 });
@@ -351,7 +352,6 @@ describe('emulator closed', () => {
         handle: string;
       };
       await emulator.close();
-      const started = performance.now();
       const answers = [
         await checkedFetch(`${companion.url}/dials`, { method: 'POST', body: '' }),
         await checkedFetch(`${companion.url}/dials/${dialId}/token`, {
@@ -366,9 +366,9 @@ describe('emulator closed', () => {
       ];
       for (const answer of answers) {
         assert.equal(answer.status, 502);
+        // upstream_error, not upstream_timeout: a refused connection does not wait for the timeout.
         assert.equal((answer.json.error as { code: string }).code, 'upstream_error');
       }
-      assert.ok(performance.now() - started < 1000, 'a refused connection does not wait for the timeout');
     } finally {
       await companion.close();
     }

@@ -83,19 +83,26 @@ describe('companion token step against a fake service over HTTP', () => {
   const service = new FakeServiceServer();
   const logs: CompanionLogEntry[] = [];
   let handler: ReturnType<typeof guard>;
+  /** The same companion with a short upstream timeout, for the one test that waits it out. */
+  let impatient: ReturnType<typeof guard>;
 
   before(async () => {
     await new Promise<void>((resolve) => service.server.listen(0, '127.0.0.1', resolve));
-    handler = guard(
-      createCompanionHandler({
-        apiKey: API_KEY,
-        baseUrl: `${service.origin}/api`,
-        agentId: 'agent-1',
-        secret: SECRET,
-        upstreamTimeoutMs: 300,
-        logger: (entry) => logs.push(entry),
-      }),
-    );
+    // The default timeout (10 s) for every answering step: a loaded CI machine's first real HTTP
+    // request has taken longer than 300 ms (Node 24, ci42), which is not what these tests are about.
+    const companion = (upstreamTimeoutMs?: number) =>
+      guard(
+        createCompanionHandler({
+          apiKey: API_KEY,
+          baseUrl: `${service.origin}/api`,
+          agentId: 'agent-1',
+          secret: SECRET,
+          upstreamTimeoutMs,
+          logger: (entry) => logs.push(entry),
+        }),
+      );
+    handler = companion();
+    impatient = companion(300);
   });
   after(() => {
     service.server.closeAllConnections();
@@ -157,7 +164,10 @@ describe('companion token step against a fake service over HTTP', () => {
 
   test('the GraphQL endpoint silent → 504 upstream_timeout', async () => {
     service.graphql = { kind: 'hang' };
-    const { response } = await token();
+    // The dial is made by the patient instance; the companion is stateless, so another instance
+    // with the same secret takes its handle.
+    const dial = await createDial(handler);
+    const response = await impatient(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)));
     await expectError(response, 504, 'upstream_timeout');
   });
 

@@ -1,6 +1,7 @@
 // A call's setup, in order: the features' start, the microphone (the dial beside it when the
 // microphone was granted before), the dial, its token, `connecting`, the media chunk, the room
-// and the service's session, the features' join, then the wait for the agent.
+// and the service's session, the features' join, then the wait for the agent. The service's GraphQL
+// socket opens beside the create when the companion named its URL ahead.
 import { isOver, type ActiveCall } from './active-call.js';
 import type { CallHost } from './call-host.js';
 import { mediaCallbacks, serviceCallbacks } from './call-signals.js';
@@ -24,7 +25,7 @@ export async function runSetup(
   // dial is created while getUserMedia resolves. Otherwise the microphone comes first, so no dial
   // is ever created for a visitor who refuses.
   let created: Promise<CreatedDial> | null = null;
-  if ((await microphoneGranted(microphone)) && !isOver(call)) created = createDial(call);
+  if ((await microphoneGranted(microphone)) && !isOver(call)) created = createDial(call, mediaModule);
   let stream: MediaStream;
   try {
     stream = await microphone;
@@ -48,7 +49,7 @@ export async function runSetup(
   for (const feature of host.features) feature.microphoneOpened?.(call);
 
   try {
-    const dial = await (created ?? createDial(call));
+    const dial = await (created ?? createDial(call, mediaModule));
     if (isOver(call)) return;
     // The create's answer carries the media credentials; the token route only when it did not. A
     // dial the service ended at once (busy) ends here as the token route's 409 would end it, without
@@ -112,8 +113,19 @@ export async function runSetup(
   }
 }
 
-/** `POST /dials`, once per call; `call.dial` holds the dial (without its media credentials) as soon as it answers. */
-function createDial(call: ActiveCall): Promise<CreatedDial> {
+/**
+ * `POST /dials`, once per call; `call.dial` holds the dial (without its media credentials) as soon
+ * as it answers. Beside it the service's GraphQL socket opens, once the companion has named its URL
+ * (`GET /service`, asked on intent) and the media chunk is in, if the call is still waiting for
+ * the create then: the session takes it (media/service-session.ts `openEarlySocket`).
+ */
+function createDial(call: ActiveCall, mediaModule: Promise<MediaModule>): Promise<CreatedDial> {
+  Promise.all([call.companion.serviceUrl(), mediaModule]).then(
+    ([url, media]) => {
+      if (url && call.phase === 'starting') media.openEarlySocket(url);
+    },
+    () => undefined,
+  );
   // A call resumed from an earlier page has its dial; the token route gives it new media credentials.
   if (call.resumed && call.dial) return Promise.resolve({ ...call.dial });
   // Not tied to the call's signal: once sent, a dial may exist, and only its answer lets us hang it up.

@@ -12,6 +12,7 @@ import type {
   FeedbackBody,
   LeaveBody,
   MediaCredentials,
+  ServiceAnswer,
   SessionGrant,
   TokenBody,
 } from '../wire/companion.js';
@@ -114,6 +115,9 @@ export function timeoutSignal(ms: number): { signal: AbortSignal; clear(): void 
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
+/** Each endpoint's `GET /service` (the service's GraphQL URL), asked once per page; null when it named none. */
+const serviceUrls = new Map<string, Promise<string | null>>();
+
 /** Statuses worth one more attempt at creating a dial (with the same idempotency key). */
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
@@ -172,6 +176,26 @@ export class CompanionClient {
       ...(dial.ended === true ? { ended: true as const } : {}),
       ...(dial.transfer === true ? { transfer: true } : {}),
     };
+  }
+
+  /**
+   * `GET /service`: the service's GraphQL URL, which a call may open its socket to beside the
+   * create. Asked once per page and endpoint (on intent, or by the first call); null for the page
+   * from a companion that does not name it (an older one answers 404) or could not be reached.
+   */
+  serviceUrl(): Promise<string | null> {
+    let known = serviceUrls.get(this.endpoint);
+    if (!known) {
+      known = this.#request('/service', { signal: new AbortController().signal }).then(
+        (answer) => {
+          const url = String((answer as Partial<ServiceAnswer> | null)?.graphqlUrl);
+          return /^https?:\/\//i.test(url) ? url : null;
+        },
+        () => null,
+      );
+      serviceUrls.set(this.endpoint, known);
+    }
+    return known;
   }
 
   /** `POST /dials/:id/token`: the media credentials again (a rejoin, or a create that answered without them). */

@@ -1,5 +1,6 @@
 // What each route does once the handler has matched it and checked host and origin: create a dial
-// (and sign its handle), give a dial's tokens, read it, hang it up, take the visitor's rating. Each answers JSON or throws an
+// (and sign its handle), give a dial's tokens, read it, hang it up, take the visitor's rating, name
+// the service's GraphQL URL. Each answers JSON or throws an
 // `HttpError`; a failed service call is answered through upstream-errors.ts.
 import { ServiceError } from '../api/service-error.js';
 import type { ServiceDial } from '../api/types/dials.js';
@@ -12,7 +13,7 @@ import { hmacBase64Url, type HandleClaims } from './handles.js';
 import { parseIceConfig, type IceServer } from './ice-config.js';
 import type { ClientCallMetrics } from './metrics.js';
 import type { RateLimitResult, RateLimiter } from './rate-limit.js';
-import type { CreateDialAnswer, LeaveAnswer, MediaCredentials } from '../wire/companion.js';
+import type { CreateDialAnswer, LeaveAnswer, MediaCredentials, ServiceAnswer } from '../wire/companion.js';
 import { graphqlFailure, upstreamFailure } from './upstream-errors.js';
 
 /** One request on its way through the handler, and what its log line says of it. */
@@ -441,6 +442,16 @@ export async function feedback(
     }
   }
   return jsonAnswer(200, { success: true });
+}
+
+/**
+ * `GET /service`: what a page may know of the service before it has a dial, which is the GraphQL URL
+ * its dial tokens work on (no secret: every token answer names it too). The widget asks on intent, so
+ * it can open the GraphQL socket beside the create and send `connection_init` once the dial token is in.
+ */
+export function serviceAnswer(settings: CompanionSettings): CompanionAnswer {
+  const answer: ServiceAnswer = { graphqlUrl: settings.graphqlUrl };
+  return jsonAnswer(200, answer);
 }
 
 const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);

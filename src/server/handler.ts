@@ -8,7 +8,17 @@
 // and per service call), metrics.ts and prometheus.ts (what is counted), scrape.ts (`GET /metrics`).
 import { resolveConfig, type CompanionConfig, type CompanionSettings } from './config.js';
 import { callMetrics } from './call-metrics-route.js';
-import { createDial, endLeftDial, feedback, hangup, leave, read, token, type Exchange } from './dial-routes.js';
+import {
+  createDial,
+  endLeftDial,
+  feedback,
+  hangup,
+  leave,
+  read,
+  serviceAnswer,
+  token,
+  type Exchange,
+} from './dial-routes.js';
 import { HttpError, errorAnswer } from './errors.js';
 import { fromFetchRequest, toFetchResponse, type CompanionAnswer, type CompanionRequest } from './exchange.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
@@ -77,6 +87,7 @@ function answerRoute(
       headers: { allow: allowOf(route) },
     });
   if (route.name === 'create') return createDial(settings, exchange);
+  if (route.name === 'service') return serviceAnswer(settings);
   if (route.name === 'scrape' || (route.name === 'metrics' && !settings.metrics))
     throw new HttpError('not_found', 'no such route');
   const dialId = dialIdOf(route.rawId);

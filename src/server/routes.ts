@@ -1,14 +1,16 @@
 // The companion's routes and how a path finds one: under `basePath` exactly, or, without one, by
-// the path's tail (`…/dials`, `…/dials/:id/token`, `…/metrics`), so the handler works under any prefix.
+// the path's tail (`…/dials`, `…/dials/:id/token`, `…/metrics`, `…/service`), so the handler works
+// under any prefix.
 import { isDialId } from './checks.js';
 import { HttpError } from './errors.js';
 
 export type RouteName =
-  'create' | 'token' | 'read' | 'hangup' | 'leave' | 'feedback' | 'metrics' | 'transfer' | 'scrape';
+  'create' | 'token' | 'read' | 'hangup' | 'leave' | 'feedback' | 'metrics' | 'transfer' | 'scrape' | 'service';
 
 export type Route =
   | { name: 'create'; pattern: 'POST /dials'; methods: readonly string[] }
   | { name: 'scrape'; pattern: 'GET /metrics'; methods: readonly string[] }
+  | { name: 'service'; pattern: 'GET /service'; methods: readonly string[] }
   | {
       name: 'token' | 'read' | 'hangup' | 'leave' | 'feedback' | 'metrics' | 'transfer';
       pattern: string;
@@ -48,6 +50,8 @@ export function matchRoute(pathname: string, basePath: string | null): Route | n
     return { name: 'create', pattern: 'POST /dials', methods: POST };
   if (n >= 2 && last === 'metrics' && (basePath === null || n === 2))
     return { name: 'scrape', pattern: 'GET /metrics', methods: GET };
+  if (n >= 2 && last === 'service' && (basePath === null || n === 2))
+    return { name: 'service', pattern: 'GET /service', methods: GET };
   return null;
 }
 

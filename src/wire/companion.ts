@@ -10,7 +10,8 @@ export type CompanionRoute =
   | 'GET /dials/:id'
   | 'POST /dials/:id/hangup'
   | 'POST /dials/:id/leave'
-  | 'POST /dials/:id/feedback';
+  | 'POST /dials/:id/feedback'
+  | 'GET /service';
 
 /** The routes on one dial, as the path's tail after `/dials/:id`. */
 export type DialRouteTail = '' | '/token' | '/hangup' | '/leave' | '/feedback' | '/metrics' | '/transfer';
@@ -57,6 +58,11 @@ export interface CreateDialAnswer {
   media?: MediaCredentials;
   /** The service ended the dial at once (busy): no media credentials, nothing to join. */
   ended?: true;
+}
+
+/** `GET /service`'s answer: the service's GraphQL URL (HTTP; its WebSocket is the same with ws(s)), before any dial. */
+export interface ServiceAnswer {
+  graphqlUrl: string;
 }
 
 /** `POST /dials/:id/token`'s answer. */

@@ -677,6 +677,37 @@ describe('routing', () => {
   });
 });
 
+describe('GET /service', () => {
+  test("names the service's GraphQL URL, with no service call, CORS for an allowed origin, and no-store", async () => {
+    const { handler, service } = makeCompanion();
+    const response = await handler(get('/service', undefined, { origin: ORIGIN }));
+    assert.equal(response.status, 200);
+    assert.deepEqual(await body(response), { graphqlUrl: 'https://service.example/query' });
+    assert.equal(response.headers.get('access-control-allow-origin'), ORIGIN);
+    assert.equal(service.calls.length, 0);
+    const configured = makeCompanion({ graphqlUrl: 'https://graphql.service.example/query' }).handler;
+    assert.deepEqual(await body(await configured(get('/service'))), {
+      graphqlUrl: 'https://graphql.service.example/query',
+    });
+  });
+
+  test('another origin is refused; other methods are 405; it matches under a prefix or basePath', async () => {
+    const { handler } = makeCompanion();
+    await expectError(
+      await handler(get('/service', undefined, { origin: 'https://evil.example' })),
+      403,
+      'origin_not_allowed',
+    );
+    const wrong = await handler(post('/service', {}));
+    await expectError(wrong, 405, 'method_not_allowed');
+    assert.equal(wrong.headers.get('allow'), 'GET, OPTIONS');
+    assert.equal((await handler(new Request('https://site.example/deep/mount/service'))).status, 200);
+    const based = makeCompanion({ basePath: '/api/voice-call/' }).handler;
+    assert.equal((await based(new Request('https://site.example/api/voice-call/service'))).status, 200);
+    await expectError(await based(new Request('https://site.example/api/voice-call/x/service')), 404, 'not_found');
+  });
+});
+
 describe('upstream failures', () => {
   const cases = [
     ['404', { status: 404 }, 404, 'not_found'],

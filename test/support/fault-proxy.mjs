@@ -3,12 +3,14 @@
 //
 // 1. In front of the real companion: `/__fault/<spec>/<route>` is forwarded to
 //    `/api/voice-call/<route>` unless `<spec>` (a `+`-list of `<route>-<kind>`) says otherwise.
-//    route: dials | token | read | hangup; kind: reset (connection closed: unreachable), hang
-//    (never answers), hold (answers after FRONT_HOLD_MS, forwarded), holdonce (the first request
+//    route: dials | token | read | hangup | service; kind: reset (connection closed: unreachable), hang
+//    (never answers), hold (answers after FRONT_HOLD_MS, forwarded), stall (the same after
+//    FRONT_STALL_MS), holdonce (the first request
 //    with an Idempotency-Key is forwarded after FRONT_HOLD_MS, later ones at once), lateonce (the
 //    first request with an Idempotency-Key is forwarded at once, its answer held FRONT_HOLD_MS:
 //    the dial exists, the page does not learn it), 429 | 500 | 502 | 504 (an
-//    error answer, nothing forwarded), malformed (200 with a body that is not JSON), and for
+//    error answer, nothing forwarded), 404 (the companion's not_found, as one without the route
+//    answers), malformed (200 with a body that is not JSON), and for
 //    token: badtoken (a token the media server refuses), nomedia (a media URL nothing listens
 //    on), blackhole (a media URL that accepts TCP and never answers), ice (adds `iceServers`, as the
 //    companion does when the service sends an `iceConfig`). The companion answers a create with
@@ -17,7 +19,8 @@
 //    `/__fault-strict/<spec>/<route>` is the same in front of the strict companion (wtr-services.mjs). The pseudo-route `gql`
 //    points the token answer's (and the create's media) `graphqlUrl` (the browser's session protocol) elsewhere: `gql-down`
 //    at a closed port, any other `gql-<kind>` at the GraphQL fault proxy (fault-graphql.mjs), e.g.
-//    `gql-drop` cuts its socket after the first transcript event.
+//    `gql-drop` cuts its socket after the first transcript event. It rewrites the companion's
+//    `GET /service` (the GraphQL URL named ahead, for the socket a call opens beside its create) alike.
 //
 // 2. Behind a second companion (test/support/fault-companion.ts, short upstream timeout) that
 //    talks to a fault upstream here instead of the service: `/__fault-svc/<route>` goes to it.
@@ -40,6 +43,8 @@ import { readBody } from './http-body.mjs';
 import { startChild, stopChild } from './wtr-services.mjs';
 
 export const FRONT_HOLD_MS = 1200;
+/** `stall`: longer than a GraphQL socket opened beside the create waits for its token (service-session.ts, 2.5 s). */
+export const FRONT_STALL_MS = 3000;
 export const SVC_SLOW_MS = 2500;
 export const FAULT_SERVICE_ROUTES = ['create', 'token', 'read', 'hangup'];
 const SVC_KINDS = ['401', '409', '422', '500', 'hang', 'slow'];
@@ -60,6 +65,7 @@ function routeOf(method, path) {
   if (method === 'POST' && /^\/dials\/[^/]+\/token$/.test(path)) return 'token';
   if (method === 'POST' && /^\/dials\/[^/]+\/hangup$/.test(path)) return 'hangup';
   if (method === 'GET' && /^\/dials\/[^/]+$/.test(path)) return 'read';
+  if (method === 'GET' && path === '/service') return 'service';
   return 'other';
 }
 
@@ -312,6 +318,13 @@ export function faultServices() {
       ctx.body = JSON.stringify({ error: { code: codes[kind], message: `injected ${kind}` } });
       return undefined;
     }
+    if (kind === '404') {
+      // As a companion without the route answers (an older one, for `service`).
+      ctx.status = 404;
+      ctx.type = 'json';
+      ctx.body = JSON.stringify({ error: { code: 'not_found', message: 'no such route' } });
+      return undefined;
+    }
     if (kind === '500') {
       ctx.status = 500;
       ctx.type = 'text/plain';
@@ -326,6 +339,7 @@ export function faultServices() {
     }
     const body = ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readBody(ctx.req);
     if (kind === 'hold') await wait(FRONT_HOLD_MS);
+    if (kind === 'stall') await wait(FRONT_STALL_MS);
     if (kind === 'holdonce' && !heldOnce.has(entry.key)) {
       heldOnce.add(entry.key);
       await wait(FRONT_HOLD_MS);
@@ -342,10 +356,10 @@ export function faultServices() {
     const graphqlKind = faults.get('gql');
     const tokenKind = faults.get('token');
     /** The token route's rewrites, on its answer and on the media credentials a create answers. */
+    const graphqlUrl =
+      graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
     const rewrite = (token) => {
-      if (graphqlKind)
-        token.graphqlUrl =
-          graphqlKind === 'down' ? 'http://127.0.0.1:9/query' : `http://${graphqlHost}/${graphqlKind}/query`;
+      if (graphqlKind) token.graphqlUrl = graphqlUrl;
       // ICE servers as the companion hands them on from browserDialToken's iceConfig.
       if (tokenKind === 'ice') token.iceServers = [{ urls: 'stun:127.0.0.1:3478' }];
       if (tokenKind === 'badtoken')
@@ -365,6 +379,9 @@ export function faultServices() {
       lateOnce.add(entry.key);
       await wait(FRONT_HOLD_MS);
     }
+    // The GraphQL URL the companion names ahead (`GET /service`) is the one its token answers name.
+    if (route === 'service' && answer.status === 200 && graphqlKind)
+      answer.text = JSON.stringify({ ...JSON.parse(answer.text), graphqlUrl });
     if (route === 'token' && answer.status === 200 && (graphqlKind || MEDIA_REWRITES.includes(kind))) {
       const token = JSON.parse(answer.text);
       rewrite(token);

@@ -24,7 +24,7 @@ import type { ConnectionQualityLevel, Speaker, VoiceLevels } from '../types.js';
 import { AudioLevelMeter } from './audio-levels.js';
 
 // The service's session protocol (GraphQL) travels in this chunk too: loaded with the media, not before.
-export { openServiceSession } from './service-session.js';
+export { openEarlySocket, openServiceSession } from './service-session.js';
 export type { ServiceSession, ServiceSessionCallbacks, ServiceSessionOptions } from './service-session.js';
 
 /**

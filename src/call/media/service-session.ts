@@ -87,10 +87,89 @@ export interface ServiceSession {
 
 const RETRY_DELAY_MS = 500;
 
+/**
+ * How long a socket opened ahead (`openEarlySocket`) waits for a session to take it: under
+ * graphql-ws's default `connectionInitWaitTimeout` (3 s, the emulator's; the service's own wait is
+ * not known), so a server with that default never times it out first. A session then opens its own
+ * socket, as without one; it does the same when the server closed this one first.
+ */
+export const EARLY_SOCKET_WAIT_MS = 2500;
+
+/** A socket opened ahead that no session has taken yet. */
+interface EarlySocket {
+  url: string;
+  client: Client;
+  /** Sends `connection_init` with this dial token. */
+  grant(dialToken: string): void;
+  expiry: ReturnType<typeof setTimeout>;
+}
+const earlySockets = new Set<EarlySocket>();
+
+/** The graphql-transport-ws client of a session (`lazy`), or of a socket opened ahead (not lazy). */
+function serviceClient(url: string, lazy: boolean, connectionParams: () => Promise<Record<string, unknown>>): Client {
+  return createClient({
+    url: url.replace(/^http/i, 'ws'),
+    connectionParams,
+    // A drop is not retried: the transcript falls back to polling through the companion and the
+    // status to the media room and the dial record, so a reconnect could only duplicate them.
+    retryAttempts: 0,
+    lazy,
+    lazyCloseTimeout: 0,
+    // A socket opened ahead that fails before a session takes it is simply not used.
+    onNonLazyError: () => undefined,
+  });
+}
+
+/**
+ * Opens the service's GraphQL socket before the dial's token is known (the call does, beside its
+ * create, once the companion named the URL): its connection and WebSocket upgrade run while the
+ * create is under way, and nothing is sent until `openServiceSession` takes it with the dial token.
+ * Closed after `EARLY_SOCKET_WAIT_MS` if no session took it.
+ */
+export function openEarlySocket(graphqlUrl: string): void {
+  let grant: (dialToken: string) => void = () => undefined;
+  const token = new Promise<string>((resolve) => (grant = resolve));
+  const client = serviceClient(graphqlUrl, false, async () => ({ authToken: await token }));
+  const socket: EarlySocket = {
+    url: graphqlUrl,
+    client,
+    grant,
+    expiry: setTimeout(() => drop(socket), EARLY_SOCKET_WAIT_MS),
+  };
+  earlySockets.add(socket);
+  // Closed before a session took it (the service refused it, the network dropped): not usable.
+  client.on('closed', () => drop(socket));
+}
+
+/** Closes a socket opened ahead that no session took. */
+function drop(socket: EarlySocket): void {
+  if (!earlySockets.delete(socket)) return;
+  clearTimeout(socket.expiry);
+  // `dispose` alone would wait for an acknowledgement that cannot come before the token: the
+  // socket is closed at once (4499), and the wait's rejection is expected.
+  Promise.resolve(socket.client.dispose()).catch(() => undefined);
+  socket.client.terminate();
+}
+
+/** A socket opened ahead for this URL, with `connection_init` sent with this token; null when none is open. */
+function takeEarly(graphqlUrl: string, dialToken: string): Client | null {
+  for (const socket of earlySockets) {
+    if (socket.url !== graphqlUrl) continue;
+    earlySockets.delete(socket);
+    clearTimeout(socket.expiry);
+    socket.grant(dialToken);
+    return socket.client;
+  }
+  return null;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Opens the subscriptions at once (as the official client does in `start()`, before it joins the room). */
+/**
+ * Opens the subscriptions at once (as the official client does in `start()`, before it joins the
+ * room), on a socket opened ahead for this URL (`openEarlySocket`) when one is open, else on a new one.
+ */
 export function openServiceSession(options: ServiceSessionOptions): ServiceSession {
   const { callbacks } = options;
   let closed = false;
@@ -101,15 +180,9 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   let transcriptLost = false;
   const stops: (() => void)[] = [];
   const liveEvents = new LiveEventSegments();
-  const client: Client = createClient({
-    url: options.graphqlUrl.replace(/^http/i, 'ws'),
-    connectionParams: { authToken: options.dialToken },
-    // A drop is not retried: the transcript falls back to polling through the companion and the
-    // status to the media room and the dial record, so a reconnect could only duplicate them.
-    retryAttempts: 0,
-    lazy: true,
-    lazyCloseTimeout: 0,
-  });
+  const client =
+    takeEarly(options.graphqlUrl, options.dialToken) ??
+    serviceClient(options.graphqlUrl, true, () => Promise.resolve({ authToken: options.dialToken }));
 
   // Warms a connection to the GraphQL origin for startDialSession (its socket is not the
   // subscriptions' WebSocket). A preconnect, not a request: a HEAD got 405 from the endpoint and a
@@ -285,7 +358,8 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
       if (closed) return;
       closed = true;
       for (const stop of stops) stop();
-      void client.dispose();
+      // Rejects when the socket fails while still connecting: it is gone either way.
+      Promise.resolve(client.dispose()).catch(() => undefined);
     },
   };
 }

@@ -139,6 +139,11 @@ export function openEarlySocket(graphqlUrl: string): void {
   earlySockets.add(socket);
   // Closed before a session took it (the service refused it, the network dropped): not usable.
   client.on('closed', () => drop(socket));
+  // The HTTP connection for startDialSession, once the socket has its own: with the socket's chain
+  // off the call's path, a new connection for that mutation would be its last wait. Not before:
+  // added before the socket opened, the network benchmark still saw that new connection after the
+  // join in half the calls (the browser may give the preconnected one to the WebSocket).
+  client.on('opened', () => preconnectOrigin(graphqlUrl));
 }
 
 /** Closes a socket opened ahead that no session took. */

@@ -40,6 +40,13 @@ function watchPage() {
     }
   };
   const serviceAsks: string[] = [];
+  // When each `<link rel="preconnect">` was added, by origin.
+  const preconnects = new Map<string, number>();
+  const links = new MutationObserver((records) => {
+    for (const node of records.flatMap((record) => [...record.addedNodes]))
+      if (node instanceof HTMLLinkElement && node.rel === 'preconnect') preconnects.set(node.href, performance.now());
+  });
+  links.observe(document.head, { childList: true });
   window.fetch = async (input, init) => {
     if (String(input).endsWith('/service')) serviceAsks.push(String(input));
     const response = await realFetch(input, init);
@@ -49,8 +56,13 @@ function watchPage() {
   return {
     sockets,
     serviceAsks,
+    /** When a preconnect to `url`'s host (a WebSocket's URL: its HTTP origin) was added (null: none was). */
+    preconnectedAt: (url: string) =>
+      [...preconnects].find(([href]) => new URL(href).host === new URL(url).host)?.[1] ?? null,
     createdAt: () => createdAt,
     restore() {
+      links.disconnect();
+      for (const link of document.head.querySelectorAll('link[rel=preconnect]')) link.remove();
       window.WebSocket = RealSocket;
       window.fetch = realFetch;
     },
@@ -97,6 +109,9 @@ describe("the service's GraphQL socket opened beside the create", function () {
     expect(socket.openedAt, 'opened before the create answered').to.be.lessThan(created);
     const firstSend = present(socket.firstSendAt, 'connection_init sent');
     expect(firstSend, 'connection_init only with the dial token').to.be.greaterThan(created);
+    // The HTTP connection for startDialSession is warmed while the create is under way too.
+    const preconnected = present(page.preconnectedAt(socket.url), 'a preconnect to the GraphQL origin');
+    expect(preconnected).to.be.lessThan(created);
     expect(live.map((line) => line.text)).to.include(GREETING);
   });
 

@@ -36,7 +36,7 @@ function fakeCompanion(routes: Record<string, Route>): void {
       headers: new Headers(init?.headers),
       body: typeof init?.body === 'string' ? init.body : '',
     };
-    // The page's one `GET /service` (the GraphQL URL, asked once per page: early-service.test.ts)
+    // The page's one `GET /service` (the GraphQL URL, asked once per page: call/media/early-socket.test.ts)
     // is answered (404, as by a companion without it) but not counted among a call's requests.
     if (seen.url !== '/fake/service') requests.push(seen);
     const route = routes[`${seen.method} ${url.pathname.slice('/fake'.length)}`];

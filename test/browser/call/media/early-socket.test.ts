@@ -1,13 +1,14 @@
-// The service's GraphQL socket opened beside the create (src/call/early-service.ts): the companion
-// names the GraphQL URL ahead (`GET /service`), the call opens the socket while `POST /dials` is
-// under way, and sends `connection_init` on it once the create has answered with the dial token.
+// The service's GraphQL socket opened beside the create (call-setup.ts, service-session.ts
+// `openEarlySocket`): the companion names the GraphQL URL ahead (`GET /service`), the call opens the
+// socket while `POST /dials` is under way, and sends `connection_init` on it once the create has
+// answered with the dial token.
 // Real Chromium and Firefox, the real CallSession, companion and emulator; the fault front
 // (test/support/fault-proxy.mjs) holds the create, or answers `GET /service` as an older companion.
 import { expect } from '@open-wc/testing';
-import type { CallSession } from '../../../src/call/call-session.js';
-import type { TranscriptEntry } from '../../../src/call/types.js';
-import { pair, present } from '../../support/present.js';
-import { expectCleanEnd, faultLog, front, newSession, record, useHarness } from '../../support/fault-matrix.js';
+import type { CallSession } from '../../../../src/call/call-session.js';
+import type { TranscriptEntry } from '../../../../src/call/types.js';
+import { pair, present } from '../../../support/present.js';
+import { expectCleanEnd, faultLog, front, newSession, record, useHarness } from '../../../support/fault-matrix.js';
 
 /** emu-graphql-transcript's greeting, which reaches the page only over the GraphQL subscription. */
 const GREETING = 'Hi, quick test call.';

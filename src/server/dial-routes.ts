@@ -125,7 +125,7 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
     [settings.limiters.total, 'total', 'total'],
   ]);
 
-  let created: { dialId: string; sessionId: string };
+  let created: { dialId: string; sessionId: string; dialToken?: string };
   try {
     created = await service.createDial(
       { callAgentId, browserCall: true, callAgentInput, timeoutMinutes: settings.timeoutMinutes },
@@ -163,7 +163,7 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
   const expiresAtMs = settings.now() + settings.handleLifetimeMs;
   const handle = await settings.signer.sign(created.dialId, expiresAtMs, created.sessionId || undefined);
   // Issued in this answer only, to the visitor whose request created (or, by its own key, replayed) the dial.
-  const media = created.sessionId ? await mediaOnCreate(settings, exchange, created.dialId, created.sessionId) : null;
+  const media = created.sessionId ? await mediaOnCreate(settings, exchange, created) : null;
   const answer: CreateDialAnswer = {
     dialId: created.dialId,
     handle,
@@ -176,8 +176,9 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
 }
 
 /**
- * A dial's media credentials. REST `POST /dials/{id}/token` (API key) gives a dial token; the
- * GraphQL mutation `browserDialToken`, authorised by it, gives the media credentials. The browser
+ * A dial's media credentials. REST `POST /dials/{id}/token` (API key) gives a dial token, unless
+ * the create has just answered one (`dialToken`: "use this token to authorize any requests for this
+ * dial"); the GraphQL mutation `browserDialToken`, authorised by it, gives the media credentials. The browser
  * gets both: the media credentials to join the room, and the dial token, GraphQL URL and session id
  * for the session protocol it runs itself (connectSession, startDialSession, the live transcript).
  */
@@ -186,11 +187,13 @@ async function mediaCredentials(
   exchange: Exchange,
   dialId: string,
   sessionId: string,
+  /** The dial token the create answered, when this is the create's step. */
+  createdToken?: string,
 ): Promise<MediaCredentials> {
   const { service } = settings;
   let dialToken: string;
   try {
-    dialToken = (await service.getDialToken(dialId, { signal: exchange.request.signal })).dialToken;
+    dialToken = createdToken || (await service.getDialToken(dialId, { signal: exchange.request.signal })).dialToken;
   } catch (error) {
     throw upstreamFailure(error, 'token');
   }
@@ -198,6 +201,11 @@ async function mediaCredentials(
   try {
     media = await service.browserDialToken(dialToken, sessionId, { signal: exchange.request.signal });
   } catch (error) {
+    // The create's own token refused (an answer: not a timeout or a failed connection, which would
+    // only fail again): the token route's way, whose fresh REST token first says why when it is the
+    // dial (a 409 for a dial the service ended at once).
+    if (createdToken && error instanceof ServiceError && error.status > 0)
+      return mediaCredentials(settings, exchange, dialId, sessionId);
     throw graphqlFailure(error);
   }
   if (media.telephonyProvider !== 'livekit') {
@@ -243,7 +251,9 @@ async function mediaCredentials(
 
 /**
  * The create's answer carries the media credentials too, so a first call needs one request to the
- * site before joining. A failure here does not fail the create (the dial exists and the visitor
+ * site before joining: `browserDialToken` with the dial token the create answered (one service call
+ * after the create; a dial adopted from a 409 has none, and when that call is refused the token
+ * route's way is taken, REST token first). A failure here does not fail the create (the dial exists and the visitor
  * holds its handle): the answer goes without them, the reason is logged, and the browser asks the
  * token route, which answers that failure as its own. Except a dial the service ended at once (a
  * busy workspace): the answer says `ended: true`, and the browser reads the dial for why instead
@@ -252,11 +262,10 @@ async function mediaCredentials(
 async function mediaOnCreate(
   settings: CompanionSettings,
   exchange: Exchange,
-  dialId: string,
-  sessionId: string,
+  created: { dialId: string; sessionId: string; dialToken?: string },
 ): Promise<MediaCredentials | 'ended' | null> {
   try {
-    return await mediaCredentials(settings, exchange, dialId, sessionId);
+    return await mediaCredentials(settings, exchange, created.dialId, created.sessionId, created.dialToken);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     if (error.code === 'duplicate_request') {

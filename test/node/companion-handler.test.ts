@@ -152,7 +152,7 @@ describe('POST /dials', () => {
 });
 
 describe('POST /dials: the media credentials in the same answer', () => {
-  test('one request before joining: the create answers what the token route would, fetched right after the create', async () => {
+  test("one request before joining: the create answers what the token route would, with the create's own dial token", async () => {
     const { handler, service } = makeCompanion();
     const dial = (await createDial(handler)) as Awaited<ReturnType<typeof createDial>> & { media?: unknown };
     assert.deepEqual(dial.media, {
@@ -164,7 +164,8 @@ describe('POST /dials: the media credentials in the same answer', () => {
     });
     assert.deepEqual(
       service.calls.map((call) => `${call.method} ${call.path}`),
-      ['POST /dials', `POST /dials/${dial.dialId}/token`, 'POST /query'],
+      // browserDialToken authorised by the dial token the create answered: no REST token call.
+      ['POST /dials', 'POST /query'],
     );
     // The token route stays for a rejoin, guarded by the handle as before.
     const again = await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle)));
@@ -185,6 +186,12 @@ describe('POST /dials: the media credentials in the same answer', () => {
     const entry = present(logs.at(-1));
     assert.equal(entry.status, 200);
     assert.match(entry.reason ?? '', /^media credentials not sent \(upstream_error: browserDialToken: graphql_error/);
+    // Refused with the create's own token, they were asked again the token route's way (a fresh
+    // REST token first, which would have said 409 for a dial the service had ended).
+    assert.deepEqual(
+      service.calls.map((call) => `${call.method} ${call.path}`),
+      ['POST /dials', 'POST /query', `POST /dials/${dial.dialId}/token`, 'POST /query'],
+    );
     await expectError(
       await handler(post(`/dials/${dial.dialId}/token`, undefined, bearer(dial.handle))),
       502,
@@ -573,7 +580,7 @@ describe('origins and CORS', () => {
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), evil.origin);
     assert.equal(service.callsTo('POST', /^\/dials$/).length, 1);
-    assert.equal(service.calls.length, 3, 'only the one create and the media credentials it fetched');
+    assert.equal(service.calls.length, 2, 'only the one create and the media credentials it fetched');
   });
 
   test('a refused origin can read why (CORS on the 403), and the log names the origin', async () => {

@@ -28,7 +28,9 @@
 //    dials the emulator's `emu-demo` for them and injects the fault on that route: 401 | 409 |
 //    422 | 500 (the service's error answer), hang (never answers; the companion times out),
 //    slow (create only: the first attempt is forwarded but answered after the companion gave
-//    up; a retry with the same Idempotency-Key gets the replay). `svc-ok` dials cleanly.
+//    up; a retry with the same Idempotency-Key gets the replay). `svc-ok` dials cleanly. For a
+//    `svc-token-*` dial the create answers a `dialToken` the GraphQL API refuses, so the
+//    companion, refused with it, asks the REST token route and meets the fault there.
 //    `svc-browserdialtoken-<errors|reset|hang>` injects the fault into the companion's GraphQL
 //    step instead (its GraphQL URL is the GraphQL fault proxy's `/svc/query`).
 //    `/__fault/log` answers both logs: [{ method, path, status, dialId, key, front? }] (status 0:
@@ -180,10 +182,16 @@ export function faultServices() {
         }
       }
     }
+    // A token fault needs the companion to ask the REST token route: the create answers a dial
+    // token the service's GraphQL refuses, so the companion's browserDialToken with it is refused
+    // and it takes the token route's way (a fresh REST token first), where the fault is.
+    let out = text;
+    if (route === 'dials' && answer.ok && fault?.route === 'token')
+      out = JSON.stringify({ ...JSON.parse(text), dialToken: 'a-token-the-service-refuses' });
     if (holdAnswer) await wait(SVC_SLOW_MS);
     if (res.destroyed) return;
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-    res.end(text);
+    res.end(out);
   }
 
   const plugin = {

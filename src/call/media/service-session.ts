@@ -17,6 +17,8 @@ export const START_DIAL_SESSION =
   'mutation StartDialSession($sessionId: ID!) { startDialSession(dialSessionId: $sessionId) }';
 export const SET_PAUSED =
   'mutation SetPaused($dialId: ID!, $pauseStatus: Boolean!) { pauseAI(dialId: $dialId, pauseStatus: $pauseStatus) { id } }';
+/** A query that reads nothing, sent with startDialSession's headers so its CORS preflight is made early. */
+export const WARM_QUERY = 'query Warm { __typename }';
 export const REFRESH_TRANSCRIPT =
   'subscription RefreshTranscript($dialId: ID!) { watchLiveTranscriptEvents(dialId: $dialId) { eventType transcriptLine { role speaker text detailType audioStart audioEnd functionCalls { name arguments } } } }';
 
@@ -258,6 +260,14 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
       clearTimeout(timer);
     }
   }
+
+  // startDialSession's POST carries Authorization, so from a page on another origin the browser
+  // sends a CORS preflight before it: on GLOBAL_CALL_CONNECT, a round trip more before the agent may
+  // start. A query with the same headers now, beside the room's join, has that preflight made (and
+  // its answer kept: Access-Control-Max-Age, 5 s when the service sends none) while nothing waits.
+  // `{ __typename }` reads nothing of the dial; its answer is not used.
+  if (new URL(options.graphqlUrl, location.href).origin !== location.origin)
+    void mutate('Warm', '__typename', WARM_QUERY, {}, () => true);
 
   const loseStatus = (): void => {
     if (statusLost || dialEnded || closed) return;

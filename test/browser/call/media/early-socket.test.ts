@@ -41,6 +41,8 @@ function watchPage() {
     }
   };
   const serviceAsks: string[] = [];
+  /** The GraphQL operations the page sent over HTTP, in order. */
+  const operations: string[] = [];
   // When each `<link rel="preconnect">` was added, by origin.
   const preconnects = new Map<string, number>();
   const links = new MutationObserver((records) => {
@@ -50,6 +52,8 @@ function watchPage() {
   links.observe(document.head, { childList: true });
   window.fetch = async (input, init) => {
     if (String(input).endsWith('/service')) serviceAsks.push(String(input));
+    if (String(input).endsWith('/query') && typeof init?.body === 'string')
+      operations.push((JSON.parse(init.body) as { operationName: string }).operationName);
     const response = await realFetch(input, init);
     if (init?.method === 'POST' && /\/dials$/.test(String(input))) createdAt ??= performance.now();
     return response;
@@ -57,6 +61,7 @@ function watchPage() {
   return {
     sockets,
     serviceAsks,
+    operations,
     /** When a preconnect to `url`'s host (a WebSocket's URL: its HTTP origin) was added (null: none was). */
     preconnectedAt: (url: string) =>
       [...preconnects].find(([href]) => new URL(href).host === new URL(url).host)?.[1] ?? null,
@@ -113,6 +118,8 @@ describe("the service's GraphQL socket opened beside the create", function () {
     // The HTTP connection for startDialSession is warmed while the create is under way too.
     const preconnected = present(page.preconnectedAt(socket.url), 'a preconnect to the GraphQL origin');
     expect(preconnected).to.be.lessThan(created);
+    // And its CORS preflight, by a query with the same headers, before GLOBAL_CALL_CONNECT asks for the mutation.
+    expect(page.operations).to.deep.equal(['Warm', 'StartDialSession']);
     expect(live.map((line) => line.text)).to.include(GREETING);
   });
 

@@ -110,6 +110,13 @@ export async function authorize(
   return claims;
 }
 
+/** The dial the service created, with the dial token it answered (none for a dial adopted from a 409). */
+interface CreatedDial {
+  dialId: string;
+  sessionId: string;
+  dialToken?: string;
+}
+
 /** `POST /dials`: a browser dial for the mapped agent, a handle for it, and its media credentials. */
 export async function createDial(settings: CompanionSettings, exchange: Exchange): Promise<CompanionAnswer> {
   const { request } = exchange;
@@ -125,7 +132,7 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
     [settings.limiters.total, 'total', 'total'],
   ]);
 
-  let created: { dialId: string; sessionId: string; dialToken?: string };
+  let created: CreatedDial;
   try {
     created = await service.createDial(
       { callAgentId, browserCall: true, callAgentInput, timeoutMinutes: settings.timeoutMinutes },
@@ -177,10 +184,11 @@ export async function createDial(settings: CompanionSettings, exchange: Exchange
 
 /**
  * A dial's media credentials. REST `POST /dials/{id}/token` (API key) gives a dial token, unless
- * the create has just answered one (`dialToken`: "use this token to authorize any requests for this
- * dial"); the GraphQL mutation `browserDialToken`, authorised by it, gives the media credentials. The browser
- * gets both: the media credentials to join the room, and the dial token, GraphQL URL and session id
- * for the session protocol it runs itself (connectSession, startDialSession, the live transcript).
+ * the create has just answered one (`dialToken`: "use this token to authorize any requests for
+ * this dial"); the GraphQL mutation `browserDialToken`, authorised by it, gives the media
+ * credentials. The browser gets both: the media credentials to join the room, and the dial token,
+ * GraphQL URL and session id for the session protocol it runs itself (connectSession,
+ * startDialSession, the live transcript).
  */
 async function mediaCredentials(
   settings: CompanionSettings,
@@ -251,18 +259,19 @@ async function mediaCredentials(
 
 /**
  * The create's answer carries the media credentials too, so a first call needs one request to the
- * site before joining: `browserDialToken` with the dial token the create answered (one service call
- * after the create; a dial adopted from a 409 has none, and when that call is refused the token
- * route's way is taken, REST token first). A failure here does not fail the create (the dial exists and the visitor
- * holds its handle): the answer goes without them, the reason is logged, and the browser asks the
- * token route, which answers that failure as its own. Except a dial the service ended at once (a
- * busy workspace): the answer says `ended: true`, and the browser reads the dial for why instead
- * of asking for a token it would be refused (a 409 the browser would log as a red console error).
+ * site before joining: `browserDialToken` with the dial token the create answered (one service
+ * call after the create; a dial adopted from a 409 has none, and when that call is refused the
+ * token route's way is taken, REST token first). A failure here does not fail the create (the dial
+ * exists and the visitor holds its handle): the answer goes without them, the reason is logged, and
+ * the browser asks the token route, which answers that failure as its own. Except a dial the
+ * service ended at once (a busy workspace): the answer says `ended: true`, and the browser reads the
+ * dial for why instead of asking for a token it would be refused (a 409 the browser would log as a
+ * red console error).
  */
 async function mediaOnCreate(
   settings: CompanionSettings,
   exchange: Exchange,
-  created: { dialId: string; sessionId: string; dialToken?: string },
+  created: CreatedDial,
 ): Promise<MediaCredentials | 'ended' | null> {
   try {
     return await mediaCredentials(settings, exchange, created.dialId, created.sessionId, created.dialToken);

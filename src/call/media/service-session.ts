@@ -22,6 +22,16 @@ export const WARM_QUERY = 'query Warm { __typename }';
 export const REFRESH_TRANSCRIPT =
   'subscription RefreshTranscript($dialId: ID!) { watchLiveTranscriptEvents(dialId: $dialId) { eventType transcriptLine { role speaker text detailType audioStart audioEnd functionCalls { name arguments } } } }';
 
+/** `url`'s origin when it is not the page's (null for the page's own, or a URL that does not parse). */
+function otherOrigin(url: string): string | null {
+  try {
+    const { origin } = new URL(url, location.href);
+    return origin === location.origin ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A `<link rel="preconnect">` to `url`'s origin, once per page: the browser opens the connection
  * (DNS, TCP, TLS) without sending a request, so nothing can fail in the console. Anonymous, as the
@@ -30,13 +40,8 @@ export const REFRESH_TRANSCRIPT =
  * and grouping it with the error classes splits the bundler's runtime into a fourth (tried).
  */
 function preconnectOrigin(url: string): void {
-  let origin: string;
-  try {
-    origin = new URL(url, location.href).origin;
-  } catch {
-    return;
-  }
-  if (origin === location.origin || document.head.querySelector(`link[rel=preconnect][href="${origin}"]`)) return;
+  const origin = otherOrigin(url);
+  if (!origin || document.head.querySelector(`link[rel=preconnect][href="${origin}"]`)) return;
   const link = document.createElement('link');
   link.rel = 'preconnect';
   link.href = origin;
@@ -266,8 +271,7 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   // start. A query with the same headers now, beside the room's join, has that preflight made (and
   // its answer kept: Access-Control-Max-Age, 5 s when the service sends none) while nothing waits.
   // `{ __typename }` reads nothing of the dial; its answer is not used.
-  if (new URL(options.graphqlUrl, location.href).origin !== location.origin)
-    void mutate('Warm', '__typename', WARM_QUERY, {}, () => true);
+  if (otherOrigin(options.graphqlUrl)) void mutate('Warm', '__typename', WARM_QUERY, {}, () => true);
 
   const loseStatus = (): void => {
     if (statusLost || dialEnded || closed) return;

@@ -22,8 +22,8 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
     return (await client.phoneNumbers.create({ type: 'purchase', purchase: { number: present(candidate).number } })).id;
   };
 
-  const statusOf = async (dialId: string, wanted: string): Promise<Dial | undefined> => {
-    const dial = await api.dials.get(dialId);
+  const statusOf = async (dialId: string, wanted: string, client: VoiceAgentApi = api): Promise<Dial | undefined> => {
+    const dial = await client.dials.get(dialId);
     return dial.status === wanted ? dial : undefined;
   };
 
@@ -145,20 +145,27 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
 
   describe('phone dials', () => {
     test('a phone dial rings, is answered and the agent hangs up: completed / AGENT_HANGUP with a transcript, no media', async () => {
-      const created = await api.dials.create({
-        callAgentId: 'emu-demo',
-        toNumber: '+15550006666',
-        fromNumberId: await outbound(),
-      });
-      assert.equal((await api.dials.get(created.dialId)).status, 'queued');
-      await eventually(() => statusOf(created.dialId, 'ringing'), 2000, 'ringing');
-      const answered = await eventually(() => statusOf(created.dialId, 'in-progress'), 2000, 'in-progress');
-      assert.notEqual(answered.startedAt, null);
-      const ended = await eventually(() => statusOf(created.dialId, 'completed'), 3000, 'completed');
-      assert.equal(ended.systemResultType, 'AGENT_HANGUP');
-      assert.equal(ended.toNumber, '+15550006666');
-      assert.ok((ended.transcript ?? []).some((line) => line.speaker === 'AI'));
-      assert.equal(typeof ended.durationSeconds, 'number');
+      // Its own emulator, ringing 1 s: the file's 150 ms ring could pass between two polls on a
+      // loaded machine (a CI run on Node 24 never saw `ringing`).
+      const { api: phone, emu: phoneEmu } = await startApi({ phoneRingMs: 1000, phoneTalkMs: 250 });
+      try {
+        const created = await phone.dials.create({
+          callAgentId: 'emu-demo',
+          toNumber: '+15550006666',
+          fromNumberId: await outbound(phone),
+        });
+        assert.equal((await phone.dials.get(created.dialId)).status, 'queued');
+        await eventually(() => statusOf(created.dialId, 'ringing', phone), 2000, 'ringing');
+        const answered = await eventually(() => statusOf(created.dialId, 'in-progress', phone), 2000, 'in-progress');
+        assert.notEqual(answered.startedAt, null);
+        const ended = await eventually(() => statusOf(created.dialId, 'completed', phone), 3000, 'completed');
+        assert.equal(ended.systemResultType, 'AGENT_HANGUP');
+        assert.equal(ended.toNumber, '+15550006666');
+        assert.ok((ended.transcript ?? []).some((line) => line.speaker === 'AI'));
+        assert.equal(typeof ended.durationSeconds, 'number');
+      } finally {
+        await phoneEmu.close();
+      }
     });
 
     test('hanging up an answered phone dial completes it USER_HANGUP; before the answer it is canceled', async () => {

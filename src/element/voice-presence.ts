@@ -1,9 +1,9 @@
 // Voice presence: who is speaking and how loud, live, for the agent and the visitor. Once per
 // animation frame while the media is up it reads the session's `audioLevels` and writes them as
-// `--vac-agent-level` / `--vac-visitor-level` on the card's root, and marks the side that speaks.
-// No Lit update per frame (styles alone move the meters, with transforms: no layout), nothing a
-// screen reader hears (the meters are aria-hidden; the status line says who speaks). In the lazy
-// call chunk.
+// `--vac-agent-level` / `--vac-visitor-level` on the meters' container (`::part(voices)`), and
+// marks the side that speaks. No Lit update per frame (styles alone move the meters, with
+// transforms: no layout), nothing a screen reader hears (the meters are aria-hidden; the status
+// line says who speaks). In the lazy call chunk.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isUp } from '../call/state-predicates.js';
 import type { CallSessionLike } from '../call/types.js';
@@ -79,12 +79,16 @@ export class VoicePresence implements ReactiveController {
   };
 
   #write(agent: number, visitor: number, agentSpeaks: boolean, visitorSpeaks: boolean): void {
-    const root = this.#host.renderRoot.querySelector<HTMLElement>('.root');
-    if (!root) return;
-    root.style.setProperty('--vac-agent-level', agent.toFixed(3));
-    root.style.setProperty('--vac-visitor-level', visitor.toFixed(3));
-    const voices = root.querySelector<HTMLElement>('.voices');
-    voices?.querySelector('.agent')?.toggleAttribute('data-speaking', agentSpeaks);
-    voices?.querySelector('.visitor')?.toggleAttribute('data-speaking', visitorSpeaks);
+    // On the meters' own container, not the card's root: a custom property set on an element
+    // restyles everything under it, and the meters are all that reads these. (The browser restyles
+    // nothing for a value set again unchanged.)
+    const voices = this.#host.renderRoot.querySelector<HTMLElement>('.voices');
+    for (const [side, level, speaks] of [
+      ['agent', agent, agentSpeaks],
+      ['visitor', visitor, visitorSpeaks],
+    ] as const) {
+      voices?.style.setProperty(`--vac-${side}-level`, level.toFixed(3));
+      voices?.querySelector(`.${side}`)?.toggleAttribute('data-speaking', speaks);
+    }
   }
 }

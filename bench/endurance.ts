@@ -24,6 +24,88 @@ async function heapAfterGc(cdp: CDPSession): Promise<number> {
   return usage.usedSize;
 }
 
+/**
+ * The bytes of a heap snapshot by node type: V8's compiled code and feedback ("code": machine code
+ * the JIT makes for functions that run hot, and their type feedback) against the page's objects.
+ * Growth in "code" that levels off is the engine warming up, not something the page keeps.
+ */
+async function heapByType(cdp: CDPSession): Promise<Map<string, number>> {
+  let json = '';
+  const onChunk = (event: { chunk: string }) => {
+    json += event.chunk;
+  };
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  try {
+    await cdp.send('HeapProfiler.takeHeapSnapshot');
+  } finally {
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  }
+  const snapshot = JSON.parse(json) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const typeAt = fields.indexOf('type');
+  const sizeAt = fields.indexOf('self_size');
+  const bytes = new Map<string, number>();
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt] ?? 0] ?? '?';
+    bytes.set(type, (bytes.get(type) ?? 0) + (snapshot.nodes[i + sizeAt] ?? 0));
+  }
+  return bytes;
+}
+
+/** Main-thread work per second of a call (Chromium's Performance metrics over a window). */
+interface CallLoad {
+  taskMs: number;
+  styleMs: number;
+  scriptMs: number;
+}
+
+const LOAD_WINDOW_MS = 2000;
+const LOAD_CALLS = 5;
+
+/**
+ * What a call costs the page's main thread while it is up: `LOAD_CALLS` calls on `emu-demo` (the
+ * agent greets and answers the fake microphone's tone, so both meters move), each measured over
+ * `LOAD_WINDOW_MS` from half a second after `call-connected`; the median per second.
+ */
+async function callLoad(page: Page, cdp: CDPSession): Promise<CallLoad> {
+  await cdp.send('Performance.enable');
+  const read = async () => {
+    const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+      metrics: Array<{ name: string; value: number }>;
+    };
+    return new Map(metrics.map((metric) => [metric.name, metric.value]));
+  };
+  const samples: CallLoad[] = [];
+  for (let i = 0; i < LOAD_CALLS; i++) {
+    await page.evaluate('window.__cycle = { connected: false, ended: false }');
+    await page.click('voice-agent-call [part~="call-button"]');
+    await page.waitForFunction('window.__cycle.connected || window.__cycle.ended', null, { timeout: 20000 });
+    await page.waitForTimeout(500);
+    const start = await read();
+    await page.waitForTimeout(LOAD_WINDOW_MS);
+    const end = await read();
+    const perSecond = (name: string) =>
+      (((end.get(name) ?? 0) - (start.get(name) ?? 0)) * 1000 * 1000) / LOAD_WINDOW_MS;
+    samples.push({
+      taskMs: perSecond('TaskDuration'),
+      styleMs: perSecond('RecalcStyleDuration'),
+      scriptMs: perSecond('ScriptDuration'),
+    });
+    await page.click('voice-agent-call [part~="hangup-button"]');
+    await page.waitForFunction('window.__cycle.ended', null, { timeout: 20000 });
+  }
+  await cdp.send('Performance.disable');
+  return {
+    taskMs: median(samples.map((sample) => sample.taskMs)),
+    styleMs: median(samples.map((sample) => sample.styleMs)),
+    scriptMs: median(samples.map((sample) => sample.scriptMs)),
+  };
+}
+
 async function listenerCount(cdp: CDPSession, expression: string): Promise<number> {
   const { result } = (await cdp.send('Runtime.evaluate', { expression })) as { result: { objectId?: string } };
   if (!result.objectId) return Number.NaN;
@@ -72,7 +154,7 @@ export async function callCycles(
   services: Services,
   cycles = 50,
   build?: { src: string; endpoint: string },
-): Promise<{ markdown: string; headline: BenchSection['headline']; growth: number }> {
+): Promise<{ markdown: string; headline: BenchSection['headline']; growth: number; load: CallLoad }> {
   const browser = await launchChromium();
   try {
     const context = await instrumentedContext(browser, services.origin);
@@ -95,6 +177,7 @@ export async function callCycles(
     const started = performance.now();
     await cycle(page);
     const before = { heap: await heapAfterGc(cdp), ...(await leftovers(page, cdp)) };
+    const typesBefore = await heapByType(cdp);
     const cycleMs: number[] = [];
     let half: { heap: number } | null = null;
     for (let i = 0; i < cycles; i++) {
@@ -106,10 +189,14 @@ export async function callCycles(
     }
     process.stderr.write('\n');
     const after = { heap: await heapAfterGc(cdp), ...(await leftovers(page, cdp)) };
+    const typesAfter = await heapByType(cdp);
     const totalS = (performance.now() - started) / 1000;
+    const load = await callLoad(page, cdp);
     await context.close();
     const growth = after.heap - before.heap;
     const mb = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MB`;
+    const grew = (type: string) => (typesAfter.get(type) ?? 0) - (typesBefore.get(type) ?? 0);
+    const codeGrowth = grew('code');
     const left =
       after.liveTracks +
       after.openPeerConnections +
@@ -163,10 +250,15 @@ export async function callCycles(
       ),
       '',
       `Heap growth over ${cycles} cycles: **${mb(growth)}**${half ? ` (first half ${mb(half.heap - before.heap)}, second half ${mb(after.heap - half.heap)}: growth that slows is warm-up, growth that keeps pace is a leak)` : ''} (target ≤ 1.5 MB: ${growth <= HEAP_TARGET ? 'met' : `missed by ${mb(growth - HEAP_TARGET)}`}). Leftovers after the last call: **${left}** (target 0).`,
+      '',
+      `Of the growth, by heap snapshots before and after the cycles: V8's compiled code and type feedback (node type "code": machine code the JIT makes for functions that ran hot, which levels off once the calls' code is optimised) ${mb(codeGrowth)}; JavaScript objects, arrays, closures and strings ${mb(['object', 'array', 'closure', 'string', 'concatenated string', 'sliced string', 'number', 'regexp'].reduce((sum, type) => sum + grew(type), 0))}; native (the browser's own objects: DOM, styles, its performance timeline's entries) ${mb(grew('native'))}.`,
+      '',
+      `Main thread while a call is up (${LOAD_CALLS} more calls in the same page, each measured over ${LOAD_WINDOW_MS / 1000} s from half a second after \`call-connected\`, the agent and the fake microphone both heard; Chromium's Performance metrics; median, ms per second): task time ${fixed(load.taskMs)}, of which style recalculation ${fixed(load.styleMs)} and script ${fixed(load.scriptMs)}.`,
     ].join('\n');
     return {
       markdown,
       growth,
+      load,
       headline: [
         {
           id: 'heap',
@@ -174,6 +266,13 @@ export async function callCycles(
           measured: mb(growth),
           target: '≤ 1.5 MB',
           verdict: growth <= HEAP_TARGET ? 'met' : `missed by ${mb(growth - HEAP_TARGET)}`,
+        },
+        {
+          id: 'call-load',
+          metric: 'main thread while a call is up: task time; style recalculation (ms per second, median)',
+          measured: `${fixed(load.taskMs)}; ${fixed(load.styleMs)}`,
+          target: '—',
+          verdict: '—',
         },
         {
           id: 'leftovers',
@@ -374,6 +473,8 @@ export async function endurance(
     : null;
   const heapRow = cycles.headline.find((row) => row.id === 'heap');
   if (heapRow && old) heapRow.measured += ` (before: ${(old.growth / 1048576).toFixed(2)} MB)`;
+  const loadRow = cycles.headline.find((row) => row.id === 'call-load');
+  if (loadRow && old) loadRow.measured += ` (before: ${fixed(old.load.taskMs)}; ${fixed(old.load.styleMs)})`;
   for (const [now, was] of [
     [transcript, oldTranscript],
     [slow, oldSlow],

@@ -181,7 +181,16 @@ export default defineConfig({
       output: {
         format: 'es',
         entryFileNames: 'voice-agent-call.js',
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        // Six characters of content hash (36 bits) keep a new build's chunks apart from the last
+        // one's in a cache; the eight Vite's default gives are bytes the entry and the call chunk
+        // carry in every chunk name they import, and that gzip cannot shrink.
+        chunkFileNames: 'chunks/[name]-[hash:6].js',
+        // V8's explicit compile hint (Chrome 136+; other engines read a comment): most of the call
+        // chunk runs in every call, from the click on, and a function V8 compiles only when first
+        // called is compiled then, on the main thread, holding up the click's `POST /dials` and
+        // the room's join. With the hint it compiles the whole chunk as it loads, off the main
+        // thread. Not for livekit-client: a call runs a small part of it (see docs/embedding.md).
+        postBanner: (chunk) => (chunk.name === 'in-call' ? '//# allFunctionsCalledOnLoad' : ''),
       },
     },
   },

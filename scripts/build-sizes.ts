@@ -216,8 +216,11 @@ export function cdnSizes(cdn = CDN): CdnSizes {
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 
-/** `chunks/in-call-Ab12.js` → `chunks/in-call-[hash].js`. */
-export const unhashed = (file: string): string => file.replace(/-[\w-]{8}\.js$/, '-[hash].js');
+/** A chunk file's content hash: six characters (vite.cdn.config.ts `chunkFileNames`). */
+const CHUNK_HASH = /-[\w-]{6}\.js$/;
+
+/** `chunks/in-call-Ab12Cd.js` → `chunks/in-call-[hash].js`. */
+export const unhashed = (file: string): string => file.replace(CHUNK_HASH, '-[hash].js');
 
 /** The largest modules of a file, e.g. "lit-html 6.9 KiB, src/element/voice-agent-call.ts 6.0 KiB". */
 export function contents(size: FileSize, top = 5): string {

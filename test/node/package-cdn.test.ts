@@ -12,6 +12,7 @@ import {
   cdnSizes,
   featureChunk,
   readmeSizesSection,
+  unhashed,
 } from '../../scripts/build-sizes.js';
 import { present } from '../support/present.js';
 import { readDoc, SIZES_PAGE } from '../../scripts/docs.js';
@@ -43,7 +44,9 @@ test('the entry loads nothing else up front; the call, livekit-client, their sha
   );
   // The registry's chunks, one per side of each feature, are package-cdn-features.test.ts's.
   assert.deepEqual(
-    sizes.lazy.filter((size) => !featureChunk(size.file)).map((size) => size.file.replace(/-[\w-]{8}\.js$/, '')),
+    sizes.lazy
+      .filter((size) => !featureChunk(size.file))
+      .map((size) => unhashed(size.file).replace(/-\[hash\]\.js$/, '')),
     [
       'chunks/in-call',
       'chunks/livekit-media',
@@ -190,6 +193,16 @@ test('gzip sizes of the lazy chunks stay within budget', () => {
   assert.ok(small.length > 1, "the registry's chunks are found by their names");
   for (const size of small) assert.ok(size.gzip < 2.5 * 1024, `${size.file} gzip ${size.gzip} B`);
   assert.ok(gzip(/^chunks\/livekit-media-/) < 200 * 1024, `media chunk gzip ${gzip(/^chunks\/livekit-media-/)} B`);
+});
+
+test('the call chunk asks V8 to compile it as it loads; livekit-client, of which a call runs a small part, does not', () => {
+  // Chromium 136+ reads the comment on a file's first line: every function is compiled with the
+  // file, off the main thread, instead of on its first call (the click, the room's join).
+  const HINT = '//# allFunctionsCalledOnLoad';
+  assert.ok(read(lazyChunk(/^chunks\/in-call-/)).startsWith(`${HINT}\n`), 'the call chunk opens with the hint');
+  for (const size of cdnSizes().lazy.filter((chunk) => !chunk.file.startsWith('chunks/in-call-')))
+    assert.ok(!read(size.file).includes(HINT), `${size.file} has no compile hint`);
+  assert.ok(!read('voice-agent-call.js').includes(HINT), 'the idle entry has no compile hint');
 });
 
 test('the npm build splits the same way: define.js reaches the call logic and other languages only through import()', () => {

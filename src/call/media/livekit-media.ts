@@ -173,6 +173,19 @@ function roomReleasedBy(release: AbortSignal, options: ConstructorParameters<typ
   }
 }
 
+/**
+ * The visitor's microphone as livekit-client publishes it, without its silence check:
+ * LocalAudioTrack checks a microphone for silence when it is made and again when it is published,
+ * each time in an AudioContext of its own (made on the main thread, between the dial's answer and
+ * the agent's first words; kept 200 ms), only to emit `AudioSilenceDetected`, which the widget
+ * does not use: its own meter hears the microphone (audio-levels.ts).
+ */
+class MicrophoneTrack extends LocalAudioTrack {
+  override checkForSilence(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+}
+
 class LivekitMedia implements MediaConnection {
   readonly #room: Room;
   /** Aborted when the room is let go of: removes what livekit-client would leave behind (see `roomReleasedBy`). */
@@ -210,7 +223,7 @@ class LivekitMedia implements MediaConnection {
             },
           }),
     });
-    this.#localTrack = new LocalAudioTrack(options.microphone, undefined, true);
+    this.#localTrack = new MicrophoneTrack(options.microphone, undefined, true);
   }
 
   async connect(): Promise<void> {

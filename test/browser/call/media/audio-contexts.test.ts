@@ -6,24 +6,16 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { VoiceAgentCall } from '../../../../src/define.js';
 import { part } from '../../../support/dom.js';
+import { countMade } from '../../../support/made.js';
 import { until } from '../../../support/until.js';
 
 describe('a call and its AudioContexts', function () {
   this.timeout(60000);
-  const Native = window.AudioContext;
-  const made: AudioContext[] = [];
+  const contexts = countMade('AudioContext');
+  const { made } = contexts;
 
-  before(() => {
-    window.AudioContext = class extends Native {
-      constructor(options?: AudioContextOptions) {
-        super(options);
-        made.push(this);
-      }
-    };
-  });
-  after(() => {
-    window.AudioContext = Native;
-  });
+  before(() => contexts.start());
+  after(() => contexts.restore());
 
   it('opens two (the room and the meter), none to check the microphone for silence, and closes them all when it ends', async () => {
     const el = await fixture<VoiceAgentCall>(

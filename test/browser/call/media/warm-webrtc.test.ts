@@ -3,22 +3,14 @@
 // more). Loaded here as the element's intent prefetch loads it; the browser's RTCPeerConnection is
 // counted, not replaced.
 import { expect } from '@open-wc/testing';
+import { countMade } from '../../../support/made.js';
 
 describe('media chunk: the WebRTC warm-up', () => {
-  const Native = window.RTCPeerConnection;
-  const made: RTCPeerConnection[] = [];
+  const connections = countMade('RTCPeerConnection');
+  const { made } = connections;
 
-  before(() => {
-    window.RTCPeerConnection = class extends Native {
-      constructor(configuration?: RTCConfiguration) {
-        super(configuration);
-        made.push(this);
-      }
-    };
-  });
-  after(() => {
-    window.RTCPeerConnection = Native;
-  });
+  before(() => connections.start());
+  after(() => connections.restore());
 
   it('makes one peer connection in idle time after the chunk loads, and closes it', async () => {
     await import('../../../../src/call/media/livekit-media.js');

@@ -313,13 +313,18 @@ describe('emulator process', () => {
   });
 
   test('close() stops pending timers and both servers', async () => {
-    const emu = await startEmulator({ logger: false, joinWindowMs: 100 });
+    // A join window long enough to be still pending at close() on a loaded machine (with 100 ms,
+    // the create and close() took longer than the window once on CI, and the dial went no-answer
+    // before close() ran), and a wait past it from before the create.
+    const joinWindowMs = 2000;
+    const emu = await startEmulator({ logger: false, joinWindowMs });
+    const before = performance.now();
     const dialId = await createDial(emu);
     let ends = 0;
     emu.control.onEnded(() => (ends += 1));
     await emu.close();
     // The join window has passed, but the timer was stopped with the emulator.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, before + joinWindowMs + 250 - performance.now()));
     assert.equal(ends, 0);
     assert.equal(emu.control.sessionForRoom(`dial-${dialId}`)?.status, 'queued');
     await assert.rejects(fetch(`${emu.apiUrl}/agents`));

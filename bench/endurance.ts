@@ -81,22 +81,19 @@ async function callLoad(page: Page, cdp: CDPSession): Promise<CallLoad> {
   };
   const samples: CallLoad[] = [];
   for (let i = 0; i < LOAD_CALLS; i++) {
-    await page.evaluate('window.__cycle = { connected: false, ended: false }');
-    await page.click('voice-agent-call [part~="call-button"]');
-    await page.waitForFunction('window.__cycle.connected || window.__cycle.ended', null, { timeout: 20000 });
-    await page.waitForTimeout(500);
-    const start = await read();
-    await page.waitForTimeout(LOAD_WINDOW_MS);
-    const end = await read();
-    const perSecond = (name: string) =>
-      (((end.get(name) ?? 0) - (start.get(name) ?? 0)) * 1000 * 1000) / LOAD_WINDOW_MS;
-    samples.push({
-      taskMs: perSecond('TaskDuration'),
-      styleMs: perSecond('RecalcStyleDuration'),
-      scriptMs: perSecond('ScriptDuration'),
+    await cycle(page, async () => {
+      await page.waitForTimeout(500);
+      const start = await read();
+      await page.waitForTimeout(LOAD_WINDOW_MS);
+      const end = await read();
+      const perSecond = (name: string) =>
+        (((end.get(name) ?? 0) - (start.get(name) ?? 0)) * 1000 * 1000) / LOAD_WINDOW_MS;
+      samples.push({
+        taskMs: perSecond('TaskDuration'),
+        styleMs: perSecond('RecalcStyleDuration'),
+        scriptMs: perSecond('ScriptDuration'),
+      });
     });
-    await page.click('voice-agent-call [part~="hangup-button"]');
-    await page.waitForFunction('window.__cycle.ended', null, { timeout: 20000 });
   }
   await cdp.send('Performance.disable');
   return {
@@ -136,12 +133,14 @@ async function leftovers(page: Page, cdp: CDPSession): Promise<Leftovers> {
   };
 }
 
-async function cycle(page: Page): Promise<void> {
+/** One call: click call, wait for `call-connected`, run `whileUp` (if any), click hang up, wait for `call-ended`. */
+async function cycle(page: Page, whileUp?: () => Promise<void>): Promise<void> {
   await page.evaluate('window.__cycle = { connected: false, ended: false }');
   await page.click('voice-agent-call [part~="call-button"]');
   await page.waitForFunction('window.__cycle.connected || window.__cycle.ended', null, { timeout: 20000 });
   const failed = await page.evaluate('window.__cycle.ended ? window.__cycle.reason : null');
   if (failed) throw new Error(`call ended before it connected: ${String(failed)}`);
+  await whileUp?.();
   await page.click('voice-agent-call [part~="hangup-button"]');
   await page.waitForFunction('window.__cycle.ended', null, { timeout: 20000 });
 }

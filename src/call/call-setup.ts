@@ -47,6 +47,13 @@ export async function runSetup(
   call.mic = mic;
   mic.enabled = !host.muted;
   for (const feature of host.features) feature.microphoneOpened?.(call);
+  // The room is made while the dial's request is out (once the media chunk is in), not after its
+  // answer; the call's end lets go of it.
+  const room = mediaModule.then((module) =>
+    module.prepareMedia({ signal, callbacks: mediaCallbacks(host, call), call: call.options }),
+  );
+  // Its failure (the chunk's load, the room's making) is the join's, reported there.
+  room.catch(() => undefined);
 
   try {
     const dial = await (created ?? createDial(call, mediaModule));
@@ -66,14 +73,12 @@ export async function runSetup(
       throw new CallError('media_failed', 'could not load the media library (livekit-client)', { cause: error });
     });
     if (isOver(call)) return;
-    const joining = joinMedia(module, {
+    const joining = joinMedia(module, await room, {
       token,
       dialId: dial.dialId,
       microphone: mic,
       muted: host.muted,
-      signal,
       options: call.options,
-      media: mediaCallbacks(host, call),
       service: serviceCallbacks(host, call),
     });
     call.service = joining.service;

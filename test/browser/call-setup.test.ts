@@ -1,9 +1,11 @@
 // CallSession's setup paths against a fake companion (a fetch-level fake in the page) and a
 // faked microphone refusal; the same paths through the real companion are in call-e2e.test.ts.
 import { expect } from '@open-wc/testing';
+import { Room } from 'livekit-client';
 import { CallSession } from '../../src/call/call-session.js';
 import type { CallEndedEvent } from '../../src/call/events.js';
 import type { CallResult, CallSessionOptions, CallState } from '../../src/call/types.js';
+import { countMade } from '../support/made.js';
 import { present } from '../support/present.js';
 import { until } from '../support/until.js';
 
@@ -262,6 +264,114 @@ describe('CallSession setup (fake companion)', () => {
     expect(hangups).to.equal(1);
     expect(requests.some((r) => r.url.endsWith('/token'))).to.equal(false);
     expect(liveMicTracks()).to.equal(0);
+  });
+
+  /**
+   * The livekit-client Rooms the page makes (each makes its engine in its constructor, through
+   * `maybeCreateEngine`, and again finds it there when it connects), the signal each one's
+   * `devicechange` listener is registered with (the widget ties it to the room's release), and the
+   * WebSockets the page opens (a join's signal connection).
+   */
+  function watchRooms() {
+    const sockets = countMade('WebSocket');
+    sockets.start();
+    const rooms = new Set<Room>();
+    const releases: AbortSignal[] = [];
+    const proto = Room.prototype as unknown as { maybeCreateEngine(this: Room): void };
+    const makeEngine = proto.maybeCreateEngine;
+    proto.maybeCreateEngine = function (this: Room) {
+      rooms.add(this);
+      makeEngine.call(this);
+    };
+    const devices = navigator.mediaDevices;
+    const add = devices.addEventListener;
+    devices.addEventListener = function (this: MediaDevices, ...args: Parameters<MediaDevices['addEventListener']>) {
+      const [type, , options] = args;
+      if (type === 'devicechange' && typeof options === 'object' && options.signal) releases.push(options.signal);
+      add.apply(this, args);
+    };
+    return {
+      rooms,
+      releases,
+      sockets: sockets.made,
+      restore() {
+        sockets.restore();
+        proto.maybeCreateEngine = makeEngine;
+        devices.addEventListener = add;
+      },
+    };
+  }
+
+  /** A `POST /dials` route that answers `body` only once `answer()` is called. */
+  function heldDial(body: unknown) {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    return {
+      answer: () => answer(),
+      route: async () => {
+        await answered;
+        return json(200, body);
+      },
+    };
+  }
+
+  it('the room is made while the dial is being created; a call that ends before the answer lets it go unjoined', async () => {
+    const watched = watchRooms();
+    try {
+      const dial = heldDial(DIAL);
+      fakeCompanion({
+        'POST /dials': dial.route,
+        'POST /dials/dial-1/hangup': () => json(200, { success: true }),
+        'GET /dials/dial-1': () =>
+          json(200, { dialId: 'dial-1', status: 'canceled', systemResultType: 'CANCELLED', transcript: [] }),
+      });
+      const session = newSession();
+      const seen = record(session);
+      void session.start();
+      // Made while the dial's request is out: its answer then finds the room ready to join.
+      await until(() => watched.rooms.size === 1, 5000, 'the room made before the dial answered');
+      expect(requests.map((r) => r.url)).to.deep.equal(['/fake/dials']);
+      expect(watched.releases).to.have.length(1);
+      expect(watched.releases[0]?.aborted, 'released while the call goes on').to.equal(false);
+      const hungUp = session.hangup();
+      dial.answer();
+      await hungUp;
+      expect(seen.ended.map((r) => r.reason)).to.deep.equal(['user-hangup']);
+      expect(watched.releases[0]?.aborted, 'the room let go of when the call ended').to.equal(true);
+      expect(watched.sockets, 'no join: no signal connection').to.have.length(0);
+      expect(watched.rooms.size).to.equal(1);
+      expect(liveMicTracks()).to.equal(0);
+    } finally {
+      watched.restore();
+    }
+  });
+
+  it('the dial answers: the room made before it is the one that joins', async () => {
+    const watched = watchRooms();
+    try {
+      // Nothing listens on port 9: the join fails, as a media server that cannot be reached would.
+      const dial = heldDial({ ...DIAL, media: { serverUrl: 'ws://127.0.0.1:9', participantToken: 't' } });
+      fakeCompanion({
+        'POST /dials': dial.route,
+        'POST /dials/dial-1/hangup': () => json(200, { success: true }),
+        'GET /dials/dial-1': () =>
+          json(200, { dialId: 'dial-1', status: 'in-progress', systemResultType: null, transcript: [] }),
+      });
+      const session = newSession({ mediaConnectTimeoutMs: 2000 });
+      const seen = record(session);
+      void session.start();
+      await until(() => watched.rooms.size === 1, 5000, 'the room made before the dial answered');
+      dial.answer();
+      await until(() => seen.ended.length === 1, 15000, 'call-ended');
+      expect(seen.ended[0]?.reason).to.equal('setup-failed');
+      expect(seen.errors.map((e) => e.code)).to.include('media_failed');
+      expect(watched.rooms.size, 'one room: the prepared one joined').to.equal(1);
+      expect(watched.sockets.map((socket) => new URL(socket.url).host)).to.include('127.0.0.1:9');
+      expect(watched.releases[0]?.aborted, 'the room let go of when the call ended').to.equal(true);
+      expect(liveMicTracks()).to.equal(0);
+    } finally {
+      watched.restore();
+    }
   });
 
   it('abandon("page-unload") during setup: beacon with the handle, call-ended at once', async () => {

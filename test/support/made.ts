@@ -1,4 +1,4 @@
-// Counts what the page makes of one browser class (`AudioContext`, `RTCPeerConnection`) while a
+// Counts what the page makes of one browser class (`AudioContext`, `RTCPeerConnection`, `WebSocket`) while a
 // test runs: the global is replaced by a proxy of the class that keeps each instance it makes, and
 // put back after.
 // Counted, not faked: every instance is the browser's own.
@@ -6,6 +6,7 @@
 interface Counted {
   AudioContext: AudioContext;
   RTCPeerConnection: RTCPeerConnection;
+  WebSocket: WebSocket;
 }
 
 export interface Made<K extends keyof Counted> {

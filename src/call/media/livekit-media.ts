@@ -20,7 +20,7 @@ import {
 } from 'livekit-client';
 import { CallError, abortError } from '../errors.js';
 import type { LiveSegment } from '../transcript.js';
-import type { ConnectionQualityLevel, Speaker, VoiceLevels } from '../types.js';
+import type { CallSessionOptions, ConnectionQualityLevel, Speaker, VoiceLevels } from '../types.js';
 import { AudioLevelMeter } from './audio-levels.js';
 
 // The service's session protocol (GraphQL) travels in this chunk too: loaded with the media, not before.
@@ -34,7 +34,7 @@ export type { ServiceSession, ServiceSessionCallbacks, ServiceSessionOptions } f
 export type MediaDisconnectCause = 'client' | 'server' | 'network' | 'moved';
 
 export interface MediaCallbacks {
-  /** The agent participant is in the room (fires once, possibly during `connectMedia`). */
+  /** The agent participant is in the room (fires once, possibly during the join). */
   onAgentJoined(): void;
   onAgentLeft(): void;
   /** The agent's audio track, or null when it went away. */
@@ -47,23 +47,33 @@ export interface MediaCallbacks {
   onTranscript(segment: LiveSegment): void;
 }
 
-export interface MediaOptions {
-  serverUrl: string;
-  participantToken: string;
+/**
+ * Where a prepared room joins (the media credentials the dial answered with) and what it
+ * publishes. The microphone is wrapped for livekit-client only here: its wrapper enables the track
+ * it is given, and until the join the session's mute holds on the raw track.
+ */
+export interface RoomCredentials {
   /** The microphone track the visitor already granted; published as is, never asked for again. */
   microphone: MediaStreamTrack;
-  muted: boolean;
-  /** How many times LiveKit retries a dropped connection before giving up (its default is 10). */
-  maxReconnectAttempts?: number;
-  /** livekit-client's `websocketTimeout` and `peerConnectionTimeout` for the join (its default is 15000 each). */
-  connectTimeoutMs?: number;
+  serverUrl: string;
+  participantToken: string;
   /** ICE servers the service named (`browserDialToken`'s `iceConfig`); without them, the media server's own. */
-  iceServers?: RTCIceServer[];
-  /** livekit-client's own console logs at `debug` level; otherwise they are off (see `quietLivekitLogs`). */
-  debug?: boolean;
-  /** Aborting it disconnects the room and rejects a pending `connectMedia`. */
+  iceServers?: RTCIceServer[] | undefined;
+  muted: boolean;
+}
+
+/** What a room needs before the dial answers (`prepareMedia`). */
+export interface RoomOptions {
+  /** Aborting it disconnects the room (or lets go of a prepared one) and rejects a pending join. */
   signal: AbortSignal;
   callbacks: MediaCallbacks;
+  /**
+   * The call's options the room reads: `maxReconnectAttempts` (livekit-client's default is 10),
+   * `mediaConnectTimeoutMs` (its `websocketTimeout` and `peerConnectionTimeout` for the join, 15000
+   * each by default) and `debug` (its own console logs at `debug` level; otherwise they are off,
+   * see `quietLivekitLogs`).
+   */
+  call: Pick<CallSessionOptions, 'maxReconnectAttempts' | 'mediaConnectTimeoutMs' | 'debug'>;
 }
 
 export interface MediaConnection {
@@ -190,9 +200,10 @@ class LivekitMedia implements MediaConnection {
   readonly #room: Room;
   /** Aborted when the room is let go of: removes what livekit-client would leave behind (see `roomReleasedBy`). */
   readonly #release = new AbortController();
-  readonly #options: MediaOptions;
+  readonly #options: RoomOptions;
   readonly #callbacks: MediaCallbacks;
-  readonly #localTrack: LocalAudioTrack;
+  /** The microphone as published: made at the join (see `RoomCredentials`). */
+  #localTrack: LocalAudioTrack | null = null;
   #agent: RemoteParticipant | null = null;
   /** `onAgentJoined` was called: the agent is ready (see `isReady`). */
   #agentAnnounced = false;
@@ -205,10 +216,12 @@ class LivekitMedia implements MediaConnection {
   readonly #qualityWatchers = new Set<() => void>();
   readonly #meter = new AudioLevelMeter();
 
-  constructor(options: MediaOptions) {
+  constructor(options: RoomOptions) {
     this.#options = options;
+    // Until the room is joined, the call's end lets go of it (`disconnect`); joined, the session leaves it.
+    options.signal.addEventListener('abort', this.#onAbort);
     this.#callbacks = options.callbacks;
-    const attempts = options.maxReconnectAttempts;
+    const attempts = options.call.maxReconnectAttempts;
     this.#room = roomReleasedBy(this.#release.signal, {
       adaptiveStream: false,
       dynacast: false,
@@ -223,12 +236,14 @@ class LivekitMedia implements MediaConnection {
             },
           }),
     });
-    this.#localTrack = new MicrophoneTrack(options.microphone, undefined, true);
   }
 
-  async connect(): Promise<void> {
+  async connect(credentials: RoomCredentials): Promise<void> {
     const { signal } = this.#options;
+    if (signal.aborted || this.#closed) throw abortError(signal);
     const room = this.#room;
+    const microphone = new MicrophoneTrack(credentials.microphone, undefined, true);
+    this.#localTrack = microphone;
     room
       .on(RoomEvent.ParticipantConnected, this.#onParticipantConnected)
       .on(RoomEvent.ParticipantDisconnected, this.#onParticipantDisconnected)
@@ -241,24 +256,23 @@ class LivekitMedia implements MediaConnection {
       .on(RoomEvent.Reconnected, this.#onReconnected)
       .on(RoomEvent.Disconnected, this.#onDisconnected);
     room.registerTextStreamHandler(TRANSCRIPTION_TOPIC, this.#onTranscription);
-    signal.addEventListener('abort', this.#onAbort);
     try {
-      const timeout = this.#options.connectTimeoutMs;
-      const iceServers = this.#options.iceServers;
-      await room.connect(this.#options.serverUrl, this.#options.participantToken, {
+      const timeout = this.#options.call.mediaConnectTimeoutMs;
+      const { iceServers } = credentials;
+      await room.connect(credentials.serverUrl, credentials.participantToken, {
         autoSubscribe: true,
         ...(timeout === undefined ? {} : { websocketTimeout: timeout, peerConnectionTimeout: timeout }),
         ...(iceServers && iceServers.length > 0 ? { rtcConfig: { iceServers } } : {}),
       });
       if (signal.aborted) throw abortError(signal);
-      if (this.#options.muted) await this.#localTrack.mute();
-      await room.localParticipant.publishTrack(this.#localTrack, {
+      if (credentials.muted) await microphone.mute();
+      await room.localParticipant.publishTrack(microphone, {
         source: Track.Source.Microphone,
         dtx: true,
         red: true,
       });
       if (signal.aborted) throw abortError(signal);
-      this.#meter.track('visitor', this.#options.microphone);
+      this.#meter.track('visitor', credentials.microphone);
       // Connected: from now on the session leaves the room itself, after it hung up the dial.
       signal.removeEventListener('abort', this.#onAbort);
     } catch (error) {
@@ -281,8 +295,8 @@ class LivekitMedia implements MediaConnection {
 
   async setMuted(muted: boolean): Promise<void> {
     if (this.#closed) return;
-    if (muted) await this.#localTrack.mute();
-    else await this.#localTrack.unmute();
+    if (muted) await this.#localTrack?.mute();
+    else await this.#localTrack?.unmute();
   }
 
   async sendDtmf(digit: string): Promise<void> {
@@ -294,7 +308,7 @@ class LivekitMedia implements MediaConnection {
 
   async replaceMicrophone(track: MediaStreamTrack, muted: boolean): Promise<void> {
     if (this.#closed) return;
-    await this.#localTrack.replaceTrack(track, true);
+    await this.#localTrack?.replaceTrack(track, true);
     this.#meter.track('visitor', track);
     // livekit-client mutes a user-provided track that ended (an unplugged microphone): say again what we want.
     await this.setMuted(muted);
@@ -321,7 +335,7 @@ class LivekitMedia implements MediaConnection {
   async linkStats(): Promise<LinkStats> {
     if (this.#closed) return {};
     const stats: LinkStats = {};
-    const sent = await this.#localTrack.getSenderStats().catch(() => undefined);
+    const sent = await this.#localTrack?.getSenderStats().catch(() => undefined);
     if (sent?.roundTripTime !== undefined) stats.rttMs = sent.roundTripTime * 1000;
     const track = this.#agentTrack;
     const received =
@@ -360,10 +374,10 @@ class LivekitMedia implements MediaConnection {
     } finally {
       this.#release.abort();
       // The session owns the microphone track and stops it; the wrapper only lets go of it.
-      this.#localTrack.stop();
+      this.#localTrack?.stop();
       // `debug` lasts as long as its call: livekit-client's levels are global, and the room's late
       // work (the silence check on the stopped microphone) would otherwise still log after the end.
-      if (this.#options.debug) quietLivekitLogs(false);
+      if (this.#options.call.debug) quietLivekitLogs(false);
     }
   }
 
@@ -496,7 +510,7 @@ class LivekitMedia implements MediaConnection {
   #speakerOf(trackId: string | undefined, senderIdentity: string): Speaker {
     const local = this.#room.localParticipant;
     if (trackId) {
-      if (this.#localTrack.sid === trackId || local.trackPublications.has(trackId)) return 'HUMAN';
+      if (this.#localTrack?.sid === trackId || local.trackPublications.has(trackId)) return 'HUMAN';
       for (const participant of this.#room.remoteParticipants.values()) {
         if (participant.trackPublications.has(trackId)) return 'AI';
       }
@@ -541,17 +555,19 @@ export function quietLivekitLogs(debug: boolean): void {
   for (const name of Object.values(LoggerNames)) getLogger(name).setDefaultLevel(debug ? 'debug' : 'silent');
 }
 
-/** A call has begun in this page: the WebRTC warm-up is no longer worth its work. */
-let joining = false;
+/** The WebRTC warm-up has run (once per page). */
+let warmed = false;
 
 /**
  * A page's first RTCPeerConnection costs the browser more than the next ones (Chromium: 5-7 ms of
  * the main thread, then about 1 ms): one made and closed while the page is idle, ahead of the first
- * call (this chunk loaded on intent), so the call's own connection is not the first. No offer, no
+ * call (this chunk loaded on intent), or at the latest with the call's room, while the dial's
+ * request is out (`prepareMedia`), so the call's own connection is not the first. No offer, no
  * candidates: nothing goes on the network.
  */
 function warmWebRtc(): void {
-  if (joining) return;
+  if (warmed) return;
+  warmed = true;
   try {
     if (typeof RTCPeerConnection === 'function') new RTCPeerConnection().close();
   } catch {
@@ -560,13 +576,23 @@ function warmWebRtc(): void {
 }
 (globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1)))(warmWebRtc);
 
-/** Joins the room, publishes the microphone and reports what happens through `callbacks`. */
-export async function connectMedia(options: MediaOptions): Promise<MediaConnection> {
-  joining = true;
-  if (options.signal.aborted) throw abortError(options.signal);
+/** A room made ahead of its join: `join` with the dial's media credentials; the call's `signal` lets go of it. */
+export interface PreparedMedia {
+  /** Joins the room, publishes the microphone and reports what happens through the callbacks. */
+  join(credentials: RoomCredentials): Promise<MediaConnection>;
+}
+
+/**
+ * Makes the call's room (livekit-client's Room and its engine) without joining it: the session
+ * does this while the dial's request is out, so the main thread's part of it (about 10 ms, more on
+ * a page's first call, which also compiles that code) no longer stands between the dial's answer
+ * and the room's join.
+ */
+export function prepareMedia(options: RoomOptions): PreparedMedia {
+  warmWebRtc();
+  if (options.signal.aborted) return { join: () => Promise.reject(abortError(options.signal)) };
   // Before the Room exists: its loggers copy the root logger's level when it is made.
-  quietLivekitLogs(options.debug ?? false);
+  quietLivekitLogs(options.call.debug ?? false);
   const media = new LivekitMedia(options);
-  await media.connect();
-  return media;
+  return { join: (credentials) => media.connect(credentials).then(() => media) };
 }

@@ -151,6 +151,8 @@ const START_NOTE = {
 /** The in-call load row has no target: one note, whatever its verdict. */
 const CALL_LOAD_NOTE =
   "What an up call costs the page's main thread each second, with both voices heard: the meters move every frame (the levels are written on `::part(voices)`, so only the meters restyle; written on the card's root before, they restyled the whole card every frame), and the status, timer and transcript render as they change, beside livekit-client's and the audio analysers' own work. No target; it is here so a change to the in-call view shows as before and after.";
+const JOIN_NOTE =
+  "What stands between the media credentials and the room's join reaching the network: the widget's own code, then livekit-client's (its peer connection, the offer it sends with the join, the join request), timed from the dial's answer to the signal WebSocket being made. The call's room (livekit-client's `Room` and its engine) is made while the dial's request is out, so only livekit-client's join is left here. No target: it shows a change to that path as before and after, which the end-to-end rows, moved as much by the emulator's and the companion's share of this 2-core machine, do not resolve.";
 const NOTES: Record<string, { met: string; missed: string }> = {
   initial: {
     met: 'A script-tag page loads only the idle entry until the visitor shows intent: Lit, the element shell, the idle styles and the idle card\'s English strings. The call logic, the in-call UI and styles, livekit-client and other languages are lazy chunks (see "What each file holds"), fetched on pointer/focus on the call button or launcher, in idle time with `preload="idle"`, or on the click.',
@@ -243,6 +245,7 @@ const NOTES: Record<string, { met: string; missed: string }> = {
       "The widget's critical path has more than half the hand-written page's browser round trips (counted by the delaying proxies, per call). The critical-path table lists what each call waited for: the create (one round trip; the companion's two service calls inside it), the media server's signal WebSocket (its connection, the upgrade, the join and the first negotiation), the GraphQL session (connection, upgrade, `connection_init`, `subscribe`) and whatever the agent's start waited for after it.",
   },
   'call-load': { met: CALL_LOAD_NOTE, missed: CALL_LOAD_NOTE },
+  'answer-to-join': { met: JOIN_NOTE, missed: JOIN_NOTE },
   leftovers: {
     met: 'Nothing is left behind after the call cycles: no live track, no open peer connection, no audio element, no extra listener on window or document.',
     missed: 'Something is left behind after the calls; the table shows what.',

@@ -17,6 +17,7 @@ const WIDGET_STEPS = [
   'dialCreated',
   'token',
   'chunkLoaded',
+  'signalOpened',
   'roomConnected',
   'agentPresent',
   'firstAudio',
@@ -30,6 +31,8 @@ interface BaselineSample {
   dialMs: number;
   tokenMs: number;
   connectMs: number;
+  /** The signal WebSocket made, after the token: livekit-client's steps before the join reaches the network. */
+  signalMs: number | null;
   agentMs: number | null;
   firstAudioMs: number | null;
   /** From the microphone request to the first agent audio: what the widget's click → first audio compares with. */
@@ -42,6 +45,7 @@ const STEP_LABEL: Record<WidgetStep, string> = {
   dialCreated: 'dial created',
   token: 'token route (asked only when the create answered no media credentials)',
   chunkLoaded: 'media chunk loaded',
+  signalOpened: "signal socket opened (the room's join reaches the media server)",
   roomConnected: 'room connected (transport)',
   agentPresent: 'agent present (call-connected)',
   firstAudio: 'first agent audio',
@@ -126,7 +130,7 @@ async function widgetCall(page: Page, options: { hoverMs?: number; promptMs?: nu
       callChunkStart: callChunk ? callChunk.startTime - m.click : null, callChunkLoaded: callChunk ? callChunk.responseEnd - m.click : null,
       micGranted: at(m.micGranted), dialCreated: at(m.dialCreated), token: at(m.token),
       chunkStart: chunk ? chunk.startTime - m.click : null, chunkLoaded: chunk ? chunk.responseEnd - m.click : null,
-      roomConnected: at(m.roomConnected), agentPresent: at(m.agentPresent), firstAudio: at(m.firstAudio), firstTranscript: at(m.firstTranscript),
+      signalOpened: at(m.signalOpened), roomConnected: at(m.roomConnected), agentPresent: at(m.agentPresent), firstAudio: at(m.firstAudio), firstTranscript: at(m.firstTranscript),
       endedEarly: 'ended' in m ? window.__bench.endReason : null,
     };
   })()`)) as WidgetSample & { endedEarly: string | null };
@@ -250,6 +254,7 @@ export async function timeToTalk(
     ['microphone request (getUserMedia)', 'micMs'],
     ['companion round trip 1: POST /dials', 'dialMs'],
     ['companion round trip 2: POST /dials/:id/token', 'tokenMs'],
+    ['signal socket opened (after the token)', 'signalMs'],
     ['Room.connect (after the token)', 'connectMs'],
     ['agent present (after the token)', 'agentMs'],
     ['first agent audio (after the token)', 'firstAudioMs'],
@@ -350,6 +355,24 @@ export async function timeToTalk(
     ];
   });
   const first = audio('first');
+  // From the credentials (the create's answer, or the token route's) to the signal socket: what the
+  // widget's own code and livekit-client do before the room's join reaches the network.
+  const toJoin = (sample: WidgetSample) => {
+    const answered = sample.token ?? sample.dialCreated;
+    return answered !== null && sample.signalOpened !== null ? sample.signalOpened - answered : null;
+  };
+  const joinGaps = (kind: WidgetKind | BeforeKind) => column(samplesOf(kind).map(toJoin));
+  const joinChange = (kind: WidgetKind, was: BeforeKind) => {
+    const rounds = new Map(samplesOf(was).map((sample) => [sample.round, toJoin(sample)]));
+    return samplesOf(kind).flatMap((sample) => {
+      const now = toJoin(sample);
+      const then = rounds.get(sample.round);
+      return now !== null && then != null ? [now - then] : [];
+    });
+  };
+  const joinText = (kind: WidgetKind, was: BeforeKind) =>
+    `${withSpread(joinGaps(kind), 0)} ms${before ? `, before ${withSpread(joinGaps(was), 0)} ms, change round by round ${withSpread(joinChange(kind, was), 0)} ms` : ''}`;
+  const joinLine = `**From the answer to the join**: the dial's answer (or the token route's) → the signal socket opened, i.e. what the widget's own code and livekit-client do (the room, its peer connection, the offer sent with the join) before the join reaches the media server, ms, median (IQR). Hover, then click: ${joinText('hover', 'before-hover')}. First call: ${joinText('first', 'before-first')}. The baseline (the token's answer → its signal socket): ${withSpread(column(baseOf('baseline').map((sample) => sample.signalMs)), 0)} ms.`;
 
   const markdown = [
     `${calls} rounds, each in alternating order: a fresh widget page with two calls (*first call*, *call again*), a fresh widget page for each of *hover, then click*, *microphone prompt* and (every other round) *chunks prefetched*, and a fresh baseline page without and with the prompt${before ? `, and the widget and companion of commit ${before.commit} (*before*: first call, hover, prompt)` : ''}, each in a fresh Chromium context (cold HTTP cache), on \`${agent}\`, after one unmeasured round. Every page waits ${SETTLE_MS} ms once it is ready before its clock starts (the hover's dwell, and the same on every other page, the baseline's too), so no call is measured while its page is still busy with its own load. Each figure is the median with its interquartile range (the middle half of the calls) in brackets; n is calls with that step / calls.` +
@@ -378,6 +401,8 @@ export async function timeToTalk(
     '',
     table(['step', 'median (IQR)', `with the ${PROMPT_MS} ms prompt`], baseRows),
     '',
+    joinLine,
+    '',
     `**Ratios**: each widget call's click → first agent audio over the baseline call of the same round (microphone request → first agent audio; with the prompt row, the baseline with the prompt): the median of those per-round ratios and their IQR. Rounds alternate the order, and both calls of a ratio run within seconds of each other, so the machine's load moves both alike.${before ? " The *before* row under a ratio is the same ratio for the widget of the compared commit, in the same rounds, against the same baseline calls; its last column is this tree's ratio less that one." : ''}`,
     '',
     table(
@@ -393,6 +418,14 @@ export async function timeToTalk(
         id: 'first-audio',
         metric: 'click → first agent audio, first call without prefetch (median, IQR)',
         measured: `${fixed(median(first))} ms, IQR ${fixed(iqr(first)[0])}–${fixed(iqr(first)[1])} ms`,
+        target: '—',
+        verdict: '—',
+      },
+      {
+        id: 'answer-to-join',
+        metric:
+          "the dial's answer → the room's join on the network (signal socket opened), hover then click (median, IQR)",
+        measured: joinText('hover', 'before-hover'),
         target: '—',
         verdict: '—',
       },

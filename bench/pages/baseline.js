@@ -54,6 +54,7 @@ window.baselineCall = async (agent) => {
     dialMs: t1 - t0,
     tokenMs: t2 - t1,
     connectMs: t3 - t2,
+    signalMs: 'signalOpened' in bench.marks ? bench.marks.signalOpened - t2 : null,
     agentMs: agentAt === null ? null : agentAt - t2,
     firstAudioMs: 'firstAudio' in bench.marks ? bench.marks.firstAudio - t2 : null,
     totalMs: 'firstAudio' in bench.marks ? bench.marks.firstAudio - start : null,

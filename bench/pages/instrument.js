@@ -94,4 +94,14 @@
     }
   }
   window.RTCPeerConnection = BenchPeerConnection;
+
+  // The room's join reaching the network: the media server's signal WebSocket (`/rtc`) is made,
+  // after livekit-client's own steps before it (its peer connection, the offer sent with the join).
+  const RealWebSocket = window.WebSocket;
+  window.WebSocket = class BenchWebSocket extends RealWebSocket {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (new URL(String(url), location.href).pathname.includes('/rtc')) mark('signalOpened');
+    }
+  };
 })();

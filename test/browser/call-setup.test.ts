@@ -329,7 +329,7 @@ describe('CallSession setup (fake companion)', () => {
       const seen = record(session);
       void session.start();
       // Made while the dial's request is out: its answer then finds the room ready to join.
-      await until(() => watched.rooms.size === 1, 5000, 'the room made before the dial answered');
+      await until(() => watched.rooms.size === 1, 15000, 'the room made before the dial answered');
       expect(requests.map((r) => r.url)).to.deep.equal(['/fake/dials']);
       expect(watched.releases).to.have.length(1);
       expect(watched.releases[0]?.aborted, 'released while the call goes on').to.equal(false);
@@ -360,7 +360,7 @@ describe('CallSession setup (fake companion)', () => {
       const session = newSession({ mediaConnectTimeoutMs: 2000 });
       const seen = record(session);
       void session.start();
-      await until(() => watched.rooms.size === 1, 5000, 'the room made before the dial answered');
+      await until(() => watched.rooms.size === 1, 15000, 'the room made before the dial answered');
       dial.answer();
       await until(() => seen.ended.length === 1, 15000, 'call-ended');
       expect(seen.ended[0]?.reason).to.equal('setup-failed');

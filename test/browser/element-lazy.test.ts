@@ -64,14 +64,20 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
     el.addEventListener('call-ended', (event) => ended.push(event.detail));
     // The first render of the in-call controls, caught before the browser paints it.
     let hangupStyle: { background: string; radius: string } | null = null;
+    // Each status line the card shows after the click, in order: read as the card changes, not
+    // once the click's round trip has returned (by then, on a loaded machine, the call had moved on).
+    const statuses: string[] = [];
+    const idleStatus = text(el, 'status');
     const firstCallRender = new MutationObserver(() => {
       const hangup = findPart(el, 'hangup-button');
       if (hangup && !hangupStyle) {
         const style = getComputedStyle(hangup);
         hangupStyle = { background: style.backgroundColor, radius: style.borderTopLeftRadius };
       }
+      const status = findPart(el, 'status') ? text(el, 'status') : null;
+      if (status !== null && status !== (statuses.at(-1) ?? idleStatus)) statuses.push(status);
     });
-    firstCallRender.observe(shadow(el), { childList: true, subtree: true });
+    firstCallRender.observe(shadow(el), { childList: true, subtree: true, characterData: true });
     // The state as the click's dispatch ends (after the element's own handler): the session does
     // not exist yet. Read once the click's round trip had returned, it was once already `starting`
     // (Firefox, on a loaded machine): the chunk had arrived in the meantime.
@@ -89,7 +95,8 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
         'played inside the click',
       ).to.deep.equal([true]);
       expect(stateInClick, 'no session yet as the click ends').to.equal('idle');
-      expect(text(el, 'status')).to.equal('Preparing the call…');
+      await until(() => statuses.length > 0, 5000, 'a status after the click');
+      expect(statuses[0], 'what the card says while the call logic loads').to.equal('Preparing the call…');
 
       await until(() => el.state === 'in-call' || ended.length > 0, 30000, 'in-call');
       expect(el.state).to.equal('in-call');
@@ -128,11 +135,15 @@ describe('<voice-agent-call>: a click before the call chunk has loaded', functio
     const el = await fixture<VoiceAgentCall>(
       html`<voice-agent-call endpoint="/api/voice-call" agent="emu-quick" preload="none"></voice-agent-call>`,
     );
+    // The state as the click's dispatch ends (after the element's own handler), not once the click's
+    // round trip has returned: by then, on a loaded machine, the dial had answered (`connecting`).
+    let stateInClick: string | null = null;
+    el.addEventListener('click', () => (stateInClick ??= el.state));
     const { seen, restore } = spyGesture();
     try {
       await clickCenter(part(el, 'call-button'));
       expect(seen.microphone).to.deep.equal([true]);
-      expect(el.state, 'the session exists and started in the click').to.equal('starting');
+      expect(stateInClick, 'the session exists and started in the click').to.equal('starting');
       await until(() => el.state === 'in-call', 30000, 'in-call');
       await el.hangup();
       expect(el.state).to.equal('ended');

@@ -25,7 +25,7 @@ import {
   type Child,
   type EmulatorReady,
 } from './lib/services.js';
-import { fixed, iqr, median, percentile, table, withSpread, type BenchSection } from './lib/stats.js';
+import { byRound, fixed, iqr, median, percentile, table, withSpread, type BenchSection } from './lib/stats.js';
 
 /** How long the visitor dwells before the click or tap (the pointer on the button; the card in view). */
 const DWELL_MS = 250;
@@ -276,13 +276,14 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
     (med(network, kind) - med(zero, kind)) / (2 * Math.max(network.browserMs, network.serviceMs)) -
     (network.serviceMs === 0 ? 1 : 0);
   /** Each call's time over the hand-written page's call of the same round (run next to it, under the same load). */
-  const paired = (network: Network, kind: Kind) => {
-    const hand = new Map(of(network, 'hand').map((sample) => [sample.round, sample.audio]));
-    return of(network, kind).flatMap((sample) => {
-      const reference = hand.get(sample.round);
-      return reference === undefined ? [] : [sample.audio / reference];
-    });
-  };
+  const paired = (network: Network, kind: Kind) =>
+    byRound(
+      of(network, kind),
+      (sample) => sample.audio,
+      of(network, 'hand'),
+      (sample) => sample.audio,
+      (audio, hand) => audio / hand,
+    );
   /** The critical path of the call whose count is nearest the median, as `leg: what` steps. */
   const typicalPath = (network: Network, kind: Kind) => {
     const middle = median(counts(network, kind));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright';
 import { instrumentedContext, launchChromium } from './lib/browser.js';
 import { ROOT, type Services } from './lib/services.js';
-import { fixed, iqr, median, table, withSpread, type BenchSection } from './lib/stats.js';
+import { byRound, fixed, iqr, median, table, withSpread, type BenchSection } from './lib/stats.js';
 
 const WIDGET_STEPS = [
   'callChunkLoaded',
@@ -266,13 +266,15 @@ export async function timeToTalk(
   ]);
 
   /** Each call's click → first audio over its round's baseline (microphone request → first audio). */
-  const paired = (kind: WidgetKind | BeforeKind, reference: BaselineKind) => {
-    const totals = new Map(baseOf(reference).map((sample) => [sample.round, sample.totalMs]));
-    return samplesOf(kind).flatMap((sample) => {
-      const total = totals.get(sample.round);
-      return total && sample.firstAudio !== null ? [sample.firstAudio / total] : [];
-    });
-  };
+  const paired = (kind: WidgetKind | BeforeKind, reference: BaselineKind) =>
+    byRound(
+      samplesOf(kind),
+      (sample) => sample.firstAudio,
+      baseOf(reference),
+      // A zero total is no reference to divide by.
+      (sample) => sample.totalMs || null,
+      (firstAudio, total) => firstAudio / total,
+    );
   const audio = (kind: WidgetKind | BeforeKind) => column(samplesOf(kind).map((sample) => sample.firstAudio));
   const iqrText = (values: number[]) => {
     const [low, high] = iqr(values);
@@ -362,14 +364,8 @@ export async function timeToTalk(
     return answered !== null && sample.signalOpened !== null ? sample.signalOpened - answered : null;
   };
   const joinGaps = (kind: WidgetKind | BeforeKind) => column(samplesOf(kind).map(toJoin));
-  const joinChange = (kind: WidgetKind, was: BeforeKind) => {
-    const rounds = new Map(samplesOf(was).map((sample) => [sample.round, toJoin(sample)]));
-    return samplesOf(kind).flatMap((sample) => {
-      const now = toJoin(sample);
-      const then = rounds.get(sample.round);
-      return now !== null && then != null ? [now - then] : [];
-    });
-  };
+  const joinChange = (kind: WidgetKind, was: BeforeKind) =>
+    byRound(samplesOf(kind), toJoin, samplesOf(was), toJoin, (now, then) => now - then);
   const joinText = (kind: WidgetKind, was: BeforeKind) =>
     `${withSpread(joinGaps(kind), 0)} ms${before ? `, before ${withSpread(joinGaps(was), 0)} ms, change round by round ${withSpread(joinChange(kind, was), 0)} ms` : ''}`;
   const joinLine = `**From the answer to the join**: the dial's answer (or the token route's) → the signal socket opened, i.e. what the widget's own code and livekit-client do (the room, its peer connection, the offer sent with the join) before the join reaches the media server, ms, median (IQR). Hover, then click: ${joinText('hover', 'before-hover')}. First call: ${joinText('first', 'before-first')}. The baseline (the token's answer → its signal socket): ${withSpread(column(baseOf('baseline').map((sample) => sample.signalMs)), 0)} ms.`;

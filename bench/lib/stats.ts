@@ -35,6 +35,26 @@ export function withSpread(values: readonly number[], digits = 1): string {
   return `${fixed(median(values), digits)} (${fixed(low, digits)}–${fixed(high, digits)})`;
 }
 
+/**
+ * Each of `these` against the sample of the same round in `those` (calls of one round run next to
+ * each other, under the same load): `combine(value, reference)` for every round where both are
+ * known (neither null nor undefined).
+ */
+export function byRound<A extends { round: number }, B extends { round: number }>(
+  these: readonly A[],
+  value: (sample: A) => number | null,
+  those: readonly B[],
+  reference: (sample: B) => number | null,
+  combine: (value: number, reference: number) => number,
+): number[] {
+  const references = new Map(those.map((sample) => [sample.round, reference(sample)]));
+  return these.flatMap((sample) => {
+    const mine = value(sample);
+    const theirs = references.get(sample.round);
+    return mine === null || theirs === null || theirs === undefined ? [] : [combine(mine, theirs)];
+  });
+}
+
 export function fixed(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : '—';
 }

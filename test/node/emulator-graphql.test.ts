@@ -578,8 +578,11 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
   });
 
   test('subscribed after the join: GLOBAL_CALL_CONNECT at once', async () => {
-    const { sessionId, dialToken } = await newDial(emu);
+    const { dialId, sessionId, dialToken } = await newDial(emu);
     const room = await joinRoom(emu, (await livekitCredentials(emu.graphqlUrl, dialToken, sessionId)).token);
+    // The room answers the join before the dial's record hears of it (the room runs in its own
+    // process): 'after the join' is once the dial is in progress.
+    await eventually(async () => (await dialRecord(emu, dialId)).status === 'in-progress');
     const stream = new Stream<SessionMessage>(client(dialToken), 'ConnectSession', { sessionId });
     await stream.next((message) => message.messageType === 'GLOBAL_CALL_CONNECT');
     assert.deepEqual(

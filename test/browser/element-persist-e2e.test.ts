@@ -278,6 +278,8 @@ describe('<voice-agent-call persist>: a call that survives the page', function (
       ['a', 'page-unload'],
     ]);
     await until(async () => (await dialStatus(dialId)) !== 'in-progress', 10000, 'the dial hung up');
+    // The frame's load event does not wait for the page's `await import(…)` that defines the element.
+    await frameWindow(frame).customElements.whenDefined('voice-agent-call');
     await element(frame).updateComplete;
     expect(element(frame).state).to.equal('idle');
     expect(events('call-resumed')).to.deep.equal([]);

@@ -410,7 +410,8 @@ describe('voice-agent-companion CLI', () => {
       });
       assert.equal(created.status, 200);
       assert.deepEqual((await emulatorDial(emulator, created.json.dialId as string)).inputs, { name: 'Ada' });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      // 'close', not 'exit': the process may exit before its stderr has been read to the end.
+      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
       assert.deepEqual(stdoutLines, [], 'stdout carries only the ready line');
@@ -441,7 +442,8 @@ describe('voice-agent-companion CLI', () => {
     let stdout = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': the process may exit before its output has been read to the end.
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     assert.equal(code, 1);
     assert.equal(stdout, '');
     assert.match(stderr, /COMPANION_SECRET/);

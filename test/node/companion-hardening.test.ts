@@ -568,7 +568,8 @@ describe('2 and 11. through the CLI', () => {
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // 'close', not 'exit': the process may exit before its stderr has been read to the end.
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
     const line = await Promise.race([
       new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
       exited.then(() => null),

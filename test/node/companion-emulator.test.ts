@@ -10,6 +10,7 @@ import { listen } from '../../src/server/node.js';
 import type { CompanionServer } from '../../src/server/node.js';
 import type { CompanionLogEntry } from '../../src/server/log.js';
 import { present, SECRET } from './companion-support.js';
+import { finished } from '../support/child-output.js';
 
 const EMULATOR_KEY = 'emu-key-DO-NOT-LEAK-0a1b2c3d';
 const SITE = 'https://shop.example';
@@ -438,12 +439,7 @@ describe('voice-agent-companion CLI', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    // 'close', not 'exit': the process may exit before its output has been read to the end.
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const { code, stdout, stderr } = await finished(child);
     assert.equal(code, 1);
     assert.equal(stdout, '');
     assert.match(stderr, /COMPANION_SECRET/);

@@ -31,6 +31,7 @@ import {
   SECRET,
   companionWithHangingCreate,
 } from './companion-support.js';
+import { finished } from '../support/child-output.js';
 
 const SITE = 'https://site.example';
 
@@ -566,21 +567,18 @@ describe('2 and 11. through the CLI', () => {
       env: cliEnv(overrides),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // 'close', not 'exit': the process may exit before its stderr has been read to the end.
-    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const ended = finished(child);
     const line = await Promise.race([
       new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
-      exited.then(() => null),
+      ended.then(() => null),
     ]);
-    if (line === null) return { code: await exited, stderr, ready: false };
+    if (line === null) return { ...(await ended), ready: false };
     try {
       await whenReady?.((JSON.parse(line) as { url: string }).url);
     } finally {
       child.kill('SIGTERM');
     }
-    return { code: await exited, stderr, ready: true };
+    return { ...(await ended), ready: true };
   }
 
   test(

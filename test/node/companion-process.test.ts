@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, test } from 'node:test';
 import { SECRET } from './companion-support.js';
+import { finished } from '../support/child-output.js';
 
 const BIN = 'bin/voice-agent-companion.js';
 
@@ -49,9 +50,7 @@ describe('voice-agent-companion as a process', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const { code, stderr } = await finished(child);
     assert.equal(code, 1);
     const lines = stderr.trim().split('\n');
     for (const name of [

@@ -10,6 +10,7 @@ import { createRedisRateLimiters } from '../../src/server/rate-limit.js';
 import { startCompanionProcess, type CompanionProcess } from '../support/companion-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { present, SECRET } from './companion-support.js';
+import { finished } from '../support/child-output.js';
 
 /** The companion CLI behind a proxy that names the client (`x-forwarded-for`), sharing the test's redis-server. */
 const startCompanion = (emulator: Emulator, env: Record<string, string>): Promise<CompanionProcess> =>
@@ -147,9 +148,7 @@ describe('rate limits shared through Redis', () => {
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let stderr = '';
-      present(child.stderr).on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const [code] = (await once(child, 'exit')) as [number | null];
+      const { code, stderr } = await finished(child);
       assert.equal(code, 1);
       assert.match(stderr, message);
     }

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { describe, test } from 'node:test';
 import { SCENARIO_AGENT_IDS } from '../../src/emulator/index.js';
 import { mediaCredentials } from '../support/media-credentials.js';
+import { finished } from '../support/child-output.js';
 
 const CLI = 'src/emulator/cli.ts';
 
@@ -116,9 +117,7 @@ describe('voice-agent-emulator CLI', () => {
     const bad = spawn(process.execPath, ['--import', 'tsx', CLI, '--idempotency', 'sometimes'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(bad, 'exit')) as [number | null];
+    const { code, stderr } = await finished(bad);
     assert.equal(code, 2);
     assert.match(stderr, /--idempotency must be one of replay, strict/);
   });
@@ -165,9 +164,7 @@ describe('voice-agent-emulator CLI', () => {
     const bad = spawn(process.execPath, ['--import', 'tsx', CLI, '--keep-ended-dials-minutes', 'ever'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(bad, 'exit')) as [number | null];
+    const { code, stderr } = await finished(bad);
     assert.equal(code, 2);
     assert.match(stderr, /--keep-ended-dials-minutes must be a whole number/);
   });
@@ -176,11 +173,7 @@ describe('voice-agent-emulator CLI', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', 'eighty'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const { code, stdout, stderr } = await finished(child);
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.match(stderr, /usage: voice-agent-emulator/);

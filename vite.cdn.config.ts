@@ -15,6 +15,8 @@ const PACKAGE_VERSION = (
   JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 const ENTRY_ID = 'virtual:voice-agent-call-cdn';
+/** The chunks every call runs from the click on: compiled as they load (the compile hint below). */
+const COMPILED_ON_LOAD = new Set(['in-call', 'livekit-media']);
 const RESOLVED_ENTRY_ID = `\0${ENTRY_ID}`;
 const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
@@ -185,12 +187,13 @@ export default defineConfig({
         // one's in a cache; the eight Vite's default gives are bytes the entry and the call chunk
         // carry in every chunk name they import, and that gzip cannot shrink.
         chunkFileNames: 'chunks/[name]-[hash:6].js',
-        // V8's explicit compile hint (Chrome 136+; other engines read a comment): most of the call
-        // chunk runs in every call, from the click on, and a function V8 compiles only when first
-        // called is compiled then, on the main thread, holding up the click's `POST /dials` and
-        // the room's join. With the hint it compiles the whole chunk as it loads, off the main
-        // thread. Not for livekit-client: a call runs a small part of it (see docs/embedding.md).
-        postBanner: (chunk) => (chunk.name === 'in-call' ? '//# allFunctionsCalledOnLoad' : ''),
+        // V8's explicit compile hint (Chrome 136+; other engines read a comment): the call chunk
+        // runs from the click on, and a function V8 compiles only when first called is compiled
+        // then, on the main thread, holding up the click's `POST /dials` and the room's join. With
+        // the hint the whole chunk is compiled as it loads, off the main thread. The media chunk
+        // too: a call runs less than all of livekit-client, but its join runs enough of it that
+        // compiling it function by function during the join cost more (docs/embedding.md).
+        postBanner: (chunk) => (COMPILED_ON_LOAD.has(chunk.name) ? '//# allFunctionsCalledOnLoad' : ''),
       },
     },
   },

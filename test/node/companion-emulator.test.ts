@@ -393,12 +393,11 @@ describe('voice-agent-companion CLI', () => {
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const ended = finished(child);
       const stdoutLines: string[] = [];
       const lines = createInterface({ input: child.stdout });
       const ready = await new Promise<string>((resolve, reject) => {
-        child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${stderr}`)));
+        void ended.then(({ code, stderr }) => reject(new Error(`the CLI exited with ${code}: ${stderr}`)));
         lines.once('line', resolve);
       });
       lines.on('line', (line) => stdoutLines.push(line));
@@ -411,10 +410,9 @@ describe('voice-agent-companion CLI', () => {
       });
       assert.equal(created.status, 200);
       assert.deepEqual((await emulatorDial(emulator, created.json.dialId as string)).inputs, { name: 'Ada' });
-      // 'close', not 'exit': the process may exit before its stderr has been read to the end.
-      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
       child.kill('SIGTERM');
-      assert.equal(await exited, 0);
+      const { code, stderr } = await ended;
+      assert.equal(code, 0);
       assert.deepEqual(stdoutLines, [], 'stdout carries only the ready line');
       const logLines = stderr.trim().split('\n');
       const entry = JSON.parse(present(logLines.at(-1))) as CompanionLogEntry;

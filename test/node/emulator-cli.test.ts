@@ -41,8 +41,9 @@ function startCli(args: string[]): Promise<Running> {
   });
 }
 
+/** Stops the CLI; resolves with its exit code once its output has been read to the end ('close', not 'exit'). */
 async function stop(running: Running, signal: NodeJS.Signals): Promise<number | null> {
-  const exited = once(running.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const exited = once(running.child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
   running.child.kill(signal);
   const [code] = await exited;
   return code;

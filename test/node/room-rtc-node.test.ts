@@ -13,6 +13,7 @@ import { describe, test } from 'node:test';
 import { DisconnectReason } from '@livekit/protocol';
 import { LINES } from '../../src/emulator/agent/scenarios.js';
 import type { RtcNodeResult, RtcNodeScenario } from '../support/rtc-node-call.js';
+import { finished } from '../support/child-output.js';
 
 const ROOM_ADDRESS = '10.77.0.1';
 const NAMESPACE_SETUP = [
@@ -32,15 +33,11 @@ async function call(scenario: RtcNodeScenario): Promise<RtcNodeResult> {
     // rtc-node logs at debug level unless NODE_ENV is production.
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  }).finally(() => clearTimeout(timer));
+  const { code, stdout, stderr } = await Promise.race([
+    finished(child),
+    new Promise<never>((_, reject) => child.once('error', reject)),
+  ]).finally(() => clearTimeout(timer));
   const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
   assert.ok(
     code === 0 && line,

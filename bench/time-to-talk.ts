@@ -4,11 +4,12 @@
 // bare livekit-client page: the microphone request, the two companion round trips, Room.connect),
 // alternating in order, so each ratio is taken per round, between calls made under the same load;
 // with BENCH_COMPARE_REF, that commit's widget and companion make the same calls in the same rounds.
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { Page } from 'playwright';
 import { instrumentedContext, launchChromium } from './lib/browser.js';
-import { ROOT, type Services } from './lib/services.js';
+import { BENCH_CACHE, ROOT, type Services } from './lib/services.js';
 import { byRound, fixed, iqr, median, table, withSpread, type BenchSection } from './lib/stats.js';
 
 const WIDGET_STEPS = [
@@ -77,7 +78,8 @@ const TARGET_AGAIN = 0.8;
 /** The widget's kinds of call in a round, and the baseline's; "before-…" are BENCH_COMPARE_REF's widget. */
 type WidgetKind = 'first' | 'again' | 'prefetched' | 'hover' | 'prompt';
 type BeforeKind = 'before-first' | 'before-hover' | 'before-prompt';
-type BaselineKind = 'baseline' | 'baseline-prompt';
+/** `baseline-lazy`: the same bare page, loading livekit-client on the click (`lazyLivekit`). */
+type BaselineKind = 'baseline' | 'baseline-prompt' | 'baseline-lazy';
 
 /** One widget call's steps (ms after the click) and the round it was made in. */
 type RoundSample<T> = T & { round: number };
@@ -146,8 +148,38 @@ async function widgetCall(page: Page, options: { hoverMs?: number; promptMs?: nu
   return sample;
 }
 
-async function baselineCall(page: Page, agent: string, promptMs: number): Promise<BaselineSample> {
-  await page.goto('/bench/pages/baseline.html');
+/**
+ * livekit-client as a site that loads it only on the click would ship it: what the bare page uses
+ * (`Room`, `RoomEvent`) bundled and minified by esbuild into BENCH_CACHE, which the page server
+ * serves. Its URL and size, or null without esbuild (the row is then left out).
+ */
+function lazyLivekit(): { url: string; bytes: number } | null {
+  const esbuild = join(ROOT, 'node_modules/esbuild/bin/esbuild');
+  if (!existsSync(esbuild)) return null;
+  mkdirSync(BENCH_CACHE, { recursive: true });
+  const file = join(BENCH_CACHE, 'livekit-client.min.mjs');
+  execFileSync(
+    esbuild,
+    [
+      '--bundle',
+      '--minify',
+      '--format=esm',
+      '--log-level=error',
+      '--define:process.env.NODE_ENV="production"',
+      `--outfile=${file}`,
+    ],
+    { cwd: ROOT, input: "export { Room, RoomEvent } from 'livekit-client';\n" },
+  );
+  return { url: `/${relative(ROOT, file)}`, bytes: statSync(file).size };
+}
+
+async function baselineCall(
+  page: Page,
+  agent: string,
+  promptMs: number,
+  lazyUrl: string | null = null,
+): Promise<BaselineSample> {
+  await page.goto(`/bench/pages/baseline.html${lazyUrl ? `?livekit=${encodeURIComponent(lazyUrl)}` : ''}`);
   await page.waitForFunction('window.baselineReady === true');
   await page.waitForTimeout(SETTLE_MS);
   await page.evaluate(`window.__bench.promptMs = ${promptMs}`);
@@ -183,6 +215,7 @@ export async function timeToTalk(
   // page imports the call and media chunks (the same URLs the widget imports, so the same modules)
   // before the click.
   const prefetchUrls = [chunkUrl('in-call-'), chunkUrl('livekit-media-')];
+  const lazy = lazyLivekit();
   const kinds = [
     'first',
     'prefetched',
@@ -190,6 +223,7 @@ export async function timeToTalk(
     'prompt',
     'baseline',
     'baseline-prompt',
+    ...(lazy ? (['baseline-lazy'] as const) : []),
     ...(beforeBuild ? (['before-first', 'before-hover', 'before-prompt'] as const) : []),
   ] as const;
   const failures: string[] = [];
@@ -223,7 +257,13 @@ export async function timeToTalk(
             await openWidget(page, agent, 'none', build);
             add(widget, kind, i, await widgetCall(page, { promptMs: PROMPT_MS }));
           } else {
-            add(baseline, kind, i, await baselineCall(page, agent, kind === 'baseline-prompt' ? PROMPT_MS : 0));
+            const promptMs = kind === 'baseline-prompt' ? PROMPT_MS : 0;
+            add(
+              baseline,
+              kind,
+              i,
+              await baselineCall(page, agent, promptMs, kind === 'baseline-lazy' ? lazy?.url : null),
+            );
           }
         } catch (error) {
           failures.push(`${kind} #${i + 1}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
@@ -269,7 +309,17 @@ export async function timeToTalk(
     label ?? '',
     withSpread(baseStep('baseline', step as keyof BaselineSample), 0),
     withSpread(baseStep('baseline-prompt', step as keyof BaselineSample), 0),
+    ...(lazy ? [withSpread(baseStep('baseline-lazy', step as keyof BaselineSample), 0)] : []),
   ]);
+  /** The bare page loading livekit-client on the click over the same page with it loaded, round by round. */
+  const totalOf = (sample: BaselineSample) => sample.totalMs || null;
+  const lazyCost = byRound(
+    baseOf('baseline-lazy'),
+    totalOf,
+    baseOf('baseline'),
+    totalOf,
+    (late, loaded) => late / loaded,
+  );
 
   /** Each call's click → first audio over its round's baseline (microphone request → first audio). */
   const paired = (kind: WidgetKind | BeforeKind, reference: BaselineKind) =>
@@ -362,6 +412,25 @@ export async function timeToTalk(
       ],
     ];
   });
+  // Like for like with `preload="none"`: the widget's first call over the bare page that also loads
+  // livekit-client on the click. No target: it shows how much of the first call's ratio any page pays
+  // for loading livekit-client late (lazyCost) and how much is the widget's own.
+  const firstLazy = paired('first', 'baseline-lazy');
+  const firstLazyLabel = 'first call without prefetch, against the bare page that imports livekit-client on the click';
+  if (lazy) {
+    ratioRows.push([
+      firstLazyLabel,
+      withSpread(audio('first'), 0),
+      withSpread(column(baseOf('baseline-lazy').map((sample) => sample.totalMs)), 0),
+      withSpread(firstLazy, 2),
+      '—',
+      '—',
+    ]);
+  }
+  const lazyKb = lazy ? `${fixed(lazy.bytes / 1024, 1)} KiB` : '';
+  const lazyLine = lazy
+    ? `**Loading livekit-client on the click**: the same bare page, as a site that loads livekit-client only when the visitor calls would write it: \`Room\` and \`RoomEvent\` bundled and minified by esbuild in this run (${lazyKb}, the widget's media chunk is its own build of the same library), imported when its clock starts, beside the microphone request, and awaited after the token. Round by round it takes ${withSpread(lazyCost, 2)} times as long as the page that had livekit-client loaded (the last column above): that is what loading livekit-client late costs any page here, before the widget's own code. The last row of the ratio table holds the widget's first call (\`preload="none"\`) against this page.`
+    : '**Loading livekit-client on the click**: not measured (esbuild is not installed).';
   const first = audio('first');
   // From the credentials (the create's answer, or the token route's) to the signal socket: what the
   // widget's own code and livekit-client do before the room's join reaches the network.
@@ -377,7 +446,7 @@ export async function timeToTalk(
   const joinLine = `**From the answer to the join**: the dial's answer (or the token route's) → the signal socket opened, i.e. what the widget's own code and livekit-client do (the room, its peer connection, the offer sent with the join) before the join reaches the media server, ms, median (IQR). Hover, then click: ${joinText('hover', 'before-hover')}. First call: ${joinText('first', 'before-first')}. The baseline (the token's answer → its signal socket): ${withSpread(column(baseOf('baseline').map((sample) => sample.signalMs)), 0)} ms.`;
 
   const markdown = [
-    `${calls} rounds, each in alternating order: a fresh widget page with two calls (*first call*, *call again*), a fresh widget page for each of *hover, then click*, *microphone prompt* and (every other round) *chunks prefetched*, and a fresh baseline page without and with the prompt${before ? `, and the widget and companion of commit ${before.commit} (*before*: first call, hover, prompt)` : ''}, each in a fresh Chromium context (cold HTTP cache), on \`${agent}\`, after one unmeasured round. Every page waits ${SETTLE_MS} ms once it is ready before its clock starts (the hover's dwell, and the same on every other page, the baseline's too), so no call is measured while its page is still busy with its own load. Every call is watched the same way until its first agent audio: a check every ${WATCH_MS} ms on a timer in its page (the baseline's own loop; not on each animation frame, which keeps a headless page drawing frames through the call, about 20 ms of the widget's time on this machine). Each figure is the median with its interquartile range (the middle half of the calls) in brackets; n is calls with that step / calls.` +
+    `${calls} rounds, each in alternating order: a fresh widget page with two calls (*first call*, *call again*), a fresh widget page for each of *hover, then click*, *microphone prompt* and (every other round) *chunks prefetched*, and a fresh baseline page without and with the prompt${lazy ? ' and loading livekit-client on the click' : ''}${before ? `, and the widget and companion of commit ${before.commit} (*before*: first call, hover, prompt)` : ''}, each in a fresh Chromium context (cold HTTP cache), on \`${agent}\`, after one unmeasured round. Every page waits ${SETTLE_MS} ms once it is ready before its clock starts (the hover's dwell, and the same on every other page, the baseline's too), so no call is measured while its page is still busy with its own load. Every call is watched the same way until its first agent audio: a check every ${WATCH_MS} ms on a timer in its page (the baseline's own loop; not on each animation frame, which keeps a headless page drawing frames through the call, about 20 ms of the widget's time on this machine). Each figure is the median with its interquartile range (the middle half of the calls) in brackets; n is calls with that step / calls.` +
       (failures.length ? ` Failed calls (left out): ${failures.join('; ')}.` : ''),
     '',
     `**The widget** (CDN build, script tag), ms after the click. *First call*: a fresh page with \`preload="none"\`, so the click also fetches and runs the lazy call chunk (call logic, in-call UI) and media chunk (livekit-client), side by side, while the microphone request made inside the click is pending; without it, the pointer moving onto the button for the click would start the widget's own prefetch a few ms early and blur what this column measures. *Chunks prefetched*: a fresh page (\`preload="none"\`) that imports both chunks before the click (what the widget's prefetch gives once it has finished), then waits as every page does. *Hover, then click*: a fresh page with the default \`preload="intent"\`: the pointer rests on the call button ${HOVER_MS} ms (a visitor's dwell) before the click, so the widget itself starts loading both chunks on pointerenter. *Microphone prompt*: a first visit's real path: a fresh page with \`preload="none"\` where the microphone permission prompt takes ${PROMPT_MS} ms (a person reading it and clicking Allow; \`bench/pages/instrument.js\` holds getUserMedia that long and the Permissions API answers \`prompt\` meanwhile), so it shows how much of the lazy load hides behind the prompt. *Call again*: a second call in the first page, the chunks already loaded.`,
@@ -401,7 +470,17 @@ export async function timeToTalk(
     '',
     `**The baseline**: a bare livekit-client page (livekit-client loaded with the page) whose clock starts, like the widget's click, before its microphone request: getUserMedia, the two companion round trips, \`Room.connect\`, publishing the microphone, \`startDialSession\`; without and with the same ${PROMPT_MS} ms prompt. ms:`,
     '',
-    table(['step', 'median (IQR)', `with the ${PROMPT_MS} ms prompt`], baseRows),
+    table(
+      [
+        'step',
+        'median (IQR)',
+        `with the ${PROMPT_MS} ms prompt`,
+        ...(lazy ? ['livekit-client imported on the click'] : []),
+      ],
+      baseRows,
+    ),
+    '',
+    lazyLine,
     '',
     joinLine,
     '',
@@ -442,6 +521,25 @@ export async function timeToTalk(
           verdict: verdict(median(ratios), line.limit),
         };
       }),
+      ...(lazy
+        ? [
+            {
+              id: 'lazy-cost',
+              metric:
+                'bare livekit-client page: livekit-client imported on the click ÷ loaded with the page (what loading it late costs any page)',
+              measured: `${fixed(median(lazyCost), 2)}, ${iqrText(lazyCost)}`,
+              target: '—',
+              verdict: '—',
+            },
+            {
+              id: 'ratio-audio-lazy',
+              metric: `widget ÷ bare livekit-client (both clocks with the microphone request), ${firstLazyLabel}`,
+              measured: `${fixed(median(firstLazy), 2)}, ${iqrText(firstLazy)}`,
+              target: '—',
+              verdict: '—',
+            },
+          ]
+        : []),
     ],
   };
 }

@@ -19,6 +19,10 @@ export interface Child<Ready> {
   ready: Ready;
 }
 
+/** Files the benchmarks build for their pages (time-to-talk.ts: livekit-client bundled as a site would ship it); served beside them. */
+const BENCH_CACHE_DIR = 'node_modules/.cache/voice-agent-bench/';
+export const BENCH_CACHE = join(ROOT, BENCH_CACHE_DIR);
+
 /** Where the children's logs go (one request log line each would drown the tables). */
 export const LOG_FILE = join(tmpdir(), 'voice-agent-call-bench.log');
 let logFd: number | undefined;
@@ -135,7 +139,7 @@ async function proxy(req: IncomingMessage, res: ServerResponse, target: string):
 }
 
 /**
- * Serves the repository's files (pages, dist/cdn, node_modules/livekit-client/dist) and proxies the
+ * Serves the repository's files (pages, dist/cdn, node_modules/livekit-client/dist, BENCH_CACHE) and proxies the
  * companion at /api/voice-call. `before`: another version's tree, whose `dist/` is served under
  * /before/dist/ and whose companion under /api/voice-call-before.
  */
@@ -161,7 +165,7 @@ export function startStaticServer(
       return;
     }
     const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
-    const allowed = ['bench/pages/', 'dist/', 'node_modules/livekit-client/dist/'].some((dir) =>
+    const allowed = ['bench/pages/', 'dist/', 'node_modules/livekit-client/dist/', BENCH_CACHE_DIR].some((dir) =>
       path.startsWith(join(ROOT, dir)),
     );
     serveFile(res, path, allowed);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { cdnSizes, unhashed, type FileSize } from '../scripts/build-sizes.js';
+import { esbuildMinified } from './lib/esbuild.js';
 import type { RefTree } from './lib/git-ref.js';
 import { ROOT, buildCdn } from './lib/services.js';
 import { kb, table, type BenchSection } from './lib/stats.js';
@@ -202,14 +203,9 @@ function withBefore(now: number, old: number | null | undefined): string {
 
 /** livekit-client's ESM bundle minified with esbuild, the fair comparison for a minified widget (null without esbuild). */
 function minified(path: string): FileSize | null {
-  const esbuild = join(ROOT, 'node_modules/esbuild/bin/esbuild');
-  if (!existsSync(esbuild)) return null;
   try {
-    const output = execFileSync(
-      esbuild,
-      [path, '--minify', '--format=esm', '--log-level=error', `--define:process.env.NODE_ENV="production"`],
-      { maxBuffer: 64 * 1024 * 1024 },
-    );
+    const output = esbuildMinified([path]);
+    if (!output) return null;
     return {
       file: 'livekit-client.esm.mjs minified (esbuild --minify, this run)',
       bytes: output.length,

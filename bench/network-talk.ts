@@ -14,7 +14,14 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { instrumentedContext, launchChromium } from './lib/browser.js';
-import { criticalPath, startDelayProxy, targetOf, type DelayProxy, type Exchange } from './lib/delay-proxy.js';
+import {
+  criticalPath,
+  fromBrowser,
+  startDelayProxy,
+  targetOf,
+  type DelayProxy,
+  type Exchange,
+} from './lib/delay-proxy.js';
 import type { RefTree } from './lib/git-ref.js';
 import {
   buildCdn,
@@ -160,14 +167,20 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
   try {
     const emulator = await startChild<EmulatorReady & { graphqlUrl: string }>('src/emulator/cli.ts', ['--port', '0']);
     closers.push(() => stopChild(emulator.child));
-    // The service's REST API as the companion reaches it; its GraphQL API (HTTP and WebSocket), which the
-    // browser uses and the companion too (one browserDialToken per call); the media server's signal.
-    const service = await startDelayProxy(targetOf(emulator.ready.apiUrl));
-    const graphql = await startDelayProxy(targetOf(emulator.ready.apiUrl), 0, 'GraphQL');
+    // The service, at one origin as the real one is (its REST API and, at /query, its GraphQL API,
+    // over HTTP and WebSocket), and the media server's signal. The browser's GraphQL requests and
+    // sockets and the companion's calls (the REST dial calls, browserDialToken) share the service's
+    // leg as on a real network, where the companion's GraphQL call may reuse its REST connection:
+    // the companion's connections, known by their first request, get the service's delay
+    // (`serviceDelay`) and are not the browser's round trips.
+    let serviceDelay = 0;
+    const service = await startDelayProxy(targetOf(emulator.ready.apiUrl), 0, 'GraphQL', {
+      from: fromBrowser,
+      delayMs: () => serviceDelay,
+    });
     const media = await startDelayProxy(targetOf(emulator.ready.mediaUrl), 0, 'signal');
     closers.push(
       () => service.close(),
-      () => graphql.close(),
       () => media.close(),
     );
     let companionUrl = '';
@@ -184,7 +197,7 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
     const env = {
       ...companionEnv(emulator.ready, origin),
       VOICE_AGENT_BASE_URL: `http://${service.host}`,
-      VOICE_AGENT_GRAPHQL_URL: `http://${graphql.host}/query`,
+      VOICE_AGENT_GRAPHQL_URL: `http://${service.host}/query`,
       VOICE_AGENT_MEDIA_URL: `ws://${media.host}`,
     };
     const companion: Child<{ url: string }> = await startChild('src/server/cli.ts', [], env);
@@ -195,12 +208,12 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
       closers.push(() => stopChild(old.child));
       beforeUrl = old.ready.url;
     }
-    const browserLegs: DelayProxy[] = [site, graphql, media];
+    const browserLegs: DelayProxy[] = [site, service, media];
 
     browser = await launchChromium();
     for (const network of NETWORKS) {
       for (const proxy of browserLegs) proxy.delayMs = network.browserMs;
-      service.delayMs = network.serviceMs;
+      serviceDelay = network.serviceMs;
       const rounds = Math.max(2, Math.round(calls * network.share));
       const here = kinds.filter((kind) => network.phone || !kind.endsWith('phone'));
       for (let i = network === NETWORKS[0] ? -1 : 0; i < rounds; i++) {
@@ -267,14 +280,9 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
   /** Counted: the browser's round trips on each call's critical path (an integer per call). */
   const counts = (network: Network, kind: Kind) =>
     of(network, kind).flatMap((sample) => (sample.path ? [sample.path.length] : []));
-  /**
-   * Inferred (the cross-check): the time the delay added, over one round trip of it. With the
-   * browser's legs only, less the one the companion's browserDialToken makes on the GraphQL leg
-   * (every page waits for exactly one: the widget in the create, the others in the token route).
-   */
+  /** Inferred (the cross-check): the time the delay added, over one round trip of it. */
   const inferred = (network: Network, kind: Kind) =>
-    (med(network, kind) - med(zero, kind)) / (2 * Math.max(network.browserMs, network.serviceMs)) -
-    (network.serviceMs === 0 ? 1 : 0);
+    (med(network, kind) - med(zero, kind)) / (2 * Math.max(network.browserMs, network.serviceMs));
   /** Each call's time over the hand-written page's call of the same round (run next to it, under the same load). */
   const paired = (network: Network, kind: Kind) =>
     byRound(
@@ -335,7 +343,7 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
   };
 
   const markdown = [
-    `${calls} calls of each kind at 50 ms each way (the targets' network) and ${Math.max(2, Math.round(calls / 3))} on each other network (the phone only at 50 ms each way), on \`emu-quick\`, in two alternating orders (each widget kind follows a call through its own companion, whose upstream connections are then warm, in half the rounds), each in a fresh Chromium context (cold HTTP cache: the page, the CDN entry, the chunks and livekit-client are fetched through the delayed leg), after one unmeasured round. Delay is added by small TCP proxies (\`bench/lib/delay-proxy.ts\`: each chunk waits the delay each way, and a new connection one round trip before its first byte) on every TCP leg the browser uses: the page server (the page, its scripts and chunks, and the companion at \`/api/voice-call\`, same origin), the service's GraphQL API (the browser's, over HTTP and WebSocket, and the companion's \`browserDialToken\`), the service's REST API (the companion's calls) and the media server's signal WebSocket; the WebRTC media itself (UDP, loopback) is not delayed. Times are click (or tap) → first agent audio, ms. *Desktop*: the default \`preload="intent"\`, the pointer rests on the call button ${DWELL_MS} ms, then clicks. *Phone*: touch emulation (Playwright \`hasTouch\`, \`isMobile\`, 390 × 844): the card is in view for ${DWELL_MS} ms, then a tap. *Hand-written page*: \`bench/pages/hand-written.js\`, livekit-client loaded with the page, the service's documented browser flow in the obvious order: microphone (in the click), create, token, GraphQL session (\`connection_init\`, \`ConnectSession\`), room join and microphone published, \`startDialSession\` on \`GLOBAL_CALL_CONNECT\`. ${before ? `*Before*: the widget (CDN build) and companion of commit ${before.commit}, same network, same run. ` : ''}Each figure is the median with its interquartile range (the middle half of the calls) in brackets. "÷ hand-written" is each call's time over the hand-written page's call of the same round (run next to it, under the same load): the median of those ratios and their IQR. *Round trips, counted*: the delaying proxies on the browser's legs (page server, GraphQL, signal) record every round trip the browser makes after the click: each new connection (its handshake) and each turn on a connection (a request, or a WebSocket message, to the first answer after it), with its start and end as the browser sees them; the critical path to the first agent audio is the chain walked back from the first audio, each step the round trip that ended last before the next one started (so each started after the previous ended), and its length is the call's count (an integer; the median and IQR over the calls). The companion's own service calls are inside the browser's request that waits for them and are not counted. Round trips started before the click (the hover's prefetch, the page load) are not counted. *Inferred (cross-check)*: the older figure, the time the delay added over the undelayed run divided by one round trip of the delay (on the browser-legs-only row, less the companion's one \`browserDialToken\` call on the shared GraphQL leg); it moves with the load and can go negative, the count does not.` +
+    `${calls} calls of each kind at 50 ms each way (the targets' network) and ${Math.max(2, Math.round(calls / 3))} on each other network (the phone only at 50 ms each way), on \`emu-quick\`, in two alternating orders (each widget kind follows a call through its own companion, whose upstream connections are then warm, in half the rounds), each in a fresh Chromium context (cold HTTP cache: the page, the CDN entry, the chunks and livekit-client are fetched through the delayed leg), after one unmeasured round. Delay is added by small TCP proxies (\`bench/lib/delay-proxy.ts\`: each chunk waits the delay each way, and a new connection one round trip before its first byte) on every TCP leg the browser uses: the page server (the page, its scripts and chunks, and the companion at \`/api/voice-call\`, same origin), the service (one origin, as the real service's: the browser's GraphQL requests and WebSocket, and the companion's calls, its REST dial calls and \`browserDialToken\`, whose connections, told apart by their first request's \`User-Agent\`, get the service's delay and are not the browser's round trips) and the media server's signal WebSocket; the WebRTC media itself (UDP, loopback) is not delayed. Times are click (or tap) → first agent audio, ms. *Desktop*: the default \`preload="intent"\`, the pointer rests on the call button ${DWELL_MS} ms, then clicks. *Phone*: touch emulation (Playwright \`hasTouch\`, \`isMobile\`, 390 × 844): the card is in view for ${DWELL_MS} ms, then a tap. *Hand-written page*: \`bench/pages/hand-written.js\`, livekit-client loaded with the page, the service's documented browser flow in the obvious order: microphone (in the click), create, token, GraphQL session (\`connection_init\`, \`ConnectSession\`), room join and microphone published, \`startDialSession\` on \`GLOBAL_CALL_CONNECT\`. ${before ? `*Before*: the widget (CDN build) and companion of commit ${before.commit}, same network, same run. ` : ''}Each figure is the median with its interquartile range (the middle half of the calls) in brackets. "÷ hand-written" is each call's time over the hand-written page's call of the same round (run next to it, under the same load): the median of those ratios and their IQR. *Round trips, counted*: the delaying proxies on the browser's legs (page server, GraphQL, signal) record every round trip the browser makes after the click: each new connection (its handshake) and each turn on a connection (a request, or a WebSocket message, to the first answer after it), with its start and end as the browser sees them; the critical path to the first agent audio is the chain walked back from the first audio, each step the round trip that ended last before the next one started (so each started after the previous ended), and its length is the call's count (an integer; the median and IQR over the calls). The companion's own service calls are inside the browser's request that waits for them and are not counted. Round trips started before the click (the hover's prefetch, the page load) are not counted. *Inferred (cross-check)*: the older figure, the time the delay added over the undelayed run divided by one round trip of the delay; it moves with the load and can go negative, the count does not.` +
       (failures.length ? ` Failed calls (left out): ${failures.join('; ')}.` : ''),
     '',
     table(

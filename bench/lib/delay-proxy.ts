@@ -2,7 +2,8 @@
 // no netem). Every chunk waits `delayMs` each way, and a new connection waits one round trip before
 // its first byte goes on (the TCP handshake), so a request on a fresh connection costs two round
 // trips and one on an open connection one. Order within a connection is kept (timers of equal delay
-// fire in order). `delayMs` may change between calls; a connection keeps the delay it opened with.
+// fire in order). `delayMs` may change between calls; a browser's connection keeps the delay it
+// opened with, a server's (`server`, below) takes the service's with each request.
 //
 // It also records every round trip the browser waits for on its leg (`exchanges`), so a benchmark
 // can count the ones on a call's critical path instead of inferring them from times: a new
@@ -81,8 +82,23 @@ export function describeClientChunk(chunk: Buffer, upgraded: boolean): string {
   return type ? `WebSocket message: ${type[1]}` : 'WebSocket message (text)';
 }
 
-/** `leg`: what this proxy stands for, in the exchanges it records (e.g. "page server", "signal"). */
-export function startDelayProxy(target: { host: string; port: number }, delayMs = 0, leg = ''): Promise<DelayProxy> {
+/** A browser's request or WebSocket upgrade: its `User-Agent` is a browser's (`Mozilla/…`), not Node's. */
+export function fromBrowser(chunk: Buffer): boolean {
+  return /\r\nuser-agent: *Mozilla\//i.test(chunk.toString('latin1', 0, 65536));
+}
+
+/**
+ * `leg`: what this proxy stands for, in the exchanges it records (e.g. "page server", "signal").
+ * `server`: where a server's calls share the leg with the browser's (the companion's GraphQL calls
+ * go to the URL it hands the browser), a connection whose first request `from` did not send goes
+ * with `delayMs()` instead of the proxy's delay and is not recorded: it is not a browser round trip.
+ */
+export function startDelayProxy(
+  target: { host: string; port: number },
+  delayMs = 0,
+  leg = '',
+  server?: { from(chunk: Buffer): boolean; delayMs(): number },
+): Promise<DelayProxy> {
   const sockets = new Set<Socket>();
   const proxy: DelayProxy = {
     host: '',
@@ -92,11 +108,13 @@ export function startDelayProxy(target: { host: string; port: number }, delayMs 
     recording: false,
     close: () => Promise.resolve(),
   };
-  const server: Server = createServer((client) => {
+  const listener: Server = createServer((client) => {
     proxy.connections += 1;
-    const delay = proxy.delayMs;
+    let delay = proxy.delayMs;
     const accepted = wallClock();
-    if (proxy.recording)
+    // A server's connection (`server`) is known by its first request: until then it is the browser's.
+    let recorded = true;
+    if (proxy.recording && !server)
       proxy.exchanges.push({ leg, start: accepted, end: accepted + 2 * delay, what: 'new connection' });
     const upstream = createConnection(target);
     for (const socket of [client, upstream]) {
@@ -109,13 +127,29 @@ export function startDelayProxy(target: { host: string; port: number }, delayMs 
     }
     const later = (run: () => void, ms: number) => (ms > 0 ? void setTimeout(run, ms) : run());
     // The handshake: the first byte leaves one round trip after the connection was asked for.
-    const open = new Promise<void>((resolve) => later(resolve, 2 * delay));
+    const open = server
+      ? new Promise<void>((resolve) =>
+          client.once('data', (chunk: Buffer) => {
+            if (server.from(chunk)) {
+              if (proxy.recording)
+                proxy.exchanges.push({ leg, start: accepted, end: accepted + 2 * delay, what: 'new connection' });
+            } else {
+              recorded = false;
+              delay = server.delayMs();
+            }
+            later(resolve, Math.max(0, accepted + 2 * delay - wallClock()));
+          }),
+        )
+      : new Promise<void>((resolve) => later(resolve, 2 * delay));
     // The turn waiting for the server's answer, if any; a connection is a WebSocket after a 101.
     let pending: Exchange | null = null;
     let upgraded = false;
     const pipe = (from: Socket, to: Socket, first: Promise<void> | null) => {
       from.on('data', (chunk: Buffer) => {
-        if (proxy.recording && first && !pending) {
+        // A server's connection (kept alive from one network setting to the next) takes the
+        // service's delay as it is now with each request, which it sends only once the last answered.
+        if (!recorded && first) delay = server?.delayMs() ?? delay;
+        if (proxy.recording && recorded && first && !pending) {
           // A request on a new connection goes out once the handshake is over.
           const start = Math.max(wallClock(), accepted + 2 * delay);
           pending = { leg, start, end: Number.NaN, what: describeClientChunk(chunk, upgraded) };
@@ -124,7 +158,7 @@ export function startDelayProxy(target: { host: string; port: number }, delayMs 
           if (pending) {
             // The browser sees the answer one delay after it leaves the server.
             pending.end = wallClock() + delay;
-            if (proxy.recording) proxy.exchanges.push(pending);
+            if (proxy.recording && recorded) proxy.exchanges.push(pending);
             pending = null;
           }
         }
@@ -138,12 +172,12 @@ export function startDelayProxy(target: { host: string; port: number }, delayMs 
     pipe(upstream, client, null);
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      proxy.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listener.listen(0, '127.0.0.1', () => {
+      proxy.host = `127.0.0.1:${(listener.address() as AddressInfo).port}`;
       proxy.close = () =>
         new Promise((done) => {
           for (const socket of sockets) socket.destroy();
-          server.close(() => done());
+          listener.close(() => done());
         });
       resolve(proxy);
     });

@@ -3,7 +3,15 @@
 // exchanges: no timing is measured or asserted here.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { criticalPath, describeClientChunk, type Exchange } from '../../bench/lib/delay-proxy.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { request } from 'node:http';
+import {
+  criticalPath,
+  describeClientChunk,
+  fromBrowser,
+  startDelayProxy,
+  type Exchange,
+} from '../../bench/lib/delay-proxy.js';
 
 const at = (leg: string, what: string, start: number, end: number): Exchange => ({ leg, what, start, end });
 
@@ -52,4 +60,41 @@ test('a turn is named by its request line or its WebSocket message', () => {
   );
   assert.equal(describeClientChunk(frame('{"type":"connection_init"}'), true), 'WebSocket message: connection_init');
   assert.equal(describeClientChunk(Buffer.from([0x82, 0x82, 0, 0, 0, 0, 1, 2]), true), 'WebSocket message (binary)');
+});
+
+test("on a leg a server shares with the browser, only the browser's round trips are recorded", async () => {
+  // One HTTP answer per request, on a connection the client keeps open.
+  const target = createServer((socket) =>
+    socket.on('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')),
+  );
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const { port } = target.address() as AddressInfo;
+  const proxy = await startDelayProxy({ host: '127.0.0.1', port }, 0, 'GraphQL', {
+    from: fromBrowser,
+    delayMs: () => 0,
+  });
+  proxy.recording = true;
+  const get = (userAgent: string) =>
+    new Promise<void>((resolve, reject) => {
+      const [host, proxyPort] = proxy.host.split(':');
+      request(
+        { host, port: Number(proxyPort), path: '/query', headers: { 'user-agent': userAgent }, agent: false },
+        (answer) => answer.resume().on('end', resolve),
+      )
+        .on('error', reject)
+        .end();
+    });
+  try {
+    await get('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0');
+    await get('node');
+    assert.deepEqual(
+      proxy.exchanges.map((exchange) => exchange.what),
+      ['new connection', 'GET /query'],
+    );
+    assert.ok(fromBrowser(Buffer.from('GET / HTTP/1.1\r\nUser-Agent: Mozilla/5.0\r\n\r\n')));
+    assert.ok(!fromBrowser(Buffer.from('POST /query HTTP/1.1\r\nuser-agent: node\r\n\r\n')));
+  } finally {
+    await proxy.close();
+    await new Promise((resolve) => target.close(resolve));
+  }
 });

@@ -94,6 +94,9 @@ export interface ServiceSession {
 
 const RETRY_DELAY_MS = 500;
 
+/** How long `startDialSession` waits at most for the warm query's connection (`sendStart`). */
+const WARM_WAIT_MS = 500;
+
 /**
  * How long a socket opened ahead (`openEarlySocket`) waits for a session to take it: under
  * graphql-ws's default `connectionInitWaitTimeout` (3 s, the emulator's; the service's own wait is
@@ -209,6 +212,13 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
 
   async function sendStart(): Promise<void> {
     let detail = '';
+    // A warm query still on its way holds the connection it opened: the mutation waits for its
+    // answer and takes that connection, instead of a new one (two round trips, the handshake and
+    // the request, on the agent's first word; the network benchmark saw both go out together). At
+    // most WARM_WAIT_MS: a warm query that stalls costs no more than a new connection would.
+    let waited: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([warming, new Promise((resolve) => (waited = setTimeout(resolve, WARM_WAIT_MS)))]);
+    clearTimeout(waited);
     for (let attempt = 0; attempt < 2 && !closed; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
       detail = await startDialSession();
@@ -271,7 +281,9 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   // start. A query with the same headers now, beside the room's join, has that preflight made (and
   // its answer kept: Access-Control-Max-Age, 5 s when the service sends none) while nothing waits.
   // `{ __typename }` reads nothing of the dial; its answer is not used.
-  if (otherOrigin(options.graphqlUrl)) void mutate('Warm', '__typename', WARM_QUERY, {}, () => true);
+  const warming = otherOrigin(options.graphqlUrl)
+    ? mutate('Warm', '__typename', WARM_QUERY, {}, () => true)
+    : Promise.resolve('');
 
   const loseStatus = (): void => {
     if (statusLost || dialEnded || closed) return;

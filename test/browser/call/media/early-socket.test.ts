@@ -43,6 +43,10 @@ function watchPage() {
   const serviceAsks: string[] = [];
   /** The GraphQL operations the page sent over HTTP, in order. */
   const operations: string[] = [];
+  /** When each operation was sent and its answer reached the page, by name. */
+  const times = new Map<string, { sentAt: number; answeredAt: number | null }>();
+  /** How long the warm query's answer is held before the page reads it (0: not held). */
+  const hold = { warmMs: 0 };
   // When each `<link rel="preconnect">` was added, by origin.
   const preconnects = new Map<string, number>();
   const links = new MutationObserver((records) => {
@@ -52,9 +56,16 @@ function watchPage() {
   links.observe(document.head, { childList: true });
   window.fetch = async (input, init) => {
     if (String(input).endsWith('/service')) serviceAsks.push(String(input));
-    if (String(input).endsWith('/query') && typeof init?.body === 'string')
-      operations.push((JSON.parse(init.body) as { operationName: string }).operationName);
+    const operation =
+      String(input).endsWith('/query') && typeof init?.body === 'string'
+        ? (JSON.parse(init.body) as { operationName: string }).operationName
+        : null;
+    if (operation) operations.push(operation);
+    const timing = { sentAt: performance.now(), answeredAt: null as number | null };
+    if (operation) times.set(operation, timing);
     const response = await realFetch(input, init);
+    if (operation === 'Warm' && hold.warmMs > 0) await new Promise((resolve) => setTimeout(resolve, hold.warmMs));
+    timing.answeredAt = performance.now();
     if (init?.method === 'POST' && /\/dials$/.test(String(input))) createdAt ??= performance.now();
     return response;
   };
@@ -62,6 +73,8 @@ function watchPage() {
     sockets,
     serviceAsks,
     operations,
+    times,
+    hold,
     /** When a preconnect to `url`'s host (a WebSocket's URL: its HTTP origin) was added (null: none was). */
     preconnectedAt: (url: string) =>
       [...preconnects].find(([href]) => new URL(href).host === new URL(url).host)?.[1] ?? null,
@@ -121,6 +134,15 @@ describe("the service's GraphQL socket opened beside the create", function () {
     // And its CORS preflight, by a query with the same headers, before GLOBAL_CALL_CONNECT asks for the mutation.
     expect(page.operations).to.deep.equal(['Warm', 'StartDialSession']);
     expect(live.map((line) => line.text)).to.include(GREETING);
+  });
+
+  it('startDialSession waits for the warm query still on its way, to take its connection rather than open one', async () => {
+    // The warm query's answer held 400 ms: GLOBAL_CALL_CONNECT comes while it is still on its way.
+    page.hold.warmMs = 400;
+    await callThrough(front('dials-hold'));
+    const warm = present(page.times.get('Warm'), 'the warm query');
+    const start = present(page.times.get('StartDialSession'), 'startDialSession');
+    expect(start.sentAt, 'sent once the warm query answered').to.be.at.least(present(warm.answeredAt, 'its answer'));
   });
 
   it('a create slower than the socket waits (2.5 s): that socket is closed unsent, the session opens its own, the transcript is live', async () => {

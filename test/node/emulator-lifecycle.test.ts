@@ -46,11 +46,22 @@ function endOf(emu: Emulator, dialId: string, ms = 5000): Promise<DialEnd> {
 describe('dial lifecycle', () => {
   let emu: Emulator;
   before(async () => {
-    // One "minute" of a time cap lasts 600 ms; a browser gets 1.5 s to join (long enough that the
-    // other tests finish their requests in time on a loaded 2-core machine).
-    emu = await startEmulator({ logger: false, joinWindowMs: 1500, minuteMs: 600 });
+    // One "minute" of a time cap lasts 600 ms. The join window is a minute here, so no test's
+    // requests race it (with 1.5 s, a token's answer and the next read took longer on a loaded CI
+    // machine, and the dial had gone no-answer); the join window's own tests use `withJoinWindow`.
+    emu = await startEmulator({ logger: false, joinWindowMs: 60_000, minuteMs: 600 });
   });
   after(() => emu.close());
+
+  /** Runs `body` against an emulator of its own whose browser gets 1.5 s to join. */
+  async function withJoinWindow(body: (short: Emulator) => Promise<void>): Promise<void> {
+    const short = await startEmulator({ logger: false, joinWindowMs: 1500 });
+    try {
+      await body(short);
+    } finally {
+      await short.close();
+    }
+  }
 
   test('a token moves a queued dial to ringing', async () => {
     const dialId = await createDial(emu);
@@ -100,30 +111,32 @@ describe('dial lifecycle', () => {
     }
   });
 
-  test('a browser that never joins ends the dial no-answer / NO_ANSWER after the join window', async () => {
-    const createdAt = Date.now();
-    const dialId = await createDial(emu);
-    const ended = endOf(emu, dialId);
-    await call(emu, 'POST', `/dials/${dialId}/token`);
-    assert.deepEqual(await ended, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
-    assert.ok(Date.now() - createdAt >= 1450);
-    const dial = await getDial(emu, dialId);
-    assert.equal(dial.status, 'no-answer');
-    assert.equal(dial.startedAt, null);
-    assert.match(dial.endedAt, /Z$/);
-    assert.equal(dial.durationSeconds, 0);
-    assert.equal(dial.aiDurationSeconds, 0);
-  });
+  test('a browser that never joins ends the dial no-answer / NO_ANSWER after the join window', () =>
+    withJoinWindow(async (short) => {
+      const createdAt = Date.now();
+      const dialId = await createDial(short);
+      const ended = endOf(short, dialId);
+      await call(short, 'POST', `/dials/${dialId}/token`);
+      assert.deepEqual(await ended, { status: 'no-answer', systemResultType: 'NO_ANSWER' });
+      assert.ok(Date.now() - createdAt >= 1450);
+      const dial = await getDial(short, dialId);
+      assert.equal(dial.status, 'no-answer');
+      assert.equal(dial.startedAt, null);
+      assert.match(dial.endedAt, /Z$/);
+      assert.equal(dial.durationSeconds, 0);
+      assert.equal(dial.aiDurationSeconds, 0);
+    }));
 
-  test('joining in time disarms the join window', async () => {
-    const dialId = await createDial(emu, { timeoutMinutes: 10 });
-    emu.control.joined(dialId);
-    // Wait past the join window by awaiting another dial's no-answer, created afterwards.
-    const other = await createDial(emu);
-    await endOf(emu, other);
-    assert.equal((await getDial(emu, dialId)).status, 'in-progress');
-    await call(emu, 'POST', `/dials/${dialId}/hangup`);
-  });
+  test('joining in time disarms the join window', () =>
+    withJoinWindow(async (short) => {
+      const dialId = await createDial(short, { timeoutMinutes: 10 });
+      short.control.joined(dialId);
+      // Wait past the join window by awaiting another dial's no-answer, created afterwards.
+      const other = await createDial(short);
+      await endOf(short, other);
+      assert.equal((await getDial(short, dialId)).status, 'in-progress');
+      await call(short, 'POST', `/dials/${dialId}/hangup`);
+    }));
 
   test('hangup before the join cancels: canceled / CANCELLED', async () => {
     for (const withToken of [false, true]) {

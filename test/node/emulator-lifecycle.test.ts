@@ -2,7 +2,7 @@
 // (join window, time cap), over real HTTP with shortened timers.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startEmulator, type DialEnd, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type DialEnd, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 
 async function call(
   emu: Emulator,
@@ -53,15 +53,17 @@ describe('dial lifecycle', () => {
   });
   after(() => emu.close());
 
-  /** Runs `body` against an emulator of its own whose browser gets 1.5 s to join. */
-  async function withJoinWindow(body: (short: Emulator) => Promise<void>): Promise<void> {
-    const short = await startEmulator({ logger: false, joinWindowMs: 1500 });
+  /** Runs `body` against an emulator of its own with these timers, closed after it. */
+  async function withEmulator(timers: EmulatorOptions, body: (own: Emulator) => Promise<void>): Promise<void> {
+    const own = await startEmulator({ logger: false, ...timers });
     try {
-      await body(short);
+      await body(own);
     } finally {
-      await short.close();
+      await own.close();
     }
   }
+  /** Runs `body` against an emulator of its own whose browser gets 1.5 s to join. */
+  const withJoinWindow = (body: (short: Emulator) => Promise<void>) => withEmulator({ joinWindowMs: 1500 }, body);
 
   test('a token moves a queued dial to ringing', async () => {
     const dialId = await createDial(emu);
@@ -95,8 +97,7 @@ describe('dial lifecycle', () => {
   test("without timeoutMinutes the time cap is the agent's maxDurationSeconds", async () => {
     // 10800 s = 180 "minutes" of 5 ms: 900 ms. (Of 1 ms, 180 ms, a loaded CI machine's first read
     // came after the cap.)
-    const fast = await startEmulator({ logger: false, minuteMs: 5, joinWindowMs: 60_000 });
-    try {
+    await withEmulator({ minuteMs: 5, joinWindowMs: 60_000 }, async (fast) => {
       const dialId = await createDial(fast);
       assert.equal(fast.control.sessionForRoom(`dial-${dialId}`)?.maxDurationSeconds, 10800);
       const ended = endOf(fast, dialId);
@@ -106,9 +107,7 @@ describe('dial lifecycle', () => {
       if (Date.now() - joinedAt < 850) assert.equal(live.status, 'in-progress', 'running until the cap');
       assert.deepEqual(await ended, { status: 'completed', systemResultType: 'TIMEOUT' });
       assert.ok(Date.now() - joinedAt >= 850);
-    } finally {
-      await fast.close();
-    }
+    });
   });
 
   test('a browser that never joins ends the dial no-answer / NO_ANSWER after the join window', () =>

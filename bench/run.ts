@@ -64,6 +64,16 @@ const packageVersion = (name: string) =>
 const started = new Date();
 const sections: BenchSection[] = [];
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+/** Each section's wall time, in the order run (the header lists them beside the whole run's). */
+const took: string[] = [];
+async function measure(name: string, section: () => Promise<BenchSection>): Promise<void> {
+  log(name);
+  const start = Date.now();
+  sections.push(await section());
+  const seconds = (Date.now() - start) / 1000;
+  took.push(`${name} ${seconds.toFixed(0)} s`);
+  log(`${name}: ${seconds.toFixed(0)} s`);
+}
 
 if (run.includes('weight')) {
   // BENCH_COMPARE_REF=<git ref>: that version's CDN build is measured beside this one.
@@ -71,8 +81,7 @@ if (run.includes('weight')) {
     ? checkoutRef(process.env.BENCH_COMPARE_REF, CDN_BUILD_PATHS)
     : undefined;
   try {
-    log('page weight');
-    sections.push(await pageWeight({ before }));
+    await measure('page weight', () => pageWeight({ before }));
   } finally {
     before?.remove();
   }
@@ -81,10 +90,8 @@ if (run.includes('companion')) {
   // BENCH_COMPARE_REF=<git ref>: that version's companion and limiter run side by side with this tree's.
   const before = process.env.BENCH_COMPARE_REF ? checkoutRef(process.env.BENCH_COMPARE_REF) : undefined;
   try {
-    log('companion overhead');
-    sections.push(await companionLoad({ before }));
-    log('rate limits');
-    sections.push(await companionLimits({ before }));
+    await measure('companion overhead', () => companionLoad({ before }));
+    await measure('rate limits', () => companionLimits({ before }));
   } finally {
     before?.remove();
   }
@@ -95,8 +102,9 @@ if (run.includes('network')) {
     ? checkoutRef(process.env.BENCH_COMPARE_REF, CDN_BUILD_PATHS)
     : undefined;
   try {
-    log('time to talk on a real network');
-    sections.push(await networkTalk({ calls: envNumber('BENCH_NET_CALLS', 10), before }));
+    await measure('time to talk on a real network', () =>
+      networkTalk({ calls: envNumber('BENCH_NET_CALLS', 10), before }),
+    );
   } finally {
     before?.remove();
   }
@@ -112,17 +120,16 @@ if (run.includes('talk') || run.includes('endurance') || run.includes('persist')
   });
   try {
     if (run.includes('talk')) {
-      log('time to talk');
-      sections.push(await timeToTalk(services, { calls: envNumber('BENCH_CALLS', 20) }));
+      await measure('time to talk', () => timeToTalk(services, { calls: envNumber('BENCH_CALLS', 20) }));
     }
     if (run.includes('persist')) {
-      log('calls that survive the page');
-      sections.push(await persistReturn(services, { calls: envNumber('BENCH_PERSIST_CALLS', 5) }));
+      await measure('calls that survive the page', () =>
+        persistReturn(services, { calls: envNumber('BENCH_PERSIST_CALLS', 5) }),
+      );
     }
     if (run.includes('endurance')) {
-      log('endurance');
-      sections.push(
-        await endurance(services, { cycles: envNumber('BENCH_CYCLES', 50), entries: envNumber('BENCH_ENTRIES', 1000) }),
+      await measure('endurance', () =>
+        endurance(services, { cycles: envNumber('BENCH_CYCLES', 50), entries: envNumber('BENCH_ENTRIES', 1000) }),
       );
     }
   } finally {
@@ -135,7 +142,7 @@ const seconds = (Date.now() - started.getTime()) / 1000;
 const cpu = cpus();
 const commit = version('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']);
 const machine = [
-  `- Date: ${started.toISOString()} (whole run ${seconds.toFixed(0)} s)`,
+  `- Date: ${started.toISOString()} (whole run ${seconds.toFixed(0)} s: ${took.join(', ')})`,
   `- Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${osType()} ${release()}`,
   `- Node ${process.version}, ${version(CHROMIUM, ['--version'])}, livekit-client ${packageVersion('livekit-client')}, lit ${packageVersion('lit')}, autocannon ${packageVersion('autocannon')}`,
   `- voice-agent-call ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version} at commit ${commit}`,

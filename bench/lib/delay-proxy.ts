@@ -8,11 +8,13 @@
 // It also records every round trip the browser waits for on its leg (`exchanges`), so a benchmark
 // can count the ones on a call's critical path instead of inferring them from times: a new
 // connection (its handshake), and each turn on a connection, from a client chunk that follows the
-// server's last answer (a request, a WebSocket message) to the first server chunk after it, both as
+// server's last answer (a request, a WebSocket message the protocol answers: not an ICE candidate,
+// `awaitsAnswer`) to the first server chunk after it, both as
 // the browser sees them (wall-clock ms: the client's chunk when it reached the proxy, the server's
 // when it left the proxy towards the browser).
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { SignalRequest } from '@livekit/protocol';
 
 /** One round trip on a leg: its start and end as the browser sees them (epoch ms), and what it was. */
 export interface Exchange {
@@ -57,29 +59,82 @@ export function describeClientChunk(chunk: Buffer, upgraded: boolean): string {
     }
     return 'data';
   }
-  if (chunk.length < 2) return 'WebSocket message';
-  const first = chunk[0] ?? 0;
-  const second = chunk[1] ?? 0;
+  // A chunk may carry several frames (a candidate and an offer sent together): the first one the
+  // protocol answers names the turn, else the first.
+  const frames: string[] = [];
+  for (let at = 0; at < chunk.length;) {
+    const frame = describeFrame(chunk, at);
+    frames.push(frame.what);
+    if (frame.next === null) break;
+    at = frame.next;
+  }
+  return frames.find(awaitsAnswer) ?? frames[0] ?? 'WebSocket message';
+}
+
+/** The client's WebSocket frame at `at` in `chunk`: what it is, and where the next one starts (null: not in this chunk). */
+function describeFrame(chunk: Buffer, at: number): { what: string; next: number | null } {
+  if (chunk.length - at < 2) return { what: 'WebSocket message', next: null };
+  const first = chunk[at] ?? 0;
+  const second = chunk[at + 1] ?? 0;
   const opcode = first & 0x0f;
-  if (opcode === 0x8) return 'WebSocket close';
-  if (opcode === 0x9 || opcode === 0xa) return 'WebSocket ping/pong';
-  if (opcode !== 0x1) return 'WebSocket message (binary)';
   let length = second & 0x7f;
-  let offset = 2;
+  let offset = at + 2;
   if (length === 126) {
-    length = chunk.length >= 4 ? chunk.readUInt16BE(2) : 0;
-    offset = 4;
+    length = chunk.length >= offset + 2 ? chunk.readUInt16BE(offset) : 0;
+    offset += 2;
   } else if (length === 127) {
-    length = chunk.length >= 10 ? Number(chunk.readBigUInt64BE(2)) : 0;
-    offset = 10;
+    length = chunk.length >= offset + 8 ? Number(chunk.readBigUInt64BE(offset)) : 0;
+    offset += 8;
   }
   const masked = (second & 0x80) !== 0;
   const mask = masked ? chunk.subarray(offset, offset + 4) : null;
   if (masked) offset += 4;
-  const payload = Buffer.from(chunk.subarray(offset, offset + Math.min(length, 4096)));
+  const end = offset + length;
+  const next = end < chunk.length ? end : null;
+  if (opcode === 0x8) return { what: 'WebSocket close', next };
+  if (opcode === 0x9 || opcode === 0xa) return { what: 'WebSocket ping/pong', next };
+  if (opcode !== 0x1 && opcode !== 0x2) return { what: 'WebSocket message (binary)', next };
+  const payload = Buffer.from(chunk.subarray(offset, offset + Math.min(length, opcode === 0x2 ? 65536 : 4096)));
   if (mask) for (let i = 0; i < payload.length; i++) payload[i] = (payload[i] ?? 0) ^ (mask[i % 4] ?? 0);
+  if (opcode === 0x2) {
+    const kind = signalRequestKind(payload, length);
+    return { what: kind ? `WebSocket message: signal ${kind}` : 'WebSocket message (binary)', next };
+  }
   const type = /"type"\s*:\s*"([^"]+)"/.exec(payload.toString('utf8'));
-  return type ? `WebSocket message: ${type[1]}` : 'WebSocket message (text)';
+  return { what: type ? `WebSocket message: ${type[1]}` : 'WebSocket message (text)', next };
+}
+
+/**
+ * A binary frame on the media server's signal socket is a LiveKit `SignalRequest`: its kind
+ * (`offer`, `answer`, `trickle`, `addTrack`, `ping`, ...); null for a frame this chunk holds only
+ * part of, or one that is not a `SignalRequest`.
+ */
+function signalRequestKind(payload: Buffer, length: number): string | null {
+  if (payload.length < length) return null;
+  try {
+    return SignalRequest.fromBinary(payload).message.case ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The client's messages that the protocol answers: on the signal socket an `offer` (its answer),
+ * `addTrack` (`trackPublished`), `ping` and `pingReq` (their pongs) and `updateMetadata` (a
+ * `requestResponse`); on graphql-transport-ws every message but `pong` and `complete`.
+ */
+const ANSWERED_SIGNAL_REQUESTS = new Set(['offer', 'addTrack', 'ping', 'pingReq', 'updateMetadata']);
+const UNANSWERED_TEXT_MESSAGES = new Set(['pong', 'complete']);
+
+/**
+ * Whether a client turn named `what` (`describeClientChunk`) waits for an answer: a request, an
+ * upgrade, a WebSocket message the protocol answers. A signal message that is not answered (e.g.
+ * `trickle`, `answer`, `mute`), or a graphql-transport-ws `pong` or `complete`, is sent one way.
+ */
+export function awaitsAnswer(what: string): boolean {
+  const message = /^WebSocket message: (signal )?(.+)$/.exec(what);
+  if (!message) return true;
+  return message[1] ? ANSWERED_SIGNAL_REQUESTS.has(message[2] ?? '') : !UNANSWERED_TEXT_MESSAGES.has(message[2] ?? '');
 }
 
 /** A browser's request or WebSocket upgrade: its `User-Agent` is a browser's (`Mozilla/…`), not Node's. */
@@ -150,9 +205,12 @@ export function startDelayProxy(
         // service's delay as it is now with each request, which it sends only once the last answered.
         if (!recorded && first) delay = server?.delayMs() ?? delay;
         if (proxy.recording && recorded && first && !pending) {
-          // A request on a new connection goes out once the handshake is over.
+          // A request on a new connection goes out once the handshake is over. A message the
+          // protocol does not answer (an ICE candidate, an answer to the server's offer) opens no
+          // turn: the server's next message, whatever it is, is not waited for by it.
           const start = Math.max(wallClock(), accepted + 2 * delay);
-          pending = { leg, start, end: Number.NaN, what: describeClientChunk(chunk, upgraded) };
+          const what = describeClientChunk(chunk, upgraded);
+          if (awaitsAnswer(what)) pending = { leg, start, end: Number.NaN, what };
         } else if (!first) {
           if (!upgraded && chunk.toString('latin1', 0, 12).startsWith('HTTP/1.1 101')) upgraded = true;
           if (pending) {

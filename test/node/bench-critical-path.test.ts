@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createServer, type AddressInfo } from 'node:net';
 import { request } from 'node:http';
+import { WebSocket, WebSocketServer } from 'ws';
+import { SignalRequest } from '@livekit/protocol';
 import {
+  awaitsAnswer,
   criticalPath,
   describeClientChunk,
   fromBrowser,
@@ -62,6 +65,37 @@ test('a turn is named by its request line or its WebSocket message', () => {
   assert.equal(describeClientChunk(Buffer.from([0x82, 0x82, 0, 0, 0, 0, 1, 2]), true), 'WebSocket message (binary)');
 });
 
+/** A client's masked binary frame holding `request`, as livekit-client sends it on the signal socket. */
+function signalFrame(request: SignalRequest): Buffer {
+  const payload = Buffer.from(request.toBinary());
+  const mask = Buffer.from([9, 8, 7, 6]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ (mask[i % 4] ?? 0)));
+  return Buffer.concat([Buffer.from([0x82, 0x80 | payload.length]), mask, masked]);
+}
+
+test('a signal message is named by its kind, and only the kinds the media server answers are turns', () => {
+  const trickle = describeClientChunk(
+    signalFrame(new SignalRequest({ message: { case: 'trickle', value: { candidateInit: '{}', target: 0 } } })),
+    true,
+  );
+  assert.equal(trickle, 'WebSocket message: signal trickle');
+  const offer = describeClientChunk(
+    signalFrame(new SignalRequest({ message: { case: 'offer', value: { type: 'offer', sdp: 'v=0' } } })),
+    true,
+  );
+  assert.equal(offer, 'WebSocket message: signal offer');
+  // An ICE candidate, or the answer to the server's offer, is sent one way: nothing answers it.
+  assert.equal(awaitsAnswer(trickle), false);
+  assert.equal(awaitsAnswer('WebSocket message: signal answer'), false);
+  assert.equal(awaitsAnswer(offer), true);
+  assert.equal(awaitsAnswer('WebSocket message: signal addTrack'), true);
+  // graphql-transport-ws: connection_init and subscribe are answered, complete and pong are not.
+  assert.equal(awaitsAnswer('WebSocket message: subscribe'), true);
+  assert.equal(awaitsAnswer('WebSocket message: complete'), false);
+  assert.equal(awaitsAnswer('POST /api/voice-call/dials'), true);
+  assert.equal(awaitsAnswer('WebSocket message (binary)'), true);
+});
+
 test("on a leg a server shares with the browser, only the browser's round trips are recorded", async () => {
   // One HTTP answer per request, on a connection the client keeps open.
   const target = createServer((socket) =>
@@ -96,5 +130,36 @@ test("on a leg a server shares with the browser, only the browser's round trips 
   } finally {
     await proxy.close();
     await new Promise((resolve) => target.close(resolve));
+  }
+});
+
+test('through the proxy, a signal message sent one way is no round trip; the next answered one is', async () => {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  // The media server answers an offer (and nothing else) with one message.
+  server.on('connection', (socket) =>
+    socket.on('message', (data: Buffer) => {
+      if (SignalRequest.fromBinary(new Uint8Array(data)).message.case === 'offer') socket.send(Buffer.from([0]));
+    }),
+  );
+  const proxy = await startDelayProxy({ host: '127.0.0.1', port: (server.address() as AddressInfo).port }, 0, 'signal');
+  proxy.recording = true;
+  const client = new WebSocket(`ws://${proxy.host}/rtc/v1`);
+  try {
+    await new Promise((resolve, reject) => client.once('open', resolve).once('error', reject));
+    const answered = new Promise((resolve) => client.once('message', resolve));
+    client.send(
+      new SignalRequest({ message: { case: 'trickle', value: { candidateInit: '{}', target: 0 } } }).toBinary(),
+    );
+    client.send(new SignalRequest({ message: { case: 'offer', value: { type: 'offer', sdp: 'v=0' } } }).toBinary());
+    await answered;
+    assert.deepEqual(
+      proxy.exchanges.map((exchange) => exchange.what),
+      ['new connection', 'WebSocket upgrade GET /rtc/v1', 'WebSocket message: signal offer'],
+    );
+  } finally {
+    client.close();
+    await proxy.close();
+    await new Promise((resolve) => server.close(resolve));
   }
 });

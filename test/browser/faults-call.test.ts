@@ -22,6 +22,11 @@ import { pair, present } from '../support/present.js';
 import { revocableMicrophone, type RevocableMicrophone } from '../support/revocable-microphone.js';
 
 const COMPANION = '/api/voice-call';
+/**
+ * The request timeout of the pages whose first create the fault proxy holds 4 s (`holdonce`,
+ * `lateonce`: FRONT_ONCE_HOLD_MS): the first attempt times out, and the retry has as long.
+ */
+const ONCE_TIMEOUT_MS = 2500;
 // emu-blip's lines (src/emulator/agent/scenarios.ts LINES).
 const BLIP_GREETING = 'Hello, this line will drop for a moment.';
 const BLIP_BACK = 'Sorry, the line dropped. I am back.';
@@ -594,8 +599,8 @@ describe('fault matrix: media, call and visitor races', function () {
   });
 
   it('the companion answers the create after the request timeout: the retry (same key) learns the one dial, and the call goes on', async () => {
-    // The proxy holds the first attempt 1.2 s (FRONT_HOLD_MS) before forwarding it; the page gives up at 0.6 s.
-    const session = newSession(harness, front('dials-holdonce'), 'emu-demo', { requestTimeoutMs: 600 });
+    // The proxy holds the first attempt 4 s (FRONT_ONCE_HOLD_MS) before forwarding it; the page gives up at 2.5 s.
+    const session = newSession(harness, front('dials-holdonce'), 'emu-demo', { requestTimeoutMs: ONCE_TIMEOUT_MS });
     await getsThrough(session, record(session));
     const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
     expect(creates.length, 'POST /dials attempts').to.equal(2);
@@ -606,11 +611,10 @@ describe('fault matrix: media, call and visitor races', function () {
   // the first dial (`--idempotency strict`); the companion adopts a named dial, so both work.
   for (const mode of ['replay', 'strict'] as const) {
     it(`the create's answer is lost (service ${mode}s a reused key): the retry with the same key gets the one dial, and the call goes on`, async () => {
-      // The proxy forwards the first attempt at once and holds its answer 1.2 s; the page gives up at
-      // 1 s. The retry has that second too (with 0.6 s, a CI run beside the Node 22 and 24 tests
-      // once saw the strict retry, its 409 and the adoption, time out in both browsers).
+      // The proxy forwards the first attempt at once and holds its answer 4 s (FRONT_ONCE_HOLD_MS);
+      // the page gives up at 2.5 s, and the retry has as long.
       const endpoint = mode === 'strict' ? '/__fault-strict/dials-lateonce' : front('dials-lateonce');
-      const session = newSession(harness, endpoint, 'emu-demo', { requestTimeoutMs: 1000 });
+      const session = newSession(harness, endpoint, 'emu-demo', { requestTimeoutMs: ONCE_TIMEOUT_MS });
       await getsThrough(session, record(session), mode === 'strict' ? '/__emu-strict' : '/__emu');
       const creates = (await faultLog()).slice(harness.logStart).filter((entry) => entry.path === '/dials');
       expect(

@@ -6,8 +6,8 @@
 //    route: dials | token | read | hangup | service; kind: reset (connection closed: unreachable), hang
 //    (never answers), hold (answers after FRONT_HOLD_MS, forwarded), stall (the same after
 //    FRONT_STALL_MS), holdonce (the first request
-//    with an Idempotency-Key is forwarded after FRONT_HOLD_MS, later ones at once), lateonce (the
-//    first request with an Idempotency-Key is forwarded at once, its answer held FRONT_HOLD_MS:
+//    with an Idempotency-Key is forwarded after FRONT_ONCE_HOLD_MS, later ones at once), lateonce (the
+//    first request with an Idempotency-Key is forwarded at once, its answer held FRONT_ONCE_HOLD_MS:
 //    the dial exists, the page does not learn it), 429 | 500 | 502 | 504 (an
 //    error answer, nothing forwarded), 404 (the companion's not_found, as one without the route
 //    answers), malformed (200 with a body that is not JSON), and for
@@ -45,6 +45,13 @@ import { readBody } from './http-body.mjs';
 import { startChild, stopChild } from './wtr-services.mjs';
 
 export const FRONT_HOLD_MS = 1200;
+/**
+ * `holdonce` and `lateonce`: how long the first attempt is held. The pages of those tests give up
+ * at 2.5 s (ONCE_TIMEOUT_MS in faults-call), well before it, and their retry has as long again:
+ * with 0.6 s and then 1 s, clean-clone CI runs (Node 22 and 24 tests beside the browsers) saw the
+ * retry, the service's 409 and the companion's adoption of the named dial, time out.
+ */
+export const FRONT_ONCE_HOLD_MS = 4000;
 /** `stall`: longer than a GraphQL socket opened beside the create waits for its token (service-session.ts, 2.5 s). */
 export const FRONT_STALL_MS = 3000;
 export const SVC_SLOW_MS = 2500;
@@ -350,7 +357,7 @@ export function faultServices() {
     if (kind === 'stall') await wait(FRONT_STALL_MS);
     if (kind === 'holdonce' && !heldOnce.has(entry.key)) {
       heldOnce.add(entry.key);
-      await wait(FRONT_HOLD_MS);
+      await wait(FRONT_ONCE_HOLD_MS);
     }
     const answer = await forward(ctx, target, body);
     entry.status = answer.status;
@@ -385,7 +392,7 @@ export function faultServices() {
     }
     if (kind === 'lateonce' && !lateOnce.has(entry.key)) {
       lateOnce.add(entry.key);
-      await wait(FRONT_HOLD_MS);
+      await wait(FRONT_ONCE_HOLD_MS);
     }
     // The GraphQL URL the companion names ahead (`GET /service`) is the one its token answers name.
     if (route === 'service' && answer.status === 200 && graphqlKind)

@@ -38,12 +38,18 @@ test('round trips started before the click or ending after the end are not on th
   assert.deepEqual(criticalPath([], 0, 300), []);
 });
 
-function frame(text: string): Buffer {
-  const payload = Buffer.from(text);
+/** A client's masked WebSocket frame (under 126 bytes): a text frame, or a binary one for bytes. */
+function frame(data: string | Uint8Array): Buffer {
+  const payload = Buffer.from(data);
   const mask = Buffer.from([1, 2, 3, 4]);
   const masked = Buffer.from(payload.map((byte, i) => byte ^ (mask[i % 4] ?? 0)));
-  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
+  const opcode = typeof data === 'string' ? 0x81 : 0x82;
+  return Buffer.concat([Buffer.from([opcode, 0x80 | payload.length]), mask, masked]);
 }
+
+/** Two of livekit-client's signal requests: an ICE candidate (sent one way) and an offer (answered). */
+const TRICKLE = new SignalRequest({ message: { case: 'trickle', value: { candidateInit: '{}', target: 0 } } });
+const OFFER = new SignalRequest({ message: { case: 'offer', value: { type: 'offer', sdp: 'v=0' } } });
 
 test('a turn is named by its request line or its WebSocket message', () => {
   const token = 'x'.repeat(3000);
@@ -65,24 +71,10 @@ test('a turn is named by its request line or its WebSocket message', () => {
   assert.equal(describeClientChunk(Buffer.from([0x82, 0x82, 0, 0, 0, 0, 1, 2]), true), 'WebSocket message (binary)');
 });
 
-/** A client's masked binary frame holding `request`, as livekit-client sends it on the signal socket. */
-function signalFrame(request: SignalRequest): Buffer {
-  const payload = Buffer.from(request.toBinary());
-  const mask = Buffer.from([9, 8, 7, 6]);
-  const masked = Buffer.from(payload.map((byte, i) => byte ^ (mask[i % 4] ?? 0)));
-  return Buffer.concat([Buffer.from([0x82, 0x80 | payload.length]), mask, masked]);
-}
-
 test('a signal message is named by its kind, and only the kinds the media server answers are turns', () => {
-  const trickle = describeClientChunk(
-    signalFrame(new SignalRequest({ message: { case: 'trickle', value: { candidateInit: '{}', target: 0 } } })),
-    true,
-  );
+  const trickle = describeClientChunk(frame(TRICKLE.toBinary()), true);
   assert.equal(trickle, 'WebSocket message: signal trickle');
-  const offer = describeClientChunk(
-    signalFrame(new SignalRequest({ message: { case: 'offer', value: { type: 'offer', sdp: 'v=0' } } })),
-    true,
-  );
+  const offer = describeClientChunk(frame(OFFER.toBinary()), true);
   assert.equal(offer, 'WebSocket message: signal offer');
   // An ICE candidate, or the answer to the server's offer, is sent one way: nothing answers it.
   assert.equal(awaitsAnswer(trickle), false);
@@ -148,10 +140,8 @@ test('through the proxy, a signal message sent one way is no round trip; the nex
   try {
     await new Promise((resolve, reject) => client.once('open', resolve).once('error', reject));
     const answered = new Promise((resolve) => client.once('message', resolve));
-    client.send(
-      new SignalRequest({ message: { case: 'trickle', value: { candidateInit: '{}', target: 0 } } }).toBinary(),
-    );
-    client.send(new SignalRequest({ message: { case: 'offer', value: { type: 'offer', sdp: 'v=0' } } }).toBinary());
+    client.send(TRICKLE.toBinary());
+    client.send(OFFER.toBinary());
     await answered;
     assert.deepEqual(
       proxy.exchanges.map((exchange) => exchange.what),

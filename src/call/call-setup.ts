@@ -11,6 +11,7 @@ import { setupFailure } from './error-codes.js';
 import { CallError, CompanionError } from './errors.js';
 import { joinMedia } from './join-media.js';
 import { microphoneGranted } from './microphone-permission.js';
+import { preconnect } from './preconnect.js';
 import type { MediaModule } from './media-loader.js';
 
 export async function runSetup(
@@ -125,7 +126,18 @@ export async function runSetup(
  * the create then: the session takes it (media/service-session.ts `openEarlySocket`).
  */
 function createDial(call: ActiveCall, mediaModule: Promise<MediaModule>): Promise<CreatedDial> {
-  Promise.all([call.companion.serviceUrl(), mediaModule]).then(
+  const serviceUrl = call.companion.serviceUrl();
+  // The HTTP connection for the session's mutations (the warm query, startDialSession) is opened
+  // while the create is out, the media chunk or not: after the create's answer it would be one more
+  // round trip before the agent's first word. On the click, not on intent: a pointer passing over
+  // the button does not reach the service.
+  serviceUrl.then(
+    (url) => {
+      if (url && call.phase === 'starting') preconnect(url);
+    },
+    () => undefined,
+  );
+  Promise.all([serviceUrl, mediaModule]).then(
     ([url, media]) => {
       if (url && call.phase === 'starting') media.openEarlySocket(url);
     },

@@ -7,7 +7,7 @@ import { askMicrophonePermission } from '../call/microphone-permission.js';
 import { preloadFeature, wantedFeatures } from '../call/optional-features.js';
 import * as publicEvents from '../call/public-events.js';
 import { loadPart, wantedParts } from './feature-parts.js';
-import { preconnect } from './preconnect.js';
+import { preconnect } from '../call/preconnect.js';
 import { idle } from './render-moments.js';
 import { sessionOptions } from './session-options.js';
 

@@ -3,7 +3,7 @@
 // call button or launcher, a touch too, since Pointer Events fire pointerenter before a touch's
 // pointerdown, or focus reaches them; on a touch device, also when the inline card comes into
 // view), or with `preload="idle"` also in idle time a while after the element is connected.
-// The call chunk, once in, warms the connection to a companion on another origin (preconnect.ts);
+// The call chunk, once in, warms the connection to a companion on another origin (call/preconnect.ts);
 // then the element asks for the microphone's permission and makes its call view in the next idle
 // moment (in-call.ts `ahead`), so that the click neither waits for the one nor makes the other.
 // In the idle entry.

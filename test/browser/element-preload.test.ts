@@ -4,7 +4,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { preloadMedia } from '../../src/call/call-session.js';
 import { VoiceAgentCall } from '../../src/define.js';
-import { preconnect } from '../../src/element/preconnect.js';
+import { preconnect } from '../../src/call/preconnect.js';
 import { hover, pointerAway } from '../support/pointer.js';
 import { part } from '../support/dom.js';
 

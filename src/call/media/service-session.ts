@@ -36,7 +36,7 @@ function otherOrigin(url: string): string | null {
  * A `<link rel="preconnect">` to `url`'s origin, once per page: the browser opens the connection
  * (DNS, TCP, TLS) without sending a request, so nothing can fail in the console. Anonymous, as the
  * mutation's fetch sends no credentials: the same connection pool. The call chunk has its own copy
- * (element/preconnect.ts): a module both chunks import becomes a third file on the critical path,
+ * (call/preconnect.ts): a module both chunks import becomes a third file on the critical path,
  * and grouping it with the error classes splits the bundler's runtime into a fourth (tried).
  */
 function preconnectOrigin(url: string): void {
@@ -149,11 +149,7 @@ export function openEarlySocket(graphqlUrl: string): void {
   earlySockets.add(socket);
   // Closed before a session took it (the service refused it, the network dropped): not usable.
   client.on('closed', () => drop(socket));
-  // The HTTP connection for startDialSession, once the socket has its own: with the socket's chain
-  // off the call's path, a new connection for that mutation would be its last wait. Not before:
-  // added before the socket opened, the network benchmark still saw that new connection after the
-  // join in half the calls (the browser may give the preconnected one to the WebSocket).
-  client.on('opened', () => preconnectOrigin(graphqlUrl));
+  // The HTTP connection for the mutations is warmed beside it, by the call chunk (call-setup.ts).
 }
 
 /** Closes a socket opened ahead that no session took. */
@@ -200,8 +196,9 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
     serviceClient(options.graphqlUrl, true, () => Promise.resolve({ authToken: options.dialToken }));
 
   // Warms a connection to the GraphQL origin for startDialSession (its socket is not the
-  // subscriptions' WebSocket). A preconnect, not a request: a HEAD got 405 from the endpoint and a
-  // red "Failed to load resource" in the site's console on every call (issue 40).
+  // subscriptions' WebSocket), when the call chunk has not (the companion named no URL ahead). A
+  // preconnect, not a request: a HEAD got 405 from the endpoint and a red "Failed to load resource"
+  // in the site's console on every call (issue 40).
   preconnectOrigin(options.graphqlUrl);
 
   const start = (): void => {

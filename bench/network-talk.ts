@@ -12,8 +12,8 @@
 // with the browser's legs delayed by d, against the run with none, is slower by round trips × 2d),
 // stays beside it as a cross-check.
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright';
-import { instrumentedContext, launchChromium } from './lib/browser.js';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { freshProfile, instrumentedContext, launchChromium } from './lib/browser.js';
 import {
   criticalPath,
   fromBrowser,
@@ -147,6 +147,18 @@ async function handCall(page: Page, beforeClick: () => void): Promise<CallTimes>
   return times;
 }
 
+/** BENCH_NET_PROFILE=normal: each call in a new normal profile, where `<link rel="preconnect">` works. */
+const NORMAL_PROFILE = process.env.BENCH_NET_PROFILE === 'normal';
+
+async function incognito(
+  browser: Browser,
+  origin: string,
+  extra: object,
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const context = await instrumentedContext(browser, origin, extra);
+  return { context, close: () => context.close() };
+}
+
 /** One measured call: its time, and the browser round trips counted on its critical path (delayed networks). */
 interface Sample {
   round: number;
@@ -161,9 +173,12 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
   const kinds: Kind[] = ['hand', 'desktop', 'phone', ...(before ? (['before-desktop', 'before-phone'] as const) : [])];
 
   const closers: Array<() => Promise<void>> = [];
+  // Each call's browser: a context of one Chromium (incognito, the default), or with
+  // BENCH_NET_PROFILE=normal a Chromium of its own with a new profile (bench/lib/browser.ts).
+  const browser: Browser | null = NORMAL_PROFILE ? null : await launchChromium();
+  if (browser) closers.push(() => browser.close());
   const samples = new Map<string, Sample[]>();
   const failures: string[] = [];
-  let browser: Browser | null = null;
   try {
     const emulator = await startChild<EmulatorReady & { graphqlUrl: string }>('src/emulator/cli.ts', ['--port', '0']);
     closers.push(() => stopChild(emulator.child));
@@ -210,7 +225,6 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
     }
     const browserLegs: DelayProxy[] = [site, service, media];
 
-    browser = await launchChromium();
     for (const network of NETWORKS) {
       for (const proxy of browserLegs) proxy.delayMs = network.browserMs;
       serviceDelay = network.serviceMs;
@@ -219,7 +233,11 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
       for (let i = network === NETWORKS[0] ? -1 : 0; i < rounds; i++) {
         for (const kind of roundOrder(here, i)) {
           const phone = kind.endsWith('phone');
-          const context = await instrumentedContext(browser, origin, phone ? PHONE : {});
+          // BENCH_NET_PROFILE=normal: a first visit in a normal window, a new profile each call (an
+          // incognito context, the default, ignores the widget's `<link rel="preconnect">`).
+          const { context, close } = browser
+            ? await incognito(browser, origin, phone ? PHONE : {})
+            : await freshProfile(origin, phone ? PHONE : {});
           const page = await context.newPage();
           // The browser's round trips from the click on (those the hover started before it are not counted).
           const record = () => {
@@ -261,14 +279,13 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
             );
           } finally {
             for (const proxy of browserLegs) proxy.recording = false;
-            await context.close();
+            await close();
           }
         }
         process.stderr.write(`network time to talk: ${network.label} ${i + 1}/${rounds}\r`);
       }
     }
   } finally {
-    await browser?.close();
     for (const close of closers.reverse()) await close().catch(() => undefined);
   }
   process.stderr.write('\n');
@@ -343,7 +360,7 @@ export async function networkTalk(options: { calls?: number; before?: RefTree } 
   };
 
   const markdown = [
-    `${calls} calls of each kind at 50 ms each way (the targets' network) and ${Math.max(2, Math.round(calls / 3))} on each other network (the phone only at 50 ms each way), on \`emu-quick\`, in two alternating orders (each widget kind follows a call through its own companion, whose upstream connections are then warm, in half the rounds), each in a fresh Chromium context (cold HTTP cache: the page, the CDN entry, the chunks and livekit-client are fetched through the delayed leg), after one unmeasured round. Delay is added by small TCP proxies (\`bench/lib/delay-proxy.ts\`: each chunk waits the delay each way, and a new connection one round trip before its first byte) on every TCP leg the browser uses: the page server (the page, its scripts and chunks, and the companion at \`/api/voice-call\`, same origin), the service (one origin, as the real service's: the browser's GraphQL requests and WebSocket, and the companion's calls, its REST dial calls and \`browserDialToken\`, whose connections, told apart by their first request's \`User-Agent\`, get the service's delay and are not the browser's round trips) and the media server's signal WebSocket; the WebRTC media itself (UDP, loopback) is not delayed. Times are click (or tap) → first agent audio, ms. *Desktop*: the default \`preload="intent"\`, the pointer rests on the call button ${DWELL_MS} ms, then clicks. *Phone*: touch emulation (Playwright \`hasTouch\`, \`isMobile\`, 390 × 844): the card is in view for ${DWELL_MS} ms, then a tap. *Hand-written page*: \`bench/pages/hand-written.js\`, livekit-client loaded with the page, the service's documented browser flow in the obvious order: microphone (in the click), create, token, GraphQL session (\`connection_init\`, \`ConnectSession\`), room join and microphone published, \`startDialSession\` on \`GLOBAL_CALL_CONNECT\`. ${before ? `*Before*: the widget (CDN build) and companion of commit ${before.commit}, same network, same run. ` : ''}Each figure is the median with its interquartile range (the middle half of the calls) in brackets. "÷ hand-written" is each call's time over the hand-written page's call of the same round (run next to it, under the same load): the median of those ratios and their IQR. *Round trips, counted*: the delaying proxies on the browser's legs (page server, GraphQL, signal) record every round trip the browser makes after the click: each new connection (its handshake) and each turn on a connection (a request, or a WebSocket message the protocol answers, to the first answer after it: on the signal socket each binary frame is decoded as a LiveKit \`SignalRequest\`, and only \`offer\`, \`addTrack\`, \`ping\`, \`pingReq\` and \`updateMetadata\` are answered, so an ICE candidate sent one way is no round trip), with its start and end as the browser sees them; the critical path to the first agent audio is the chain walked back from the first audio, each step the round trip that ended last before the next one started (so each started after the previous ended), and its length is the call's count (an integer; the median and IQR over the calls). The companion's own service calls are inside the browser's request that waits for them and are not counted. Round trips started before the click (the hover's prefetch, the page load) are not counted. *Inferred (cross-check)*: the older figure, the time the delay added over the undelayed run divided by one round trip of the delay; it moves with the load and can go negative, the count does not.` +
+    `${calls} calls of each kind at 50 ms each way (the targets' network) and ${Math.max(2, Math.round(calls / 3))} on each other network (the phone only at 50 ms each way), on \`emu-quick\`, in two alternating orders (each widget kind follows a call through its own companion, whose upstream connections are then warm, in half the rounds), ${NORMAL_PROFILE ? 'each in a Chromium of its own with a new, empty profile (`BENCH_NET_PROFILE=normal`: a first visit in a normal window, where `<link rel="preconnect">` works; measured once the new profile has settled, 1 s)' : 'each in a fresh Chromium context (cold HTTP cache: the page, the CDN entry, the chunks and livekit-client are fetched through the delayed leg; an incognito context, where Chromium ignores `<link rel="preconnect">`, so the connections the widget warms that way are opened when first used, as in a visitor\'s incognito window; `BENCH_NET_PROFILE=normal` runs each call in a new normal profile instead)'}, after one unmeasured round. Delay is added by small TCP proxies (\`bench/lib/delay-proxy.ts\`: each chunk waits the delay each way, and a new connection one round trip before its first byte) on every TCP leg the browser uses: the page server (the page, its scripts and chunks, and the companion at \`/api/voice-call\`, same origin), the service (one origin, as the real service's: the browser's GraphQL requests and WebSocket, and the companion's calls, its REST dial calls and \`browserDialToken\`, whose connections, told apart by their first request's \`User-Agent\`, get the service's delay and are not the browser's round trips) and the media server's signal WebSocket; the WebRTC media itself (UDP, loopback) is not delayed. Times are click (or tap) → first agent audio, ms. *Desktop*: the default \`preload="intent"\`, the pointer rests on the call button ${DWELL_MS} ms, then clicks. *Phone*: touch emulation (Playwright \`hasTouch\`, \`isMobile\`, 390 × 844): the card is in view for ${DWELL_MS} ms, then a tap. *Hand-written page*: \`bench/pages/hand-written.js\`, livekit-client loaded with the page, the service's documented browser flow in the obvious order: microphone (in the click), create, token, GraphQL session (\`connection_init\`, \`ConnectSession\`), room join and microphone published, \`startDialSession\` on \`GLOBAL_CALL_CONNECT\`. ${before ? `*Before*: the widget (CDN build) and companion of commit ${before.commit}, same network, same run. ` : ''}Each figure is the median with its interquartile range (the middle half of the calls) in brackets. "÷ hand-written" is each call's time over the hand-written page's call of the same round (run next to it, under the same load): the median of those ratios and their IQR. *Round trips, counted*: the delaying proxies on the browser's legs (page server, GraphQL, signal) record every round trip the browser makes after the click: each new connection (its handshake) and each turn on a connection (a request, or a WebSocket message the protocol answers, to the first answer after it: on the signal socket each binary frame is decoded as a LiveKit \`SignalRequest\`, and only \`offer\`, \`addTrack\`, \`ping\`, \`pingReq\` and \`updateMetadata\` are answered, so an ICE candidate sent one way is no round trip), with its start and end as the browser sees them; the critical path to the first agent audio is the chain walked back from the first audio, each step the round trip that ended last before the next one started (so each started after the previous ended), and its length is the call's count (an integer; the median and IQR over the calls). The companion's own service calls are inside the browser's request that waits for them and are not counted. Round trips started before the click (the hover's prefetch, the page load) are not counted. *Inferred (cross-check)*: the older figure, the time the delay added over the undelayed run divided by one round trip of the delay; it moves with the load and can go negative, the count does not.` +
       (failures.length ? ` Failed calls (left out): ${failures.join('; ')}.` : ''),
     '',
     table(

@@ -6,7 +6,8 @@
 // default 50), BENCH_ENTRIES (transcript entries, default 1000), BENCH_OUT (default BENCHMARKS.md),
 // BENCH_NET_CALLS (network time-to-talk calls per page at 50 ms each way, a third of it on the other
 // networks, default 10), BENCH_NET_PROFILE (`normal`: each network call in a new normal profile,
-// where preconnects work, instead of an incognito context), BENCH_PERSIST_CALLS (calls that survive the page, default 5), BENCH_COMPARE_REF
+// where preconnects work, instead of an incognito context), BENCH_PERSIST_CALLS (calls that
+// survive the page, default 5), BENCH_COMPARE_REF
 // (a git ref whose companion, and for both time-to-talk sections, the call cycles and the long
 // transcript its widget, run side by side with this tree's, and whose CDN build's sizes stand beside
 // this one's in the page weight). The default counts

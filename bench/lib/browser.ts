@@ -35,6 +35,9 @@ export async function instrumentedContext(
   return context;
 }
 
+/** How long a new profile is left to settle before its page loads. */
+const PROFILE_SETTLE_MS = 1000;
+
 /**
  * A first visit in a normal window: Chromium with a new, empty profile of its own (cold cache, no
  * connections), the same flags and instrumentation; `close` removes the profile. Not a context
@@ -42,8 +45,6 @@ export async function instrumentedContext(
  * persistent profile honours it, as a visitor's normal window does), so the connections the widget
  * warms would count as opened on the critical path.
  */
-const PROFILE_SETTLE_MS = 1000;
-
 export async function freshProfile(
   origin: string,
   extra: BrowserContextOptions = {},
@@ -57,8 +58,8 @@ export async function freshProfile(
     ...extra,
   });
   await context.addInitScript({ path: join(ROOT, 'bench/pages/instrument.js') });
-  // A new profile's first seconds are busy (its databases and services start): the page is
-  // measured once they have settled, as a visitor's long-running browser would be.
+  // A new profile's first seconds are busy (its databases and services start): the page loads
+  // once they have settled, as in a browser that has been running a while.
   await new Promise((resolve) => setTimeout(resolve, PROFILE_SETTLE_MS));
   const close = async () => {
     await context.close();

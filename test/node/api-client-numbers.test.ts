@@ -145,9 +145,10 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
 
   describe('phone dials', () => {
     test('a phone dial rings, is answered and the agent hangs up: completed / AGENT_HANGUP with a transcript, no media', async () => {
-      // Its own emulator, ringing 1 s: the file's 150 ms ring could pass between two polls on a
-      // loaded machine (a CI run on Node 24 never saw `ringing`).
-      const { api: phone, emu: phoneEmu } = await startApi({ phoneRingMs: 1000, phoneTalkMs: 250 });
+      // Its own emulator, ringing 1 s and talking 1 s: the file's 150 ms ring could pass between two
+      // polls on a loaded machine (a CI run on Node 24 never saw `ringing`), and so could a 250 ms
+      // talk (a CI run on Node 22 never saw `in-progress`).
+      const { api: phone, emu: phoneEmu } = await startApi({ phoneRingMs: 1000, phoneTalkMs: 1000 });
       try {
         const created = await phone.dials.create({
           callAgentId: 'emu-demo',
@@ -156,9 +157,9 @@ describe('VoiceAgentApi: phone numbers, pools, dial tasks, phone dials', () => {
         });
         assert.equal((await phone.dials.get(created.dialId)).status, 'queued');
         await eventually(() => statusOf(created.dialId, 'ringing', phone), 2000, 'ringing');
-        const answered = await eventually(() => statusOf(created.dialId, 'in-progress', phone), 2000, 'in-progress');
+        const answered = await eventually(() => statusOf(created.dialId, 'in-progress', phone), 3000, 'in-progress');
         assert.notEqual(answered.startedAt, null);
-        const ended = await eventually(() => statusOf(created.dialId, 'completed', phone), 3000, 'completed');
+        const ended = await eventually(() => statusOf(created.dialId, 'completed', phone), 5000, 'completed');
         assert.equal(ended.systemResultType, 'AGENT_HANGUP');
         assert.equal(ended.toNumber, '+15550006666');
         assert.ok((ended.transcript ?? []).some((line) => line.speaker === 'AI'));

@@ -126,20 +126,20 @@ export async function runSetup(
  * the create then: the session takes it (media/service-session.ts `openEarlySocket`).
  */
 function createDial(call: ActiveCall, mediaModule: Promise<MediaModule>): Promise<CreatedDial> {
-  const serviceUrl = call.companion.serviceUrl();
-  // The HTTP connection for the session's mutations (the warm query, startDialSession) is opened
-  // while the create is out, the media chunk or not: after the create's answer it would be one more
-  // round trip before the agent's first word. On the click, not on intent: a pointer passing over
-  // the button does not reach the service.
-  serviceUrl.then(
+  call.companion.serviceUrl().then(
     (url) => {
-      if (url && call.phase === 'starting') preconnect(url);
-    },
-    () => undefined,
-  );
-  Promise.all([serviceUrl, mediaModule]).then(
-    ([url, media]) => {
-      if (url && call.phase === 'starting') media.openEarlySocket(url);
+      if (!url || call.phase !== 'starting') return;
+      // The HTTP connection for the session's mutations (the warm query, startDialSession) is
+      // opened while the create is out, the media chunk in or not: after the create's answer it
+      // would be one more round trip before the agent's first word. On the click, not on intent: a
+      // pointer passing over the button does not reach the service.
+      preconnect(url);
+      mediaModule.then(
+        (media) => {
+          if (call.phase === 'starting') media.openEarlySocket(url);
+        },
+        () => undefined,
+      );
     },
     () => undefined,
   );

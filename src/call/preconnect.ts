@@ -1,7 +1,6 @@
 // Warming a connection ahead: to a companion on another origin once intent loaded the call chunk
 // (element/in-call.ts), and to the service's GraphQL origin beside a call's create (call-setup.ts),
-// so the first request finds it open. In the call chunk, not the idle entry; the media chunk has
-// its own copy for the service's origin (media/service-session.ts says why). Chromium ignores
+// so the first request finds it open. In the call chunk, not the idle entry. Chromium ignores
 // preconnects in incognito windows (and Playwright's contexts): there the request opens its own.
 /** A `<link rel="preconnect">` to an origin other than the page's, once: its first request then finds the connection open. */
 export function preconnect(endpoint: string | null): void {

@@ -32,23 +32,6 @@ function otherOrigin(url: string): string | null {
   }
 }
 
-/**
- * A `<link rel="preconnect">` to `url`'s origin, once per page: the browser opens the connection
- * (DNS, TCP, TLS) without sending a request, so nothing can fail in the console. Anonymous, as the
- * mutation's fetch sends no credentials: the same connection pool. The call chunk has its own copy
- * (call/preconnect.ts): a module both chunks import becomes a third file on the critical path,
- * and grouping it with the error classes splits the bundler's runtime into a fourth (tried).
- */
-function preconnectOrigin(url: string): void {
-  const origin = otherOrigin(url);
-  if (!origin || document.head.querySelector(`link[rel=preconnect][href="${origin}"]`)) return;
-  const link = document.createElement('link');
-  link.rel = 'preconnect';
-  link.href = origin;
-  link.crossOrigin = 'anonymous';
-  document.head.append(link);
-}
-
 /** Dial statuses after which the official client stops listening. */
 const TERMINAL_DIAL_STATUSES = new Set(['completed', 'canceled', 'no-answer', 'failed', 'busy']);
 
@@ -149,7 +132,9 @@ export function openEarlySocket(graphqlUrl: string): void {
   earlySockets.add(socket);
   // Closed before a session took it (the service refused it, the network dropped): not usable.
   client.on('closed', () => drop(socket));
-  // The HTTP connection for the mutations is warmed beside it, by the call chunk (call-setup.ts).
+  // The HTTP connection for the mutations is warmed beside it, by the call chunk's preconnect
+  // (call-setup.ts). Not here when the session opens: the warm query goes out at once then, and
+  // opens that connection itself.
 }
 
 /** Closes a socket opened ahead that no session took. */
@@ -194,12 +179,6 @@ export function openServiceSession(options: ServiceSessionOptions): ServiceSessi
   const client =
     takeEarly(options.graphqlUrl, options.dialToken) ??
     serviceClient(options.graphqlUrl, true, () => Promise.resolve({ authToken: options.dialToken }));
-
-  // Warms a connection to the GraphQL origin for startDialSession (its socket is not the
-  // subscriptions' WebSocket), when the call chunk has not (the companion named no URL ahead). A
-  // preconnect, not a request: a HEAD got 405 from the endpoint and a red "Failed to load resource"
-  // in the site's console on every call (issue 40).
-  preconnectOrigin(options.graphqlUrl);
 
   const start = (): void => {
     if (started || closed) return;

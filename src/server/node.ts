@@ -13,7 +13,7 @@ import { traitsOf } from './handler.js';
 import type { CompanionHandler, CompanionMetrics, HandlerTraits } from './handler.js';
 import { consoleLogger } from './log.js';
 import type { CompanionLogEntry, CompanionLogger } from './log.js';
-import { readNodeBody } from '../shared/capped-body.js';
+import { closeLingeringAfterAnswer, lingerClose, readNodeBody } from '../shared/capped-body.js';
 
 export interface NodeListenerOptions {
   /** Bodies above this are refused with 413 before the handler runs. Default 16 KiB. */
@@ -289,8 +289,10 @@ async function serve(
     if (body === null) {
       // Declared too large: not read at all, so the connection closes after the answer. Streamed
       // past the limit: the rest is being drained, and the connection may be reused; past the
-      // drain bound too, the socket is closed.
-      if (!read.unread) void read.drained.then((drained) => drained || req.destroy());
+      // drain bound too, the connection is closed. Either close lingers, so a client still sending
+      // reads the 413 rather than a reset.
+      if (read.unread) closeLingeringAfterAnswer(req);
+      else void read.drained.then((drained) => drained || lingerClose(req));
       writeAnswer(
         res,
         errorAnswer(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)),

@@ -3,11 +3,21 @@
 // "too large" (`null`), known as soon as the byte that crosses the cap arrives. A Node request is
 // then read on and thrown away up to `drainBytes`, so its client reads the 413 rather than a
 // reset; a declared `Content-Length` past `drainBytes` is not read at all, and reading stops at
-// that bound (the connection then closes). Each server words its own 413: the companion's
-// `{ error: { code, message } }`, the emulator's copy of the service's. Web APIs only.
+// that bound (the connection then closes, lingering: see `lingerClose`). Each server words its
+// own 413: the companion's `{ error: { code, message } }`, the emulator's copy of the service's.
+// Web APIs only.
 
 /** Beyond the cap, a body is read on (and dropped) this far at most before its connection is let go. */
 export const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A connection let go with its body unread is closed lingering, as nginx's `lingering_close` does:
+ * the answer and a FIN go out, then what the client still sends is read and dropped, for this
+ * long at most…
+ */
+export const LINGER_MS = 2000;
+/** …and this much at most, before the socket is closed. */
+export const LINGER_BYTES = 16 * 1024 * 1024;
 
 /** A `Content-Length` that says the body is past `limit` (absent or unreadable says nothing). */
 export function declaredOver(contentLength: string | null | undefined, limit: number): boolean {
@@ -165,4 +175,53 @@ export function readNodeBody(
   request.once('error', onError);
   request.once('close', onClose);
   return { unread: false, body, drained };
+}
+
+/** What lingering needs of a Node request: node:http's `IncomingMessage` is one. */
+export interface LingeringRequest {
+  readonly readableEnded: boolean;
+  readonly socket: {
+    destroySoon(): void;
+    end(): unknown;
+    destroy(): unknown;
+    once(event: 'close', listener: () => void): unknown;
+  };
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  once(event: 'end', listener: () => void): unknown;
+  resume(): unknown;
+}
+
+/**
+ * Closes `request`'s connection now, lingering: a FIN after what was written, then the rest of the
+ * body is read and dropped until it ends, the client closes, or `LINGER_MS` / `LINGER_BYTES` run
+ * out. Closing a socket whose unread bytes wait in the kernel resets the connection at once, and
+ * a client still sending then loses an answer it had not read yet (its next write fails and its
+ * socket is torn down); lingering lets it read the answer and stop.
+ */
+export function lingerClose(request: LingeringRequest): void {
+  const { socket } = request;
+  const letGo = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(letGo, LINGER_MS);
+  socket.once('close', () => clearTimeout(timer));
+  let dropped = 0;
+  request.on('data', (chunk) => {
+    dropped += chunk.byteLength;
+    if (dropped > LINGER_BYTES) letGo();
+  });
+  socket.end();
+  if (request.readableEnded) return letGo();
+  request.once('end', letGo);
+  request.resume();
+}
+
+/**
+ * Makes the close that follows `request`'s answer (`Connection: close`) a lingering one: node:http
+ * ends such a connection with the socket's `destroySoon`, which closes it with whatever the client
+ * still sends unread; here that is `lingerClose` instead.
+ */
+export function closeLingeringAfterAnswer(request: LingeringRequest): void {
+  request.socket.destroySoon = () => lingerClose(request);
 }

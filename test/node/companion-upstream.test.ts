@@ -12,6 +12,7 @@ import type { CompanionServer } from '../../src/server/node.js';
 import { ServiceError } from '../../src/api/service-error.js';
 import { createServiceClient } from '../../src/server/service-client.js';
 import { API_KEY, SECRET, UPSTREAM_MARKER, guard } from './companion-support.js';
+import { sendPastAnswer } from '../support/send-past-answer.js';
 
 // Long enough that a loaded 2-core CI machine answers an error in time; "slow" never answers.
 const TIMEOUT_MS = 1500;
@@ -219,6 +220,19 @@ describe('companion in front of a faulty service (over HTTP)', () => {
     socket.destroy();
     assert.match(answer, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 413 /);
     assert.match(answer, /"code":"payload_too_large"/);
+  });
+
+  // Past its 1 MiB drain the adapter closes the connection, lingering: a client that sends on
+  // after the 413 reads it and a clean end, where a plain close would reset the connection under it.
+  test('a client still sending after the 413 reads it and a clean end, not a reset', async () => {
+    const head =
+      'POST /dials HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const past = await sendPastAnswer(companion.url, head, 4 * 1024 * 1024);
+    assert.match(past.received, /^HTTP\/1\.1 413 /);
+    assert.match(past.received, /"code":"payload_too_large"/);
+    assert.deepEqual(past.errors, [], `${past.sentAfterAnswer} bytes sent after the answer`);
+    assert.ok(past.ended, 'the adapter ended its side');
+    assert.equal(past.sentAfterAnswer, 4 * 1024 * 1024);
   });
 
   test('service stopped → 502 upstream_error, at once', async () => {

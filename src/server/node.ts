@@ -291,8 +291,7 @@ async function serve(
       // past the limit: the rest is being drained, and the connection may be reused; past the
       // drain bound too, the connection is closed. Either close lingers, so a client still sending
       // reads the 413 rather than a reset.
-      if (read.unread) closeLingeringAfterAnswer(req);
-      else void read.drained.then((drained) => drained || lingerClose(req));
+      if (!read.unread) void read.drained.then((drained) => drained || lingerClose(req));
       writeAnswer(
         res,
         errorAnswer(new HttpError('payload_too_large', `the request body exceeds ${maxBodyBytes} bytes`)),
@@ -332,9 +331,14 @@ async function serve(
   await send(res, await handler(request, context));
 }
 
-/** Writes an answer in one go: a string body goes out in the same write as the head. */
+/**
+ * Writes an answer in one go: a string body goes out in the same write as the head. `closeAfter`
+ * (a body left unread): the connection then closes, lingering, so a client still sending reads it.
+ */
 function writeAnswer(res: ServerResponse, answer: CompanionAnswer, closeAfter: boolean): void {
-  const headers: Record<string, string> = closeAfter ? { ...answer.headers, connection: 'close' } : answer.headers;
+  const headers: Record<string, string> = closeAfter
+    ? { ...answer.headers, ...closeLingeringAfterAnswer(res.req) }
+    : answer.headers;
   if (answer.body !== null) headers['content-length'] = String(Buffer.byteLength(answer.body));
   res.writeHead(answer.status, headers);
   if (answer.body !== null) res.end(answer.body);

@@ -218,10 +218,11 @@ export function lingerClose(request: LingeringRequest): void {
 }
 
 /**
- * Makes the close that follows `request`'s answer (`Connection: close`) a lingering one: node:http
- * ends such a connection with the socket's `destroySoon`, which closes it with whatever the client
- * still sends unread; here that is `lingerClose` instead.
+ * Makes `request`'s connection close after its answer, lingering; returns the header that answer
+ * carries (`Connection: close`). node:http ends such a connection with the socket's `destroySoon`,
+ * which closes it with whatever the client still sends unread; here that is `lingerClose` instead.
  */
-export function closeLingeringAfterAnswer(request: LingeringRequest): void {
+export function closeLingeringAfterAnswer(request: LingeringRequest): { connection: 'close' } {
   request.socket.destroySoon = () => lingerClose(request);
+  return { connection: 'close' };
 }

@@ -172,18 +172,13 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-/** The answer carries `Connection: close`, and the connection then closes lingering (not reset under a client still sending). */
-function closeAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
-  response.setHeader('connection', 'close');
-  closeLingeringAfterAnswer(request);
-}
-
 /**
  * Throws a body away unread, reading at most `limit` bytes of it: a larger one (declared or sent)
  * is left unread and its connection closes after the answer.
  */
 async function discardBody(request: IncomingMessage, response: ServerResponse, limit: number): Promise<void> {
-  if (!(await readNodeBody(request, 0, limit).drained)) closeAfterAnswer(request, response);
+  if (!(await readNodeBody(request, 0, limit).drained))
+    response.setHeader('connection', closeLingeringAfterAnswer(request).connection);
 }
 
 /** Reads the body as JSON (undefined when empty); 413 past `maxBytes`, 400 when not JSON. */
@@ -220,7 +215,7 @@ async function readForm(context: Context, maxBytes: number): Promise<FormData> {
 async function readBytes({ request, response }: Context, maxBytes: number): Promise<Uint8Array> {
   const read = readNodeBody(request, maxBytes);
   const [body, drained] = await Promise.all([read.body, read.drained]);
-  if (!drained) closeAfterAnswer(request, response);
+  if (!drained) response.setHeader('connection', closeLingeringAfterAnswer(request).connection);
   if (body === null) throw new ApiError('payload_too_large', `the body is larger than ${maxBytes} bytes`);
   return body;
 }

@@ -99,7 +99,7 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
     if (request.method !== 'POST') {
       // A preflight or a GET has no body to read: at most a small one is drained, unkept.
       const drained = await readNodeBody(request, 0, options.maxBodyBytes).drained;
-      const close = drained ? {} : closeAfterAnswer(request);
+      const close = drained ? {} : closeLingeringAfterAnswer(request);
       if (request.method === 'OPTIONS') return { status: 204, body: undefined, headers: close };
       return {
         status: 405,
@@ -114,7 +114,7 @@ export function createGraphqlEndpoint(options: GraphqlEndpointOptions): GraphqlE
       return {
         status: 413,
         body: errors(`the body is larger than ${options.maxBodyBytes} bytes`),
-        headers: drained ? {} : closeAfterAnswer(request),
+        headers: drained ? {} : closeLingeringAfterAnswer(request),
       };
     let params: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
@@ -267,10 +267,4 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
     'cache-control': 'no-store',
   });
   response.end(text);
-}
-
-/** The header of an answer after which the connection closes, lingering (not reset under a client still sending). */
-function closeAfterAnswer(request: IncomingMessage): Record<string, string> {
-  closeLingeringAfterAnswer(request);
-  return { connection: 'close' };
 }
